@@ -1,0 +1,146 @@
+/*
+ * config.h: nicsim's configuration: the resolved struct the simulation reads,
+ * the key table generated from schema.h, and the loader for platform and
+ * scenario YAML files (libyaml), with --set overrides and sweep points.
+ *
+ * Resolution order for one simulation point (later wins):
+ *   schema defaults < platform file < scenario sections < sweep point < --set
+ * Every value remembers where it came from (file:line:col), so any error,
+ * including a semantic one found after merging, names the place to fix.
+ */
+#ifndef NICSIM_CONFIG_H
+#define NICSIM_CONFIG_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+
+#include "config/schema.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NC_STR_MAX 256
+#define NC_PATH_MAX 1024
+
+/* ---- the resolved configuration ---------------------------------------- */
+
+#define NC_FIELD_BOOL bool
+#define NC_FIELD_INT int64_t
+#define NC_FIELD_REAL double
+#define NC_FIELD_ENUM int
+#define NC_FIELD_STR char
+#define NC_FIELD_SUFFIX_BOOL
+#define NC_FIELD_SUFFIX_INT
+#define NC_FIELD_SUFFIX_REAL
+#define NC_FIELD_SUFFIX_ENUM
+#define NC_FIELD_SUFFIX_STR [NC_STR_MAX]
+#define NC_DECLARE_FIELD(sec, name, type, unit, def, min, max, choices, doc) \
+  NC_FIELD_##type name NC_FIELD_SUFFIX_##type;
+#define NC_DECLARE_SECTION(sec) struct nc_##sec { NC_SECTION_##sec(NC_DECLARE_FIELD) };
+NC_SECTIONS(NC_DECLARE_SECTION)
+
+/* Key indices: NC_KEY_nic_desc_spacing etc., in schema order. */
+#define NC_DECLARE_KEY_ID(sec, name, type, unit, def, min, max, choices, doc) NC_KEY_##sec##_##name,
+#define NC_DECLARE_SECTION_IDS(sec) NC_SECTION_##sec(NC_DECLARE_KEY_ID)
+enum nc_key_id { NC_SECTIONS(NC_DECLARE_SECTION_IDS) NC_KEY__COUNT };
+
+/* Where a value came from. file is "<default>" for schema defaults,
+ * "<command line>" for --set (col is then the column in the argument). */
+struct nc_origin {
+  char file[NC_PATH_MAX];
+  int line; /* 1-based; 0 if not from a file */
+  int col;  /* 1-based */
+};
+
+struct nicsim_config {
+  char name[NC_STR_MAX];        /* scenario name (top-level `name:`) */
+  char description[NC_STR_MAX]; /* scenario description */
+  char platform[NC_PATH_MAX];   /* platform as written in the scenario */
+  char label[NC_STR_MAX];       /* sweep point label; "" for the base point */
+#define NC_DECLARE_MEMBER(sec) struct nc_##sec sec;
+  NC_SECTIONS(NC_DECLARE_MEMBER)
+  struct nc_origin origin[NC_KEY__COUNT];
+};
+
+/* ---- the key table -------------------------------------------------------- */
+
+enum nc_type { NC_BOOL, NC_INT, NC_REAL, NC_ENUM, NC_STR };
+
+struct nc_key {
+  const char *section; /* "nic" */
+  const char *name;    /* "desc_spacing" */
+  const char *path;    /* "nic.desc_spacing" */
+  enum nc_type type;
+  const char *unit;    /* "B", "ns", "" for unitless */
+  const char *def;     /* default, as YAML text */
+  double min, max;     /* inclusive bounds for INT and REAL */
+  const char *choices; /* "rx|tx|bidir" for ENUM, else "" */
+  const char *doc;     /* one line */
+  size_t offset;       /* offset of the field in struct nicsim_config */
+};
+
+/* The table of all keys, NC_KEY__COUNT entries in schema order. */
+const struct nc_key *nc_keys(void);
+/* Key by dotted path, or NULL. */
+const struct nc_key *nc_key_find(const char *path);
+/* The known key nearest to a misspelt path (edit distance), or NULL if none is close. */
+const struct nc_key *nc_key_suggest(const char *path);
+
+/* ---- errors --------------------------------------------------------------- */
+
+/* One diagnostic: where, what is wrong, and how to fix it. */
+struct nc_error {
+  struct nc_origin where;
+  char msg[512];  /* "unknown key 'nic.desc_spacng'" */
+  char hint[512]; /* "did you mean 'nic.desc_spacing'?" ("" if none) */
+};
+/* Prints "file:line:col: error: msg" and, if any, "  hint: ..." to f. */
+void nc_error_print(const struct nc_error *e, FILE *f);
+
+/* ---- loading and resolving ------------------------------------------------ */
+
+/* A parsed scenario (with its platform files), ready to resolve points from. */
+struct nc_scenario;
+
+/* Loads a scenario file. path NULL loads the built-in default scenario.
+ * Returns 0, or -1 with *err filled (syntax, unknown key, type, range,
+ * duplicate key, alias/anchor, unreadable file). */
+int nc_scenario_load(const char *path, struct nc_scenario **out, struct nc_error *err);
+/* Same, from text; name is used in error positions. */
+int nc_scenario_load_string(const char *name, const char *text, struct nc_scenario **out,
+                            struct nc_error *err);
+void nc_scenario_free(struct nc_scenario *s);
+
+/* Sweep points: the cartesian product of `sweep.axes` with the labelled
+ * `sweep.points` (see docs/config.md). 0 when the scenario has no sweep. */
+size_t nc_scenario_npoints(const struct nc_scenario *s);
+const char *nc_scenario_point_label(const struct nc_scenario *s, size_t i);
+/* Index of the point with this label, or -1. */
+long nc_scenario_find_point(const struct nc_scenario *s, const char *label);
+/* Keys that vary across the sweep, in a stable order (CSV columns). */
+size_t nc_scenario_nswept(const struct nc_scenario *s);
+const char *nc_scenario_swept_key(const struct nc_scenario *s, size_t i);
+
+/* Resolves one point (point = -1: the base, ignoring any sweep), applies the
+ * --set overrides ("nic.desc_spacing=16"), then validates ranges and
+ * cross-key rules. Returns 0, or -1 with *err naming the offending place. */
+int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *const *sets,
+                        size_t nsets, struct nicsim_config *out, struct nc_error *err);
+
+/* Cross-key (semantic) checks on a resolved config, e.g. warmup below
+ * duration, spacing not below the descriptor size. Called by resolve. */
+int nc_config_check(const struct nicsim_config *c, struct nc_error *err);
+
+/* Formats key k's value in c as YAML/CSV text (enums by name, bools
+ * true/false, reals with %.17g trimmed to the shortest exact form). */
+void nc_value_format(const struct nicsim_config *c, const struct nc_key *k, char *buf, size_t n);
+/* Typed accessors to a key's field. */
+double nc_value_number(const struct nicsim_config *c, const struct nc_key *k);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,79 @@
+/*
+ * generic_nic.h: register map and descriptor layout of nicsim's generic NIC.
+ * Shared by the C driver (src/drivers/generic.c) and the SystemC DMA engine
+ * (models/dma), so the two cannot disagree. All descriptor fields are
+ * little-endian. A device family (mvneta, lan743x, stmmac, i40e) has its own
+ * header like this one.
+ *
+ * Ownership: the driver hands a descriptor to the device by writing it with
+ * GN_DESC_OWN set and then moving the ring's tail register past it. The device
+ * clears GN_DESC_OWN when it writes the descriptor back. Indices in
+ * [head, tail) belong to the device; the rest to the driver.
+ */
+#ifndef NICSIM_HW_GENERIC_NIC_H
+#define NICSIM_HW_GENERIC_NIC_H
+
+#include <stdint.h>
+
+/* Registers (32-bit, offsets from BAR0). */
+#define GN_REG_CTRL 0x000          /* GN_CTRL_* enables */
+#define GN_REG_INT_STATUS 0x004    /* pending causes; read to clear */
+#define GN_REG_INT_MASK 0x008      /* 1 = cause masked; writing 0 unmasks */
+#define GN_REG_DESC_SPACING 0x00C  /* bytes between descriptor starts */
+#define GN_REG_RX_RING_LO 0x010
+#define GN_REG_RX_RING_HI 0x014
+#define GN_REG_RX_RING_SIZE 0x018  /* entries */
+#define GN_REG_RX_TAIL 0x01C       /* driver: first index NOT given to the device */
+#define GN_REG_RX_HEAD 0x020       /* device: next index it will complete (read-only) */
+#define GN_REG_RX_BUF_SIZE 0x024   /* bytes in each RX buffer */
+#define GN_REG_TX_RING_LO 0x030
+#define GN_REG_TX_RING_HI 0x034
+#define GN_REG_TX_RING_SIZE 0x038
+#define GN_REG_TX_TAIL 0x03C
+#define GN_REG_TX_HEAD 0x040
+#define GN_REG_COAL_FRAMES 0x050   /* interrupt after this many completions */
+#define GN_REG_COAL_USECS 0x054    /* or after this long, in microseconds */
+#define GN_REG_MSI_ADDR_LO 0x060
+#define GN_REG_MSI_ADDR_HI 0x064
+#define GN_REG_MSI_DATA 0x068
+#define GN_BAR0_SIZE 0x1000
+
+#define GN_CTRL_RX_EN (1u << 0)
+#define GN_CTRL_TX_EN (1u << 1)
+
+#define GN_INT_RX (1u << 0) /* RX frames completed */
+#define GN_INT_TX (1u << 1) /* TX frames completed */
+#define GN_INT_ALL (GN_INT_RX | GN_INT_TX)
+
+/* Descriptor flags. */
+#define GN_DESC_OWN (1u << 15) /* set: the device owns the descriptor */
+#define GN_DESC_EOP (1u << 14) /* last descriptor of a frame */
+#define GN_DESC_ERR (1u << 13) /* device reports an error on this frame */
+
+/* RX descriptor, 16 bytes. The driver writes buf_addr and buf_len with OWN;
+ * the device writes pkt_len and flags (OWN cleared, EOP set). */
+struct gn_rx_desc {
+  uint64_t buf_addr;
+  uint16_t buf_len;
+  uint16_t pkt_len;
+  uint16_t flags;
+  uint16_t rsvd;
+};
+_Static_assert(sizeof(struct gn_rx_desc) == 16, "generic RX descriptor is 16 bytes");
+
+/* TX descriptor, 16 bytes. The driver writes all of it with OWN and EOP;
+ * the device writes flags back with OWN cleared. */
+struct gn_tx_desc {
+  uint64_t buf_addr;
+  uint16_t len;
+  uint16_t flags;
+  uint32_t rsvd;
+};
+_Static_assert(sizeof(struct gn_tx_desc) == 16, "generic TX descriptor is 16 bytes");
+
+#define GN_DESC_SIZE 16u
+
+#define GN_OFF_RX_FLAGS 12u /* offsetof(struct gn_rx_desc, flags) */
+#define GN_OFF_TX_FLAGS 10u /* offsetof(struct gn_tx_desc, flags) */
+
+#endif

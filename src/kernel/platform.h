@@ -1,0 +1,74 @@
+/*
+ * platform.h: the hardware operations under nicsim's kernel-like layer.
+ *
+ * The kernel layer (kernel.h) implements the Linux API the drivers call; it
+ * reaches the (simulated) hardware only through this table. The SystemC CPU
+ * model (models/cpu) implements it, charging cycles and moving simulated time;
+ * a unit test can implement it with plain counters and no SystemC at all
+ * (tests/unit/kernel/counting_platform.h).
+ *
+ * Addresses are physical addresses in simulated host memory, [0, mem_size),
+ * backed by the bytes at mem. CPU-visible and DMA-visible bytes are the same
+ * bytes: the device writes them through the interconnect model.
+ */
+#ifndef NICSIM_KERNEL_PLATFORM_H
+#define NICSIM_KERNEL_PLATFORM_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Memory attribute of a region, as the CPU's page tables would map it. */
+enum nk_mem_attr {
+  NK_MEM_CACHED = 0,   /* normal cacheable memory */
+  NK_MEM_UNCACHED = 1, /* Normal-NC or Device: every load goes to memory */
+  NK_MEM_WC = 2,       /* write-combining */
+};
+
+enum nk_barrier { NK_BARRIER_MB, NK_BARRIER_RMB, NK_BARRIER_WMB, NK_BARRIER_DMA_RMB, NK_BARRIER_DMA_WMB };
+
+enum nk_cache_op {
+  NK_CACHE_CLEAN,      /* write dirty lines back (dma_sync_*_for_device, DMA_TO_DEVICE) */
+  NK_CACHE_INVALIDATE, /* drop lines (dma_sync_*_for_cpu, DMA_FROM_DEVICE) */
+  NK_CACHE_CLEAN_INV,
+};
+
+struct nk_platform_ops {
+  /* One CPU load or store of size 1, 2, 4 or 8 bytes (little-endian) at pa.
+   * The cost depends on the region's attribute. A load from memory the device
+   * can write first synchronises simulated time, so it sees exactly the DMA
+   * writes completed by the CPU's current local time. */
+  uint64_t (*load)(void *ctx, uint64_t pa, unsigned size);
+  void (*store)(void *ctx, uint64_t pa, uint64_t val, unsigned size);
+  /* memcpy by the CPU inside simulated memory; cost by length and alignment. */
+  void (*copy)(void *ctx, uint64_t dst, uint64_t src, uint64_t len);
+  /* Cache maintenance over [pa, pa+len), a cost per line (non-coherent DMA). */
+  void (*cache_maint)(void *ctx, uint64_t pa, uint64_t len, enum nk_cache_op op);
+  /* Device register access (BAR0 offset). A read stalls the CPU for the round trip. */
+  uint32_t (*mmio_read32)(void *ctx, uint32_t off);
+  void (*mmio_write32)(void *ctx, uint32_t off, uint32_t val);
+  void (*barrier)(void *ctx, enum nk_barrier b);
+  /* Modelled software work that runs no driver code (stack, IRQ entry), in CPU cycles. */
+  void (*charge)(void *ctx, double cycles);
+  /* Sets the attribute of [pa, pa+len): used by dma_alloc_coherent. */
+  void (*set_attr)(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr);
+  /* The stack hands a received frame (DMA'd bytes, no FCS) to the host sink. */
+  void (*host_rx)(void *ctx, uint64_t pa, uint32_t len);
+};
+
+struct nk_platform {
+  const struct nk_platform_ops *ops;
+  void *ctx;
+  uint8_t *mem;       /* simulated physical memory, pa 0 .. mem_size-1 */
+  uint64_t mem_size;
+  bool coherent_dma;  /* false: dma_alloc_coherent returns uncached memory */
+  uint64_t msi_addr;  /* where the interrupt controller takes MSI writes */
+};
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,68 @@
+/*
+ * frame.h: the test frames nicsim's traffic sources send and its sinks check.
+ *
+ * A frame is an Ethernet frame of `frame_bytes` (FCS included). What the NIC
+ * moves by DMA is the frame without its 4-byte FCS (the MAC strips it on RX
+ * and appends it on TX). Layout of the DMA'd bytes:
+ *   0..13   Ethernet header (dst, src, ethertype 0x88B5, IEEE local experimental)
+ *   14..37  nicsim header: magic, flow, sequence number, length, checksum
+ *   38..    payload, a pseudo-random stream keyed by (seed, flow, seq)
+ * The checksum covers the payload and the header fields, so a sink detects a
+ * lost, duplicated, reordered or corrupted frame.
+ */
+#ifndef NICSIM_NET_FRAME_H
+#define NICSIM_NET_FRAME_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define NF_ETH_HLEN 14
+#define NF_FCS_LEN 4
+#define NF_ETHERTYPE 0x88B5u
+#define NF_MAGIC 0x4E494353u /* "NICS" */
+#define NF_HDR_OFF NF_ETH_HLEN
+#define NF_HDR_LEN 24
+#define NF_MIN_FRAME 64 /* with FCS */
+
+struct nf_header {
+  uint32_t magic;
+  uint32_t flow;
+  uint64_t seq;
+  uint32_t len;      /* bytes DMA'd: frame_bytes - FCS */
+  uint32_t checksum; /* over header (with checksum = 0) and payload */
+};
+_Static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 24 bytes");
+
+/* Bytes of a frame as moved by DMA (frame_bytes without FCS). */
+static inline uint32_t nf_dma_len(uint32_t frame_bytes) { return frame_bytes - NF_FCS_LEN; }
+
+/* Fills buf[0..dma_len) with frame `seq` of `flow`. */
+void nf_fill(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq);
+
+/* Result of checking one received frame. */
+enum nf_verdict { NF_OK, NF_BAD_LEN, NF_BAD_MAGIC, NF_BAD_CHECKSUM, NF_BAD_PAYLOAD };
+
+/* Checks a received frame; on NF_OK fills *hdr (flow, seq, len). */
+enum nf_verdict nf_check(const uint8_t *buf, uint32_t dma_len, uint64_t seed, struct nf_header *hdr);
+const char *nf_verdict_str(enum nf_verdict v);
+
+/* Per-flow sequence tracking at a sink: every frame must arrive once, in
+ * order; a gap is only legal if the sender counted the missing frames as drops. */
+struct nf_seq_track {
+  uint64_t next_seq; /* next expected sequence number */
+  uint64_t received; /* frames accepted */
+  uint64_t gaps;     /* frames skipped over (reconciled against counted drops) */
+  uint64_t errors;   /* reordered, duplicated or corrupted frames */
+};
+/* Accepts frame seq; returns false (and counts an error) on a duplicate or reorder. */
+bool nf_seq_accept(struct nf_seq_track *t, uint64_t seq);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
