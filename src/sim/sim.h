@@ -1,0 +1,37 @@
+/*
+ * sim.h: the C entry point to one SystemC simulation. The CLI (C) calls it;
+ * sim.cpp builds the top (wire peer, NIC, interconnect, host memory, CPU
+ * running the C driver) from the resolved config, runs it, checks the run's
+ * invariants and fills the metrics.
+ *
+ * SystemC elaborates once per process: call nicsim_simulate at most once in
+ * a process. A sweep runs each point in a child process.
+ */
+#ifndef NICSIM_SIM_SIM_H
+#define NICSIM_SIM_SIM_H
+
+#include <stddef.h>
+
+#include "config/config.h"
+#include "results/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* A simulation error: an invariant violated, or a model that cannot be built. */
+struct nicsim_sim_error {
+  char component[96]; /* SystemC name of the reporting module, e.g. "top.nic.dma" */
+  double time_ns;     /* simulated time of the violation */
+  char msg[512];
+};
+
+/* Runs one simulation. Returns 0 with *res filled, or 1 with *err filled.
+ * Writes nothing to stdout; progress (if verbose) goes to stderr. */
+int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_results *res,
+                    struct nicsim_sim_error *err, int verbose);
+
+#ifdef __cplusplus
+}
+#endif
+#endif
