@@ -100,6 +100,13 @@ struct nc_error {
 /* Prints "file:line:col: error: msg" and, if any, "  hint: ..." to f. */
 void nc_error_print(const struct nc_error *e, FILE *f);
 
+/* Fills c with the schema defaults, every origin "<default>" (no file). */
+void nc_config_defaults(struct nicsim_config *c);
+/* Applies one --set override "KEY=VALUE" to c with the file parser's rules;
+ * its origin is "<command line>":1:<column of VALUE in the argument>.
+ * Returns 0, or -1 with *err filled (missing '=', unknown key, bad value). */
+int nc_config_set(struct nicsim_config *c, const char *assignment, struct nc_error *err);
+
 /* ---- loading and resolving ------------------------------------------------ */
 
 /* A parsed scenario (with its platform files), ready to resolve points from. */
@@ -109,9 +116,15 @@ struct nc_scenario;
  * Returns 0, or -1 with *err filled (syntax, unknown key, type, range,
  * duplicate key, alias/anchor, unreadable file). */
 int nc_scenario_load(const char *path, struct nc_scenario **out, struct nc_error *err);
-/* Same, from text; name is used in error positions. */
+/* Same, from text; name is used in error positions, and relative platform
+ * paths start at its directory (inside the built-in table if name starts
+ * with "<builtin>/"). */
 int nc_scenario_load_string(const char *name, const char *text, struct nc_scenario **out,
                             struct nc_error *err);
+/* Loads a scenario compiled into the binary: a path in the built-in table
+ * ("scenarios/seeds/x.yaml") or a short name ("default" finds
+ * scenarios/default.yaml, then scenarios/seeds/default.yaml). */
+int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct nc_error *err);
 void nc_scenario_free(struct nc_scenario *s);
 
 /* Sweep points: the cartesian product of `sweep.axes` with the labelled
@@ -135,10 +148,15 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
 int nc_config_check(const struct nicsim_config *c, struct nc_error *err);
 
 /* Formats key k's value in c as YAML/CSV text (enums by name, bools
- * true/false, reals with %.17g trimmed to the shortest exact form). */
+ * true/false, reals in the shortest form that reads back exactly). */
 void nc_value_format(const struct nicsim_config *c, const struct nc_key *k, char *buf, size_t n);
-/* Typed accessors to a key's field. */
+/* Key k's value in c as a number: bools 0/1, enums their choice index,
+ * strings NaN. */
 double nc_value_number(const struct nicsim_config *c, const struct nc_key *k);
+
+/* Writes the generated key reference of docs/config.md (the part between
+ * <!-- BEGIN KEYS --> and <!-- END KEYS -->): one Markdown table per section. */
+void nc_write_config_doc(FILE *f);
 
 #ifdef __cplusplus
 }

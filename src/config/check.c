@@ -1,0 +1,175 @@
+/* check.c: semantic (cross-key) checks on a resolved configuration. Each error names the
+ * origin of the offending value and says what would be valid. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <inttypes.h>
+#include <math.h>
+#include <string.h>
+
+#include "config/config_internal.h"
+#include "hw/generic_nic.h"
+
+#define MIB (1024.0 * 1024.0)
+
+/* How late key id was set: rank[id] if given, else 0 for a default, 1 otherwise. */
+static int rank_of(const struct nicsim_config *c, const unsigned char *rank, enum nc_key_id id) {
+  if (rank) return rank[id];
+  return strcmp(c->origin[id].file, "<default>") != 0;
+}
+
+/* The key to blame among ids[]: the one set latest in the resolution order
+ * (so never a default if another was set), the first of equals. */
+static enum nc_key_id blame(const struct nicsim_config *c, const unsigned char *rank,
+                            const enum nc_key_id *ids, size_t n) {
+  enum nc_key_id best = ids[0];
+  for (size_t i = 1; i < n; i++)
+    if (rank_of(c, rank, ids[i]) > rank_of(c, rank, best)) best = ids[i];
+  return best;
+}
+
+/* Fills err at key id's origin; returns -1. */
+static int fail(const struct nicsim_config *c, enum nc_key_id id, struct nc_error *err,
+                const char *hint, const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int fail(const struct nicsim_config *c, enum nc_key_id id, struct nc_error *err,
+                const char *hint, const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (r < 0) msg[0] = 0;
+  const struct nc_origin *o = &c->origin[id];
+  nc__error_set(err, o->file, o->line, o->col, hint, "%s", msg);
+  return -1;
+}
+
+/* True if v is a positive power of two. */
+static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
+
+/* Writes the powers of two nearest v within [lo, hi]: "256 or 512". */
+static void nearest_pow2(int64_t v, int64_t lo, int64_t hi, char *buf, size_t n) {
+  int64_t below = lo, above = hi;
+  for (int64_t p = lo; p <= hi; p *= 2) {
+    if (p <= v) below = p;
+    if (p >= v) {
+      above = p;
+      break;
+    }
+  }
+  if (below == above || v < lo)
+    nc__fmt(buf, n, "%" PRId64, v < lo ? lo : below);
+  else
+    nc__fmt(buf, n, "%" PRId64 " or %" PRId64, below, above);
+}
+
+/* Checks cross-key rules; see config.h. */
+int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
+  return nc__config_check(c, NULL, err);
+}
+
+/* Checks cross-key rules, blaming by rank; see config_internal.h. */
+int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
+                     struct nc_error *err) {
+  struct nc_error dummy;
+  if (!err) err = &dummy;
+  char hint[512], a[48], b[48];
+
+  if (c->run.warmup_us >= c->run.duration_us) {
+    const enum nc_key_id ids[] = {NC_KEY_run_warmup_us, NC_KEY_run_duration_us};
+    nc__real_format(c->run.warmup_us, a, sizeof a);
+    nc__real_format(c->run.duration_us, b, sizeof b);
+    nc__fmt(hint, sizeof hint, "set run.warmup_us below %s, or run.duration_us above %s", b, a);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "run.warmup_us (%s us) must be below run.duration_us (%s us)", a, b);
+  }
+
+  int64_t lanes = c->pcie.lanes;
+  if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
+    return fail(c, NC_KEY_pcie_lanes, err, "use 1, 2, 4, 8 or 16",
+                "pcie.lanes = %" PRId64 " is not a PCIe link width", lanes);
+
+  if (!pow2(c->pcie.mps) || c->pcie.mps < 128 || c->pcie.mps > 4096) {
+    nearest_pow2(c->pcie.mps, 128, 4096, a, sizeof a);
+    nc__fmt(hint, sizeof hint, "use a power of two from 128 to 4096, e.g. %s", a);
+    return fail(c, NC_KEY_pcie_mps, err, hint,
+                "pcie.mps = %" PRId64 " is not a valid max payload size", c->pcie.mps);
+  }
+  if (!pow2(c->pcie.mrrs) || c->pcie.mrrs > 4096) {
+    nearest_pow2(c->pcie.mrrs, 128, 4096, a, sizeof a);
+    nc__fmt(hint, sizeof hint, "use a power of two up to 4096, e.g. %s", a);
+    return fail(c, NC_KEY_pcie_mrrs, err, hint,
+                "pcie.mrrs = %" PRId64 " is not a valid max read request size", c->pcie.mrrs);
+  }
+  if (c->pcie.addr_bits != 32 && c->pcie.addr_bits != 64)
+    return fail(c, NC_KEY_pcie_addr_bits, err,
+                "use 32 (3DW TLP headers) or 64 (4DW TLP headers)",
+                "pcie.addr_bits = %" PRId64 " is not a PCIe address width", c->pcie.addr_bits);
+
+  static const double rates[] = {1, 2.5, 10, 25, 40, 100};
+  bool rate_ok = false;
+  for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
+    if (c->nic.line_rate_gbps == rates[i]) rate_ok = true;
+  if (!rate_ok) {
+    nc__real_format(c->nic.line_rate_gbps, a, sizeof a);
+    return fail(c, NC_KEY_nic_line_rate_gbps, err, "use 1, 2.5, 10, 25, 40 or 100",
+                "nic.line_rate_gbps = %s is not an Ethernet line rate", a);
+  }
+
+  int64_t sp = c->nic.desc_spacing;
+  if (sp < (int64_t)GN_DESC_SIZE || sp % 8 != 0) {
+    int64_t up = sp < (int64_t)GN_DESC_SIZE ? (int64_t)GN_DESC_SIZE : (sp + 7) / 8 * 8;
+    nc__fmt(hint, sizeof hint,
+            "use a multiple of 8 that is at least the %u-byte descriptor, e.g. %" PRId64,
+            GN_DESC_SIZE, up);
+    return fail(c, NC_KEY_nic_desc_spacing, err, hint,
+                "nic.desc_spacing = %" PRId64 " B is %s", sp,
+                sp < (int64_t)GN_DESC_SIZE ? "smaller than a descriptor" : "not a multiple of 8");
+  }
+
+  int64_t need_buf = c->traffic.frame_bytes - 4;
+  if (need_buf > c->driver.rx_buf_bytes) {
+    const enum nc_key_id ids[] = {NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes};
+    nc__fmt(hint, sizeof hint,
+            "the driver puts each frame (without its 4-byte FCS) in one buffer: set "
+            "driver.rx_buf_bytes to at least %" PRId64 ", or traffic.frame_bytes to at most "
+            "%" PRId64,
+            need_buf, c->driver.rx_buf_bytes + 4);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "traffic.frame_bytes = %" PRId64 " does not fit in driver.rx_buf_bytes = %" PRId64,
+                c->traffic.frame_bytes, c->driver.rx_buf_bytes);
+  }
+
+  if (c->traffic.rate_gbps > c->nic.line_rate_gbps) {
+    const enum nc_key_id ids[] = {NC_KEY_traffic_rate_gbps, NC_KEY_nic_line_rate_gbps};
+    nc__real_format(c->traffic.rate_gbps, a, sizeof a);
+    nc__real_format(c->nic.line_rate_gbps, b, sizeof b);
+    nc__fmt(hint, sizeof hint, "set traffic.rate_gbps to at most %s, or 0 for line rate", b);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "traffic.rate_gbps = %s exceeds nic.line_rate_gbps = %s", a, b);
+  }
+
+  if (!pow2(c->cpu.cache_line_bytes)) {
+    nearest_pow2(c->cpu.cache_line_bytes, 16, 512, a, sizeof a);
+    nc__fmt(hint, sizeof hint, "use a power of two, e.g. %s", a);
+    return fail(c, NC_KEY_cpu_cache_line_bytes, err, hint,
+                "cpu.cache_line_bytes = %" PRId64 " is not a power of two",
+                c->cpu.cache_line_bytes);
+  }
+
+  double need = (double)c->nic.rx_ring_size * (double)c->driver.rx_buf_bytes +
+                (double)c->nic.tx_ring_size * (double)c->traffic.frame_bytes +
+                (double)(c->nic.rx_ring_size + c->nic.tx_ring_size) * (double)sp + MIB;
+  if (need > (double)c->memory.size_mb * MIB) {
+    const enum nc_key_id ids[] = {NC_KEY_memory_size_mb,      NC_KEY_nic_rx_ring_size,
+                                  NC_KEY_driver_rx_buf_bytes, NC_KEY_nic_tx_ring_size,
+                                  NC_KEY_traffic_frame_bytes, NC_KEY_nic_desc_spacing};
+    int64_t need_mb = (int64_t)ceil(need / MIB);
+    nc__fmt(hint, sizeof hint,
+            "set memory.size_mb to at least %" PRId64 ", or use smaller rings or buffers", need_mb);
+    return fail(c, blame(c, rank, ids, 6), err, hint,
+                "host memory (memory.size_mb = %" PRId64 " MiB) is too small for the rings and "
+                "buffers, which need %" PRId64 " MiB (with 1 MiB slack)",
+                c->memory.size_mb, need_mb);
+  }
+  return 0;
+}

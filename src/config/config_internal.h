@@ -1,0 +1,110 @@
+/* config_internal.h: private interfaces shared by the files of src/config: the value parser,
+ * the libyaml-built node tree, error helpers and limits. */
+#ifndef NICSIM_CONFIG_INTERNAL_H
+#define NICSIM_CONFIG_INTERNAL_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "config/config.h"
+
+/* ---- limits ------------------------------------------------------------- */
+
+#define NC__MAX_DEPTH 32             /* deepest nesting of mappings/sequences */
+#define NC__MAX_FILE_BYTES (16u << 20) /* largest YAML file read */
+#define NC__MAX_NODES 1000000        /* nodes in one file */
+#define NC__MAX_MAP_ENTRIES 10000    /* entries in one mapping */
+#define NC__MAX_POINTS 100000        /* expanded sweep points */
+
+/* ---- values ------------------------------------------------------------- */
+
+/* One parsed value of a key; s is heap-owned by its holder for NC_STR. */
+union nc__v {
+  bool b;
+  int64_t i;
+  double r;
+  int e;
+  char *s;
+};
+
+/* Parses text (len bytes, may contain no NUL) as key k's value. quoted: the
+ * YAML scalar was quoted (numbers and booleans must be plain). On success
+ * fills *out (a STR value is malloc'd) and returns 0; otherwise writes the
+ * message and hint and returns -1. */
+int nc__value_parse(const struct nc_key *k, const char *text, size_t len, bool quoted,
+                    union nc__v *out, char *msg, size_t msglen, char *hint, size_t hintlen);
+
+/* Stores v into k's field of c (copying strings). */
+void nc__value_store(struct nicsim_config *c, const struct nc_key *k, const union nc__v *v);
+
+/* Formats v (of key k) as text: the canonical form used in labels and output. */
+void nc__value_text(const struct nc_key *k, const union nc__v *v, char *buf, size_t n);
+
+/* Shortest text for d that reads back as exactly d. */
+void nc__real_format(double d, char *buf, size_t n);
+
+/* Writes the allowed set of key k: "an integer in [16, 4096] (B)". */
+void nc__expect_text(const struct nc_key *k, char *buf, size_t n);
+
+/* Levenshtein distance between a and b, or a large number if either is long. */
+size_t nc__edit_distance(const char *a, const char *b);
+
+/* Key lookup by section name and key name (not dotted). */
+const struct nc_key *nc__key_find2(const char *section, const char *name);
+/* True if name is a schema section. */
+bool nc__is_section(const char *name);
+/* Writes "nic, cpu, ..." of sections, or of the keys in section sec. */
+void nc__list_sections(char *buf, size_t n);
+void nc__list_keys(const char *sec, char *buf, size_t n);
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Fills err: where (file, 1-based line and col; line 0 if none), message, hint. */
+void nc__error_set(struct nc_error *err, const char *file, int line, int col, const char *hint,
+                   const char *fmt, ...) __attribute__((format(printf, 6, 7)));
+
+/* snprintf that never fails loudly: truncates, always terminates. */
+void nc__fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* ---- semantic checks (check.c) ---------------------------------------- */
+
+/* Layers of the resolution order, as ranks: a later layer has a higher rank. */
+enum { NC__RANK_DEFAULT, NC__RANK_PLATFORM, NC__RANK_SCENARIO, NC__RANK_POINT, NC__RANK_SET };
+
+/* nc_config_check, where rank[key] (NULL: default or not) tells which layer
+ * set each key; a rule involving several keys blames the latest-set one. */
+int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
+                     struct nc_error *err);
+
+/* ---- the YAML node tree (yaml_tree.c) ----------------------------------- */
+
+enum nc__node_kind { NC__SCALAR, NC__MAP, NC__SEQ };
+
+/* A node of a parsed YAML document, with its 1-based position. For NC__MAP,
+ * items holds keys and values interleaved (2 * n pointers); for NC__SEQ, n
+ * items. Keys are always scalars and never repeat. */
+struct nc__node {
+  enum nc__node_kind kind;
+  int line, col;
+  char *text;  /* scalar text, NUL-terminated */
+  bool quoted; /* scalar written with quotes or as a block scalar */
+  size_t n;          /* entries: pairs for NC__MAP, items for NC__SEQ */
+  size_t nptr, cap;  /* pointers used and allocated in items */
+  struct nc__node **items;
+};
+
+/* Parses a YAML document of len bytes. name is the file name used in errors.
+ * Returns the root (a mapping) or NULL with *err filled. */
+struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
+                                struct nc_error *err);
+void nc__node_free(struct nc__node *n);
+/* Human name of a node kind: "a mapping", "a sequence", "a single value". */
+const char *nc__node_kind_name(const struct nc__node *n);
+
+/* Reads a whole file (at most NC__MAX_FILE_BYTES) into a malloc'd,
+ * NUL-terminated buffer. Returns NULL with *err filled. */
+char *nc__read_file(const char *path, size_t *len, struct nc_error *err);
+
+#endif

@@ -1,0 +1,1035 @@
+/* scenario.c: loads scenario and platform files, expands sweeps into labelled points, and
+ * resolves a point: defaults < platform < scenario < sweep point < --set. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "config/builtin.h"
+#include "config/config_internal.h"
+
+#define BUILTIN_PREFIX "<builtin>/"
+
+/* ---- the parsed scenario ---------------------------------------------------- */
+
+/* A position: file index into nc_scenario.files, 1-based line and column. */
+struct nc__pos {
+  int file, line, col;
+};
+
+/* One key set by a file or a sweep point. */
+struct nc__assign {
+  const struct nc_key *key;
+  struct nc__pos at;
+  union nc__v v;
+};
+
+/* The keys set by one file or one sweep point, in the order written. */
+struct nc__layer {
+  struct nc__assign *a;
+  size_t n, cap;
+};
+
+/* A loaded platform file; path is its display name (also its identity). */
+struct nc__platform {
+  char *path;
+  struct nc__layer layer;
+};
+
+/* A use of a platform: which one, as written, and where. plat -1: none. */
+struct nc__platref {
+  int plat;
+  char *text;
+  struct nc__pos at;
+};
+
+/* One value of a sweep axis. text is its canonical form, used in labels. */
+struct nc__axval {
+  union nc__v v;
+  struct nc__pos at;
+  struct nc__platref plat; /* platform axis only */
+  char *text;
+};
+
+/* A sweep axis: a key (NULL for "platform") and its values. */
+struct nc__axis {
+  const struct nc_key *key;
+  const char *path;
+  struct nc__pos at;
+  struct nc__axval *vals;
+  size_t n;
+};
+
+/* A labelled sweep point. */
+struct nc__point {
+  char *label;
+  struct nc__pos at;
+  struct nc__platref plat;
+  struct nc__layer layer;
+};
+
+struct nc_scenario {
+  char **files; /* display names; [0] is the scenario itself */
+  size_t nfiles;
+  char *name, *description;
+  struct nc__platref base_plat;
+  struct nc__platform *plats;
+  size_t nplats;
+  struct nc__layer base;
+  struct nc__axis *axes;
+  size_t naxes;
+  struct nc__point *pts;
+  size_t npts;
+  size_t npoints;
+  char **labels;
+  const char **swept;
+  size_t nswept;
+};
+
+/* Loading context. */
+struct loader {
+  struct nc_scenario *s;
+  struct nc_error *err;
+  bool builtin;             /* relative platform paths resolve in the built-in table */
+  char dir[NC_PATH_MAX];    /* directory of the scenario file ("" for the current one) */
+};
+
+enum file_kind { KIND_SCENARIO, KIND_PLATFORM, KIND_POINT };
+
+/* ---- small helpers -------------------------------------------------------------- */
+
+/* malloc'd copy of s, or NULL. */
+static char *dup_str(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *d = malloc(n);
+  if (d) memcpy(d, s, n);
+  return d;
+}
+
+/* True if s ends with suffix. */
+static bool ends_with(const char *s, const char *suffix) {
+  size_t a = strlen(s), b = strlen(suffix);
+  return a >= b && strcmp(s + a - b, suffix) == 0;
+}
+
+/* Reports an error at node n of file `file`; returns -1. */
+static int fail(struct loader *L, int file, const struct nc__node *n, const char *hint,
+                const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+static int fail(struct loader *L, int file, const struct nc__node *n, const char *hint,
+                const char *fmt, ...) {
+  char msg[sizeof L->err->msg];
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (r < 0) msg[0] = 0;
+  nc__error_set(L->err, L->s->files[file], n ? n->line : 0, n ? n->col : 0, hint, "%s", msg);
+  return -1;
+}
+
+/* Reports out of memory; returns -1. */
+static int oom(struct loader *L) {
+  nc__error_set(L->err, L->s->files[0], 0, 0, NULL, "out of memory");
+  return -1;
+}
+
+/* The position of node n in file `file`. */
+static struct nc__pos pos_of(int file, const struct nc__node *n) {
+  struct nc__pos p = {file, n->line, n->col};
+  return p;
+}
+
+/* Adds a file display name; returns its index or -1. */
+static int add_file(struct nc_scenario *s, const char *name) {
+  char **f = realloc(s->files, (s->nfiles + 1) * sizeof *f);
+  if (!f) return -1;
+  s->files = f;
+  f[s->nfiles] = dup_str(name);
+  if (!f[s->nfiles]) return -1;
+  return (int)s->nfiles++;
+}
+
+/* Frees a value's heap part (STR keys only). */
+static void free_value(const struct nc_key *k, union nc__v *v) {
+  if (k && k->type == NC_STR) {
+    free(v->s);
+    v->s = NULL;
+  }
+}
+
+/* Frees a layer's values and array. */
+static void layer_free(struct nc__layer *l) {
+  for (size_t i = 0; i < l->n; i++) free_value(l->a[i].key, &l->a[i].v);
+  free(l->a);
+  memset(l, 0, sizeof *l);
+}
+
+/* The assignment of key k in l, or NULL. */
+static const struct nc__assign *layer_find(const struct nc__layer *l, const struct nc_key *k) {
+  for (size_t i = 0; i < l->n; i++)
+    if (l->a[i].key == k) return &l->a[i];
+  return NULL;
+}
+
+/* Appends an assignment (taking ownership of v); -1 if out of memory. */
+static int layer_push(struct nc__layer *l, const struct nc_key *k, struct nc__pos at,
+                      union nc__v v) {
+  if (l->n == l->cap) {
+    size_t cap = l->cap ? 2 * l->cap : 16;
+    struct nc__assign *a = realloc(l->a, cap * sizeof *a);
+    if (!a) return -1;
+    l->a = a;
+    l->cap = cap;
+  }
+  l->a[l->n].key = k;
+  l->a[l->n].at = at;
+  l->a[l->n].v = v;
+  l->n++;
+  return 0;
+}
+
+/* Writes "F:L:C" of a position. */
+static void pos_text(const struct nc_scenario *s, struct nc__pos p, char *buf, size_t n) {
+  nc__fmt(buf, n, "%s:%d:%d", s->files[p.file], p.line, p.col);
+}
+
+/* ---- values and sections ------------------------------------------------------- */
+
+/* Reads a string scalar (name, description, label) into a malloc'd *out. */
+static int get_string(struct loader *L, int file, const struct nc__node *v, const char *what,
+                      char **out) {
+  if (v->kind != NC__SCALAR)
+    return fail(L, file, v, "write a single line of text", "%s must be a single value, but it is %s",
+                what, nc__node_kind_name(v));
+  if (strlen(v->text) >= NC_STR_MAX)
+    return fail(L, file, v, NULL, "%s is %zu bytes long; the limit is %d", what, strlen(v->text),
+                NC_STR_MAX - 1);
+  free(*out);
+  *out = dup_str(v->text);
+  return *out ? 0 : oom(L);
+}
+
+/* Parses value node v for key k into *out; errors at v. */
+static int parse_value(struct loader *L, int file, const struct nc_key *k,
+                       const struct nc__node *v, union nc__v *out, const char *seq_hint) {
+  char expect[300], hint[512];
+  nc__expect_text(k, expect, sizeof expect);
+  if (v->kind != NC__SCALAR) {
+    nc__fmt(hint, sizeof hint, "expected %s", expect);
+    return fail(L, file, v, v->kind == NC__SEQ && seq_hint ? seq_hint : hint,
+                "%s takes a single value, but it is %s", k->path, nc__node_kind_name(v));
+  }
+  char msg[512];
+  memset(out, 0, sizeof *out);
+  if (nc__value_parse(k, v->text, strlen(v->text), v->quoted, out, msg, sizeof msg, hint,
+                      sizeof hint))
+    return fail(L, file, v, hint[0] ? hint : NULL, "%s", msg);
+  return 0;
+}
+
+/* Sets key k from value node v in layer l; keynode is where the key is written. */
+static int assign(struct loader *L, int file, struct nc__layer *l, const struct nc_key *k,
+                  const struct nc__node *keynode, const struct nc__node *v, enum file_kind kind) {
+  const struct nc__assign *prev = layer_find(l, k);
+  if (prev) {
+    char at[NC_PATH_MAX + 40];
+    pos_text(L->s, prev->at, at, sizeof at);
+    return fail(L, file, keynode, "set each key once per file or sweep point",
+                "%s is set twice (first at %s)", k->path, at);
+  }
+  char seq_hint[400];
+  nc__fmt(seq_hint, sizeof seq_hint,
+          kind == KIND_POINT ? "a sweep point sets one value per key; list values under "
+                               "sweep.axes to sweep them"
+                             : "to sweep it, list the values under sweep.axes, e.g. sweep: "
+                               "{axes: {%s: [a, b]}}",
+          k->path);
+  union nc__v v2;
+  if (parse_value(L, file, k, v, &v2, seq_hint)) return -1;
+  if (layer_push(l, k, pos_of(file, v), v2)) {
+    free_value(k, &v2);
+    return oom(L);
+  }
+  return 0;
+}
+
+/* Hint for an unknown dotted key: a suggestion or the keys of its section. */
+static void unknown_key_hint(const char *path, char *hint, size_t n) {
+  const struct nc_key *s = nc_key_suggest(path);
+  char sec[64] = "", keys[400];
+  const char *dot = strchr(path, '.');
+  if (dot && (size_t)(dot - path) < sizeof sec) nc__fmt(sec, sizeof sec, "%.*s", (int)(dot - path), path);
+  if (s)
+    nc__fmt(hint, n, "did you mean '%s'?", s->path);
+  else if (sec[0] && nc__is_section(sec)) {
+    nc__list_keys(sec, keys, sizeof keys);
+    nc__fmt(hint, n, "keys of section '%s': %s", sec, keys);
+  } else {
+    nc__list_sections(keys, sizeof keys);
+    nc__fmt(hint, n, "keys are section.name; sections: %s", keys);
+  }
+}
+
+/* Sets every key of section `sec` from mapping v into l. */
+static int load_section(struct loader *L, int file, struct nc__layer *l, const char *sec,
+                        const struct nc__node *v, enum file_kind kind) {
+  char hint[512];
+  if (v->kind != NC__MAP) {
+    nc__fmt(hint, sizeof hint,
+            "write '%s:' followed by indented 'key: value' lines, e.g. %s: {%s: ...}", sec, sec,
+            nc_keys()[0].name);
+    for (size_t i = 0; i < NC_KEY__COUNT; i++)
+      if (strcmp(nc_keys()[i].section, sec) == 0) {
+        nc__fmt(hint, sizeof hint,
+                "write '%s:' followed by indented 'key: value' lines, e.g. %s: {%s: %s}", sec, sec,
+                nc_keys()[i].name, nc_keys()[i].def);
+        break;
+      }
+    return fail(L, file, v, hint, "section '%s' must be a mapping of keys, but it is %s", sec,
+                nc__node_kind_name(v));
+  }
+  for (size_t i = 0; i < v->n; i++) {
+    const struct nc__node *kn = v->items[2 * i], *vn = v->items[2 * i + 1];
+    const struct nc_key *k = nc__key_find2(sec, kn->text);
+    if (!k) {
+      char path[300];
+      nc__fmt(path, sizeof path, "%s.%s", sec, kn->text);
+      unknown_key_hint(path, hint, sizeof hint);
+      return fail(L, file, kn, hint, "unknown key '%s'", path);
+    }
+    if (assign(L, file, l, k, kn, vn, kind)) return -1;
+  }
+  return 0;
+}
+
+/* Handles a section or a dotted key. Returns 0, -1 (error) or 1 (not a key). */
+static int load_entry(struct loader *L, int file, struct nc__layer *l, const struct nc__node *kn,
+                      const struct nc__node *vn, enum file_kind kind) {
+  if (nc__is_section(kn->text)) return load_section(L, file, l, kn->text, vn, kind);
+  const char *dot = strchr(kn->text, '.');
+  if (!dot) return 1;
+  const struct nc_key *k = nc_key_find(kn->text);
+  if (!k) {
+    char hint[512];
+    unknown_key_hint(kn->text, hint, sizeof hint);
+    return fail(L, file, kn, hint, "unknown key '%s'", kn->text);
+  }
+  return assign(L, file, l, k, kn, vn, kind);
+}
+
+/* Error for a word that is neither a section nor allowed at this level. */
+static int unknown_top(struct loader *L, int file, const struct nc__node *kn, enum file_kind kind) {
+  static const char *const scen_words[] = {"name", "description", "platform", "sweep"};
+  static const char *const point_words[] = {"label", "platform"};
+  const char *const *words = kind == KIND_POINT ? point_words : scen_words;
+  size_t nwords = kind == KIND_POINT ? 2 : kind == KIND_PLATFORM ? 2 : 4;
+  char hint[512], list[400];
+  const char *best = NULL;
+  size_t bestd = (size_t)-1, len = strlen(kn->text);
+  size_t limit = len <= 3 ? 1 : len <= 6 ? 2 : 3;
+  for (size_t i = 0; i < nwords; i++) {
+    size_t d = nc__edit_distance(kn->text, words[i]);
+    if (d < bestd) bestd = d, best = words[i];
+  }
+  for (size_t i = 0; i < NC_KEY__COUNT; i++) {
+    const char *sec = nc_keys()[i].section;
+    size_t d = nc__edit_distance(kn->text, sec);
+    if (d < bestd) bestd = d, best = sec;
+  }
+  const struct nc_key *k = nc_key_suggest(kn->text);
+  nc__list_sections(list, sizeof list);
+  if (best && bestd <= limit)
+    nc__fmt(hint, sizeof hint, "did you mean '%s'?", best);
+  else if (k)
+    nc__fmt(hint, sizeof hint, "did you mean '%s'? keys go inside their section: %s: {%s: ...}",
+            k->path, k->section, k->name);
+  else if (kind == KIND_POINT)
+    nc__fmt(hint, sizeof hint, "a sweep point holds 'label', 'platform', and keys such as "
+                               "nic.desc_spacing or sections; sections: %s", list);
+  else if (kind == KIND_PLATFORM)
+    nc__fmt(hint, sizeof hint, "a platform file holds name, description and the sections %s",
+            list);
+  else
+    nc__fmt(hint, sizeof hint,
+            "the top level holds name, description, platform, sweep and the sections %s", list);
+  if (kind == KIND_POINT) return fail(L, file, kn, hint, "unknown key '%s' in a sweep point", kn->text);
+  return fail(L, file, kn, hint, "unknown section '%s'", kn->text);
+}
+
+/* ---- platforms ---------------------------------------------------------------------- */
+
+/* Joins dir and rel inside the built-in table, resolving "." and "..".
+ * Returns -1 if the result would leave the table's root. */
+static int builtin_join(const char *dir, const char *rel, char *out, size_t n) {
+  char tmp[2 * NC_PATH_MAX + 2];
+  const char *segs[NC_PATH_MAX];
+  size_t lens[NC_PATH_MAX], ns = 0;
+  if (rel[0] == '/') return -1;
+  nc__fmt(tmp, sizeof tmp, "%s/%s", dir, rel);
+  for (const char *p = tmp; *p;) {
+    const char *e = strchr(p, '/');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == 2 && p[0] == '.' && p[1] == '.') {
+      if (ns == 0) return -1;
+      ns--;
+    } else if (l > 0 && !(l == 1 && p[0] == '.')) {
+      if (ns == NC_PATH_MAX) return -1;
+      segs[ns] = p;
+      lens[ns++] = l;
+    }
+    p += l;
+    if (*p == '/') p++;
+  }
+  size_t used = 0;
+  out[0] = 0;
+  for (size_t i = 0; i < ns; i++) {
+    if (used + lens[i] + 2 >= n) return -1;
+    if (i) out[used++] = '/';
+    memcpy(out + used, segs[i], lens[i]);
+    used += lens[i];
+    out[used] = 0;
+  }
+  return ns ? 0 : -1;
+}
+
+/* Hint listing the built-in platforms, with the nearest to `name` first. */
+static void platform_hint(const char *name, char *hint, size_t n) {
+  static const char pre[] = "configs/platforms/";
+  char list[300] = "", best[NC_PATH_MAX] = "";
+  size_t bestd = (size_t)-1;
+  for (const struct nicsim_builtin_file *f = nicsim_builtin_files; f->path; f++) {
+    if (strncmp(f->path, pre, sizeof pre - 1) != 0 || !ends_with(f->path, ".yaml")) continue;
+    char short_name[NC_PATH_MAX];
+    const char *p = f->path + sizeof pre - 1;
+    nc__fmt(short_name, sizeof short_name, "%.*s", (int)(strlen(p) - 5), p);
+    size_t d = nc__edit_distance(name, short_name);
+    if (d < bestd) {
+      bestd = d;
+      nc__fmt(best, sizeof best, "%s", short_name);
+    }
+    size_t used = strlen(list);
+    if (used + strlen(short_name) + 8 < sizeof list)
+      nc__fmt(list + used, sizeof list - used, "%s%s", used ? ", " : "", short_name);
+  }
+  size_t len = strlen(name);
+  if (best[0] && bestd <= (len <= 3 ? 1u : len <= 6 ? 2u : 3u))
+    nc__fmt(hint, n, "did you mean '%s'?", best);
+  else if (list[0])
+    nc__fmt(hint, n, "built-in platforms: %s; or give the path of a platform file (a value "
+                     "containing '/' or ending in .yaml)",
+            list);
+  else
+    nc__fmt(hint, n, "there are no built-in platforms; give the path of a platform file (a "
+                     "value containing '/' or ending in .yaml)");
+}
+
+/* Loads the top-level mapping of a scenario or platform file (defined below). */
+static int load_top(struct loader *L, int file, const struct nc__node *root, enum file_kind kind,
+                    struct nc__layer *layer);
+
+/* Resolves and loads the platform named by scalar node v of file `file`. */
+static int platform_ref(struct loader *L, int file, const struct nc__node *v,
+                        struct nc__platref *out) {
+  struct nc_scenario *s = L->s;
+  char hint[512], rel[NC_PATH_MAX], disp[NC_PATH_MAX + 16];
+  if (v->kind != NC__SCALAR || !v->text[0])
+    return fail(L, file, v,
+                "write a built-in platform name such as x86-gen3, or the path of a .yaml file",
+                "platform must be a name or a path, but it is %s", nc__node_kind_name(v));
+  const char *t = v->text;
+  if (strlen(t) >= NC_PATH_MAX - 40)
+    return fail(L, file, v, NULL, "the platform path is longer than %d bytes", NC_PATH_MAX - 40);
+  bool is_path = strchr(t, '/') || ends_with(t, ".yaml") || ends_with(t, ".yml");
+  const char *text = NULL;
+  size_t len = 0;
+  if (!is_path || L->builtin) {
+    if (!is_path)
+      nc__fmt(rel, sizeof rel, "configs/platforms/%s.yaml", t);
+    else if (builtin_join(L->dir, t, rel, sizeof rel))
+      return fail(L, file, v, "built-in scenarios name platforms relative to their own directory",
+                  "platform path '%s' leaves the built-in file table", t);
+    text = nicsim_builtin_find(rel);
+    if (!text) {
+      if (!is_path) {
+        platform_hint(t, hint, sizeof hint);
+        return fail(L, file, v, hint, "unknown platform '%s'", t);
+      }
+      return fail(L, file, v, "check the path; it is relative to the scenario's directory",
+                  "no built-in file '%s'", rel);
+    }
+    nc__fmt(disp, sizeof disp, "%s%s", BUILTIN_PREFIX, rel);
+    len = strlen(text);
+  } else if (t[0] == '/' || !L->dir[0]) {
+    nc__fmt(disp, sizeof disp, "%s", t);
+  } else {
+    nc__fmt(disp, sizeof disp, "%s%s%s", L->dir, ends_with(L->dir, "/") ? "" : "/", t);
+  }
+  out->at = pos_of(file, v);
+  free(out->text);
+  out->text = dup_str(t);
+  if (!out->text) return oom(L);
+  for (size_t i = 0; i < s->nplats; i++)
+    if (strcmp(s->plats[i].path, disp) == 0) {
+      out->plat = (int)i;
+      return 0;
+    }
+  char *owned = NULL;
+  if (!text) {
+    struct nc_error e;
+    owned = nc__read_file(disp, &len, &e);
+    if (!owned)
+      return fail(L, file, v, "the path is relative to the scenario file's directory",
+                  "cannot read platform file '%s': %s", disp, e.msg);
+    text = owned;
+  }
+  char where[NC_PATH_MAX + 40];
+  pos_text(s, out->at, where, sizeof where);
+  int pfile = add_file(s, disp);
+  if (pfile < 0) {
+    free(owned);
+    return oom(L);
+  }
+  struct nc__node *root = nc__yaml_parse(disp, text, len, L->err);
+  free(owned);
+  struct nc__layer layer = {0};
+  if (!root || load_top(L, pfile, root, KIND_PLATFORM, &layer)) {
+    char hint2[sizeof L->err->hint];
+    nc__fmt(hint2, sizeof hint2, "%s%s(platform named at %s)", L->err->hint,
+            L->err->hint[0] ? " " : "", where);
+    memcpy(L->err->hint, hint2, sizeof hint2);
+    nc__node_free(root);
+    layer_free(&layer);
+    return -1;
+  }
+  nc__node_free(root);
+  struct nc__platform *p = realloc(s->plats, (s->nplats + 1) * sizeof *p);
+  if (!p) {
+    layer_free(&layer);
+    return oom(L);
+  }
+  s->plats = p;
+  p[s->nplats].path = dup_str(disp);
+  p[s->nplats].layer = layer;
+  if (!p[s->nplats].path) {
+    layer_free(&layer);
+    return oom(L);
+  }
+  out->plat = (int)s->nplats++;
+  return 0;
+}
+
+/* ---- sweeps ---------------------------------------------------------------------------- */
+
+/* Splits expanded point i into its labelled point p and axis value indices. */
+static void decompose(const struct nc_scenario *s, size_t i, size_t *p, size_t *ax) {
+  for (size_t a = s->naxes; a-- > 0;) {
+    ax[a] = i % s->axes[a].n;
+    i /= s->axes[a].n;
+  }
+  *p = i;
+}
+
+/* Loads sweep.axes: each key (or "platform") with its list of values. */
+static int load_axes(struct loader *L, int file, const struct nc__node *v) {
+  struct nc_scenario *s = L->s;
+  if (v->kind != NC__MAP || v->n == 0)
+    return fail(L, file, v, "write 'axes:' then one 'section.key: [values]' line per axis, e.g. "
+                            "nic.desc_spacing: [16, 32, 64]",
+                "sweep.axes must be a non-empty mapping of keys to value lists, but it is %s",
+                nc__node_kind_name(v));
+  s->axes = calloc(v->n, sizeof *s->axes);
+  if (!s->axes) return oom(L);
+  for (size_t i = 0; i < v->n; i++) {
+    const struct nc__node *kn = v->items[2 * i], *vals = v->items[2 * i + 1];
+    struct nc__axis *ax = &s->axes[s->naxes];
+    char hint[512];
+    if (strcmp(kn->text, "platform") == 0) {
+      ax->key = NULL;
+      ax->path = "platform";
+    } else {
+      ax->key = nc_key_find(kn->text);
+      if (!ax->key) {
+        if (nc__is_section(kn->text))
+          return fail(L, file, kn, "an axis is one key, written section.key, e.g. nic.desc_spacing",
+                      "sweep axis '%s' is a section, not a key", kn->text);
+        unknown_key_hint(kn->text, hint, sizeof hint);
+        return fail(L, file, kn, hint, "unknown key '%s'", kn->text);
+      }
+      ax->path = ax->key->path;
+    }
+    ax->at = pos_of(file, kn);
+    s->naxes++;
+    if (vals->kind != NC__SEQ || vals->n == 0)
+      return fail(L, file, vals, "write the values as a list, e.g. [16, 32, 64]",
+                  "sweep axis %s needs a non-empty list of values, but it is %s", ax->path,
+                  vals->kind == NC__SEQ ? "an empty list" : nc__node_kind_name(vals));
+    ax->vals = calloc(vals->n, sizeof *ax->vals);
+    if (!ax->vals) return oom(L);
+    for (size_t j = 0; j < vals->n; j++) {
+      const struct nc__node *item = vals->items[j];
+      struct nc__axval *av = &ax->vals[j];
+      char text[NC_STR_MAX];
+      av->plat.plat = -1;
+      if (item->kind != NC__SCALAR)
+        return fail(L, file, item, "an axis lists single values, e.g. [16, 32, 64]",
+                    "value %zu of sweep axis %s is %s", j + 1, ax->path, nc__node_kind_name(item));
+      if (!ax->key) {
+        if (platform_ref(L, file, item, &av->plat)) return -1;
+        nc__fmt(text, sizeof text, "%s", item->text);
+      } else {
+        if (parse_value(L, file, ax->key, item, &av->v, NULL)) return -1;
+        nc__value_text(ax->key, &av->v, text, sizeof text);
+      }
+      av->at = pos_of(file, item);
+      ax->n = j + 1;
+      av->text = dup_str(text);
+      if (!av->text) return oom(L);
+      for (size_t q = 0; q < j; q++)
+        if (strcmp(ax->vals[q].text, text) == 0 ||
+            (!ax->key && ax->vals[q].plat.plat == av->plat.plat)) {
+          char at[NC_PATH_MAX + 40];
+          pos_text(s, ax->vals[q].at, at, sizeof at);
+          return fail(L, file, item, "each value of an axis must differ",
+                      "duplicate value '%s' in sweep axis %s (first at %s)", text, ax->path, at);
+        }
+    }
+  }
+  return 0;
+}
+
+/* Loads sweep.points: labelled points, each with a platform and/or keys. */
+static int load_points(struct loader *L, int file, const struct nc__node *v) {
+  struct nc_scenario *s = L->s;
+  if (v->kind != NC__SEQ || v->n == 0)
+    return fail(L, file, v, "write one '- label: NAME' item per point, followed by its keys",
+                "sweep.points must be a non-empty list of points, but it is %s",
+                v->kind == NC__SEQ ? "an empty list" : nc__node_kind_name(v));
+  s->pts = calloc(v->n, sizeof *s->pts);
+  if (!s->pts) return oom(L);
+  for (size_t i = 0; i < v->n; i++) {
+    const struct nc__node *item = v->items[i];
+    struct nc__point *pt = &s->pts[s->npts++];
+    pt->plat.plat = -1;
+    if (item->kind != NC__MAP)
+      return fail(L, file, item, "write e.g. '- {label: small, nic.desc_spacing: 16}'",
+                  "sweep point %zu must be a mapping with a label, but it is %s", i + 1,
+                  nc__node_kind_name(item));
+    for (size_t j = 0; j < item->n; j++) {
+      const struct nc__node *kn = item->items[2 * j], *vn = item->items[2 * j + 1];
+      const char *w = kn->text;
+      if (strcmp(w, "label") == 0) {
+        if (get_string(L, file, vn, "a point label", &pt->label)) return -1;
+        if (!pt->label[0]) return fail(L, file, vn, "write a short name, e.g. label: baseline",
+                                       "the point label is empty");
+        pt->at = pos_of(file, vn);
+      } else if (strcmp(w, "platform") == 0) {
+        if (platform_ref(L, file, vn, &pt->plat)) return -1;
+      } else if (strcmp(w, "name") == 0 || strcmp(w, "description") == 0 ||
+                 strcmp(w, "sweep") == 0) {
+        return fail(L, file, kn, "a sweep point holds 'label', 'platform' and configuration keys",
+                    "'%s' cannot be set in a sweep point", w);
+      } else {
+        int r = load_entry(L, file, &pt->layer, kn, vn, KIND_POINT);
+        if (r == 1) return unknown_top(L, file, kn, KIND_POINT);
+        if (r) return -1;
+      }
+    }
+    if (!pt->label)
+      return fail(L, file, item, "add 'label: NAME'; the label names the point in results",
+                  "sweep point %zu has no label", i + 1);
+    for (size_t q = 0; q + 1 < s->npts; q++)
+      if (strcmp(s->pts[q].label, pt->label) == 0) {
+        char at[NC_PATH_MAX + 40];
+        pos_text(s, s->pts[q].at, at, sizeof at);
+        struct nc__node where = {.line = pt->at.line, .col = pt->at.col};
+        return fail(L, file, &where, "give each point its own label",
+                    "duplicate point label '%s' (first at %s)", pt->label, at);
+      }
+  }
+  return 0;
+}
+
+/* Adds path to the swept-key list unless present. */
+static int add_swept(struct loader *L, const char *path) {
+  struct nc_scenario *s = L->s;
+  for (size_t i = 0; i < s->nswept; i++)
+    if (strcmp(s->swept[i], path) == 0) return 0;
+  const char **w = realloc(s->swept, (s->nswept + 1) * sizeof *w);
+  if (!w) return oom(L);
+  s->swept = w;
+  w[s->nswept++] = path;
+  return 0;
+}
+
+/* qsort comparison of two char pointers. */
+static int cmp_str(const void *a, const void *b) {
+  return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Checks axes against points, lists the swept keys and builds the labels. */
+static int expand(struct loader *L, int file, const struct nc__node *sweep) {
+  struct nc_scenario *s = L->s;
+  for (size_t p = 0; p < s->npts; p++) {
+    const struct nc__point *pt = &s->pts[p];
+    for (size_t a = 0; a < s->naxes; a++) {
+      const struct nc__axis *ax = &s->axes[a];
+      const struct nc__assign *as = ax->key ? layer_find(&pt->layer, ax->key) : NULL;
+      struct nc__pos at;
+      if (as)
+        at = as->at;
+      else if (!ax->key && pt->plat.plat >= 0)
+        at = pt->plat.at;
+      else
+        continue;
+      char axat[NC_PATH_MAX + 40];
+      pos_text(s, ax->at, axat, sizeof axat);
+      struct nc__node where = {.line = at.line, .col = at.col};
+      return fail(L, at.file, &where,
+                  "set it in one place: remove it from the point or from sweep.axes",
+                  "%s is set by sweep point '%s' and is also a sweep axis (at %s)", ax->path,
+                  pt->label, axat);
+    }
+  }
+  for (size_t a = 0; a < s->naxes; a++)
+    if (add_swept(L, s->axes[a].path)) return -1;
+  for (size_t p = 0; p < s->npts; p++) {
+    if (s->pts[p].plat.plat >= 0 && add_swept(L, "platform")) return -1;
+    for (size_t j = 0; j < s->pts[p].layer.n; j++)
+      if (add_swept(L, s->pts[p].layer.a[j].key->path)) return -1;
+  }
+  size_t total = s->npts ? s->npts : 1;
+  for (size_t a = 0; a < s->naxes; a++) {
+    if (total > NC__MAX_POINTS / s->axes[a].n)
+      return fail(L, file, sweep, "split the sweep into several scenarios",
+                  "the sweep has more than %d points", NC__MAX_POINTS);
+    total *= s->axes[a].n;
+  }
+  s->labels = calloc(total, sizeof *s->labels);
+  if (!s->labels) return oom(L);
+  size_t ax[NC_KEY__COUNT + 1];
+  for (size_t i = 0; i < total; i++) {
+    char label[4 * NC_STR_MAX];
+    size_t p, used = 0;
+    decompose(s, i, &p, ax);
+    label[0] = 0;
+    if (s->npts) used += (size_t)snprintf(label, sizeof label, "%s", s->pts[p].label);
+    for (size_t a = 0; a < s->naxes && used < sizeof label; a++)
+      used += (size_t)snprintf(label + used, sizeof label - used, "%s%s=%s", used ? "/" : "",
+                               s->axes[a].path, s->axes[a].vals[ax[a]].text);
+    if (used >= NC_STR_MAX)
+      return fail(L, file, sweep, "use shorter point labels or fewer axes",
+                  "sweep point label '%.60s...' is longer than %d bytes", label, NC_STR_MAX - 1);
+    s->labels[i] = dup_str(label);
+    if (!s->labels[i]) return oom(L);
+    s->npoints = i + 1;
+  }
+  /* Labels are unique by construction (unique point labels and axis values,
+   * with the same keys after every point label); check anyway. */
+  char **sorted = malloc(total * sizeof *sorted);
+  if (!sorted) return oom(L);
+  memcpy(sorted, s->labels, total * sizeof *sorted);
+  qsort(sorted, total, sizeof *sorted, cmp_str);
+  for (size_t i = 1; i < total; i++)
+    if (strcmp(sorted[i - 1], sorted[i]) == 0) {
+      int r = fail(L, file, sweep, "give each point its own label",
+                   "two sweep points have the label '%s'", sorted[i]);
+      free(sorted);
+      return r;
+    }
+  free(sorted);
+  return 0;
+}
+
+/* Loads the sweep mapping and expands it into points. */
+static int load_sweep(struct loader *L, int file, const struct nc__node *v) {
+  if (v->kind != NC__MAP || v->n == 0)
+    return fail(L, file, v, "write 'sweep:' with 'axes:' and/or 'points:' under it",
+                "sweep must be a mapping with 'axes' and/or 'points', but it is %s",
+                nc__node_kind_name(v));
+  for (size_t i = 0; i < v->n; i++) {
+    const struct nc__node *kn = v->items[2 * i], *vn = v->items[2 * i + 1];
+    if (strcmp(kn->text, "axes") == 0) {
+      if (load_axes(L, file, vn)) return -1;
+    } else if (strcmp(kn->text, "points") == 0) {
+      if (load_points(L, file, vn)) return -1;
+    } else {
+      size_t da = nc__edit_distance(kn->text, "axes"), dp = nc__edit_distance(kn->text, "points");
+      const char *hint = da <= 2 && da <= dp ? "did you mean 'axes'?"
+                         : dp <= 2          ? "did you mean 'points'?"
+                                            : "sweep holds 'axes' and 'points'";
+      return fail(L, file, kn, hint, "unknown key 'sweep.%s'", kn->text);
+    }
+  }
+  return expand(L, file, v);
+}
+
+/* ---- files ------------------------------------------------------------------------- */
+
+/* Loads the top-level mapping of a scenario or platform file. */
+static int load_top(struct loader *L, int file, const struct nc__node *root, enum file_kind kind,
+                    struct nc__layer *layer) {
+  struct nc_scenario *s = L->s;
+  char *ignored = NULL;
+  for (size_t i = 0; i < root->n; i++) {
+    const struct nc__node *kn = root->items[2 * i], *vn = root->items[2 * i + 1];
+    const char *w = kn->text;
+    int r;
+    if (strcmp(w, "name") == 0 || strcmp(w, "description") == 0) {
+      char **dst = kind == KIND_SCENARIO ? (w[0] == 'n' ? &s->name : &s->description) : &ignored;
+      r = get_string(L, file, vn, w, dst);
+    } else if (strcmp(w, "platform") == 0 && kind == KIND_SCENARIO) {
+      r = platform_ref(L, file, vn, &s->base_plat);
+    } else if (strcmp(w, "sweep") == 0 && kind == KIND_SCENARIO) {
+      r = load_sweep(L, file, vn);
+    } else if (kind == KIND_PLATFORM && (strcmp(w, "platform") == 0 || strcmp(w, "sweep") == 0)) {
+      r = fail(L, file, kn,
+               "a platform file holds only name, description and configuration sections; "
+               "name platforms and sweeps in a scenario",
+               "'%s' is not allowed in a platform file", w);
+    } else {
+      r = load_entry(L, file, layer, kn, vn, kind);
+      if (r == 1) r = unknown_top(L, file, kn, kind);
+    }
+    if (r) {
+      free(ignored);
+      return -1;
+    }
+  }
+  free(ignored);
+  return 0;
+}
+
+/* Frees a scenario and everything it owns. */
+void nc_scenario_free(struct nc_scenario *s) {
+  if (!s) return;
+  for (size_t i = 0; i < s->nfiles; i++) free(s->files[i]);
+  free(s->files);
+  free(s->name);
+  free(s->description);
+  free(s->base_plat.text);
+  for (size_t i = 0; i < s->nplats; i++) {
+    free(s->plats[i].path);
+    layer_free(&s->plats[i].layer);
+  }
+  free(s->plats);
+  layer_free(&s->base);
+  for (size_t a = 0; a < s->naxes; a++) {
+    for (size_t j = 0; j < s->axes[a].n; j++) {
+      free_value(s->axes[a].key, &s->axes[a].vals[j].v);
+      free(s->axes[a].vals[j].text);
+      free(s->axes[a].vals[j].plat.text);
+    }
+    free(s->axes[a].vals);
+  }
+  free(s->axes);
+  for (size_t p = 0; p < s->npts; p++) {
+    free(s->pts[p].label);
+    free(s->pts[p].plat.text);
+    layer_free(&s->pts[p].layer);
+  }
+  free(s->pts);
+  for (size_t i = 0; i < s->npoints; i++) free(s->labels[i]);
+  free(s->labels);
+  free(s->swept);
+  free(s);
+}
+
+/* Loads a scenario from text of len bytes; name is its display name. */
+static int load_text(const char *name, const char *text, size_t len, struct nc_scenario **out,
+                     struct nc_error *err) {
+  struct nc_error dummy;
+  if (!err) err = &dummy;
+  *out = NULL;
+  struct nc_scenario *s = calloc(1, sizeof *s);
+  struct loader L;
+  memset(&L, 0, sizeof L);
+  L.s = s;
+  L.err = err;
+  if (!s || add_file(s, name) < 0) {
+    nc_scenario_free(s);
+    nc__error_set(err, name, 0, 0, NULL, "out of memory");
+    return -1;
+  }
+  s->base_plat.plat = -1;
+  const char *path = name;
+  if (strncmp(name, BUILTIN_PREFIX, sizeof BUILTIN_PREFIX - 1) == 0) {
+    L.builtin = true;
+    path = name + sizeof BUILTIN_PREFIX - 1;
+  }
+  const char *slash = strrchr(path, '/');
+  if (slash) nc__fmt(L.dir, sizeof L.dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
+  struct nc__node *root = nc__yaml_parse(name, text, len, err);
+  if (!root || load_top(&L, 0, root, KIND_SCENARIO, &s->base)) {
+    nc__node_free(root);
+    nc_scenario_free(s);
+    return -1;
+  }
+  nc__node_free(root);
+  *out = s;
+  return 0;
+}
+
+/* Loads a scenario file; NULL loads the built-in default scenario. */
+int nc_scenario_load(const char *path, struct nc_scenario **out, struct nc_error *err) {
+  if (!path) return nc_scenario_load_builtin("scenarios/default.yaml", out, err);
+  *out = NULL;
+  size_t len = 0;
+  char *text = nc__read_file(path, &len, err);
+  if (!text) return -1;
+  int r = load_text(path, text, len, out, err);
+  free(text);
+  return r;
+}
+
+/* Loads a scenario from a string; name is used in error positions. */
+int nc_scenario_load_string(const char *name, const char *text, struct nc_scenario **out,
+                            struct nc_error *err) {
+  if (!name) name = "<string>";
+  if (!text) {
+    *out = NULL;
+    nc__error_set(err, name, 0, 0, NULL, "no scenario text");
+    return -1;
+  }
+  return load_text(name, text, strlen(text), out, err);
+}
+
+/* Loads a built-in scenario by table path or short name. */
+int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct nc_error *err) {
+  char rel[NC_PATH_MAX], disp[NC_PATH_MAX + 16];
+  *out = NULL;
+  const char *text = NULL;
+  if (name && strlen(name) < NC_PATH_MAX - 40) {
+    nc__fmt(rel, sizeof rel, "%s", name);
+    text = nicsim_builtin_find(rel);
+    if (!text && !strchr(name, '/') && !ends_with(name, ".yaml")) {
+      nc__fmt(rel, sizeof rel, "scenarios/%s.yaml", name);
+      text = nicsim_builtin_find(rel);
+      if (!text) {
+        nc__fmt(rel, sizeof rel, "scenarios/seeds/%s.yaml", name);
+        text = nicsim_builtin_find(rel);
+      }
+    }
+  }
+  if (!text) {
+    char list[400] = "";
+    for (const struct nicsim_builtin_file *f = nicsim_builtin_files; f->path; f++) {
+      if (strncmp(f->path, "scenarios/", 10) != 0) continue;
+      size_t used = strlen(list);
+      if (used + strlen(f->path) + 8 < sizeof list)
+        nc__fmt(list + used, sizeof list - used, "%s%s", used ? ", " : "", f->path);
+    }
+    char hint[512];
+    nc__fmt(hint, sizeof hint, "built-in scenarios: %s", list[0] ? list : "(none)");
+    nc__error_set(err, "<builtin>", 0, 0, hint, "no built-in scenario '%s'", name ? name : "");
+    return -1;
+  }
+  nc__fmt(disp, sizeof disp, "%s%s", BUILTIN_PREFIX, rel);
+  return load_text(disp, text, strlen(text), out, err);
+}
+
+/* ---- sweep queries ------------------------------------------------------------------- */
+
+/* Number of sweep points (0 without a sweep). */
+size_t nc_scenario_npoints(const struct nc_scenario *s) { return s ? s->npoints : 0; }
+
+/* Label of point i, or NULL if out of range. */
+const char *nc_scenario_point_label(const struct nc_scenario *s, size_t i) {
+  return s && i < s->npoints ? s->labels[i] : NULL;
+}
+
+/* Index of the point with this label, or -1. */
+long nc_scenario_find_point(const struct nc_scenario *s, const char *label) {
+  if (!s || !label) return -1;
+  for (size_t i = 0; i < s->npoints; i++)
+    if (strcmp(s->labels[i], label) == 0) return (long)i;
+  return -1;
+}
+
+/* Number of keys that vary across the sweep. */
+size_t nc_scenario_nswept(const struct nc_scenario *s) { return s ? s->nswept : 0; }
+
+/* Swept key i ("nic.desc_spacing" or "platform"), or NULL. */
+const char *nc_scenario_swept_key(const struct nc_scenario *s, size_t i) {
+  return s && i < s->nswept ? s->swept[i] : NULL;
+}
+
+/* ---- resolution ------------------------------------------------------------------------- */
+
+/* Stores one value into c with its origin, and records its layer's rank. */
+static void apply_one(const struct nc_scenario *s, struct nicsim_config *c, unsigned char *rank,
+                      int r, const struct nc_key *k, const union nc__v *v, struct nc__pos at) {
+  size_t id = (size_t)(k - nc_keys());
+  nc__value_store(c, k, v);
+  struct nc_origin *o = &c->origin[id];
+  nc__fmt(o->file, sizeof o->file, "%s", s->files[at.file]);
+  o->line = at.line;
+  o->col = at.col;
+  rank[id] = (unsigned char)r;
+}
+
+/* Applies every value of a layer. */
+static void apply_layer(const struct nc_scenario *s, struct nicsim_config *c, unsigned char *rank,
+                        int r, const struct nc__layer *l) {
+  for (size_t i = 0; i < l->n; i++) apply_one(s, c, rank, r, l->a[i].key, &l->a[i].v, l->a[i].at);
+}
+
+/* Resolves one point, applies --set overrides and checks the result. */
+int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *const *sets,
+                        size_t nsets, struct nicsim_config *out, struct nc_error *err) {
+  struct nc_error dummy;
+  if (!err) err = &dummy;
+  if (!s || !out) {
+    nc__error_set(err, "", 0, 0, NULL, "no scenario to resolve");
+    return -1;
+  }
+  if (point < -1 || (point >= 0 && (size_t)point >= s->npoints)) {
+    char hint[200];
+    if (s->npoints)
+      nc__fmt(hint, sizeof hint, "points are numbered 0 to %zu", s->npoints - 1);
+    else
+      nc__fmt(hint, sizeof hint, "this scenario has no sweep; resolve point -1");
+    nc__error_set(err, s->files[0], 0, 0, hint, "sweep point %ld does not exist", point);
+    return -1;
+  }
+  nc_config_defaults(out);
+  unsigned char rank[NC_KEY__COUNT];
+  memset(rank, NC__RANK_DEFAULT, sizeof rank);
+  const struct nc__platref *plat = &s->base_plat;
+  size_t p = 0, ax[NC_KEY__COUNT + 1];
+  if (point >= 0) {
+    decompose(s, (size_t)point, &p, ax);
+    if (s->npts && s->pts[p].plat.plat >= 0) plat = &s->pts[p].plat;
+    for (size_t a = 0; a < s->naxes; a++)
+      if (!s->axes[a].key) plat = &s->axes[a].vals[ax[a]].plat;
+    nc__fmt(out->label, sizeof out->label, "%s", s->labels[point]);
+  }
+  if (plat->plat >= 0) {
+    apply_layer(s, out, rank, NC__RANK_PLATFORM, &s->plats[plat->plat].layer);
+    nc__fmt(out->platform, sizeof out->platform, "%s", plat->text);
+  }
+  apply_layer(s, out, rank, NC__RANK_SCENARIO, &s->base);
+  if (point >= 0) {
+    if (s->npts) apply_layer(s, out, rank, NC__RANK_POINT, &s->pts[p].layer);
+    for (size_t a = 0; a < s->naxes; a++)
+      if (s->axes[a].key)
+        apply_one(s, out, rank, NC__RANK_POINT, s->axes[a].key, &s->axes[a].vals[ax[a]].v,
+                  s->axes[a].vals[ax[a]].at);
+  }
+  if (s->name) {
+    nc__fmt(out->name, sizeof out->name, "%s", s->name);
+  } else {
+    const char *base = strrchr(s->files[0], '/');
+    base = base ? base + 1 : s->files[0];
+    size_t n = strlen(base);
+    if (ends_with(base, ".yaml")) n -= 5;
+    else if (ends_with(base, ".yml")) n -= 4;
+    nc__fmt(out->name, sizeof out->name, "%.*s", (int)n, base);
+  }
+  if (s->description) nc__fmt(out->description, sizeof out->description, "%s", s->description);
+  for (size_t i = 0; i < nsets; i++)
+    if (nc_config_set(out, sets[i], err)) return -1;
+  for (size_t i = 0; i < NC_KEY__COUNT; i++)
+    if (strcmp(out->origin[i].file, "<command line>") == 0) rank[i] = NC__RANK_SET;
+  return nc__config_check(out, rank, err);
+}

@@ -1,0 +1,390 @@
+/* yaml_tree.c: reads one YAML document with libyaml's event API into a node tree with 1-based
+ * positions, rejecting anchors, aliases, tags, duplicate keys, deep nesting and binary input. */
+#define _POSIX_C_SOURCE 200809L
+
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <yaml.h>
+
+#include "config/config_internal.h"
+
+/* Builder state: the open collections, innermost last. */
+struct builder {
+  const char *name;
+  const char *text;
+  size_t len;
+  struct nc_error *err;
+  struct nc__node *root;
+  struct nc__node *stack[NC__MAX_DEPTH];
+  int depth;
+  size_t nodes;
+  int ndocs;
+  bool failed;
+};
+
+/* Human name of a node kind. */
+const char *nc__node_kind_name(const struct nc__node *n) {
+  switch (n->kind) {
+  case NC__SCALAR: return n->text[0] || n->quoted ? "a single value" : "an empty value";
+  case NC__MAP: return "a mapping (key: value)";
+  case NC__SEQ: return "a list";
+  }
+  return "a node";
+}
+
+/* Frees a node and its children (depth is bounded by NC__MAX_DEPTH). */
+void nc__node_free(struct nc__node *n) {
+  if (!n) return;
+  for (size_t i = 0; i < n->nptr; i++) nc__node_free(n->items[i]);
+  free(n->items);
+  free(n->text);
+  free(n);
+}
+
+/* Records an error at a libyaml mark (0-based) and stops the builder. */
+static void fail_at(struct builder *b, yaml_mark_t m, const char *hint, const char *msg) {
+  if (b->failed) return;
+  b->failed = true;
+  nc__error_set(b->err, b->name, (int)m.line + 1, (int)m.column + 1, hint, "%s", msg);
+}
+
+/* 1-based line and column (in characters) of byte offset off in the text. */
+static void offset_pos(const struct builder *b, size_t off, int *line, int *col) {
+  int l = 1, c = 1;
+  if (off > b->len) off = b->len;
+  for (size_t i = 0; i < off; i++) {
+    unsigned char ch = (unsigned char)b->text[i];
+    if (ch == '\n') {
+      l++;
+      c = 1;
+    } else if ((ch & 0xC0) != 0x80) {
+      c++;
+    }
+  }
+  *line = l;
+  *col = c;
+}
+
+/* Turns libyaml's parse failure into a readable error. */
+static void parser_failed(struct builder *b, const yaml_parser_t *p) {
+  char msg[512], hint[512];
+  b->failed = true;
+  switch (p->error) {
+  case YAML_MEMORY_ERROR:
+    nc__error_set(b->err, b->name, 0, 0, NULL, "out of memory while reading YAML");
+    return;
+  case YAML_READER_ERROR: {
+    int line, col;
+    offset_pos(b, p->problem_offset, &line, &col);
+    if (p->problem_value < 0)
+      nc__fmt(msg, sizeof msg, "not a valid text file: %s", p->problem ? p->problem : "?");
+    else if (p->problem && strstr(p->problem, "UTF"))
+      nc__fmt(msg, sizeof msg, "not a valid text file: %s (byte 0x%02X)", p->problem,
+              (unsigned)p->problem_value & 0xFFu);
+    else
+      nc__fmt(msg, sizeof msg, "not a valid text file: %s (character U+%04X)",
+              p->problem ? p->problem : "?", (unsigned)p->problem_value);
+    nc__error_set(b->err, b->name, line, col,
+                  "configuration files must be UTF-8 text; is this a binary file?", "%s", msg);
+    return;
+  }
+  case YAML_SCANNER_ERROR:
+  case YAML_PARSER_ERROR:
+    nc__fmt(msg, sizeof msg, "YAML syntax error: %s", p->problem ? p->problem : "unknown problem");
+    if (p->context)
+      nc__fmt(hint, sizeof hint, "%s (at %d:%d); check the indentation and quoting", p->context,
+              (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+    else
+      nc__fmt(hint, sizeof hint, "check the indentation and quoting");
+    nc__error_set(b->err, b->name, (int)p->problem_mark.line + 1,
+                  (int)p->problem_mark.column + 1, hint, "%s", msg);
+    return;
+  default:
+    nc__error_set(b->err, b->name, 0, 0, NULL, "YAML error: %s",
+                  p->problem ? p->problem : "unknown");
+    return;
+  }
+}
+
+/* Writes the path to the innermost open collection, e.g. "sweep.points[1]". */
+static void open_path(const struct builder *b, char *buf, size_t n) {
+  size_t used = 0;
+  buf[0] = 0;
+  for (int d = 0; d + 1 < b->depth && used + 1 < n; d++) {
+    const struct nc__node *c = b->stack[d];
+    size_t k = c->nptr;
+    int r;
+    if (c->kind == NC__MAP)
+      r = snprintf(buf + used, n - used, "%s%s", used ? "." : "", c->items[k - 2]->text);
+    else
+      r = snprintf(buf + used, n - used, "[%zu]", k - 1);
+    if (r < 0) break;
+    used += (size_t)r < n - used ? (size_t)r : n - used - 1;
+  }
+}
+
+/* Appends child to the innermost open collection (or makes it the root). */
+static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
+  if (b->depth == 0) {
+    b->root = child;
+    return true;
+  }
+  int d = b->depth - 1;
+  struct nc__node *parent = b->stack[d];
+  bool is_key = parent->kind == NC__MAP && parent->nptr % 2 == 0;
+  if (is_key && child->kind != NC__SCALAR) {
+    nc__node_free(child);
+    fail_at(b, m, "write keys as plain words, e.g. desc_spacing: 16",
+            "a mapping key must be a single value, not a list or mapping");
+    return false;
+  }
+  if (is_key) {
+    char path[300], full[700];
+    open_path(b, path, sizeof path);
+    for (size_t i = 0; i < parent->nptr; i += 2) {
+      const struct nc__node *k = parent->items[i];
+      if (strcmp(k->text, child->text) == 0) {
+        nc__fmt(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", child->text);
+        char msg[900];
+        nc__fmt(msg, sizeof msg, "duplicate key '%s' (first defined at %s:%d:%d)", full, b->name,
+                k->line, k->col);
+        nc__node_free(child);
+        fail_at(b, m, "a key may appear once in a mapping; merge the two or delete one", msg);
+        return false;
+      }
+    }
+    if (parent->nptr / 2 >= NC__MAX_MAP_ENTRIES) {
+      nc__node_free(child);
+      fail_at(b, m, "split the file", "a mapping has more than 10000 entries");
+      return false;
+    }
+  }
+  if (parent->nptr == parent->cap) {
+    size_t cap = parent->cap ? 2 * parent->cap : 8;
+    struct nc__node **items = realloc(parent->items, cap * sizeof *items);
+    if (!items) {
+      nc__node_free(child);
+      fail_at(b, m, NULL, "out of memory");
+      return false;
+    }
+    parent->items = items;
+    parent->cap = cap;
+  }
+  parent->items[parent->nptr++] = child;
+  parent->n = parent->kind == NC__MAP ? parent->nptr / 2 : parent->nptr;
+  return true;
+}
+
+/* Creates a node for an event, rejecting anchors, tags and excess size. */
+static struct nc__node *new_node(struct builder *b, enum nc__node_kind kind, const yaml_event_t *ev,
+                                 const unsigned char *anchor, const unsigned char *tag) {
+  char msg[300];
+  if (anchor) {
+    nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found anchor '&%s')",
+            (const char *)anchor);
+    fail_at(b, ev->start_mark, "write the value out", msg);
+    return NULL;
+  }
+  if (tag) {
+    static const char core[] = "tag:yaml.org,2002:";
+    const char *t = (const char *)tag;
+    if (strncmp(t, core, sizeof core - 1) == 0)
+      nc__fmt(msg, sizeof msg, "YAML tags are not supported (found tag '!!%s')", t + sizeof core - 1);
+    else
+      nc__fmt(msg, sizeof msg, "YAML tags are not supported (found tag '%s')", t);
+    fail_at(b, ev->start_mark, "remove the tag; nicsim infers each value's type from its key",
+            msg);
+    return NULL;
+  }
+  if (++b->nodes > NC__MAX_NODES) {
+    fail_at(b, ev->start_mark, "split the file", "the file has more than 1000000 YAML nodes");
+    return NULL;
+  }
+  struct nc__node *n = calloc(1, sizeof *n);
+  if (!n) {
+    fail_at(b, ev->start_mark, NULL, "out of memory");
+    return NULL;
+  }
+  n->kind = kind;
+  n->line = (int)ev->start_mark.line + 1;
+  n->col = (int)ev->start_mark.column + 1;
+  return n;
+}
+
+/* Handles one scalar event. */
+static void on_scalar(struct builder *b, const yaml_event_t *ev) {
+  const unsigned char *anchor = ev->data.scalar.anchor, *tag = ev->data.scalar.tag;
+  struct nc__node *n = new_node(b, NC__SCALAR, ev, anchor, tag);
+  if (!n) return;
+  size_t len = ev->data.scalar.length;
+  if (memchr(ev->data.scalar.value, 0, len)) {
+    free(n);
+    fail_at(b, ev->start_mark, "remove the \\0 escape", "a value contains a NUL character");
+    return;
+  }
+  n->text = malloc(len + 1);
+  if (!n->text) {
+    free(n);
+    fail_at(b, ev->start_mark, NULL, "out of memory");
+    return;
+  }
+  memcpy(n->text, ev->data.scalar.value, len);
+  n->text[len] = 0;
+  n->quoted = ev->data.scalar.style != YAML_PLAIN_SCALAR_STYLE;
+  attach(b, n, ev->start_mark);
+}
+
+/* Handles the start of a mapping or a sequence. */
+static void on_start(struct builder *b, const yaml_event_t *ev, enum nc__node_kind kind) {
+  const unsigned char *anchor = kind == NC__MAP ? ev->data.mapping_start.anchor
+                                                : ev->data.sequence_start.anchor;
+  const unsigned char *tag =
+      kind == NC__MAP ? ev->data.mapping_start.tag : ev->data.sequence_start.tag;
+  if (b->depth >= NC__MAX_DEPTH) {
+    char msg[100];
+    nc__fmt(msg, sizeof msg, "nesting is deeper than %d levels", NC__MAX_DEPTH);
+    fail_at(b, ev->start_mark, "flatten the structure; nicsim files need only a few levels", msg);
+    return;
+  }
+  struct nc__node *n = new_node(b, kind, ev, anchor, tag);
+  if (!n || !attach(b, n, ev->start_mark)) return;
+  b->stack[b->depth] = n;
+  b->depth++;
+}
+
+/* Handles one event; sets b->failed on error. Returns false at the stream end. */
+static bool on_event(struct builder *b, const yaml_event_t *ev) {
+  char msg[300];
+  switch (ev->type) {
+  case YAML_STREAM_END_EVENT: return false;
+  case YAML_DOCUMENT_START_EVENT:
+    if (b->ndocs++ > 0)
+      fail_at(b, ev->start_mark, "remove the '---' line, or split the file in two",
+              "a file holds one YAML document, but a second one starts here");
+    break;
+  case YAML_ALIAS_EVENT:
+    nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found alias '*%s')",
+            (const char *)ev->data.alias.anchor);
+    fail_at(b, ev->start_mark, "write the value out", msg);
+    break;
+  case YAML_SCALAR_EVENT: on_scalar(b, ev); break;
+  case YAML_SEQUENCE_START_EVENT: on_start(b, ev, NC__SEQ); break;
+  case YAML_MAPPING_START_EVENT: on_start(b, ev, NC__MAP); break;
+  case YAML_SEQUENCE_END_EVENT:
+  case YAML_MAPPING_END_EVENT:
+    if (b->depth > 0) b->depth--;
+    break;
+  default: break;
+  }
+  return true;
+}
+
+/* Parses a YAML document; see config_internal.h. */
+struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
+                                struct nc_error *err) {
+  struct builder b;
+  memset(&b, 0, sizeof b);
+  b.name = name;
+  b.text = text;
+  b.len = len;
+  b.err = err;
+  yaml_parser_t p;
+  if (!yaml_parser_initialize(&p)) {
+    nc__error_set(err, name, 0, 0, NULL, "out of memory while reading YAML");
+    return NULL;
+  }
+  yaml_parser_set_input_string(&p, (const unsigned char *)text, len);
+  for (;;) {
+    yaml_event_t ev;
+    if (!yaml_parser_parse(&p, &ev)) {
+      parser_failed(&b, &p);
+      break;
+    }
+    bool more = on_event(&b, &ev);
+    yaml_event_delete(&ev);
+    if (!more || b.failed) break;
+  }
+  yaml_parser_delete(&p);
+  if (b.failed) {
+    nc__node_free(b.root);
+    return NULL;
+  }
+  struct nc__node *root = b.root;
+  if (!root || (root->kind == NC__SCALAR && !root->quoted && root->text[0] == 0)) {
+    nc__node_free(root);
+    nc__error_set(err, name, 0, 0,
+                  "write at least one section, e.g. 'nic: {desc_spacing: 32}', or delete the file",
+                  "the file is empty");
+    return NULL;
+  }
+  if (root->kind != NC__MAP) {
+    nc__error_set(err, name, root->line, root->col,
+                  "the top level holds sections as 'key: value' lines, e.g. 'nic: "
+                  "{desc_spacing: 32}'",
+                  "the top level must be a mapping, but it is %s", nc__node_kind_name(root));
+    nc__node_free(root);
+    return NULL;
+  }
+  return root;
+}
+
+/* Reads a whole file into a NUL-terminated buffer; see config_internal.h. */
+char *nc__read_file(const char *path, size_t *len, struct nc_error *err) {
+  FILE *f = fopen(path, "rb");
+  if (!f) {
+    int e = errno;
+    nc__error_set(err, path, 0, 0,
+                  e == ENOENT ? "check the path (relative paths start at the current directory)"
+                              : NULL,
+                  "cannot open the file: %s", strerror(e));
+    return NULL;
+  }
+  struct stat st;
+  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
+    fclose(f);
+    nc__error_set(err, path, 0, 0, "give the path of a .yaml file", "this is a directory");
+    return NULL;
+  }
+  size_t cap = 4096, n = 0;
+  char *buf = malloc(cap + 1);
+  while (buf) {
+    if (n == cap) {
+      if (cap >= NC__MAX_FILE_BYTES) {
+        free(buf);
+        fclose(f);
+        nc__error_set(err, path, 0, 0, NULL, "the file is larger than %u MiB",
+                      NC__MAX_FILE_BYTES >> 20);
+        return NULL;
+      }
+      cap *= 2;
+      char *nb = realloc(buf, cap + 1);
+      if (!nb) {
+        free(buf);
+        buf = NULL;
+        break;
+      }
+      buf = nb;
+    }
+    size_t got = fread(buf + n, 1, cap - n, f);
+    n += got;
+    if (got == 0) break;
+  }
+  if (!buf) {
+    fclose(f);
+    nc__error_set(err, path, 0, 0, NULL, "out of memory reading the file");
+    return NULL;
+  }
+  if (ferror(f)) {
+    int e = errno;
+    free(buf);
+    fclose(f);
+    nc__error_set(err, path, 0, 0, NULL, "cannot read the file: %s", strerror(e));
+    return NULL;
+  }
+  fclose(f);
+  buf[n] = 0;
+  *len = n;
+  return buf;
+}

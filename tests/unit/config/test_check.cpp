@@ -1,0 +1,178 @@
+// test_check.cpp: the semantic (cross-key) checks of nc_config_check, each
+// rule at least once, located at the offending value's file:line:col.
+#include <cstring>
+#include <string>
+
+#include "config_test_util.h"
+
+namespace {
+
+// Loads text as t.yaml, resolves the base point with sets; returns the error.
+nc_error check_error(const std::string &text, std::initializer_list<const char *> sets = {}) {
+  Loaded l;
+  load_text(l, text);
+  EXPECT_EQ(l.rc, 0) << printed(l.err);
+  nicsim_config c;
+  nc_error e{};
+  if (l.rc == 0) {
+    EXPECT_EQ(resolve(l, -1, &c, &e, sets), -1) << "accepted:\n" << text;
+  }
+  return e;
+}
+
+// Loads and resolves text, expecting success.
+void check_ok(const std::string &text) {
+  Loaded l;
+  load_text(l, text);
+  ASSERT_EQ(l.rc, 0) << printed(l.err);
+  nicsim_config c;
+  nc_error e{};
+  EXPECT_EQ(resolve(l, -1, &c, &e), 0) << text << "\n" << printed(e);
+}
+
+TEST(ConfigCheck, WarmupBelowDuration) {
+  nc_error e = check_error("run:\n  warmup_us: 3000\n");
+  EXPECT_EQ(where(e), "t.yaml:2:14");
+  EXPECT_STREQ(e.msg, "run.warmup_us (3000 us) must be below run.duration_us (2000 us)");
+  EXPECT_STREQ(e.hint, "set run.warmup_us below 2000, or run.duration_us above 3000");
+  // With warmup at its default, the duration is blamed.
+  e = check_error("run: {duration_us: 150}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:20");
+  e = check_error("name: x\n", {"run.duration_us=200"});
+  EXPECT_EQ(where(e), "<command line>:1:17");
+  check_ok("run: {warmup_us: 0, duration_us: 1}\n");
+}
+
+TEST(ConfigCheck, PcieLanes) {
+  nc_error e = check_error("pcie:\n  gen: 4\n  lanes: 3\n");
+  EXPECT_EQ(where(e), "t.yaml:3:10");
+  EXPECT_STREQ(e.msg, "pcie.lanes = 3 is not a PCIe link width");
+  EXPECT_STREQ(e.hint, "use 1, 2, 4, 8 or 16");
+  for (int w : {1, 2, 4, 8, 16}) check_ok("pcie: {lanes: " + std::to_string(w) + "}\n");
+}
+
+TEST(ConfigCheck, PcieMpsAndMrrs) {
+  nc_error e = check_error("pcie: {mps: 384}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:13");
+  EXPECT_STREQ(e.msg, "pcie.mps = 384 is not a valid max payload size");
+  EXPECT_STREQ(e.hint, "use a power of two from 128 to 4096, e.g. 256 or 512");
+  e = check_error("pcie: {mrrs: 1000}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:14");
+  EXPECT_STREQ(e.msg, "pcie.mrrs = 1000 is not a valid max read request size");
+  EXPECT_STREQ(e.hint, "use a power of two up to 4096, e.g. 512 or 1024");
+  check_ok("pcie: {mps: 128, mrrs: 4096}\n");
+}
+
+TEST(ConfigCheck, PcieAddrBits) {
+  nc_error e = check_error("pcie: {addr_bits: 48}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:19");
+  EXPECT_STREQ(e.msg, "pcie.addr_bits = 48 is not a PCIe address width");
+  check_ok("pcie: {addr_bits: 32}\n");
+}
+
+TEST(ConfigCheck, LineRate) {
+  nc_error e = check_error("nic:\n  line_rate_gbps: 5\n");
+  EXPECT_EQ(where(e), "t.yaml:2:19");
+  EXPECT_STREQ(e.msg, "nic.line_rate_gbps = 5 is not an Ethernet line rate");
+  EXPECT_STREQ(e.hint, "use 1, 2.5, 10, 25, 40 or 100");
+  check_ok("nic: {line_rate_gbps: 2.5}\n");
+  check_ok("nic: {line_rate_gbps: 100}\n");
+}
+
+TEST(ConfigCheck, DescriptorSpacing) {
+  nc_error e = check_error("nic: {desc_spacing: 8}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:21");
+  EXPECT_STREQ(e.msg, "nic.desc_spacing = 8 B is smaller than a descriptor");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte descriptor, e.g. 16");
+  e = check_error("nic: {desc_spacing: 20}\n");
+  EXPECT_STREQ(e.msg, "nic.desc_spacing = 20 B is not a multiple of 8");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte descriptor, e.g. 24");
+  check_ok("nic: {desc_spacing: 24}\n");
+}
+
+TEST(ConfigCheck, FrameFitsInOneRxBuffer) {
+  nc_error e = check_error("traffic:\n  frame_bytes: 9018\n");
+  EXPECT_EQ(where(e), "t.yaml:2:16");
+  EXPECT_STREQ(e.msg, "traffic.frame_bytes = 9018 does not fit in driver.rx_buf_bytes = 2048");
+  EXPECT_NE(std::strstr(e.hint, "driver.rx_buf_bytes to at least 9014"), nullptr) << e.hint;
+  EXPECT_NE(std::strstr(e.hint, "traffic.frame_bytes to at most 2052"), nullptr) << e.hint;
+  // Blame the buffer when only it was changed.
+  e = check_error("driver: {rx_buf_bytes: 1024}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:24");
+  // Exactly one buffer per frame without FCS is fine.
+  check_ok("traffic: {frame_bytes: 2052}\n");
+  check_ok("traffic: {frame_bytes: 9018}\ndriver: {rx_buf_bytes: 9014}\n");
+}
+
+TEST(ConfigCheck, OfferedRateAtMostLineRate) {
+  nc_error e = check_error("traffic:\n  rate_gbps: 25\n");
+  EXPECT_EQ(where(e), "t.yaml:2:14");
+  EXPECT_STREQ(e.msg, "traffic.rate_gbps = 25 exceeds nic.line_rate_gbps = 10");
+  EXPECT_STREQ(e.hint, "set traffic.rate_gbps to at most 10, or 0 for line rate");
+  check_ok("traffic: {rate_gbps: 10}\n");
+  check_ok("nic: {line_rate_gbps: 25}\ntraffic: {rate_gbps: 25}\n");
+}
+
+TEST(ConfigCheck, CacheLinePowerOfTwo) {
+  nc_error e = check_error("cpu: {cache_line_bytes: 48}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:25");
+  EXPECT_STREQ(e.msg, "cpu.cache_line_bytes = 48 is not a power of two");
+  EXPECT_STREQ(e.hint, "use a power of two, e.g. 32 or 64");
+  check_ok("cpu: {cache_line_bytes: 128}\n");
+}
+
+TEST(ConfigCheck, MemoryLargeEnough) {
+  // 65536 * 2048 + 512 * 1518 + 66048 * 16 + 1 MiB = 130.7 MiB: 131 MiB needed.
+  nc_error e = check_error("nic:\n  rx_ring_size: 65536\n");
+  EXPECT_EQ(where(e), "t.yaml:2:17");
+  EXPECT_STREQ(e.msg, "host memory (memory.size_mb = 64 MiB) is too small for the rings and "
+                      "buffers, which need 131 MiB (with 1 MiB slack)");
+  EXPECT_STREQ(e.hint, "set memory.size_mb to at least 131, or use smaller rings or buffers");
+  // A size set in the file is blamed first.
+  e = check_error("memory:\n  size_mb: 1\n");
+  EXPECT_EQ(where(e), "t.yaml:2:12");
+  EXPECT_STREQ(e.hint, "set memory.size_mb to at least 3, or use smaller rings or buffers");
+  check_ok("memory: {size_mb: 131}\nnic: {rx_ring_size: 65536}\n");
+}
+
+TEST(ConfigCheck, BlamesTheLatestLayer) {
+  // The platform sets memory.size_mb; the scenario's ring size is to blame.
+  TempDir d;
+  d.write("p.yaml", "memory: {size_mb: 64}\nrun: {warmup_us: 100}\n");
+  std::string scen = d.write("s.yaml",
+                             "platform: p.yaml\n"
+                             "nic: {rx_ring_size: 65536}\n");
+  Loaded l;
+  l.rc = nc_scenario_load(scen.c_str(), &l.s, &l.err);
+  ASSERT_EQ(l.rc, 0) << printed(l.err);
+  nicsim_config c;
+  nc_error e{};
+  ASSERT_EQ(resolve(l, -1, &c, &e), -1);
+  EXPECT_EQ(where(e), scen + ":2:21");
+  // A --set beats both; a platform value beats a default.
+  ASSERT_EQ(resolve(l, -1, &c, &e, {"memory.size_mb=100"}), -1);
+  EXPECT_EQ(where(e), "<command line>:1:16");
+  ASSERT_EQ(resolve(l, -1, &c, &e, {"nic.rx_ring_size=512", "run.duration_us=50"}), -1);
+  EXPECT_EQ(where(e), "<command line>:1:17");
+  std::string scen2 = d.write("s2.yaml", "platform: p.yaml\nrun: {duration_us: 100}\n");
+  Loaded l2;
+  l2.rc = nc_scenario_load(scen2.c_str(), &l2.s, &l2.err);
+  ASSERT_EQ(l2.rc, 0) << printed(l2.err);
+  ASSERT_EQ(resolve(l2, -1, &c, &e), -1);
+  EXPECT_EQ(where(e), scen2 + ":2:20");
+}
+
+TEST(ConfigCheck, CheckCalledDirectly) {
+  nicsim_config c;
+  nc_config_defaults(&c);
+  nc_error e{};
+  ASSERT_EQ(nc_config_check(&c, &e), 0);
+  c.pcie.lanes = 12;
+  ASSERT_EQ(nc_config_check(&c, &e), -1);
+  EXPECT_STREQ(e.msg, "pcie.lanes = 12 is not a PCIe link width");
+  EXPECT_EQ(printed(e), "<default>: error: pcie.lanes = 12 is not a PCIe link width\n"
+                        "  hint: use 1, 2, 4, 8 or 16\n");
+  EXPECT_EQ(nc_config_check(&c, nullptr), -1);
+}
+
+}  // namespace
