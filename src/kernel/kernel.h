@@ -33,9 +33,11 @@ typedef uint8_t u8;
 typedef uint16_t u16;
 typedef uint32_t u32;
 typedef uint64_t u64;
-typedef uint16_t __le16;
-typedef uint32_t __le32;
-typedef uint64_t __le64;
+/* The same types as <linux/types.h> (reached through system headers such as
+ * <sys/stat.h>), so a file may include both. */
+typedef unsigned short __le16;
+typedef unsigned int __le32;
+typedef unsigned long long __le64;
 typedef uint64_t dma_addr_t;
 #define __iomem
 
@@ -50,9 +52,15 @@ struct napi_struct;
  * fills err on failure (e.g. memory too small for the rings). */
 struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg,
                                    char *err, size_t errlen);
+/* Removes the driver if still bound and frees the kernel. */
 void nk_kernel_destroy(struct nk_kernel *k);
-/* Probes the driver named by cfg->driver.name: rings, buffers, registers, IRQ. 0 or -errno. */
+/* Probes the driver named by cfg->driver.name: rings, buffers, registers, IRQ. 0 or -errno.
+ * (Defined in src/drivers/driver.c, next to the driver table: link nicsim_drivers.) */
 int nk_kernel_probe(struct nk_kernel *k, char *err, size_t errlen);
+struct nk_driver;
+/* Probes a given driver table (src/drivers/driver.h): what nk_kernel_probe
+ * does after the lookup; tests use it with their own drivers. 0 or -errno. */
+int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen);
 /* Removes the driver: frees rings and buffers (end of run). */
 void nk_kernel_remove(struct nk_kernel *k);
 /* Delivers interrupt vector `vec`: charges cpu.irq_entry_cycles, runs the handler. */
@@ -74,20 +82,87 @@ bool nk_kernel_tx_stopped(const struct nk_kernel *k);
  * check hook), skbs and pages leaked. 0 if all hold, else -1 with err. */
 int nk_kernel_check(struct nk_kernel *k, char *err, size_t errlen);
 
+/* Counters of the kernel layer itself (cumulative; the driver's own figures
+ * are in net_device.stats). */
+struct nk_kernel_stats {
+  uint64_t irqs;            /* nk_kernel_irq calls with a handler */
+  uint64_t irqs_spurious;   /* vectors with no handler */
+  uint64_t irqs_none;       /* handler returned IRQ_NONE */
+  uint64_t softirqs;        /* nk_kernel_softirq runs that polled something */
+  uint64_t napi_polls;      /* poll calls */
+  uint64_t napi_work;       /* sum of the polls' return values */
+  uint64_t napi_full;       /* polls that used their whole budget */
+  uint64_t xmit_ok;         /* frames the driver accepted */
+  uint64_t xmit_busy;       /* returned NETDEV_TX_BUSY: queue was stopped */
+  uint64_t xmit_busy_driver;/* returned NETDEV_TX_BUSY by the driver (queue awake: a driver bug in Linux) */
+  uint64_t xmit_nomem;      /* no skb for the frame (all in flight) */
+  uint64_t rx_delivered;    /* frames handed to the host sink (ops->host_rx) */
+  uint64_t rx_bytes;
+  uint64_t skb_alloc_fail;  /* napi_alloc_skb/netdev_alloc_skb returned NULL */
+  uint64_t dma_map_fail;    /* dma_map_single_attrs returned DMA_MAPPING_ERROR */
+};
+/* The kernel layer's counters. */
+const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k);
+/* The first driver bug the layer caught (bad pointer, bad unmap, skb
+ * overflow, NAPI misuse...), or NULL. After a fault the kernel stops running
+ * driver code: irq/softirq do nothing and xmit drops. The glue should stop
+ * the run and report it; nk_kernel_check reports it too. */
+const char *nk_kernel_fault(const struct nk_kernel *k);
+/* The last non-fatal error (e.g. an allocation that failed), or "". */
+const char *nk_kernel_last_error(const struct nk_kernel *k);
+/* The kernel's one net_device (for harnesses and tests). */
+struct net_device *nk_kernel_netdev(struct nk_kernel *k);
+/* Makes k the current kernel without running anything (tests, harnesses
+ * that call kernel.h functions directly). Entry points do this themselves. */
+void nk_kernel_set_current(struct nk_kernel *k);
+/* skbs currently allocated from the kernel's pool. */
+unsigned int nk_kernel_skbs_in_use(const struct nk_kernel *k);
+
+/* ---- for the device model: what the driver mapped ----------------------- */
+
+/* A live DMA mapping, or a dma_alloc_coherent region (coherent = true). */
+struct nk_dma_mapping {
+  uint64_t pa, len;
+  unsigned long attrs; /* DMA_ATTR_* passed to dma_map_single_attrs */
+  int dir;             /* enum dma_data_direction */
+  bool coherent;
+};
+/* Attributes of the live mapping covering pa (e.g. DMA_ATTR_WEAK_ORDERING,
+ * which a platform may turn into relaxed-ordering TLPs), or 0 if none. O(1). */
+unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa);
+/* Fills *m with the live mapping or coherent region covering pa. Returns
+ * true if there is one (the device may DMA there), false otherwise. O(1). */
+bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping *m);
+
 /* ---- profiling: which function the CPU is in --------------------------- */
 
 /* Class of work, for per-packet cycle figures. */
 enum nk_class { NK_CLASS_RX, NK_CLASS_TX, NK_CLASS_IRQ, NK_CLASS_OTHER, NK_CLASS__COUNT };
 #define NK_PROF_MAX 64
+/* Bucket 0, "(other)", class NK_CLASS_OTHER: charges made outside any
+ * profiled function. The kernel layer's own modelled work goes to
+ * NK_PROF_STACK_RX (RX), NK_PROF_STACK_TX (TX), NK_PROF_IRQ_ENTRY (IRQ) and
+ * NK_PROF_NET_RX_ACTION (IRQ). */
+#define NK_PROF_OTHER "(other)"
+#define NK_PROF_STACK_RX "stack_rx"
+#define NK_PROF_STACK_TX "stack_tx"
+#define NK_PROF_IRQ_ENTRY "irq_entry"
+#define NK_PROF_NET_RX_ACTION "net_rx_action"
 /* Registers (or finds) a profile bucket by function name; process-global. */
 int nk_prof_id(const char *fn, enum nk_class cls);
+/* The id of an existing bucket, or -1 (registers nothing). */
+int nk_prof_find(const char *fn);
+/* Name of bucket id, or NULL. */
 const char *nk_prof_name(int id);
+/* Class of bucket id (NK_CLASS_OTHER if unknown). */
 enum nk_class nk_prof_class(int id);
+/* Buckets registered, ids [0, count). */
 int nk_prof_count(void);
 /* The bucket charged now; the platform reads it on every charge. */
 int nk_prof_current(void);
 /* Enters bucket id, returning the previous one for nk_prof_leave. */
 int nk_prof_enter(int id);
+/* Returns to the bucket nk_prof_enter returned. */
 void nk_prof_leave(int prev);
 /* At the top of a hot-path function: charges made until it returns go to it. */
 #define NK_PROFILE_FUNC(cls)                                                  \
@@ -98,10 +173,12 @@ static inline void nk__prof_cleanup(int *prev) { nk_prof_leave(*prev); }
 
 /* ---- memory access (each is one CPU instruction) ------------------------ */
 
+/* One load of 1/2/4/8 bytes from simulated memory (a bad pointer is a fault, returns 0). */
 u8 nk_ld8(const void *p);
 u16 nk_ld16(const void *p);
 u32 nk_ld32(const void *p);
 u64 nk_ld64(const void *p);
+/* One store of 1/2/4/8 bytes to simulated memory (a bad pointer is a fault, nothing stored). */
 void nk_st8(void *p, u8 v);
 void nk_st16(void *p, u16 v);
 void nk_st32(void *p, u32 v);
@@ -110,17 +187,22 @@ void nk_st64(void *p, u64 v);
 void nk_memcpy(void *dst, const void *src, size_t n);
 /* Virtual address <-> physical address of simulated memory. */
 u64 nk_virt_to_phys(const void *p);
+/* The pointer for pa (NULL and a fault if pa is beyond memory). */
 void *nk_phys_to_virt(u64 pa);
 
 /* ---- MMIO and barriers ---------------------------------------------------- */
 
 /* The BAR0 mapping of the current device; readl(ioaddr + REG). */
 void __iomem *nk_ioremap(struct net_device *dev);
+/* 32-bit register read (a round trip to the device). */
 u32 readl(const void __iomem *addr);
+/* 32-bit posted register write (orders earlier memory writes before it, as in Linux). */
 void writel(u32 val, void __iomem *addr);
+/* Full, read and write barriers. */
 void mb(void);
 void rmb(void);
 void wmb(void);
+/* Barriers ordering accesses to DMA memory only (descriptor fields vs OWN). */
 void dma_rmb(void);
 void dma_wmb(void);
 
@@ -133,19 +215,26 @@ enum dma_data_direction { DMA_BIDIRECTIONAL = 0, DMA_TO_DEVICE = 1, DMA_FROM_DEV
 
 /* Allocates zeroed DMA memory; uncached when the platform's DMA is not coherent. */
 void *dma_alloc_coherent(struct net_device *dev, size_t size, dma_addr_t *handle);
+/* Frees dma_alloc_coherent memory (size as allocated). */
 void dma_free_coherent(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle);
+/* Maps a buffer for the device (identity: returns its pa), with the initial cache
+ * maintenance on a non-coherent platform unless DMA_ATTR_SKIP_CPU_SYNC. */
 dma_addr_t dma_map_single_attrs(struct net_device *dev, void *ptr, size_t size,
                                 enum dma_data_direction dir, unsigned long attrs);
+/* Ends a mapping (same addr, size, dir), syncing for the CPU unless DMA_ATTR_SKIP_CPU_SYNC. */
 void dma_unmap_single_attrs(struct net_device *dev, dma_addr_t addr, size_t size,
                             enum dma_data_direction dir, unsigned long attrs);
+/* dma_map_single_attrs with no attrs. */
 static inline dma_addr_t dma_map_single(struct net_device *dev, void *ptr, size_t size,
                                         enum dma_data_direction dir) {
   return dma_map_single_attrs(dev, ptr, size, dir, 0);
 }
+/* dma_unmap_single_attrs with no attrs. */
 static inline void dma_unmap_single(struct net_device *dev, dma_addr_t addr, size_t size,
                                     enum dma_data_direction dir) {
   dma_unmap_single_attrs(dev, addr, size, dir, 0);
 }
+/* Nonzero if a map call failed. */
 int dma_mapping_error(struct net_device *dev, dma_addr_t addr);
 /* On a non-coherent platform these clean/invalidate each cache line; else free. */
 void dma_sync_single_for_cpu(struct net_device *dev, dma_addr_t addr, size_t size,
@@ -175,6 +264,7 @@ struct net_device {
   struct net_device_stats stats;
   bool tx_stopped;
 };
+/* The driver's private struct. */
 static inline void *netdev_priv(const struct net_device *dev) { return dev->priv; }
 
 /* An skb: metadata in C memory, data in simulated (cacheable) memory. */
@@ -185,16 +275,23 @@ struct sk_buff {
   u32 size;      /* bytes from head */
   struct net_device *dev;
   struct sk_buff *next; /* free-list link */
+  bool in_use;          /* allocated (double-free detection) */
 };
 /* An skb for RX with NET_SKB_PAD + NET_IP_ALIGN headroom, as napi_alloc_skb. */
 struct sk_buff *napi_alloc_skb(struct napi_struct *napi, unsigned int len);
+/* The same outside NAPI. */
 struct sk_buff *netdev_alloc_skb(struct net_device *dev, unsigned int len);
+/* Moves data forward by len on an empty skb (more headroom). */
 void skb_reserve(struct sk_buff *skb, int len);
+/* Extends the data by len bytes; returns where they start (overflow is a fault). */
 u8 *skb_put(struct sk_buff *skb, unsigned int len);
+/* Returns an skb to the pool (NULL: no-op; twice: a fault). */
 void dev_kfree_skb_any(struct sk_buff *skb);
+/* Frees an skb from NAPI context (TX completion). */
 void napi_consume_skb(struct sk_buff *skb, int budget);
 /* Hands a received frame to the stack: charges the RX stack cost, then the host sink. */
 void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb);
+/* napi_gro_receive without NAPI (there is no GRO: the two are the same). */
 void netif_receive_skb(struct sk_buff *skb);
 
 struct napi_struct {
@@ -203,25 +300,41 @@ struct napi_struct {
   int weight;
   bool enabled;
   bool scheduled;
+  bool missed;     /* scheduled again while scheduled (NAPI_STATE_MISSED): poll once more */
+  bool registered; /* between netif_napi_add and netif_napi_del */
 };
+/* Registers a NAPI context, disabled, with its poll function and weight. */
 void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
                     int (*poll)(struct napi_struct *, int), int weight);
+/* Allows the context to be scheduled. */
 void napi_enable(struct napi_struct *napi);
+/* Stops scheduling and drops a pending poll. */
 void napi_disable(struct napi_struct *napi);
+/* Claims the context for scheduling: false if disabled or already scheduled (then MISSED). */
 bool napi_schedule_prep(struct napi_struct *napi);
+/* Puts a claimed context on the poll list. */
 void __napi_schedule(struct napi_struct *napi);
+/* napi_schedule_prep + __napi_schedule (from the IRQ handler). */
 void napi_schedule(struct napi_struct *napi);
 /* Ends polling if work_done < budget; returns true if the driver may re-enable IRQs. */
 bool napi_complete_done(struct napi_struct *napi, int work_done);
+/* Unregisters a NAPI context (after napi_disable), as in remove. */
+void netif_napi_del(struct napi_struct *napi);
 
+/* Installs handler for vector vec in [0, 64): 0, -EINVAL or -EBUSY. */
 int request_irq(struct net_device *dev, int vec, irq_handler_t handler, void *dev_id);
+/* Removes the handler of vec (unrequested: a fault). */
 void free_irq(struct net_device *dev, int vec);
 /* MSI target the driver programs into the device. */
 u64 nk_msi_addr(struct net_device *dev);
+/* MSI data word for vector vec (the vector itself). */
 u32 nk_msi_data(struct net_device *dev, int vec);
 
+/* Stops the TX queue: nk_kernel_xmit returns NETDEV_TX_BUSY until the wake. */
 void netif_stop_queue(struct net_device *dev);
+/* Restarts the TX queue. */
 void netif_wake_queue(struct net_device *dev);
+/* True while the TX queue is stopped. */
 bool netif_queue_stopped(const struct net_device *dev);
 
 /* ---- page pool: fixed-size DMA buffers, recycled (no allocation per packet) */
@@ -231,13 +344,24 @@ struct nk_page {
   void *addr;      /* virtual address of the buffer */
   dma_addr_t dma;  /* mapped DMA address */
   struct nk_page *next;
+  struct page_pool *pool; /* owner */
+  bool in_use;            /* allocated from the pool */
 };
 /* A pool of n buffers of size bytes, mapped for dir. NULL if memory is short. */
 struct page_pool *page_pool_create(struct net_device *dev, unsigned int n, unsigned int size,
                                    enum dma_data_direction dir);
+/* The same, mapping each buffer with DMA_ATTR_* attrs (e.g. WEAK_ORDERING).
+ * (Linux's page_pool always maps with SKIP_CPU_SYNC | WEAK_ORDERING; here the
+ * driver's choice is explicit.) */
+struct page_pool *page_pool_create_attrs(struct net_device *dev, unsigned int n, unsigned int size,
+                                         enum dma_data_direction dir, unsigned long attrs);
+/* Unmaps and frees the pool (buffers still out: a fault). */
 void page_pool_destroy(struct page_pool *pool);
+/* A buffer from the pool in O(1), or NULL if all are out. */
 struct nk_page *page_pool_dev_alloc_pages(struct page_pool *pool);
+/* Returns a buffer to its pool in O(1) (twice, or to another pool: a fault). */
 void page_pool_recycle_direct(struct page_pool *pool, struct nk_page *page);
+/* Buffers currently out of the pool (leak checks). */
 unsigned int page_pool_in_use(const struct page_pool *pool);
 
 #ifdef __cplusplus

@@ -1,0 +1,292 @@
+/* core.c: the kernel layer's entry points (create, probe, irq, softirq, xmit,
+ * remove, check), the current kernel, faults, IRQs and TX queue control. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kernel_priv.h"
+#include "net/frame.h"
+
+struct nk_kernel *nk__current = NULL;
+
+struct nk_kernel *nk__cur(const char *what) {
+  if (!nk__current) {
+    fprintf(stderr,
+            "nicsim: %s called with no current kernel: driver code must run inside an nk_kernel_* entry "
+            "point (or after nk_kernel_set_current)\n",
+            what);
+    abort();
+  }
+  return nk__current;
+}
+
+void nk__fault(struct nk_kernel *k, const char *fmt, ...) {
+  k->nfaults++;
+  if (k->fault[0]) return;
+  char msg[384];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  const char *fn = nk_prof_name(nk_prof_current());
+  snprintf(k->fault, sizeof k->fault, "%s (in %s)", msg, fn ? fn : "?");
+}
+
+void nk__error(struct nk_kernel *k, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(k->last_error, sizeof k->last_error, fmt, ap);
+  va_end(ap);
+}
+
+struct nk_kernel *nk__dev_kernel(const struct net_device *dev, const char *what) {
+  if (dev && dev->k) return dev->k;
+  struct nk_kernel *k = nk__cur(what);
+  nk__fault(k, "%s: net_device %p has no kernel", what, (const void *)dev);
+  return k;
+}
+
+void nk_kernel_set_current(struct nk_kernel *k) { nk__current = k; }
+
+/* ---- create / destroy --------------------------------------------------------- */
+
+struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg, char *err,
+                                   size_t errlen) {
+  const struct nk_platform_ops *o = p ? p->ops : NULL;
+  if (!p || !cfg || !o || !p->mem || !o->load || !o->store || !o->copy || !o->cache_maint || !o->mmio_read32 ||
+      !o->mmio_write32 || !o->barrier || !o->charge || !o->set_attr || !o->host_rx) {
+    snprintf(err, errlen, "nk_kernel_create: platform, config, memory and every platform op are required");
+    return NULL;
+  }
+  int64_t line = cfg->cpu.cache_line_bytes;
+  if (line < 8 || (line & (line - 1)) || (uint64_t)line > NK_PAGE_SIZE) {
+    snprintf(err, errlen, "cpu.cache_line_bytes = %" PRId64 ": the kernel layer needs a power of two in [8, %u]",
+             line, NK_PAGE_SIZE);
+    return NULL;
+  }
+  struct nk_kernel *k = calloc(1, sizeof *k);
+  if (!k) {
+    snprintf(err, errlen, "nk_kernel_create: out of host memory");
+    return NULL;
+  }
+  k->plat = *p;
+  k->cfg = cfg;
+  k->line = (u64)line;
+  snprintf(k->dev.name, sizeof k->dev.name, "eth0");
+  k->dev.k = k;
+  k->dev.cfg = cfg;
+  k->prof_stack_rx = nk_prof_id(NK_PROF_STACK_RX, NK_CLASS_RX);
+  k->prof_stack_tx = nk_prof_id(NK_PROF_STACK_TX, NK_CLASS_TX);
+  k->prof_irq_entry = nk_prof_id(NK_PROF_IRQ_ENTRY, NK_CLASS_IRQ);
+  k->prof_softirq = nk_prof_id(NK_PROF_NET_RX_ACTION, NK_CLASS_IRQ);
+  u32 cap = (u32)cfg->nic.tx_ring_size + 2 * (u32)cfg->driver.napi_budget + NK_SKB_SLACK + 64;
+  if (nk__mem_init(k, err, errlen) != 0 || nk__dma_init(k, cap, err, errlen) != 0 ||
+      nk__skb_init(k, err, errlen) != 0) {
+    nk__skb_fini(k);
+    nk__dma_fini(k);
+    free(k);
+    return NULL;
+  }
+  return k;
+}
+
+void nk_kernel_destroy(struct nk_kernel *k) {
+  if (!k) return;
+  nk_kernel_remove(k);
+  nk_kernel_set_current(k);
+  /* Pools a faulty driver never destroyed: release their host arrays (the
+   * simulated memory goes with the kernel). */
+  for (int i = 0; i < NK_POOL_MAX; i++)
+    if (k->pools[i].live) {
+      free(k->pools[i].pages);
+      k->pools[i].live = false;
+    }
+  nk__skb_fini(k);
+  nk__dma_fini(k);
+  nk__mem_fini(k);
+  if (nk__current == k) nk__current = NULL;
+  free(k);
+}
+
+/* ---- probe / remove / check ------------------------------------------------------- */
+
+int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen) {
+  nk_kernel_set_current(k);
+  if (k->probed || k->removed) {
+    snprintf(err, errlen, "nk_kernel_probe: the driver was already probed");
+    return -EBUSY;
+  }
+  if (!drv || !drv->probe || !drv->remove || !drv->ndo_start_xmit) {
+    snprintf(err, errlen, "nk_kernel_probe: driver table without probe, remove or ndo_start_xmit");
+    return -EINVAL;
+  }
+  k->drv = drv;
+  err[0] = '\0';
+  int rc = drv->probe(&k->dev, err, errlen);
+  if (rc == 0 && k->fault[0]) {
+    snprintf(err, errlen, "%s probe: driver bug: %s", drv->name, k->fault);
+    rc = -EFAULT;
+  }
+  if (rc != 0) {
+    if (!err[0]) snprintf(err, errlen, "%s probe failed (%d)", drv->name, rc);
+    return rc < 0 ? rc : -EIO;
+  }
+  k->probed = true;
+  return 0;
+}
+
+void nk_kernel_remove(struct nk_kernel *k) {
+  if (!k->probed) return;
+  nk_kernel_set_current(k);
+  k->remove_check_rc = 0;
+  k->remove_check_err[0] = '\0';
+  if (k->drv->check) k->remove_check_rc = k->drv->check(&k->dev, k->remove_check_err, sizeof k->remove_check_err);
+  k->drv->remove(&k->dev);
+  k->probed = false;
+  k->removed = true;
+}
+
+/* The leaks left once no driver is bound: 0, or -1 with err. */
+static int check_leaks(struct nk_kernel *k, char *err, size_t errlen) {
+  if (k->skbs_in_use) {
+    snprintf(err, errlen, "%u of %u skbs were never freed", k->skbs_in_use, k->nskbs);
+    return -1;
+  }
+  for (int i = 0; i < NK_POOL_MAX; i++)
+    if (k->pools[i].live) {
+      snprintf(err, errlen, "a page pool of %u x %u-byte buffers was never destroyed (%u buffers in use)",
+               k->pools[i].n, k->pools[i].size, k->pools[i].in_use);
+      return -1;
+    }
+  if (k->maps_live) {
+    for (u32 i = 0; i < k->nmaps_cap; i++)
+      if (k->maps[i].live) {
+        const struct nk_dma_map *m = &k->maps[i];
+        snprintf(err, errlen, "%u DMA mapping(s) still live, e.g. %s pa %#" PRIx64 " + %" PRIu64 " bytes",
+                 k->maps_live, m->coherent ? "coherent allocation" : "streaming mapping", m->pa, m->len);
+        return -1;
+      }
+  }
+  for (int i = 0; i < NK_IRQ_MAX; i++)
+    if (k->irqs[i].handler) {
+      snprintf(err, errlen, "IRQ vector %d still has a handler (free_irq missing)", i);
+      return -1;
+    }
+  for (int i = 0; i < NK_NAPI_MAX; i++)
+    if (k->napis[i]) {
+      snprintf(err, errlen, "a NAPI context is still registered (netif_napi_del missing)");
+      return -1;
+    }
+  return 0;
+}
+
+int nk_kernel_check(struct nk_kernel *k, char *err, size_t errlen) {
+  nk_kernel_set_current(k);
+  if (k->fault[0]) {
+    if (k->nfaults > 1)
+      snprintf(err, errlen, "driver bug: %s (and %" PRIu64 " more)", k->fault, k->nfaults - 1);
+    else
+      snprintf(err, errlen, "driver bug: %s", k->fault);
+    return -1;
+  }
+  if (k->probed) return k->drv->check ? k->drv->check(&k->dev, err, errlen) : 0;
+  if (k->removed && k->remove_check_rc != 0) {
+    snprintf(err, errlen, "%s (at remove)", k->remove_check_err);
+    return -1;
+  }
+  char leak[448];
+  if (check_leaks(k, leak, sizeof leak) != 0) {
+    snprintf(err, errlen, "leak after remove: %s", leak);
+    return -1;
+  }
+  return 0;
+}
+
+/* ---- interrupts --------------------------------------------------------------------- */
+
+int request_irq(struct net_device *dev, int vec, irq_handler_t handler, void *dev_id) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "request_irq");
+  if (vec < 0 || vec >= NK_IRQ_MAX || !handler) return -EINVAL;
+  if (k->irqs[vec].handler) return -EBUSY;
+  k->irqs[vec] = (struct nk_irq){handler, dev_id};
+  return 0;
+}
+
+void free_irq(struct net_device *dev, int vec) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "free_irq");
+  if (vec < 0 || vec >= NK_IRQ_MAX || !k->irqs[vec].handler) {
+    nk__fault(k, "free_irq(%d): vector was not requested", vec);
+    return;
+  }
+  k->irqs[vec] = (struct nk_irq){NULL, NULL};
+}
+
+u64 nk_msi_addr(struct net_device *dev) { return nk__dev_kernel(dev, "nk_msi_addr")->plat.msi_addr; }
+
+u32 nk_msi_data(struct net_device *dev, int vec) {
+  (void)dev;
+  return (u32)vec;
+}
+
+void nk_kernel_irq(struct nk_kernel *k, int vec) {
+  nk_kernel_set_current(k);
+  if (k->fault[0]) return;
+  int prev = nk_prof_enter(k->prof_irq_entry);
+  k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.irq_entry_cycles);
+  nk_prof_leave(prev);
+  if (vec < 0 || vec >= NK_IRQ_MAX || !k->irqs[vec].handler) {
+    k->stats.irqs_spurious++;
+    return;
+  }
+  k->stats.irqs++;
+  if (k->irqs[vec].handler(vec, k->irqs[vec].dev_id) == IRQ_NONE) k->stats.irqs_none++;
+}
+
+/* ---- TX ------------------------------------------------------------------------------ */
+
+void netif_stop_queue(struct net_device *dev) { dev->tx_stopped = true; }
+void netif_wake_queue(struct net_device *dev) { dev->tx_stopped = false; }
+bool netif_queue_stopped(const struct net_device *dev) { return dev->tx_stopped; }
+bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return k->dev.tx_stopped; }
+
+int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq) {
+  nk_kernel_set_current(k);
+  if (!k->probed) return -ENODEV;
+  if (k->fault[0]) return -EFAULT;
+  if (frame_bytes < NF_MIN_FRAME) return -EINVAL;
+  struct net_device *dev = &k->dev;
+  if (dev->tx_stopped) {
+    k->stats.xmit_busy++;
+    return NETDEV_TX_BUSY;
+  }
+  uint32_t len = nf_dma_len(frame_bytes);
+  struct sk_buff *skb = netdev_alloc_skb(dev, len);
+  if (!skb) {
+    if (k->fault[0]) return -EFAULT;
+    k->stats.xmit_nomem++;
+    return NETDEV_TX_BUSY;
+  }
+  const struct nc_cpu *cpu = &k->cfg->cpu;
+  int prev = nk_prof_enter(k->prof_stack_tx);
+  k->plat.ops->charge(k->plat.ctx, cpu->stack_tx_cycles_per_pkt + cpu->stack_tx_cycles_per_byte * len);
+  nk_prof_leave(prev);
+  /* The application's bytes land in the skb directly: their copy is part of the charge above. */
+  nf_fill(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq);
+  netdev_tx_t rc = k->drv->ndo_start_xmit(skb, dev);
+  if (rc == NETDEV_TX_BUSY) {
+    k->stats.xmit_busy_driver++;
+    dev_kfree_skb_any(skb); /* the frame was not consumed: the caller retries it */
+    return NETDEV_TX_BUSY;
+  }
+  k->stats.xmit_ok++;
+  return NETDEV_TX_OK;
+}
+
+/* ---- queries --------------------------------------------------------------------------- */
+
+const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k) { return &k->stats; }
+const char *nk_kernel_fault(const struct nk_kernel *k) { return k->fault[0] ? k->fault : NULL; }
+const char *nk_kernel_last_error(const struct nk_kernel *k) { return k->last_error; }
+struct net_device *nk_kernel_netdev(struct nk_kernel *k) { return &k->dev; }

@@ -1,0 +1,275 @@
+/* dma.c: the DMA API: coherent allocations, tracked streaming mappings, cache
+ * maintenance on non-coherent platforms, and the mapping lookup for the device. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "kernel/kernel_priv.h"
+
+/* ---- mapping records -------------------------------------------------------- */
+
+static void link_free(struct nk_kernel *k, u32 from, u32 to) {
+  for (u32 i = to; i-- > from;) {
+    k->maps[i].live = false;
+    k->maps[i].next_free = k->maps_free;
+    k->maps_free = i + 1;
+  }
+}
+
+int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen) {
+  k->nlines = (k->plat.mem_size + k->line - 1) / k->line;
+  k->line_owner = calloc(k->nlines, sizeof *k->line_owner);
+  k->maps = calloc(cap, sizeof *k->maps);
+  if (!k->line_owner || !k->maps) {
+    snprintf(err, errlen, "out of host memory for DMA mapping tables (%" PRIu64 " lines)", k->nlines);
+    return -1;
+  }
+  k->nmaps_cap = cap;
+  k->maps_free = 0;
+  k->maps_live = 0;
+  link_free(k, 0, cap);
+  return 0;
+}
+
+void nk__dma_fini(struct nk_kernel *k) {
+  free(k->line_owner);
+  free(k->maps);
+  k->line_owner = NULL;
+  k->maps = NULL;
+}
+
+int nk__dma_reserve(struct nk_kernel *k, u32 n) {
+  u32 cap = k->nmaps_cap + n;
+  struct nk_dma_map *m = realloc(k->maps, (size_t)cap * sizeof *m);
+  if (!m) {
+    nk__error(k, "out of host memory for %u more DMA mapping records", n);
+    return -1;
+  }
+  k->maps = m;
+  link_free(k, k->nmaps_cap, cap);
+  k->nmaps_cap = cap;
+  return 0;
+}
+
+static const char *dir_str(int dir) {
+  switch (dir) {
+  case DMA_BIDIRECTIONAL: return "DMA_BIDIRECTIONAL";
+  case DMA_TO_DEVICE: return "DMA_TO_DEVICE";
+  case DMA_FROM_DEVICE: return "DMA_FROM_DEVICE";
+  case DMA_NONE: return "DMA_NONE";
+  }
+  return "DMA_?";
+}
+
+bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
+                   unsigned long attrs, bool coherent, const char *what) {
+  if (len == 0 || pa >= k->plat.mem_size || len > k->plat.mem_size - pa) {
+    nk__fault(k, "%s: mapping of pa %#" PRIx64 " + %" PRIu64 " bytes is empty or beyond memory", what, pa, len);
+    return false;
+  }
+  u64 first = pa / k->line, last = (pa + len - 1) / k->line;
+  for (u64 l = first; l <= last; l++) {
+    u32 o = k->line_owner[l];
+    if (o) {
+      const struct nk_dma_map *m = &k->maps[o - 1];
+      nk__fault(k,
+                "%s: pa %#" PRIx64 " + %" PRIu64 " shares cache line %#" PRIx64 " with the live mapping pa %#" PRIx64
+                " + %" PRIu64 " (%s): two mappings may not share a line",
+                what, pa, len, l * k->line, m->pa, m->len, dir_str(m->dir));
+      return false;
+    }
+  }
+  if (!k->maps_free) {
+    nk__error(k, "%s: all %u DMA mapping records are live", what, k->nmaps_cap);
+    return false;
+  }
+  u32 idx = k->maps_free;
+  struct nk_dma_map *m = &k->maps[idx - 1];
+  k->maps_free = m->next_free;
+  *m = (struct nk_dma_map){pa, len, attrs, dir, coherent, true, 0};
+  k->maps_live++;
+  for (u64 l = first; l <= last; l++) k->line_owner[l] = idx;
+  return true;
+}
+
+/* The live record covering pa, or NULL. */
+static struct nk_dma_map *find(const struct nk_kernel *k, u64 pa) {
+  if (!k->line_owner || pa >= k->plat.mem_size) return NULL;
+  u32 o = k->line_owner[pa / k->line];
+  if (!o) return NULL;
+  struct nk_dma_map *m = &k->maps[o - 1];
+  return (pa >= m->pa && pa - m->pa < m->len) ? m : NULL;
+}
+
+bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir, bool coherent,
+                     const char *what) {
+  struct nk_dma_map *m = find(k, pa);
+  if (!m) {
+    nk__fault(k, "%s: pa %#" PRIx64 " is not mapped (never mapped, or already unmapped)", what, pa);
+    return false;
+  }
+  if (m->pa != pa || m->len != len || m->dir != dir || m->coherent != coherent) {
+    nk__fault(k,
+              "%s: pa %#" PRIx64 " + %" PRIu64 " %s%s does not match the mapping pa %#" PRIx64 " + %" PRIu64
+              " %s%s",
+              what, pa, len, dir_str(dir), coherent ? " (coherent)" : "", m->pa, m->len, dir_str(m->dir),
+              m->coherent ? " (coherent)" : "");
+    return false;
+  }
+  u64 first = pa / k->line, last = (pa + len - 1) / k->line;
+  u32 idx = (u32)(m - k->maps) + 1;
+  for (u64 l = first; l <= last; l++) k->line_owner[l] = 0;
+  m->live = false;
+  m->next_free = k->maps_free;
+  k->maps_free = idx;
+  k->maps_live--;
+  return true;
+}
+
+/* ---- cache maintenance -------------------------------------------------------- */
+
+/* Runs op over the whole cache lines covering [pa, pa+len). */
+static void cache_op(struct nk_kernel *k, u64 pa, u64 len, enum nk_cache_op op) {
+  if (len == 0) return;
+  u64 start = nk__round_down(pa, k->line), end = nk__round_up(pa + len, k->line);
+  k->plat.ops->cache_maint(k->plat.ctx, start, end - start, op);
+}
+
+/* Handing a buffer to the device (map, sync_for_device). */
+static void sync_for_device(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir) {
+  if (k->plat.coherent_dma) return;
+  switch (dir) {
+  case DMA_TO_DEVICE: cache_op(k, pa, len, NK_CACHE_CLEAN); break;
+  case DMA_FROM_DEVICE: cache_op(k, pa, len, NK_CACHE_INVALIDATE); break;
+  case DMA_BIDIRECTIONAL: cache_op(k, pa, len, NK_CACHE_CLEAN_INV); break;
+  case DMA_NONE: break;
+  }
+}
+
+/* Taking a buffer back from the device (unmap, sync_for_cpu). */
+static void sync_for_cpu(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir) {
+  if (k->plat.coherent_dma) return;
+  switch (dir) {
+  case DMA_TO_DEVICE: break; /* the device only read it: nothing to drop */
+  case DMA_FROM_DEVICE: cache_op(k, pa, len, NK_CACHE_INVALIDATE); break;
+  case DMA_BIDIRECTIONAL: cache_op(k, pa, len, NK_CACHE_CLEAN_INV); break;
+  case DMA_NONE: break;
+  }
+}
+
+/* ---- coherent allocations -------------------------------------------------------- */
+
+void *dma_alloc_coherent(struct net_device *dev, size_t size, dma_addr_t *handle) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "dma_alloc_coherent");
+  if (handle) *handle = DMA_MAPPING_ERROR;
+  if (size == 0) {
+    nk__error(k, "dma_alloc_coherent: size 0");
+    return NULL;
+  }
+  u64 bytes = nk__round_up(size, NK_PAGE_SIZE);
+  u64 pa = nk__mem_alloc(k, bytes, NK_PAGE_SIZE, NK_ALLOC_COHERENT, "dma_alloc_coherent");
+  if (!pa) return NULL;
+  if (nk__dma_reserve(k, 1) != 0 || !nk__dma_track(k, pa, bytes, DMA_BIDIRECTIONAL, 0, true, "dma_alloc_coherent")) {
+    nk__mem_free(k, pa, bytes, NK_ALLOC_COHERENT, "dma_alloc_coherent");
+    return NULL;
+  }
+  memset(k->plat.mem + pa, 0, bytes);
+  if (!k->plat.coherent_dma) k->plat.ops->set_attr(k->plat.ctx, pa, bytes, NK_MEM_UNCACHED);
+  if (handle) *handle = pa;
+  return k->plat.mem + pa;
+}
+
+void dma_free_coherent(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "dma_free_coherent");
+  if (!cpu_addr) return;
+  if (!nk__in_mem(k, cpu_addr, 1) || nk__pa(k, cpu_addr) != handle) {
+    nk__fault(k, "dma_free_coherent(%p, handle %#" PRIx64 "): address and handle disagree", cpu_addr, handle);
+    return;
+  }
+  u64 bytes = nk__round_up(size ? size : 1, NK_PAGE_SIZE);
+  if (!nk__dma_untrack(k, handle, bytes, DMA_BIDIRECTIONAL, true, "dma_free_coherent")) return;
+  if (!k->plat.coherent_dma) k->plat.ops->set_attr(k->plat.ctx, handle, bytes, NK_MEM_CACHED);
+  nk__mem_free(k, handle, bytes, NK_ALLOC_COHERENT, "dma_free_coherent");
+}
+
+/* ---- streaming mappings ---------------------------------------------------------- */
+
+dma_addr_t dma_map_single_attrs(struct net_device *dev, void *ptr, size_t size, enum dma_data_direction dir,
+                                unsigned long attrs) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "dma_map_single_attrs");
+  if (!nk__in_mem(k, ptr, size ? size : 1) || nk__pa(k, ptr) < NK_PAGE_SIZE) {
+    nk__fault(k, "dma_map_single(%p, %zu): buffer is not in simulated memory", ptr, size);
+    k->stats.dma_map_fail++;
+    return DMA_MAPPING_ERROR;
+  }
+  if (dir != DMA_TO_DEVICE && dir != DMA_FROM_DEVICE && dir != DMA_BIDIRECTIONAL) {
+    nk__fault(k, "dma_map_single: invalid direction %d", (int)dir);
+    k->stats.dma_map_fail++;
+    return DMA_MAPPING_ERROR;
+  }
+  u64 pa = nk__pa(k, ptr);
+  if (!nk__dma_track(k, pa, size, dir, attrs, false, "dma_map_single")) {
+    k->stats.dma_map_fail++;
+    return DMA_MAPPING_ERROR;
+  }
+  if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC)) sync_for_device(k, pa, size, dir);
+  return pa;
+}
+
+void dma_unmap_single_attrs(struct net_device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+                            unsigned long attrs) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "dma_unmap_single_attrs");
+  if (!nk__dma_untrack(k, addr, size, dir, false, "dma_unmap_single")) return;
+  if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC)) sync_for_cpu(k, addr, size, dir);
+}
+
+int dma_mapping_error(struct net_device *dev, dma_addr_t addr) {
+  (void)dev;
+  return addr == DMA_MAPPING_ERROR;
+}
+
+/* Checks a sync range lies in one live streaming mapping of direction dir. */
+static bool sync_ok(struct nk_kernel *k, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+                    const char *what) {
+  struct nk_dma_map *m = find(k, addr);
+  if (!m || m->coherent) {
+    nk__fault(k, "%s: pa %#" PRIx64 " is not in a live streaming mapping", what, addr);
+    return false;
+  }
+  if (size > m->len - (addr - m->pa)) {
+    nk__fault(k, "%s: pa %#" PRIx64 " + %zu runs past the end of the mapping pa %#" PRIx64 " + %" PRIu64, what,
+              addr, size, m->pa, m->len);
+    return false;
+  }
+  if (m->dir != dir && m->dir != DMA_BIDIRECTIONAL) { /* as dma-debug: a bidirectional mapping syncs either way */
+    nk__fault(k, "%s: direction %s differs from the mapping's %s", what, dir_str(dir), dir_str(m->dir));
+    return false;
+  }
+  return true;
+}
+
+void dma_sync_single_for_cpu(struct net_device *dev, dma_addr_t addr, size_t size, enum dma_data_direction dir) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "dma_sync_single_for_cpu");
+  if (sync_ok(k, addr, size, dir, "dma_sync_single_for_cpu")) sync_for_cpu(k, addr, size, dir);
+}
+
+void dma_sync_single_for_device(struct net_device *dev, dma_addr_t addr, size_t size,
+                                enum dma_data_direction dir) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "dma_sync_single_for_device");
+  if (sync_ok(k, addr, size, dir, "dma_sync_single_for_device")) sync_for_device(k, addr, size, dir);
+}
+
+/* ---- for the device model ------------------------------------------------------------ */
+
+unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa) {
+  const struct nk_dma_map *m = find(k, pa);
+  return m ? m->attrs : 0;
+}
+
+bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping *out) {
+  const struct nk_dma_map *m = find(k, pa);
+  if (!m) return false;
+  if (out) *out = (struct nk_dma_mapping){m->pa, m->len, m->attrs, (int)m->dir, m->coherent};
+  return true;
+}

@@ -1,0 +1,164 @@
+/*
+ * kernel_priv.h: the private state of nicsim's kernel-like layer (struct
+ * nk_kernel) and the helpers its .c files share. Drivers never include it.
+ */
+#ifndef NICSIM_KERNEL_KERNEL_PRIV_H
+#define NICSIM_KERNEL_KERNEL_PRIV_H
+
+#include <stdarg.h>
+
+#include "drivers/driver.h"
+#include "kernel/kernel.h"
+
+#define NK_PAGE_SIZE 4096u
+#define NK_ALLOC_MAX 1024 /* live allocations of simulated memory (rings, pools) */
+#define NK_FREE_MAX 1024  /* free ranges below the bump pointer */
+#define NK_NAPI_MAX 16
+#define NK_IRQ_MAX 64
+#define NK_POOL_MAX 64
+#define NK_SKB_SLACK 64 /* skbs beyond TX ring + 2 NAPI budgets (driver-held, in flight) */
+#define NK_SKB_MIN_FRAME 1518u /* skb data room covers at least a standard Ethernet frame */
+
+/* What an allocation of simulated memory is for (leak messages, free checks). */
+enum nk_alloc_kind { NK_ALLOC_COHERENT, NK_ALLOC_SKB_POOL, NK_ALLOC_PAGE_POOL };
+
+struct nk_alloc {
+  u64 pa, len;
+  enum nk_alloc_kind kind;
+  bool live;
+};
+
+struct nk_range {
+  u64 pa, len;
+};
+
+/* One live DMA mapping (dma_map_single_attrs) or coherent allocation. */
+struct nk_dma_map {
+  u64 pa, len;
+  unsigned long attrs;
+  enum dma_data_direction dir;
+  bool coherent;
+  bool live;
+  u32 next_free; /* index + 1 of the next free record; 0 ends the list */
+};
+
+struct page_pool {
+  struct net_device *dev;
+  unsigned int n, size, stride;
+  enum dma_data_direction dir;
+  unsigned long attrs;
+  u64 pa;                /* the chunk holding all n buffers */
+  struct nk_page *pages; /* C array of n */
+  struct nk_page *free;
+  unsigned int in_use;
+  bool live;
+};
+
+struct nk_irq {
+  irq_handler_t handler;
+  void *dev_id;
+};
+
+struct nk_kernel {
+  struct nk_platform plat;
+  const struct nicsim_config *cfg;
+  u64 line; /* cache line bytes, a power of two */
+
+  /* allocator over simulated memory [NK_PAGE_SIZE, mem_size) */
+  u64 bump;
+  struct nk_range free_ranges[NK_FREE_MAX]; /* sorted by pa, disjoint, not adjacent */
+  int nfree;
+  struct nk_alloc allocs[NK_ALLOC_MAX];
+  int nallocs;
+  u64 bytes_in_use;
+
+  /* DMA mappings: records plus, per cache line of memory, index + 1 of the
+   * record covering it (0: none). Mappings never share a line. */
+  struct nk_dma_map *maps;
+  u32 nmaps_cap;
+  u32 maps_free; /* index + 1 of the first free record */
+  u32 maps_live;
+  u32 *line_owner;
+  u64 nlines;
+
+  /* skb pool: metadata in C memory, data in one chunk of simulated memory */
+  struct sk_buff *skbs;
+  unsigned int nskbs, skb_buf_bytes, skbs_in_use;
+  struct sk_buff *skb_free;
+  u64 skb_chunk_pa;
+
+  struct page_pool pools[NK_POOL_MAX];
+
+  struct napi_struct *napis[NK_NAPI_MAX]; /* registered with netif_napi_add */
+  struct napi_struct *poll_list[NK_NAPI_MAX]; /* scheduled, FIFO */
+  int npoll;
+  struct napi_struct *polling; /* the NAPI whose poll is running */
+  int polling_budget;
+
+  struct nk_irq irqs[NK_IRQ_MAX];
+
+  struct net_device dev;
+  const struct nk_driver *drv;
+  bool probed;
+  bool removed;
+  int remove_check_rc; /* driver check hook result captured by nk_kernel_remove */
+  char remove_check_err[256];
+
+  struct nk_kernel_stats stats;
+  int prof_stack_rx, prof_stack_tx, prof_irq_entry, prof_softirq;
+
+  char fault[512]; /* first driver bug seen; "" if none */
+  u64 nfaults;
+  char last_error[256];
+};
+
+/* The kernel whose entry point is running (the "current CPU"). */
+extern struct nk_kernel *nk__current;
+
+/* The current kernel; aborts with a message if no entry point set one
+ * (a harness bug: the driver cannot run without a kernel). */
+struct nk_kernel *nk__cur(const char *what);
+/* Records a driver bug (first one kept, all counted) with the profile bucket. */
+void nk__fault(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Records a non-fatal error message (allocation failure) for nk_kernel_last_error. */
+void nk__error(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* The kernel of a net_device, checked. */
+struct nk_kernel *nk__dev_kernel(const struct net_device *dev, const char *what);
+
+/* True if [p, p+n) lies inside simulated memory. */
+static inline bool nk__in_mem(const struct nk_kernel *k, const void *p, u64 n) {
+  const u8 *b = (const u8 *)p;
+  if (b < k->plat.mem || b >= k->plat.mem + k->plat.mem_size) return false;
+  return n <= (u64)(k->plat.mem + k->plat.mem_size - b);
+}
+static inline u64 nk__pa(const struct nk_kernel *k, const void *p) {
+  return (u64)((const u8 *)p - k->plat.mem);
+}
+static inline u64 nk__round_up(u64 v, u64 a) { return (v + a - 1) & ~(a - 1); }
+static inline u64 nk__round_down(u64 v, u64 a) { return v & ~(a - 1); }
+
+/* Allocator (mem.c): simulated memory, aligned and rounded to whole cache lines. */
+int nk__mem_init(struct nk_kernel *k, char *err, size_t errlen);
+void nk__mem_fini(struct nk_kernel *k);
+/* 0 on failure (pa 0 is never handed out), message in last_error. */
+u64 nk__mem_alloc(struct nk_kernel *k, u64 size, u64 align, enum nk_alloc_kind kind, const char *what);
+/* Frees an allocation made by nk__mem_alloc; a mismatch is a fault. */
+void nk__mem_free(struct nk_kernel *k, u64 pa, u64 size, enum nk_alloc_kind kind, const char *what);
+
+/* DMA mappings (dma.c). */
+int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen);
+void nk__dma_fini(struct nk_kernel *k);
+/* Makes room for n more live mappings (probe time; may move the records). */
+int nk__dma_reserve(struct nk_kernel *k, u32 n);
+/* Registers [pa, pa+len) as a mapping; returns false (fault recorded) on overlap. */
+bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
+                   unsigned long attrs, bool coherent, const char *what);
+/* Ends the mapping that starts at pa, checking len/dir/kind like dma-debug. */
+bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
+                     bool coherent, const char *what);
+
+/* skb pool (skb.c). */
+int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen);
+void nk__skb_fini(struct nk_kernel *k);
+
+#endif

@@ -1,0 +1,184 @@
+/* napi.c: NAPI contexts with Linux's state rules (SCHED, MISSED, disable)
+ * and the NET_RX softirq that polls them. */
+#include <string.h>
+
+#include "kernel/kernel_priv.h"
+
+#define NAPI_POLL_WEIGHT 64
+
+static bool on_poll_list(const struct nk_kernel *k, const struct napi_struct *n) {
+  for (int i = 0; i < k->npoll; i++)
+    if (k->poll_list[i] == n) return true;
+  return false;
+}
+
+static void poll_list_add(struct nk_kernel *k, struct napi_struct *n) {
+  if (on_poll_list(k, n)) return;
+  if (k->npoll == NK_NAPI_MAX) {
+    nk__fault(k, "NAPI poll list full (%d contexts)", NK_NAPI_MAX);
+    return;
+  }
+  k->poll_list[k->npoll++] = n;
+}
+
+static void poll_list_del(struct nk_kernel *k, struct napi_struct *n) {
+  for (int i = 0; i < k->npoll; i++)
+    if (k->poll_list[i] == n) {
+      memmove(&k->poll_list[i], &k->poll_list[i + 1], (size_t)(k->npoll - i - 1) * sizeof k->poll_list[0]);
+      k->npoll--;
+      return;
+    }
+}
+
+/* The kernel of a NAPI context, faulting (on the current kernel) if it has none. */
+static struct nk_kernel *napi_kernel(struct napi_struct *n, const char *what) {
+  if (!n || !n->dev) {
+    nk__fault(nk__cur(what), "%s: NAPI context %p was never added (netif_napi_add)", what, (void *)n);
+    return NULL;
+  }
+  return nk__dev_kernel(n->dev, what);
+}
+
+void netif_napi_add(struct net_device *dev, struct napi_struct *napi, int (*poll)(struct napi_struct *, int),
+                    int weight) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "netif_napi_add");
+  if (!napi || !poll) {
+    nk__fault(k, "netif_napi_add: NULL napi or poll function");
+    return;
+  }
+  int slot = -1;
+  for (int i = 0; i < NK_NAPI_MAX; i++) {
+    if (k->napis[i] == napi) {
+      nk__fault(k, "netif_napi_add: NAPI context added twice");
+      return;
+    }
+    if (!k->napis[i] && slot < 0) slot = i;
+  }
+  if (slot < 0) {
+    nk__fault(k, "netif_napi_add: more than %d NAPI contexts", NK_NAPI_MAX);
+    return;
+  }
+  k->napis[slot] = napi;
+  *napi = (struct napi_struct){.poll = poll, .dev = dev, .weight = weight > 0 ? weight : NAPI_POLL_WEIGHT,
+                               .registered = true};
+}
+
+void netif_napi_del(struct napi_struct *napi) {
+  struct nk_kernel *k = napi_kernel(napi, "netif_napi_del");
+  if (!k) return;
+  if (napi->enabled) nk__fault(k, "netif_napi_del: NAPI context still enabled (napi_disable first)");
+  poll_list_del(k, napi);
+  for (int i = 0; i < NK_NAPI_MAX; i++)
+    if (k->napis[i] == napi) k->napis[i] = NULL;
+  napi->registered = false;
+  napi->scheduled = false;
+}
+
+void napi_enable(struct napi_struct *napi) {
+  struct nk_kernel *k = napi_kernel(napi, "napi_enable");
+  if (!k) return;
+  if (!napi->registered) {
+    nk__fault(k, "napi_enable: NAPI context not added");
+    return;
+  }
+  napi->enabled = true;
+  napi->scheduled = false;
+  napi->missed = false;
+}
+
+void napi_disable(struct napi_struct *napi) {
+  struct nk_kernel *k = napi_kernel(napi, "napi_disable");
+  if (!k) return;
+  if (k->polling == napi) {
+    nk__fault(k, "napi_disable called from its own poll (deadlocks in Linux)");
+    return;
+  }
+  napi->enabled = false;
+  napi->scheduled = false;
+  napi->missed = false;
+  poll_list_del(k, napi);
+}
+
+bool napi_schedule_prep(struct napi_struct *napi) {
+  struct nk_kernel *k = napi_kernel(napi, "napi_schedule_prep");
+  if (!k || !napi->enabled) return false;
+  if (napi->scheduled) {
+    napi->missed = true; /* the running/pending poll must run once more */
+    return false;
+  }
+  napi->scheduled = true;
+  return true;
+}
+
+void __napi_schedule(struct napi_struct *napi) {
+  struct nk_kernel *k = napi_kernel(napi, "__napi_schedule");
+  if (!k) return;
+  if (!napi->enabled) {
+    nk__fault(k, "__napi_schedule on a disabled NAPI context");
+    return;
+  }
+  napi->scheduled = true;
+  if (k->polling != napi) poll_list_add(k, napi);
+}
+
+void napi_schedule(struct napi_struct *napi) {
+  if (napi_schedule_prep(napi)) __napi_schedule(napi);
+}
+
+bool napi_complete_done(struct napi_struct *napi, int work_done) {
+  struct nk_kernel *k = napi_kernel(napi, "napi_complete_done");
+  if (!k) return false;
+  if (k->polling == napi && work_done >= k->polling_budget) return false; /* it used its budget: keep polling */
+  if (!napi->scheduled) {
+    nk__fault(k, "napi_complete_done on a NAPI context that is not scheduled");
+    return false;
+  }
+  if (napi->missed) {
+    /* Scheduled again while it ran: stay scheduled and poll once more. */
+    napi->missed = false;
+    poll_list_add(k, napi);
+    return false;
+  }
+  napi->scheduled = false;
+  poll_list_del(k, napi);
+  return true;
+}
+
+bool nk_kernel_napi_pending(const struct nk_kernel *k) {
+  return k->npoll > 0 && !k->fault[0]; /* after a fault nothing runs: nothing is pending */
+}
+
+bool nk_kernel_softirq(struct nk_kernel *k) {
+  nk_kernel_set_current(k);
+  if (k->fault[0] || k->npoll == 0) return false;
+  k->stats.softirqs++;
+  int prev = nk_prof_enter(k->prof_softirq);
+  k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.softirq_cycles);
+  nk_prof_leave(prev);
+
+  struct napi_struct *list[NK_NAPI_MAX];
+  int n = k->npoll;
+  memcpy(list, k->poll_list, (size_t)n * sizeof list[0]);
+  k->npoll = 0; /* contexts scheduled from here on run in the next softirq */
+  for (int i = 0; i < n && !k->fault[0]; i++) {
+    struct napi_struct *napi = list[i];
+    if (!napi->scheduled || !napi->enabled) continue;
+    int budget = napi->weight < k->cfg->driver.napi_budget ? napi->weight : (int)k->cfg->driver.napi_budget;
+    k->polling = napi;
+    k->polling_budget = budget;
+    int work = napi->poll(napi, budget);
+    k->polling = NULL;
+    k->stats.napi_polls++;
+    k->stats.napi_work += work > 0 ? (u64)work : 0;
+    if (work < 0 || work > budget) {
+      nk__fault(k, "NAPI poll returned %d, outside its budget [0, %d]", work, budget);
+    } else if (work == budget) {
+      k->stats.napi_full++;
+      if (napi->scheduled) poll_list_add(k, napi); /* stays scheduled: poll again */
+    } else if (napi->scheduled && !on_poll_list(k, napi)) {
+      nk__fault(k, "NAPI poll returned %d < budget %d without napi_complete_done: the context would never run again",
+                work, budget);
+    }
+  }
+  return k->npoll > 0;
+}

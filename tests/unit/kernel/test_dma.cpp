@@ -1,0 +1,317 @@
+// test_dma.cpp: the DMA API: uncached coherent memory, cache maintenance per
+// direction and line, the attrs hook for the device, dma-debug checks, page pool.
+#include <gtest/gtest.h>
+
+#include <string>
+
+#include "unit/kernel/test_support.h"
+
+namespace {
+
+// A cacheable, line-aligned buffer in simulated memory (an skb's head).
+struct Buf {
+  TestKernel &t;
+  sk_buff *skb;
+  explicit Buf(TestKernel &tk) : t(tk), skb(netdev_alloc_skb(tk.dev(), 1514)) {}
+  ~Buf() { dev_kfree_skb_any(skb); }
+  uint8_t *at(size_t off) const { return skb->head + off; }
+};
+
+uint64_t lines(const counting_platform &cp, nk_cache_op op) { return cp.c.cache_lines[op]; }
+uint64_t all_lines(const counting_platform &cp) {
+  return cp.c.cache_lines[NK_CACHE_CLEAN] + cp.c.cache_lines[NK_CACHE_INVALIDATE] + cp.c.cache_lines[NK_CACHE_CLEAN_INV];
+}
+
+}  // namespace
+
+TEST(KernelDma, CoherentMemoryIsUncachedOnANonCoherentPlatform) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  cp_reset_counts(&t.cp);
+  dma_addr_t h;
+  void *ring = dma_alloc_coherent(t.dev(), 8192, &h);
+  ASSERT_NE(ring, nullptr);
+  EXPECT_EQ(t.cp.c.set_attr_calls[NK_MEM_UNCACHED], 1u);
+  for (uint64_t pa = h; pa < h + 8192; pa += 64) ASSERT_EQ(cp_attr(&t.cp, pa), NK_MEM_UNCACHED) << pa;
+  EXPECT_EQ(cp_attr(&t.cp, h + 8192), NK_MEM_CACHED);
+  dma_free_coherent(t.dev(), 8192, ring, h);
+  EXPECT_EQ(t.cp.c.set_attr_calls[NK_MEM_CACHED], 1u);
+  EXPECT_EQ(cp_attr(&t.cp, h), NK_MEM_CACHED) << "freed memory is cacheable again";
+  EXPECT_EQ(t.check(), "");
+}
+
+TEST(KernelDma, CoherentMemoryStaysCachedOnACoherentPlatform) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  cp_reset_counts(&t.cp);
+  dma_addr_t h;
+  void *ring = dma_alloc_coherent(t.dev(), 8192, &h);
+  ASSERT_NE(ring, nullptr);
+  EXPECT_EQ(t.cp.c.set_attr_calls[NK_MEM_UNCACHED], 0u);
+  EXPECT_EQ(cp_attr(&t.cp, h), NK_MEM_CACHED);
+  dma_free_coherent(t.dev(), 8192, ring, h);
+}
+
+// Cache maintenance per call, on a non-coherent platform: which op, how many lines.
+TEST(KernelDma, MapSyncAndUnmapMaintainTheCoveredLinesByDirection) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  Buf b(t);
+  ASSERT_NE(b.skb, nullptr);
+  net_device *dev = t.dev();
+  // [head+64, head+164): lines 1 and 2 of the buffer -> 2 lines.
+  cp_reset_counts(&t.cp);
+  dma_addr_t d = dma_map_single(dev, b.at(64), 100, DMA_TO_DEVICE);
+  EXPECT_EQ(d, t.pa(b.at(64)));
+  EXPECT_EQ(t.cp.c.cache_calls[NK_CACHE_CLEAN], 1u);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN), 2u) << "map TO_DEVICE cleans";
+  dma_sync_single_for_cpu(dev, d, 100, DMA_TO_DEVICE);
+  EXPECT_EQ(all_lines(t.cp), 2u) << "for_cpu after TO_DEVICE: nothing to drop";
+  dma_sync_single_for_device(dev, d, 100, DMA_TO_DEVICE);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN), 4u);
+  dma_unmap_single(dev, d, 100, DMA_TO_DEVICE);
+  EXPECT_EQ(all_lines(t.cp), 4u) << "unmap TO_DEVICE: nothing";
+
+  // [head+60, head+68) straddles a line boundary -> 2 lines.
+  cp_reset_counts(&t.cp);
+  d = dma_map_single(dev, b.at(60), 8, DMA_FROM_DEVICE);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 2u) << "map FROM_DEVICE invalidates";
+  dma_sync_single_for_cpu(dev, d, 8, DMA_FROM_DEVICE);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 4u);
+  dma_sync_single_for_device(dev, d, 8, DMA_FROM_DEVICE);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 6u);
+  dma_unmap_single(dev, d, 8, DMA_FROM_DEVICE);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 8u) << "unmap FROM_DEVICE syncs for the CPU";
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN) + lines(t.cp, NK_CACHE_CLEAN_INV), 0u);
+
+  // 1514 bytes at head+66 (an RX frame in an skb): lines 1..24 -> 24 lines.
+  cp_reset_counts(&t.cp);
+  d = dma_map_single(dev, b.at(66), 1514, DMA_BIDIRECTIONAL);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN_INV), 24u);
+  dma_sync_single_for_cpu(dev, d, 1514, DMA_BIDIRECTIONAL);
+  dma_sync_single_for_device(dev, d, 1514, DMA_BIDIRECTIONAL);
+  dma_unmap_single(dev, d, 1514, DMA_BIDIRECTIONAL);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN_INV), 4 * 24u);
+  EXPECT_EQ(t.cp.c.cache_calls[NK_CACHE_CLEAN_INV], 4u);
+  EXPECT_EQ(t.fault(), nullptr);
+}
+
+TEST(KernelDma, PartialSyncCoversOnlyItsLines) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 1536, DMA_FROM_DEVICE);
+  cp_reset_counts(&t.cp);
+  dma_sync_single_for_cpu(t.dev(), d, 60, DMA_FROM_DEVICE);  // a 60-byte frame: 1 line
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 1u);
+  dma_sync_single_for_cpu(t.dev(), d + 128, 64, DMA_FROM_DEVICE);  // one whole line inside
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 2u);
+  dma_unmap_single(t.dev(), d, 1536, DMA_FROM_DEVICE);
+  EXPECT_EQ(t.fault(), nullptr);
+}
+
+TEST(KernelDma, SkipCpuSyncSkipsMapAndUnmapButNotExplicitSyncs) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  Buf b(t);
+  cp_reset_counts(&t.cp);
+  dma_addr_t d = dma_map_single_attrs(t.dev(), b.at(0), 1024, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+  EXPECT_EQ(all_lines(t.cp), 0u);
+  dma_sync_single_for_cpu(t.dev(), d, 1024, DMA_FROM_DEVICE);
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 16u);
+  dma_unmap_single_attrs(t.dev(), d, 1024, DMA_FROM_DEVICE, DMA_ATTR_SKIP_CPU_SYNC);
+  EXPECT_EQ(all_lines(t.cp), 16u);
+  EXPECT_EQ(t.fault(), nullptr);
+}
+
+TEST(KernelDma, NothingIsMaintainedOnACoherentPlatform) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  cp_reset_counts(&t.cp);
+  for (auto dir : {DMA_TO_DEVICE, DMA_FROM_DEVICE, DMA_BIDIRECTIONAL}) {
+    dma_addr_t d = dma_map_single(t.dev(), b.at(66), 1514, dir);
+    dma_sync_single_for_cpu(t.dev(), d, 1514, dir);
+    dma_sync_single_for_device(t.dev(), d, 1514, dir);
+    dma_unmap_single(t.dev(), d, 1514, dir);
+  }
+  EXPECT_EQ(t.cp.c.cache_calls[0] + t.cp.c.cache_calls[1] + t.cp.c.cache_calls[2], 0u);
+  EXPECT_EQ(t.fault(), nullptr);
+}
+
+TEST(KernelDma, MappingAttrsAreVisibleToTheDeviceModelWhileMapped) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single_attrs(t.dev(), b.at(66), 1514, DMA_FROM_DEVICE, DMA_ATTR_WEAK_ORDERING);
+  ASSERT_FALSE(dma_mapping_error(t.dev(), d));
+  EXPECT_EQ(nk_dma_attrs(t.k, d), DMA_ATTR_WEAK_ORDERING);
+  EXPECT_EQ(nk_dma_attrs(t.k, d + 1513), DMA_ATTR_WEAK_ORDERING);
+  EXPECT_EQ(nk_dma_attrs(t.k, d + 1514), 0u) << "one past the mapping";
+  EXPECT_EQ(nk_dma_attrs(t.k, d - 1), 0u) << "same cache line, outside the mapping";
+  nk_dma_mapping m{};
+  ASSERT_TRUE(nk_dma_lookup(t.k, d + 700, &m));
+  EXPECT_EQ(m.pa, d);
+  EXPECT_EQ(m.len, 1514u);
+  EXPECT_EQ(m.dir, DMA_FROM_DEVICE);
+  EXPECT_FALSE(m.coherent);
+  dma_unmap_single_attrs(t.dev(), d, 1514, DMA_FROM_DEVICE, DMA_ATTR_WEAK_ORDERING);
+  EXPECT_EQ(nk_dma_attrs(t.k, d), 0u);
+  EXPECT_FALSE(nk_dma_lookup(t.k, d, &m));
+  EXPECT_FALSE(nk_dma_lookup(t.k, t.cp.mem_size + 100, &m));
+
+  dma_addr_t h;
+  void *ring = dma_alloc_coherent(t.dev(), 100, &h);
+  ASSERT_TRUE(nk_dma_lookup(t.k, h + 4000, &m)) << "the whole page-rounded region is device-visible";
+  EXPECT_TRUE(m.coherent);
+  EXPECT_EQ(m.attrs, 0u);
+  dma_free_coherent(t.dev(), 100, ring, h);
+  EXPECT_EQ(t.fault(), nullptr);
+}
+
+TEST(KernelDma, DoubleUnmapIsAFault) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 256, DMA_TO_DEVICE);
+  dma_unmap_single(t.dev(), d, 256, DMA_TO_DEVICE);
+  EXPECT_EQ(t.fault(), nullptr);
+  dma_unmap_single(t.dev(), d, 256, DMA_TO_DEVICE);
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_NE(std::string(t.fault()).find("not mapped"), std::string::npos) << t.fault();
+}
+
+TEST(KernelDma, UnmapWithAnotherSizeIsAFault) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 256, DMA_TO_DEVICE);
+  dma_unmap_single(t.dev(), d, 128, DMA_TO_DEVICE);
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_NE(std::string(t.fault()).find("does not match"), std::string::npos) << t.fault();
+  EXPECT_TRUE(nk_dma_lookup(t.k, d, nullptr)) << "the mapping stays live";
+}
+
+TEST(KernelDma, SyncInTheWrongDirectionIsAFault) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 256, DMA_FROM_DEVICE);
+  cp_reset_counts(&t.cp);
+  dma_sync_single_for_cpu(t.dev(), d, 256, DMA_TO_DEVICE);
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_NE(std::string(t.fault()).find("direction"), std::string::npos) << t.fault();
+  EXPECT_EQ(all_lines(t.cp), 0u);
+}
+
+TEST(KernelDma, SyncPastTheEndOfTheMappingIsAFault) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 256, DMA_FROM_DEVICE);
+  dma_sync_single_for_cpu(t.dev(), d + 200, 100, DMA_FROM_DEVICE);
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_NE(std::string(t.fault()).find("past the end"), std::string::npos) << t.fault();
+}
+
+TEST(KernelDma, TwoMappingsSharingACacheLineIsAFault) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  dma_addr_t d1 = dma_map_single(t.dev(), b.at(0), 100, DMA_FROM_DEVICE);
+  EXPECT_FALSE(dma_mapping_error(t.dev(), d1));
+  dma_addr_t d2 = dma_map_single(t.dev(), b.at(100), 100, DMA_TO_DEVICE);  // line 1 is shared
+  EXPECT_TRUE(dma_mapping_error(t.dev(), d2));
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_NE(std::string(t.fault()).find("share"), std::string::npos) << t.fault();
+  EXPECT_EQ(nk_kernel_get_stats(t.k)->dma_map_fail, 1u);
+}
+
+TEST(KernelDma, MappingAHostPointerFails) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  char host[64];
+  dma_addr_t d = dma_map_single(t.dev(), host, sizeof host, DMA_TO_DEVICE);
+  EXPECT_TRUE(dma_mapping_error(t.dev(), d));
+  EXPECT_NE(t.fault(), nullptr);
+}
+
+TEST(KernelDma, ALiveMappingIsALeakOnceNoDriverIsBound) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 256, DMA_TO_DEVICE);
+  dev_kfree_skb_any(b.skb);  // so that the live mapping is the only leak
+  b.skb = nullptr;
+  std::string msg = t.check();
+  EXPECT_NE(msg.find("DMA mapping(s) still live"), std::string::npos) << msg;
+  dma_unmap_single(t.dev(), d, 256, DMA_TO_DEVICE);
+}
+
+TEST(KernelPagePool, BuffersAreMappedAlignedAndRecycledInO1) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  cp_reset_counts(&t.cp);
+  page_pool *pool = page_pool_create_attrs(t.dev(), 8, 2000, DMA_FROM_DEVICE, DMA_ATTR_WEAK_ORDERING);
+  ASSERT_NE(pool, nullptr);
+  // Each buffer mapped FROM_DEVICE once: 2000 bytes from a line boundary -> 32 lines.
+  EXPECT_EQ(t.cp.c.cache_lines[NK_CACHE_INVALIDATE], 8 * 32u);
+  nk_page *pages[8];
+  for (auto &p : pages) {
+    p = page_pool_dev_alloc_pages(pool);
+    ASSERT_NE(p, nullptr);
+    EXPECT_EQ(p->dma % 64, 0u);
+    EXPECT_EQ(p->dma, t.pa(p->addr));
+    EXPECT_EQ(nk_dma_attrs(t.k, p->dma + 1999), DMA_ATTR_WEAK_ORDERING);
+  }
+  EXPECT_EQ(page_pool_dev_alloc_pages(pool), nullptr);
+  EXPECT_EQ(page_pool_in_use(pool), 8u);
+  page_pool_recycle_direct(pool, pages[3]);
+  EXPECT_EQ(page_pool_dev_alloc_pages(pool), pages[3]) << "LIFO recycling";
+  for (auto *p : pages) page_pool_recycle_direct(pool, p);
+  EXPECT_EQ(page_pool_in_use(pool), 0u);
+  page_pool_destroy(pool);
+  EXPECT_EQ(t.fault(), nullptr);
+  EXPECT_EQ(t.check(), "");
+}
+
+TEST(KernelPagePool, DestroyWithBuffersOutIsAFaultAndALeak) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  page_pool *pool = page_pool_create(t.dev(), 4, 2048, DMA_FROM_DEVICE);
+  ASSERT_NE(pool, nullptr);
+  ASSERT_NE(page_pool_dev_alloc_pages(pool), nullptr);
+  std::string leak = t.check();
+  EXPECT_NE(leak.find("page pool"), std::string::npos) << leak;
+  page_pool_destroy(pool);
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_NE(std::string(t.fault()).find("never returned"), std::string::npos) << t.fault();
+}
+
+TEST(KernelPagePool, RecyclingTwiceIsAFault) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  page_pool *pool = page_pool_create(t.dev(), 4, 2048, DMA_FROM_DEVICE);
+  nk_page *p = page_pool_dev_alloc_pages(pool);
+  page_pool_recycle_direct(pool, p);
+  EXPECT_EQ(t.fault(), nullptr);
+  page_pool_recycle_direct(pool, p);
+  ASSERT_NE(t.fault(), nullptr);
+  EXPECT_EQ(page_pool_in_use(pool), 0u);
+  page_pool_destroy(pool);
+}
+
+TEST(KernelDma, ABidirectionalMappingMaySyncInEitherDirection) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  Buf b(t);
+  dma_addr_t d = dma_map_single(t.dev(), b.at(0), 128, DMA_BIDIRECTIONAL);
+  cp_reset_counts(&t.cp);
+  dma_sync_single_for_cpu(t.dev(), d, 128, DMA_FROM_DEVICE);
+  dma_sync_single_for_device(t.dev(), d, 128, DMA_TO_DEVICE);
+  EXPECT_EQ(t.fault(), nullptr) << "dma-debug accepts either direction on a bidirectional mapping";
+  EXPECT_EQ(lines(t.cp, NK_CACHE_INVALIDATE), 2u);  // the sync's own direction decides the op
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN), 2u);
+  dma_unmap_single(t.dev(), d, 128, DMA_BIDIRECTIONAL);
+  EXPECT_EQ(t.fault(), nullptr);
+}

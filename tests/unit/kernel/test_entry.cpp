@@ -1,0 +1,238 @@
+// test_entry.cpp: the kernel layer's entry points with a small test driver:
+// IRQ delivery, nk_kernel_xmit, probe errors and the end-of-run check.
+#include <gtest/gtest.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+#include "net/frame.h"
+#include "unit/kernel/test_support.h"
+
+namespace {
+
+// The test driver's behaviour and what it saw (one instance per test).
+struct TestDrv {
+  int probe_rc = 0;
+  bool busy = false;           // ndo_start_xmit returns NETDEV_TX_BUSY
+  bool leak_on_remove = false; // remove keeps the queued skbs
+  bool check_fails = false;
+  std::vector<sk_buff *> queued;
+  int removes = 0;
+};
+TestDrv *g_drv;
+
+int td_probe(net_device *dev, char *err, size_t errlen) {
+  dev->priv = g_drv;
+  if (g_drv->probe_rc) snprintf(err, errlen, "testdrv: no such hardware");
+  return g_drv->probe_rc;
+}
+void td_remove(net_device *dev) {
+  auto *d = static_cast<TestDrv *>(netdev_priv(dev));
+  d->removes++;
+  if (!d->leak_on_remove)
+    for (sk_buff *s : d->queued) dev_kfree_skb_any(s);
+  d->queued.clear();
+}
+netdev_tx_t td_xmit(sk_buff *skb, net_device *dev) {
+  NK_PROFILE_FUNC(NK_CLASS_TX);
+  auto *d = static_cast<TestDrv *>(netdev_priv(dev));
+  if (d->busy) return NETDEV_TX_BUSY;
+  d->queued.push_back(skb);
+  return NETDEV_TX_OK;
+}
+int td_check(net_device *dev, char *err, size_t errlen) {
+  auto *d = static_cast<TestDrv *>(netdev_priv(dev));
+  if (!d->check_fails) return 0;
+  snprintf(err, errlen, "testdrv: ring indices disagree");
+  return -1;
+}
+const nk_driver test_driver = {"testdrv", td_probe, td_remove, td_xmit, td_check};
+
+struct EntryRig {
+  TestDrv drv;  // declared first: destroyed after the kernel, whose destroy runs remove
+  TestKernel t;
+  explicit EntryRig(bool probe = true) {
+    g_drv = &drv;
+    EXPECT_TRUE(t.create(true)) << t.err;
+    if (probe) {
+      char err[256] = "";
+      EXPECT_EQ(nk_kernel_probe_driver(t.k, &test_driver, err, sizeof err), 0) << err;
+    }
+  }
+};
+
+int irq_calls;
+int irq_vec_seen;
+void *irq_cookie_seen;
+irqreturn_t test_handler(int vec, void *cookie) {
+  NK_PROFILE_FUNC(NK_CLASS_IRQ);
+  irq_calls++;
+  irq_vec_seen = vec;
+  irq_cookie_seen = cookie;
+  mb();  // one operation inside the handler's own bucket
+  return IRQ_HANDLED;
+}
+
+}  // namespace
+
+TEST(KernelIrq, ChargesEntryThenRunsTheHandler) {
+  EntryRig r;
+  int cookie = 0;
+  ASSERT_EQ(request_irq(r.t.dev(), 3, test_handler, &cookie), 0);
+  EXPECT_EQ(request_irq(r.t.dev(), 3, test_handler, &cookie), -EBUSY);
+  EXPECT_EQ(request_irq(r.t.dev(), 64, test_handler, &cookie), -EINVAL);
+  irq_calls = 0;
+  cp_reset_counts(&r.t.cp);
+  nk_kernel_irq(r.t.k, 3);
+  EXPECT_EQ(irq_calls, 1);
+  EXPECT_EQ(irq_vec_seen, 3);
+  EXPECT_EQ(irq_cookie_seen, &cookie);
+  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_IRQ_ENTRY), r.t.cfg.cpu.irq_entry_cycles);
+  EXPECT_EQ(nk_prof_class(nk_prof_find(NK_PROF_IRQ_ENTRY)), NK_CLASS_IRQ);
+  EXPECT_EQ(r.t.bucket_ops("test_handler"), 1u);
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->irqs, 1u);
+  free_irq(r.t.dev(), 3);
+  EXPECT_EQ(r.t.fault(), nullptr);
+}
+
+TEST(KernelIrq, SpuriousVectorIsCountedAndStillCostsEntry) {
+  EntryRig r;
+  cp_reset_counts(&r.t.cp);
+  nk_kernel_irq(r.t.k, 7);
+  nk_kernel_irq(r.t.k, -1);
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->irqs_spurious, 2u);
+  EXPECT_DOUBLE_EQ(r.t.cp.c.cycles, 2 * r.t.cfg.cpu.irq_entry_cycles);
+  EXPECT_EQ(r.t.fault(), nullptr);
+}
+
+TEST(KernelIrq, FreeingAnUnrequestedVectorIsAFault) {
+  EntryRig r;
+  free_irq(r.t.dev(), 5);
+  EXPECT_NE(r.t.fault(), nullptr);
+}
+
+TEST(KernelIrq, MsiTargetIsThePlatformsAndDataIsTheVector) {
+  EntryRig r;
+  EXPECT_EQ(nk_msi_addr(r.t.dev()), r.t.cp.plat.msi_addr);
+  EXPECT_EQ(nk_msi_data(r.t.dev(), 5), 5u);
+}
+
+TEST(KernelXmit, FillsATestFrameChargesTheStackAndCallsTheDriver) {
+  EntryRig r;
+  cp_reset_counts(&r.t.cp);
+  ASSERT_EQ(nk_kernel_xmit(r.t.k, 1518, 7, 42), NETDEV_TX_OK);
+  ASSERT_EQ(r.drv.queued.size(), 1u);
+  sk_buff *s = r.drv.queued[0];
+  EXPECT_EQ(s->len, 1514u);
+  EXPECT_EQ(r.t.pa(s->data) & 7, 2u);
+  nf_header h{};
+  ASSERT_EQ(nf_check(s->data, s->len, static_cast<uint64_t>(r.t.cfg.run.seed), &h), NF_OK);
+  EXPECT_EQ(h.flow, 7u);
+  EXPECT_EQ(h.seq, 42u);
+  const double want = r.t.cfg.cpu.stack_tx_cycles_per_pkt + r.t.cfg.cpu.stack_tx_cycles_per_byte * 1514;
+  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_STACK_TX), want);
+  EXPECT_DOUBLE_EQ(r.t.cp.c.cycles, want);
+  EXPECT_EQ(nk_prof_class(nk_prof_find(NK_PROF_STACK_TX)), NK_CLASS_TX);
+  EXPECT_EQ(r.t.cp.c.copies + r.t.cp.c.stores[0] + r.t.cp.c.stores[1], 0u)
+      << "the application's bytes are part of the stack charge, not driver operations";
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->xmit_ok, 1u);
+  EXPECT_EQ(r.t.fault(), nullptr);
+}
+
+TEST(KernelXmit, StoppedQueueIsBusyAndConsumesNothing) {
+  EntryRig r;
+  netif_stop_queue(r.t.dev());
+  EXPECT_TRUE(nk_kernel_tx_stopped(r.t.k));
+  cp_reset_counts(&r.t.cp);
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 1518, 0, 0), NETDEV_TX_BUSY);
+  EXPECT_TRUE(r.drv.queued.empty());
+  EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
+  EXPECT_EQ(r.t.cp.c.charges, 0u);
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->xmit_busy, 1u);
+  netif_wake_queue(r.t.dev());
+  EXPECT_FALSE(netif_queue_stopped(r.t.dev()));
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 1518, 0, 0), NETDEV_TX_OK);
+}
+
+TEST(KernelXmit, DriverBusyGivesTheSkbBack) {
+  EntryRig r;
+  r.drv.busy = true;
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 64, 0, 0), NETDEV_TX_BUSY);
+  EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->xmit_busy_driver, 1u);
+}
+
+TEST(KernelXmit, HarnessErrorsAreNegative) {
+  EntryRig unprobed(false);
+  EXPECT_EQ(nk_kernel_xmit(unprobed.t.k, 1518, 0, 0), -ENODEV);
+  EntryRig r;
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 63, 0, 0), -EINVAL);
+  (void)nk_ld32(reinterpret_cast<void *>(8));  // a driver bug
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 1518, 0, 0), -EFAULT);
+}
+
+TEST(KernelProbe, ProbeErrorIsPassedOn) {
+  EntryRig r(false);
+  r.drv.probe_rc = -ENOMEM;
+  char err[256] = "";
+  EXPECT_EQ(nk_kernel_probe_driver(r.t.k, &test_driver, err, sizeof err), -ENOMEM);
+  EXPECT_STREQ(err, "testdrv: no such hardware");
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 1518, 0, 0), -ENODEV);
+}
+
+TEST(KernelProbe, ProbingTwiceIsRefused) {
+  EntryRig r;
+  char err[256] = "";
+  EXPECT_EQ(nk_kernel_probe_driver(r.t.k, &test_driver, err, sizeof err), -EBUSY);
+}
+
+TEST(KernelCheck, WhileProbedItRunsTheDriversCheck) {
+  EntryRig r;
+  EXPECT_EQ(r.t.check(), "");
+  r.drv.check_fails = true;
+  EXPECT_EQ(r.t.check(), "testdrv: ring indices disagree");
+}
+
+TEST(KernelCheck, CleanRemoveLeavesNothing) {
+  EntryRig r;
+  for (int i = 0; i < 5; i++) ASSERT_EQ(nk_kernel_xmit(r.t.k, 200, 0, static_cast<uint64_t>(i)), NETDEV_TX_OK);
+  EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 5u);
+  nk_kernel_remove(r.t.k);
+  EXPECT_EQ(r.drv.removes, 1);
+  EXPECT_EQ(r.t.check(), "");
+  nk_kernel_remove(r.t.k);  // idempotent
+  EXPECT_EQ(r.drv.removes, 1);
+}
+
+TEST(KernelCheck, AnSkbKeptByRemoveIsALeak) {
+  EntryRig r;
+  r.drv.leak_on_remove = true;
+  ASSERT_EQ(nk_kernel_xmit(r.t.k, 200, 0, 0), NETDEV_TX_OK);
+  nk_kernel_remove(r.t.k);
+  std::string msg = r.t.check();
+  EXPECT_NE(msg.find("leak after remove: 1 of"), std::string::npos) << msg;
+}
+
+TEST(KernelCheck, ADriverCheckFailingAtRemoveIsReportedAfterwards) {
+  EntryRig r;
+  r.drv.check_fails = true;
+  nk_kernel_remove(r.t.k);
+  r.drv.check_fails = false;
+  EXPECT_EQ(r.t.check(), "testdrv: ring indices disagree (at remove)");
+}
+
+TEST(KernelCheck, AFaultStopsEntryPointsAndIsReportedFirst) {
+  EntryRig r;
+  int cookie;
+  ASSERT_EQ(request_irq(r.t.dev(), 1, test_handler, &cookie), 0);
+  nk_st32(reinterpret_cast<void *>(64), 1);
+  ASSERT_NE(r.t.fault(), nullptr);
+  irq_calls = 0;
+  nk_kernel_irq(r.t.k, 1);
+  EXPECT_EQ(irq_calls, 0) << "after a fault no driver code runs";
+  EXPECT_EQ(r.t.check().rfind("driver bug: ", 0), 0u) << r.t.check();
+  free_irq(r.t.dev(), 1);
+}

@@ -1,0 +1,74 @@
+// test_support.h: a kernel-layer instance on a counting platform with a
+// small test config, shared by the kernel and driver unit tests.
+#ifndef NICSIM_TESTS_KERNEL_TEST_SUPPORT_H
+#define NICSIM_TESTS_KERNEL_TEST_SUPPORT_H
+
+#include <gtest/gtest.h>
+
+#include <cstdint>
+#include <string>
+
+#include "config/config.h"
+#include "kernel/kernel.h"
+#include "unit/kernel/counting_platform.h"
+
+// Schema defaults with small rings and budget so tests run fast.
+inline nicsim_config test_config() {
+  nicsim_config c;
+  nc_config_defaults(&c);
+  c.nic.rx_ring_size = 64;
+  c.nic.tx_ring_size = 64;
+  c.driver.napi_budget = 16;
+  c.traffic.mode = NC_MODE_BIDIR;
+  return c;
+}
+
+// A kernel on a counting platform. Edit cfg, then create().
+struct TestKernel {
+  counting_platform cp{};
+  nicsim_config cfg = test_config();
+  nk_kernel *k = nullptr;
+  std::string err;
+
+  TestKernel() = default;
+  TestKernel(const TestKernel &) = delete;
+  TestKernel &operator=(const TestKernel &) = delete;
+  ~TestKernel() {
+    if (k) nk_kernel_destroy(k);
+    cp_fini(&cp);
+  }
+
+  // Creates the platform (mem_bytes of memory) and the kernel; false with err set on failure.
+  bool create(bool coherent, uint64_t mem_bytes = 16u << 20) {
+    if (cp_init(&cp, mem_bytes, coherent, static_cast<uint32_t>(cfg.cpu.cache_line_bytes)) != 0) {
+      err = "cp_init failed";
+      return false;
+    }
+    char buf[512] = "";
+    k = nk_kernel_create(&cp.plat, &cfg, buf, sizeof buf);
+    err = buf;
+    if (k) nk_kernel_set_current(k);
+    return k != nullptr;
+  }
+  net_device *dev() { return nk_kernel_netdev(k); }
+  const char *fault() const { return nk_kernel_fault(k); }
+  // nk_kernel_check's message, or "" if it passes.
+  std::string check() {
+    char buf[512] = "";
+    return nk_kernel_check(k, buf, sizeof buf) == 0 ? std::string() : std::string(buf);
+  }
+  // Simulated-memory physical address of p.
+  uint64_t pa(const void *p) const { return static_cast<uint64_t>(static_cast<const uint8_t *>(p) - cp.mem); }
+  // Cycles charged to the named profile bucket (0 if it does not exist).
+  double bucket(const char *name) const {
+    int id = nk_prof_find(name);
+    return id < 0 ? 0.0 : cp.c.bucket_cycles[id];
+  }
+  // Platform operations made in the named profile bucket (0 if it does not exist).
+  uint64_t bucket_ops(const char *name) const {
+    int id = nk_prof_find(name);
+    return id < 0 ? 0 : cp.c.bucket_ops[id];
+  }
+};
+
+#endif
