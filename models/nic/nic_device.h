@@ -20,29 +20,38 @@
 
 namespace nicsim {
 
-/* Cumulative counters; the glue snapshots them at warm-up and at the end. */
+/* Cumulative counters; the glue snapshots them at warm-up and at the end.
+ * Conservation (RX): rx_offered_frames = rx_dma_frames + rx_drop_fifo +
+ * rx_drop_nodesc + RX frames in flight (see docs/nic.md). */
 struct NicCounters {
   /* wire side */
-  uint64_t rx_offered_frames = 0;  /* frames the wire peer sent */
-  uint64_t rx_offered_bytes = 0;
-  uint64_t rx_drop_fifo = 0;       /* dropped: RX FIFO full */
+  uint64_t rx_offered_frames = 0;  /* frames the wire peer sent (fully arrived at the MAC) */
+  uint64_t rx_offered_bytes = 0;   /* their bytes, FCS included */
+  uint64_t rx_drop_fifo = 0;       /* frames dropped: RX FIFO full */
   uint64_t rx_drop_nodesc = 0;     /* dropped: no RX descriptor (if the family drops rather than waits) */
   uint64_t rx_dma_frames = 0;      /* frames written to host memory and written back */
   uint64_t tx_wire_frames = 0;     /* frames the MAC put on the wire */
-  uint64_t tx_wire_bytes = 0;      /* frame bytes (FCS included) */
+  uint64_t tx_wire_bytes = 0;      /* their bytes, FCS included */
   uint64_t tx_peer_ok = 0;         /* frames the wire peer received intact */
-  uint64_t tx_peer_errors = 0;     /* corrupted, duplicated or reordered at the peer */
+  uint64_t tx_peer_errors = 0;     /* frames corrupted, duplicated or reordered at the peer */
+  uint64_t tx_peer_gaps = 0;       /* sequence numbers the peer never saw (frames lost) */
+  uint64_t tx_dma_frames = 0;      /* frames read from host memory into the MAC TX FIFO */
   /* DMA engine */
-  uint64_t desc_fetch_reqs = 0;
-  uint64_t desc_fetched = 0;
-  uint64_t desc_writebacks = 0;
-  uint64_t data_read_bytes = 0;
-  uint64_t data_write_bytes = 0;
-  uint64_t irqs_raised = 0;
-  uint64_t irqs_suppressed = 0;    /* causes folded into a later interrupt by moderation */
-  uint64_t mmio_reads = 0;
-  uint64_t mmio_writes = 0;
+  uint64_t desc_fetch_reqs = 0;    /* descriptor read requests, RX + TX */
+  uint64_t desc_fetched = 0;       /* descriptors read, RX + TX */
+  uint64_t desc_writebacks = 0;    /* descriptor write-back requests, RX + TX */
+  uint64_t data_read_bytes = 0;    /* TX frame bytes read from host memory (no FCS) */
+  uint64_t data_write_bytes = 0;   /* RX frame bytes written to host memory (no FCS) */
+  uint64_t irqs_raised = 0;        /* MSI writes the NIC raised */
+  uint64_t irqs_suppressed = 0;    /* moderation conditions met while masked, folded into a later MSI */
+  uint64_t mmio_reads = 0;         /* BAR0 register reads */
+  uint64_t mmio_writes = 0;        /* BAR0 register writes */
+  uint64_t dma_busy_cycles = 0;    /* NIC clock cycles spent processing descriptors, RX + TX */
 };
+
+class WirePeer;
+class Mac;
+class DmaEngine;
 
 class NicDevice : public sc_core::sc_module {
  public:
@@ -63,9 +72,16 @@ class NicDevice : public sc_core::sc_module {
    * the run and reports it with the simulated time. */
   std::function<void(const std::string &, const std::string &)> on_violation;
 
+  /* The parts, for tests and diagnostics (the glue needs none of them). */
+  WirePeer &peer();
+  Mac &mac();
+  DmaEngine &engine();
+
  private:
   struct Impl;
   std::unique_ptr<Impl> m_impl;
+  /* BAR0 target: see DmaEngine::reg_transport (a read waits reg_read_ns
+   * inside the call when the caller is a thread). */
   void b_transport_regs(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
 };
 

@@ -13,6 +13,7 @@
 #ifndef NICSIM_HW_GENERIC_NIC_H
 #define NICSIM_HW_GENERIC_NIC_H
 
+#include <assert.h> /* static_assert in C11 and C++ */
 #include <stdint.h>
 
 /* Registers (32-bit, offsets from BAR0). */
@@ -59,7 +60,7 @@ struct gn_rx_desc {
   uint16_t flags;
   uint16_t rsvd;
 };
-_Static_assert(sizeof(struct gn_rx_desc) == 16, "generic RX descriptor is 16 bytes");
+static_assert(sizeof(struct gn_rx_desc) == 16, "generic RX descriptor is 16 bytes");
 
 /* TX descriptor, 16 bytes. The driver writes all of it with OWN and EOP;
  * the device writes flags back with OWN cleared. */
@@ -69,7 +70,7 @@ struct gn_tx_desc {
   uint16_t flags;
   uint32_t rsvd;
 };
-_Static_assert(sizeof(struct gn_tx_desc) == 16, "generic TX descriptor is 16 bytes");
+static_assert(sizeof(struct gn_tx_desc) == 16, "generic TX descriptor is 16 bytes");
 
 #define GN_DESC_SIZE 16u
 

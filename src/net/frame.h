@@ -13,6 +13,7 @@
 #ifndef NICSIM_NET_FRAME_H
 #define NICSIM_NET_FRAME_H
 
+#include <assert.h> /* static_assert in C11 and C++ */
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -36,7 +37,7 @@ struct nf_header {
   uint32_t len;      /* bytes DMA'd: frame_bytes - FCS */
   uint32_t checksum; /* over header (with checksum = 0) and payload */
 };
-_Static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 24 bytes");
+static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 24 bytes");
 
 /* Bytes of a frame as moved by DMA (frame_bytes without FCS). */
 static inline uint32_t nf_dma_len(uint32_t frame_bytes) { return frame_bytes - NF_FCS_LEN; }

@@ -1,0 +1,85 @@
+/* desc_ring.cpp: descriptor ring indices and cache (see desc_ring.h). */
+#include "dma/desc_ring.h"
+
+#include <algorithm>
+
+namespace nicsim {
+
+DescRing::DescRing(uint32_t cache_entries) : m_cache(cache_entries ? cache_entries : 1) {}
+
+void DescRing::set_base_lo(uint32_t v) {
+  m_base = (m_base & ~0xFFFFFFFFull) | v;
+  reset();
+}
+
+void DescRing::set_base_hi(uint32_t v) {
+  m_base = (m_base & 0xFFFFFFFFull) | (static_cast<uint64_t>(v) << 32);
+  reset();
+}
+
+void DescRing::set_size(uint32_t entries) {
+  m_size = entries;
+  reset();
+}
+
+void DescRing::set_geometry(uint32_t spacing, uint32_t desc_bytes) {
+  m_spacing = spacing;
+  m_desc_bytes = desc_bytes;
+}
+
+void DescRing::reset() {
+  m_head = m_tail = m_fetch = m_fetching = 0;
+  m_cache_first = m_cache_count = 0;
+  m_gen++;
+  m_halted = false;
+}
+
+const char *DescRing::set_tail(uint32_t tail) {
+  if (m_size == 0) return tail == 0 ? nullptr : "tail written to a ring of size 0";
+  if (tail >= m_size) return "tail beyond the end of the ring";
+  if (dist(m_head, tail) < dist(m_head, m_fetch) + m_fetching) {
+    return "tail moved back over descriptors the device has already fetched";
+  }
+  m_tail = tail;
+  m_fetch_kick.notify();
+  return nullptr;
+}
+
+bool DescRing::owns(uint64_t pa) const {
+  if (m_size == 0 || pa < m_base) return false;
+  uint64_t off = pa - m_base;
+  uint64_t idx = off / m_spacing;
+  if (idx >= m_size || off % m_spacing >= m_desc_bytes) return false;
+  return dist(m_head, static_cast<uint32_t>(idx)) < owned();
+}
+
+bool DescRing::plan_fetch(uint32_t max_batch, bool batching, uint32_t *first, uint32_t *n) const {
+  uint32_t unfetched = dist(m_fetch, m_tail);
+  if (m_halted || unfetched == 0) return false;
+  uint32_t batch = 1;
+  if (batching) batch = std::min({max_batch, unfetched, m_size - m_fetch});
+  if (static_cast<uint32_t>(m_cache.size()) - m_cache_count < batch) return false;
+  *first = m_fetch;
+  *n = batch;
+  return true;
+}
+
+void DescRing::push_fetched(const DmaDesc &d) {
+  uint32_t slot = (m_cache_first + m_cache_count) % static_cast<uint32_t>(m_cache.size());
+  m_cache[slot] = Cached{m_fetch, d};
+  m_cache_count++;
+  m_fetch = (m_fetch + 1) % m_size;
+}
+
+DmaDesc DescRing::pop_cached(uint32_t *idx) {
+  const Cached &c = m_cache[m_cache_first];
+  *idx = c.idx;
+  m_cache_first = (m_cache_first + 1) % static_cast<uint32_t>(m_cache.size());
+  m_cache_count--;
+  m_fetch_kick.notify();
+  return c.d;
+}
+
+void DescRing::advance_head(uint32_t n) { m_head = (m_head + n) % m_size; }
+
+}  // namespace nicsim

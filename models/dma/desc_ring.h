@@ -1,0 +1,119 @@
+/* desc_ring.h: one descriptor ring as the DMA engine sees it: base, size,
+ * head/tail/fetch indices and the on-chip descriptor cache (gem5's
+ * DescCache idea, without the transport, which the engine owns). */
+#ifndef NICSIM_MODELS_DMA_DESC_RING_H
+#define NICSIM_MODELS_DMA_DESC_RING_H
+
+#include <cstdint>
+#include <systemc>
+#include <vector>
+
+#include "dma/desc_codec.h"
+
+namespace nicsim {
+
+/*
+ * Indices, all modulo size:
+ *   head  - next descriptor the device completes (written back);
+ *   fetch - next descriptor the device reads from memory;
+ *   tail  - first descriptor not given to the device (driver-written).
+ * [head, tail) is device-owned; [head, fetch) has been fetched (in the cache
+ * or being processed); [fetch, tail) is still only in host memory, the first
+ * of those possibly being read right now.
+ */
+class DescRing {
+ public:
+  /* cache_entries: descriptors the on-chip cache holds. */
+  explicit DescRing(uint32_t cache_entries);
+
+  /* ---- configuration (register writes) --------------------------------- */
+  /* Sets the low/high half of the ring base, bus address. */
+  void set_base_lo(uint32_t v);
+  void set_base_hi(uint32_t v);
+  /* Sets the number of entries. */
+  void set_size(uint32_t entries);
+  /* Descriptor geometry: spacing (bytes between starts) and size, bytes. */
+  void set_geometry(uint32_t spacing, uint32_t desc_bytes);
+  /* Forgets all indices and cached descriptors (base or size changed). */
+  void reset();
+  /* Moves the tail; returns nullptr, or why the new tail is invalid (beyond
+   * the ring, or taking back descriptors the device has fetched). */
+  const char *set_tail(uint32_t tail);
+
+  /* Ring base, bus address, and its register halves. */
+  uint64_t base() const { return m_base; }
+  uint32_t base_lo() const { return static_cast<uint32_t>(m_base); }
+  uint32_t base_hi() const { return static_cast<uint32_t>(m_base >> 32); }
+  /* Entries. */
+  uint32_t size() const { return m_size; }
+  /* Next index the device completes; first index not given to it. */
+  uint32_t head() const { return m_head; }
+  uint32_t tail() const { return m_tail; }
+  /* Bytes between descriptor starts; bytes of one descriptor. */
+  uint32_t spacing() const { return m_spacing; }
+  uint32_t desc_bytes() const { return m_desc_bytes; }
+  /* Descriptors the device owns: [head, tail). */
+  uint32_t owned() const { return dist(m_head, m_tail); }
+  /* Bus address of descriptor idx. */
+  uint64_t slot_addr(uint32_t idx) const { return m_base + static_cast<uint64_t>(idx) * m_spacing; }
+  /* True if pa lies inside the bytes of a device-owned descriptor. */
+  bool owns(uint64_t pa) const;
+  /* Bumped by reset(); a fetch that started under another generation is stale. */
+  uint32_t generation() const { return m_gen; }
+
+  /* ---- fetching ---------------------------------------------------------- */
+  /* The next fetch, if one should start now: first index and count. With
+   * batching (packed descriptors) up to max_batch contiguous descriptors,
+   * never crossing the ring end; otherwise one. It starts only when the
+   * cache has room for the whole batch. */
+  bool plan_fetch(uint32_t max_batch, bool batching, uint32_t *first, uint32_t *n) const;
+  /* A fetch of n descriptors from the fetch index has been issued. */
+  void fetch_issued(uint32_t n) { m_fetching = n; }
+  /* The issued fetch has ended (its descriptors pushed, or it failed). */
+  void fetch_ended() { m_fetching = 0; }
+  /* Stores the fetched descriptor at the fetch index and moves past it. */
+  void push_fetched(const DmaDesc &d);
+
+  /* ---- processing --------------------------------------------------------- */
+  /* True if the cache holds a descriptor ready for processing. */
+  bool cache_empty() const { return m_cache_count == 0; }
+  /* Takes the oldest cached descriptor; *idx gets its ring index. */
+  DmaDesc pop_cached(uint32_t *idx);
+  /* n descriptors from head have been written back: head moves past them. */
+  void advance_head(uint32_t n);
+
+  /* Halts the ring after a violation: nothing more is fetched or processed. */
+  void halt() { m_halted = true; }
+  bool halted() const { return m_halted; }
+
+  /* Notified when the fetcher may have work (tail moved, cache room). */
+  sc_core::sc_event &fetch_kick() { return m_fetch_kick; }
+  /* Notified when descriptors enter the cache. */
+  sc_core::sc_event &desc_ready() { return m_desc_ready; }
+
+ private:
+  uint32_t dist(uint32_t from, uint32_t to) const { return m_size ? (to + m_size - from) % m_size : 0; }
+
+  struct Cached {
+    uint32_t idx;
+    DmaDesc d;
+  };
+  uint64_t m_base = 0;
+  uint32_t m_size = 0;
+  uint32_t m_spacing = 16;
+  uint32_t m_desc_bytes = 16;
+  uint32_t m_head = 0;
+  uint32_t m_tail = 0;
+  uint32_t m_fetch = 0;
+  uint32_t m_fetching = 0; /* descriptors being read from the fetch index on */
+  uint32_t m_gen = 0;
+  bool m_halted = false;
+  std::vector<Cached> m_cache; /* ring of cache_entries */
+  uint32_t m_cache_first = 0;
+  uint32_t m_cache_count = 0;
+  sc_core::sc_event m_fetch_kick;
+  sc_core::sc_event m_desc_ready;
+};
+
+}  // namespace nicsim
+#endif

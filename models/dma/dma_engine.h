@@ -1,0 +1,191 @@
+/* dma_engine.h: the NIC's DMA engine: BAR0 registers, RX and TX descriptor
+ * rings with prefetching caches, frame data movement between host memory
+ * and the MAC FIFOs, descriptor write-back and interrupt moderation. */
+#ifndef NICSIM_MODELS_DMA_DMA_ENGINE_H
+#define NICSIM_MODELS_DMA_DMA_ENGINE_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <vector>
+
+#include "config/config.h"
+#include "dma/desc_codec.h"
+#include "dma/desc_ring.h"
+#include "dma/dma_xfer.h"
+#include "dma/irq_moderator.h"
+#include "dma/nic_clock.h"
+#include "dma/read_tag_pool.h"
+
+namespace nicsim {
+
+class Mac;
+
+/*
+ * Processes (all SC_THREADs, woken by events, never by a clock):
+ *   rx_fetch, tx_fetch   - keep each ring's descriptor cache filled;
+ *   rx_data              - RX FIFO frame -> host buffers, then write-back;
+ *   tx_issue             - cached TX descriptor -> TX FIFO space + data read;
+ *   tx_reader_<i>        - one per read tag: performs the TX data reads, so
+ *                          up to max_read_reqs are outstanding;
+ *   tx_retire            - in order: publishes frames to the MAC, write-back.
+ * Every DMA request starts on a NIC clock edge; each descriptor costs
+ * desc_proc_cycles of its channel. The family's descriptor format comes from
+ * a DescCodec; its policy knobs from Params.
+ */
+class DmaEngine : public sc_core::sc_module {
+ public:
+  /* Construction parameters (policy knobs a family sets). */
+  struct Params {
+    double clock_mhz = 250;           /* NIC core clock, MHz */
+    uint32_t desc_spacing = 16;       /* DESC_SPACING reset value, bytes */
+    uint32_t desc_fetch_max = 8;      /* descriptors per fetch request when packed */
+    uint32_t desc_cache_entries = 16; /* descriptors each ring's cache holds */
+    uint32_t desc_proc_cycles = 4;    /* NIC cycles per descriptor, cycles */
+    uint32_t wb_threshold = 1;        /* completed descriptors per write-back */
+    uint32_t max_read_reqs = 32;      /* outstanding read requests (tags) */
+    bool rx_read_priority = true;     /* RX reads take free tags first */
+    uint32_t coal_frames = 32;        /* COAL_FRAMES reset value, frames */
+    double coal_usecs = 50;           /* COAL_USECS reset value, us */
+    double reg_read_ns = 100;         /* device time to answer a register read, ns */
+    /* From cfg.nic.*: the cache holds two fetch batches; read tags are the
+     * 32 a PCIe requester has without extended tags; RX reads first. */
+    static Params from_config(const nicsim_config &cfg);
+  };
+
+  /* Cumulative counters. */
+  struct Counters {
+    uint64_t desc_fetch_reqs = 0;  /* descriptor read requests */
+    uint64_t desc_fetched = 0;     /* descriptors read */
+    uint64_t desc_writebacks = 0;  /* descriptor write-back requests */
+    uint64_t data_read_bytes = 0;  /* TX frame bytes read from host */
+    uint64_t data_write_bytes = 0; /* RX frame bytes written to host */
+    uint64_t rx_dma_frames = 0;    /* RX frames written and written back */
+    uint64_t tx_dma_frames = 0;    /* TX frames read into the TX FIFO */
+    uint64_t busy_cycles = 0;      /* NIC cycles spent on descriptors, both channels */
+    uint64_t mmio_reads = 0;       /* register reads */
+    uint64_t mmio_writes = 0;      /* register writes */
+  };
+
+  /* Called on an invariant violation: component (this module's name), message. */
+  using ViolationFn = std::function<void(const std::string &, const std::string &)>;
+
+  /* codec: descriptor format (must outlive the engine); mac: its FIFOs;
+   * socket: the initiator socket all DMA goes through (bound by the owner). */
+  DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCodec &codec, Mac &mac,
+            tlm::tlm_initiator_socket<> &socket);
+
+  /* Where violations go; without one they are SC_REPORT_ERRORs. */
+  void set_violation_handler(ViolationFn fn) { m_on_violation = std::move(fn); }
+
+  /* BAR0 access (b_transport of the register target). The access takes
+   * effect at the time of the call, after waiting the caller's delay. A read
+   * then takes reg_read_ns: a thread caller waits inside this call; a method
+   * caller (which cannot wait) gets it added to delay instead. */
+  void reg_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &delay);
+  /* Register value, with read side effects (INT_STATUS clears); no timing. */
+  uint32_t reg_read(uint32_t offset);
+  /* Register write and its effects (kicks, unmask); no timing. */
+  void reg_write(uint32_t offset, uint32_t value);
+
+  /* True if pa lies in a descriptor the device owns, on either ring. */
+  bool device_owns(uint64_t pa) const { return m_rx.owns(pa) || m_tx.owns(pa); }
+  /* Frames taken from a FIFO or a ring and not yet completed. */
+  uint64_t frames_in_engine() const { return m_rx_in_engine + m_tx_in_engine; }
+
+  /* Counters so far. */
+  const Counters &counters() const { return m_cnt; }
+  /* Interrupt counters so far. */
+  const IrqModerator::Counters &irq_counters() const { return m_irq.counters(); }
+  /* The rings, for inspection. */
+  const DescRing &rx_ring() const { return m_rx; }
+  const DescRing &tx_ring() const { return m_tx; }
+  /* The NIC clock. */
+  const NicClock &clock() const { return m_clock; }
+
+ private:
+  /* Completed descriptors waiting for their write-back. */
+  struct WbQueue {
+    DescRing *ring = nullptr;
+    DmaXfer *xfer = nullptr;
+    uint32_t cause = 0;            /* GN_INT_RX or GN_INT_TX */
+    bool rx = false;
+    std::vector<uint8_t> bytes;    /* encoded descriptors, wb_threshold of them */
+    std::vector<uint32_t> idx;     /* their ring indices */
+    std::vector<uint8_t> eop;      /* 1 if the descriptor ends a frame */
+    uint32_t count = 0;
+  };
+  /* One TX data read, from descriptor to FIFO bytes. */
+  struct TxJob {
+    uint32_t idx = 0;
+    DmaDesc d;
+    uint8_t *dst = nullptr;
+    uint64_t start_ps = 0; /* the read starts here: after the descriptor's processing */
+    bool done = false;
+  };
+
+  void rx_fetch_thread();
+  void tx_fetch_thread();
+  void fetch_loop(DescRing &r, bool rx, DmaXfer &x, std::vector<uint8_t> &buf);
+  void rx_data_thread();
+  void rx_one_frame();
+  void tx_issue_thread();
+  void tx_reader(uint32_t i);
+  void tx_retire_thread();
+  uint8_t *wb_slot(WbQueue &q) { return q.bytes.data() + q.count * m_codec.desc_bytes(); }
+  void wb_add(WbQueue &q, uint32_t idx, bool eop);
+  void wb_flush(WbQueue &q);
+  void ring_config_write(DescRing &r, const char *which, uint32_t offset, uint32_t value);
+  void ctrl_changed();
+  void violation(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+  Params m_p;
+  const DescCodec &m_codec;
+  Mac &m_mac;
+  tlm::tlm_initiator_socket<> &m_socket;
+  NicClock m_clock;
+  ReadTagPool m_tags;
+  DescRing m_rx;
+  DescRing m_tx;
+  ViolationFn m_on_violation;
+  IrqModerator m_irq;
+
+  /* registers */
+  uint32_t m_ctrl = 0;
+  uint32_t m_spacing;
+  uint32_t m_rx_buf_size = 0;
+  sc_core::sc_event m_ctrl_event;
+
+  /* RX */
+  DmaXfer m_rx_fetch_x;
+  DmaXfer m_rx_data_x;
+  std::vector<uint8_t> m_rx_fetch_buf;
+  WbQueue m_rx_wb;
+  uint64_t m_rx_in_engine = 0;
+
+  /* TX */
+  DmaXfer m_tx_fetch_x;
+  DmaXfer m_tx_wb_x;
+  std::vector<uint8_t> m_tx_fetch_buf;
+  std::vector<std::unique_ptr<DmaXfer>> m_tx_read_x;
+  std::vector<TxJob> m_jobs;
+  uint64_t m_job_head = 0;    /* oldest job not retired */
+  uint64_t m_job_started = 0; /* next job a reader takes */
+  uint64_t m_job_issued = 0;  /* jobs created */
+  uint32_t m_tx_open_bytes = 0;
+  uint64_t m_tx_proc_done_ps = 0; /* the issue stage is busy processing until then */
+  uint64_t m_tx_in_engine = 0;
+  WbQueue m_tx_wb;
+  std::vector<uint32_t> m_idle_readers;                    /* readers waiting for a job */
+  std::vector<std::unique_ptr<sc_core::sc_event>> m_reader_wake; /* one per reader */
+  sc_core::sc_event m_tx_job_done;
+  sc_core::sc_event m_tx_job_freed;
+
+  Counters m_cnt;
+};
+
+}  // namespace nicsim
+#endif

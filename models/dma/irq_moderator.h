@@ -1,0 +1,96 @@
+/* irq_moderator.h: interrupt causes, masking and moderation (frame count
+ * plus timer) of a NIC, and the MSI writes it sends. */
+#ifndef NICSIM_MODELS_DMA_IRQ_MODERATOR_H
+#define NICSIM_MODELS_DMA_IRQ_MODERATOR_H
+
+#include <cstdint>
+#include <systemc>
+#include <tlm>
+
+#include "dma/dma_xfer.h"
+#include "dma/nic_clock.h"
+
+namespace nicsim {
+
+/*
+ * Moderation. Each completion sets its cause in the status register and
+ * counts as un-notified. The moderation condition holds when the un-notified
+ * completions reach coal_frames, or when the oldest of them is coal_usecs old
+ * (a timer armed at the first one; 0 disables it). When it holds:
+ *   - if any cause among the un-notified ones is unmasked, an MSI is raised;
+ *   - otherwise the interrupt is suppressed (counted) and left pending.
+ * Either way the un-notified count restarts. Unmasking a cause that has a
+ * pending interrupt raises one at once. Raising clears everything pending:
+ * the device has one MSI vector. MSIs are sent by one thread, in order, on the
+ * same socket as the data, so each arrives after the writes it announces.
+ * MSI is enabled when the MSI address is non-zero.
+ */
+class IrqModerator : public sc_core::sc_module {
+ public:
+  /* Cumulative counters. */
+  struct Counters {
+    uint64_t raised = 0;     /* MSIs raised */
+    uint64_t suppressed = 0; /* moderation conditions met while masked, folded into a later MSI */
+  };
+
+  /* coal_frames: completions per interrupt; coal_usecs: timer, us (0: none);
+   * socket and clock: where and when MSI writes go; on_error: failed MSI write. */
+  IrqModerator(sc_core::sc_module_name name, uint32_t coal_frames, double coal_usecs,
+               tlm::tlm_initiator_socket<> &socket, const NicClock &clock, DmaXfer::ErrorFn on_error);
+
+  /* frames completions of cause (GN_INT_* bits) happened now. */
+  void completion(uint32_t cause, uint32_t frames);
+
+  /* Status register: read-to-clear, and write-1-to-clear. */
+  uint32_t read_clear_status();
+  void clear_status(uint32_t bits) { m_status &= ~bits; }
+  /* Mask register (1 = masked); writing may raise a pending interrupt. */
+  uint32_t mask() const { return m_mask; }
+  void set_mask(uint32_t mask);
+  /* Coalescing registers: frames, and microseconds. */
+  uint32_t coal_frames() const { return m_coal_frames; }
+  void set_coal_frames(uint32_t frames);
+  uint32_t coal_usecs() const;
+  void set_coal_usecs(uint32_t usecs);
+  /* MSI address (low/high halves) and data registers. */
+  uint32_t msi_addr_lo() const { return static_cast<uint32_t>(m_msi_addr); }
+  uint32_t msi_addr_hi() const { return static_cast<uint32_t>(m_msi_addr >> 32); }
+  uint32_t msi_data() const { return m_msi_data; }
+  void set_msi_addr_lo(uint32_t v) { m_msi_addr = (m_msi_addr & ~0xFFFFFFFFull) | v; }
+  void set_msi_addr_hi(uint32_t v) {
+    m_msi_addr = (m_msi_addr & 0xFFFFFFFFull) | (static_cast<uint64_t>(v) << 32);
+  }
+  void set_msi_data(uint32_t v) { m_msi_data = v; }
+
+  /* Counters so far. */
+  const Counters &counters() const { return m_cnt; }
+  /* Completions not yet covered by an interrupt (raised or suppressed). */
+  uint32_t unnotified() const { return m_unnotified; }
+
+ private:
+  void condition_met();
+  void raise();
+  void arm_timer();
+  void timer_method();
+  void msi_thread();
+
+  uint32_t m_status = 0;
+  uint32_t m_mask;
+  uint32_t m_coal_frames;
+  uint64_t m_coal_ps;            /* timer, ps; 0: none */
+  uint64_t m_msi_addr = 0;
+  uint32_t m_msi_data = 0;
+  uint32_t m_unnotified = 0;     /* completions since the last interrupt or suppression */
+  uint32_t m_unnotified_causes = 0;
+  uint64_t m_first_ps = 0;       /* time of the oldest un-notified completion */
+  uint32_t m_pending_causes = 0; /* suppressed interrupt waiting for unmask */
+  uint32_t m_msi_queued = 0;     /* MSIs raised, not yet sent */
+  sc_core::sc_event m_timer;
+  sc_core::sc_event m_msi_kick;
+  DmaXfer m_xfer;
+  uint8_t m_msi_buf[4];
+  Counters m_cnt;
+};
+
+}  // namespace nicsim
+#endif

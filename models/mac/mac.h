@@ -1,0 +1,99 @@
+/* mac.h: the Ethernet MAC: RX and TX packet FIFOs and line-rate serialisation
+ * (preamble, frame with FCS, inter-frame gap). */
+#ifndef NICSIM_MODELS_MAC_MAC_H
+#define NICSIM_MODELS_MAC_MAC_H
+
+#include <cstdint>
+#include <systemc>
+
+#include "config/config.h"
+#include "mac/byte_fifo.h"
+#include "mac/frame_sink.h"
+
+namespace nicsim {
+
+/*
+ * Mac sits between the wire and the DMA engine.
+ * RX: the wire peer delivers each frame when its last bit has arrived
+ * (rx_begin/rx_end); the MAC strips the FCS and stores the rest in the RX
+ * FIFO, or drops the frame and counts it if the FIFO lacks space.
+ * TX: the DMA engine builds frames in the TX FIFO and publishes them; the MAC
+ * sends each one at line rate: 8 B preamble+SFD, the frame with its 4 B FCS,
+ * then at least 12 B of inter-frame gap before the next preamble. The frame
+ * goes to the sink when its FCS has left, and then leaves the FIFO.
+ */
+class Mac : public sc_core::sc_module {
+ public:
+  static constexpr uint32_t kPreambleBytes = 8; /* preamble + SFD, bytes */
+  static constexpr uint32_t kIfgBytes = 12;     /* minimum inter-frame gap, bytes */
+  static constexpr uint32_t kFcsBytes = 4;      /* frame check sequence, bytes */
+  static constexpr uint32_t kMinDmaLen = 60;    /* shortest frame without FCS, bytes */
+
+  /* Construction parameters. */
+  struct Params {
+    double line_rate_gbps = 10;      /* Gbit/s */
+    uint32_t rx_fifo_bytes = 65536;  /* RX FIFO, bytes */
+    uint32_t tx_fifo_bytes = 3036;   /* TX FIFO, bytes */
+    uint32_t max_frame_bytes = 1518; /* longest frame with FCS, bytes */
+    /* From cfg.nic.* and cfg.traffic.frame_bytes: the longest frame is
+     * max(1518, frame_bytes); the TX FIFO holds two of them. */
+    static Params from_config(const nicsim_config &cfg);
+  };
+
+  /* Cumulative counters. */
+  struct Counters {
+    uint64_t rx_frames = 0;      /* frames stored in the RX FIFO */
+    uint64_t rx_drop_fifo = 0;   /* frames dropped: RX FIFO full (or frame too long) */
+    uint64_t tx_wire_frames = 0; /* frames sent on the wire */
+    uint64_t tx_wire_bytes = 0;  /* their bytes, FCS included */
+  };
+
+  Mac(sc_core::sc_module_name name, const Params &p);
+
+  /* Where transmitted frames go (the wire peer); must be set before sc_start. */
+  void set_tx_sink(FrameSink *sink) { m_sink = sink; }
+
+  /* ---- wire RX, called by the peer when a frame's last bit has arrived ---- */
+  /* Space for a frame of dma_len bytes (FCS stripped) in the RX FIFO, or
+   * nullptr: the frame is dropped and counted. */
+  uint8_t *rx_begin(uint32_t dma_len);
+  /* The frame written at rx_begin's pointer is complete: hand it to DMA. */
+  void rx_end();
+
+  /* ---- DMA side ---------------------------------------------------------- */
+  /* RX FIFO; the DMA engine reads front() and pop()s once the bytes are sent. */
+  ByteFifo &rx_fifo() { return m_rx; }
+  /* Notified each time a frame enters the RX FIFO. */
+  const sc_core::sc_event &rx_frame_event() const { return m_rx_frame; }
+  /* TX FIFO; the DMA engine append()s and close_frame()s into it. */
+  ByteFifo &tx_fifo() { return m_tx; }
+  /* Publishes the oldest closed TX frame and starts sending if idle. */
+  void tx_publish();
+  /* Notified each time a sent frame leaves the TX FIFO. */
+  const sc_core::sc_event &tx_space_event() const { return m_tx_space; }
+
+  /* Counters so far. */
+  const Counters &counters() const { return m_cnt; }
+  /* Time to send n bytes at the line rate, in picoseconds. */
+  uint64_t wire_ps(uint32_t bytes) const;
+  /* Line rate in Gbit/s. */
+  double line_rate_gbps() const { return m_p.line_rate_gbps; }
+
+ private:
+  void tx_process();
+
+  Params m_p;
+  double m_ps_per_byte; /* ps per byte at the line rate */
+  ByteFifo m_rx;
+  ByteFifo m_tx;
+  FrameSink *m_sink = nullptr;
+  sc_core::sc_event m_rx_frame;
+  sc_core::sc_event m_tx_space;
+  sc_core::sc_event m_tx_kick;
+  bool m_tx_busy = false;       /* a frame is on the wire (or in its IFG wait) */
+  uint64_t m_tx_next_ps = 0;    /* earliest next preamble (after the IFG), ps */
+  Counters m_cnt;
+};
+
+}  // namespace nicsim
+#endif

@@ -1,0 +1,238 @@
+/* mac_test.cpp: the MAC's wire timing, FIFOs and drops, the wire peer's
+ * offered stream, and the FIFO and clock building blocks. */
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "dma/nic_clock.h"
+#include "mac/byte_fifo.h"
+#include "mac/mac.h"
+#include "models/test_rig.h"
+#include "traffic/wire_peer.h"
+
+using namespace nicsim;
+using namespace nicsim_test;
+
+namespace {
+
+/* A consumer of the MAC's RX FIFO that records each frame's arrival time
+ * and checks its bytes. */
+class RxDrain : public sc_core::sc_module {
+ public:
+  std::vector<uint64_t> arrival_ps;
+  uint64_t bad = 0;
+  bool enabled = true;
+
+  RxDrain(sc_core::sc_module_name n, Mac &mac, uint64_t seed) : sc_core::sc_module(n), m_mac(mac), m_seed(seed) {
+    SC_HAS_PROCESS(RxDrain);
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    if (!enabled) return;
+    for (;;) {
+      while (m_mac.rx_fifo().frames() == 0) wait(m_mac.rx_frame_event());
+      uint32_t len = 0;
+      const uint8_t *p = m_mac.rx_fifo().front(&len);
+      nf_header h;
+      if (nf_check(p, len, m_seed, &h) != NF_OK || h.seq != arrival_ps.size()) bad++;
+      arrival_ps.push_back(now_ps());
+      m_mac.rx_fifo().pop();
+    }
+  }
+  Mac &m_mac;
+  uint64_t m_seed;
+};
+
+/* Keeps the MAC's TX FIFO full of test frames 0..count-1. */
+class TxFeed : public sc_core::sc_module {
+ public:
+  TxFeed(sc_core::sc_module_name n, Mac &mac, uint32_t dma_len, uint64_t count, uint64_t seed)
+      : sc_core::sc_module(n), m_mac(mac), m_len(dma_len), m_count(count), m_seed(seed) {
+    SC_HAS_PROCESS(TxFeed);
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    for (uint64_t seq = 0; seq < m_count; seq++) {
+      while (!m_mac.tx_fifo().can_append(m_len)) wait(m_mac.tx_space_event());
+      uint8_t *p = m_mac.tx_fifo().append(m_len);
+      nf_fill(p, m_len, m_seed, 0, seq);
+      m_mac.tx_fifo().close_frame();
+      m_mac.tx_publish();
+    }
+  }
+  Mac &m_mac;
+  uint32_t m_len;
+  uint64_t m_count;
+  uint64_t m_seed;
+};
+
+nicsim_config wire_config(uint32_t frame_bytes, uint64_t frames, double interval_ns) {
+  nicsim_config cfg = default_config();
+  cfg.traffic.frame_bytes = frame_bytes;
+  cfg.traffic.mode = NC_MODE_RX;
+  /* frames start at n * interval for n < frames */
+  cfg.run.duration_us = (static_cast<double>(frames) - 0.5) * interval_ns / 1000.0;
+  cfg.run.seed = 7;
+  return cfg;
+}
+
+}  // namespace
+
+TEST(ByteFifo, WrappingFrameStaysContiguousAndBytesAreExact) {
+  ByteFifo f(100, 40, 10);
+  for (int i = 0; i < 3; i++) {
+    uint8_t *p = f.append(30);
+    ASSERT_NE(p, nullptr);
+    std::memset(p, 'a' + i, 30);
+    f.close_frame();
+    f.publish_frame();
+  }
+  EXPECT_EQ(f.used_bytes(), 90u);
+  EXPECT_EQ(f.free_bytes(), 10u);
+  EXPECT_FALSE(f.can_append(11));
+  EXPECT_EQ(f.append(20), nullptr);
+  f.pop(); /* frees bytes 0..29 */
+  /* 20 bytes from offset 90: logically wraps, physically contiguous. */
+  uint8_t *p = f.append(20);
+  ASSERT_NE(p, nullptr);
+  for (int i = 0; i < 20; i++) p[i] = static_cast<uint8_t>(i);
+  f.close_frame();
+  EXPECT_EQ(f.frames(), 2u);
+  EXPECT_EQ(f.frames_unpublished(), 1u);
+  f.publish_frame();
+  EXPECT_EQ(f.used_bytes(), 80u);
+  uint32_t len = 0;
+  f.pop();
+  f.pop();
+  const uint8_t *q = f.front(&len);
+  ASSERT_NE(q, nullptr);
+  ASSERT_EQ(len, 20u);
+  for (int i = 0; i < 20; i++) EXPECT_EQ(q[i], i);
+  /* The next frame starts at logical offset 10 and must not overlap it. */
+  uint8_t *r = f.append(40);
+  ASSERT_NE(r, nullptr);
+  std::memset(r, 0xEE, 40);
+  for (int i = 0; i < 20; i++) EXPECT_EQ(q[i], i);
+  EXPECT_EQ(f.free_bytes(), 40u);
+  EXPECT_FALSE(f.can_append(1)); /* open frame is at the 40-byte frame limit */
+}
+
+TEST(ByteFifo, FrameTableLimitsFrameCount) {
+  ByteFifo f(100, 40, 50); /* table holds 100/50 + 2 = 4 frames */
+  for (int i = 0; i < 4; i++) {
+    ASSERT_NE(f.append(1), nullptr);
+    f.close_frame();
+  }
+  EXPECT_EQ(f.append(1), nullptr);
+  EXPECT_EQ(f.frames_held(), 4u);
+  EXPECT_EQ(f.frames(), 0u);
+}
+
+TEST(NicClock, EdgesDoNotDriftWithFractionalPeriods) {
+  NicClock c250(250);
+  EXPECT_EQ(c250.edge_ps(1), 4000u);
+  EXPECT_EQ(c250.after_cycles(4000, 0), 4000u);
+  EXPECT_EQ(c250.after_cycles(4001, 0), 8000u);
+  EXPECT_EQ(c250.after_cycles(4001, 4), 24000u);
+  NicClock c300(300); /* 3333.33 ps */
+  EXPECT_EQ(c300.edge_ps(3), 10000u);
+  EXPECT_EQ(c300.edge_ps(3000000), 10000000000u);
+  EXPECT_EQ(c300.after_cycles(3334, 0), 6667u);
+  EXPECT_EQ(c300.after_cycles(3333, 0), 3333u);
+  EXPECT_EQ(c300.edge_index_at_or_after(6667), 2u);
+}
+
+TEST(MacWire, RxBackToBack64BFramesArriveAt14_88Mpps) {
+  setup_systemc();
+  const uint64_t frames = 1000;
+  nicsim_config cfg = wire_config(64, frames, 67.2);
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  RxDrain drain("drain", mac, 7);
+  sc_core::sc_start(us(100));
+  ASSERT_EQ(drain.arrival_ps.size(), frames);
+  EXPECT_EQ(drain.bad, 0u);
+  EXPECT_EQ(peer.counters().rx_offered_frames, frames);
+  EXPECT_EQ(peer.counters().rx_offered_bytes, frames * 64);
+  /* (8 B preamble + 64 B frame) x 0.8 ns for the first; then 84 B x 0.8 ns apart. */
+  EXPECT_EQ(drain.arrival_ps[0], 57600u);
+  for (size_t i = 1; i < frames; i++) ASSERT_EQ(drain.arrival_ps[i] - drain.arrival_ps[i - 1], 67200u) << i;
+  double mpps = (frames - 1) / ((drain.arrival_ps.back() - drain.arrival_ps[0]) * 1e-12) / 1e6;
+  EXPECT_NEAR(mpps, 14.880952, 1e-6);
+  EXPECT_EQ(mac.counters().rx_drop_fifo, 0u);
+}
+
+TEST(MacWire, TxBackToBack64BFramesLeaveAt14_88Mpps) {
+  setup_systemc();
+  const uint64_t frames = 1000;
+  nicsim_config cfg = wire_config(64, 1, 67.2);
+  cfg.traffic.mode = NC_MODE_TX;
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  TxFeed feed("feed", mac, 60, frames, 7);
+  sc_core::sc_start(us(100));
+  EXPECT_EQ(peer.counters().tx_ok, frames);
+  EXPECT_EQ(peer.counters().tx_errors, 0u);
+  EXPECT_EQ(peer.counters().tx_gaps, 0u);
+  EXPECT_EQ(peer.counters().rx_offered_frames, 0u); /* mode tx: the peer offers nothing */
+  EXPECT_EQ(mac.counters().tx_wire_frames, frames);
+  EXPECT_EQ(mac.counters().tx_wire_bytes, frames * 64);
+  EXPECT_EQ(peer.tx_first_ps(), 57600u); /* preamble + frame with FCS */
+  EXPECT_EQ(peer.tx_last_ps() - peer.tx_first_ps(), (frames - 1) * 67200u);
+}
+
+TEST(MacWire, RxFifoOverflowDropsAreCounted) {
+  setup_systemc();
+  const uint64_t frames = 100;
+  nicsim_config cfg = wire_config(64, frames, 67.2);
+  cfg.nic.rx_fifo_bytes = 2048;
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  sc_core::sc_start(us(20)); /* nobody drains the FIFO */
+  /* 60 B per stored frame (FCS stripped): floor(2048 / 60) = 34 fit. */
+  EXPECT_EQ(mac.counters().rx_frames, 34u);
+  EXPECT_EQ(mac.rx_fifo().frames(), 34u);
+  EXPECT_EQ(mac.rx_fifo().used_bytes(), 34u * 60);
+  EXPECT_EQ(mac.counters().rx_drop_fifo, frames - 34);
+  EXPECT_EQ(peer.counters().rx_offered_frames, frames);
+}
+
+TEST(MacWire, OfferedRateBelowLineRateSpacesFramesByTheirOwnBits) {
+  setup_systemc();
+  /* 1518 B at 5 Gbit/s: one frame start every 1518 x 8 / 5 = 2428.8 ns. */
+  const uint64_t frames = 50;
+  nicsim_config cfg = wire_config(1518, frames, 2428.8);
+  cfg.traffic.rate_gbps = 5;
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  RxDrain drain("drain", mac, 7);
+  sc_core::sc_start(us(200));
+  ASSERT_EQ(drain.arrival_ps.size(), frames);
+  EXPECT_EQ(drain.bad, 0u);
+  EXPECT_EQ(drain.arrival_ps[0], (8u + 1518u) * 800u);
+  for (size_t i = 1; i < frames; i++) ASSERT_EQ(drain.arrival_ps[i] - drain.arrival_ps[i - 1], 2428800u);
+}
+
+TEST(MacWire, OfferedRateCannotExceedLineRate) {
+  setup_systemc();
+  /* 10 Gbit/s of frame bits is more than a 10G link carries with preamble
+   * and IFG: frames go back to back, (1518 + 20) x 0.8 ns apart. */
+  const uint64_t frames = 20;
+  nicsim_config cfg = wire_config(1518, frames, 1230.4);
+  cfg.traffic.rate_gbps = 10;
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  RxDrain drain("drain", mac, 7);
+  sc_core::sc_start(us(100));
+  ASSERT_EQ(drain.arrival_ps.size(), frames);
+  for (size_t i = 1; i < frames; i++) ASSERT_EQ(drain.arrival_ps[i] - drain.arrival_ps[i - 1], 1230400u);
+}

@@ -1,0 +1,145 @@
+/* nic_irq_test.cpp: interrupt moderation: frame-count coalescing, the
+ * timer, masking with suppression and raise-at-unmask, TX causes. */
+#include <gtest/gtest.h>
+
+#include "dma/nic_clock.h"
+#include "models/nic_sim.h"
+
+using namespace nicsim;
+using namespace nicsim_test;
+
+namespace {
+using tlm::TLM_WRITE_COMMAND;
+}  // namespace
+
+TEST(NicIrq, FrameCountCoalescingWithoutTimer) {
+  setup_systemc();
+  const uint64_t frames = 50;
+  NicSim s(rx_config(1518, frames));
+  s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 2048, 8, 0, true); };
+  sc_core::sc_start(us(100));
+  NicCounters c = s.nic.counters();
+  ASSERT_EQ(c.rx_dma_frames, frames);
+  /* One MSI per 8 completions; the last 50 mod 8 = 2 wait (no timer). */
+  EXPECT_EQ(c.irqs_raised, frames / 8);
+  EXPECT_EQ(c.irqs_suppressed, 0u);
+  ASSERT_EQ(s.host.msi_ps.size(), frames / 8);
+  auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
+  ASSERT_EQ(wb.size(), frames);
+  for (size_t k = 0; k < s.host.msi_ps.size(); k++) {
+    /* MSI k follows the write-back of completion 8k+8 and precedes the next. */
+    EXPECT_GE(s.host.msi_ps[k], wb[8 * k + 7].end_ps) << k;
+    EXPECT_LT(s.host.msi_ps[k], wb[8 * k + 8].start_ps) << k;
+    EXPECT_EQ(s.host.msi_data[k], kMsiData);
+  }
+  EXPECT_EQ(s.nic.engine().irq_counters().raised, frames / 8);
+}
+
+TEST(NicIrq, TimerFiresWhenFewerFramesThanTheThreshold) {
+  setup_systemc();
+  const uint64_t frames = 5;
+  NicSim s(rx_config(1518, frames));
+  s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 2048, 32, 10, true); };
+  sc_core::sc_start(us(40));
+  NicCounters c = s.nic.counters();
+  ASSERT_EQ(c.rx_dma_frames, frames);
+  EXPECT_EQ(c.irqs_raised, 1u);
+  ASSERT_EQ(s.host.msi_ps.size(), 1u);
+  /* The first completion (end of its write-back) arms a 10 us timer; the
+   * MSI write starts at the first 250 MHz edge at or after it fires. */
+  auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
+  uint64_t due = wb[0].end_ps + 10000000u;
+  EXPECT_EQ(s.host.msi_ps[0], NicClock(250).after_cycles(due, 0));
+  EXPECT_GT(s.host.msi_ps[0], wb.back().end_ps); /* all five arrived within the 10 us */
+}
+
+TEST(NicIrq, MaskedInterruptsAreSuppressedThenRaisedAtUnmask) {
+  setup_systemc();
+  const uint64_t frames = 12;
+  NicSim s(rx_config(1518, frames));
+  NicCounters before{};
+  uint64_t unmask_ps = 0;
+  uint32_t status = 0;
+  s.host.driver = [&](FakeHost &h) {
+    h.setup_rx(64, 16, 63, 2048, 4, 0, false);
+    while (h.rd(GN_REG_RX_HEAD) != frames) sc_core::wait(us(1));
+    before = s.nic.counters();
+    unmask_ps = now_ps();
+    h.wr(GN_REG_INT_MASK, 0);
+    sc_core::wait(us(1));
+    status = h.rd(GN_REG_INT_STATUS);
+  };
+  sc_core::sc_start(us(40));
+  EXPECT_EQ(before.irqs_raised, 0u);
+  EXPECT_EQ(before.irqs_suppressed, frames / 4); /* three thresholds met while masked */
+  NicCounters c = s.nic.counters();
+  EXPECT_EQ(c.irqs_raised, 1u);
+  EXPECT_EQ(c.irqs_suppressed, frames / 4);
+  ASSERT_EQ(s.host.msi_ps.size(), 1u);
+  EXPECT_GE(s.host.msi_ps[0], unmask_ps);
+  EXPECT_LE(s.host.msi_ps[0], unmask_ps + 4000); /* at the next NIC clock edge */
+  EXPECT_EQ(status, GN_INT_RX);
+}
+
+TEST(NicIrq, UnmaskWithoutPendingInterruptRaisesNothing) {
+  setup_systemc();
+  const uint64_t frames = 3;
+  NicSim s(rx_config(1518, frames));
+  s.host.driver = [&](FakeHost &h) {
+    h.setup_rx(64, 16, 63, 2048, 4, 0, false);
+    while (h.rd(GN_REG_RX_HEAD) != frames) sc_core::wait(us(1));
+    h.wr(GN_REG_INT_MASK, 0);
+  };
+  sc_core::sc_start(us(20));
+  NicCounters c = s.nic.counters();
+  EXPECT_EQ(c.irqs_raised, 0u); /* 3 < COAL_FRAMES and no timer: nothing pending */
+  EXPECT_EQ(c.irqs_suppressed, 0u);
+  EXPECT_EQ(s.nic.engine().irq_counters().raised, 0u);
+  EXPECT_TRUE(s.host.msi_ps.empty());
+}
+
+TEST(NicIrq, TimerExpiringWhileMaskedIsRaisedAtUnmask) {
+  setup_systemc();
+  const uint64_t frames = 3;
+  NicSim s(rx_config(1518, frames));
+  uint64_t unmask_ps = 0;
+  s.host.driver = [&](FakeHost &h) {
+    h.setup_rx(64, 16, 63, 2048, 32, 5, false);
+    sc_core::wait(us(20));
+    unmask_ps = now_ps();
+    h.wr(GN_REG_INT_MASK, 0);
+  };
+  sc_core::sc_start(us(30));
+  NicCounters c = s.nic.counters();
+  EXPECT_EQ(c.irqs_suppressed, 1u);
+  EXPECT_EQ(c.irqs_raised, 1u);
+  ASSERT_EQ(s.host.msi_ps.size(), 1u);
+  EXPECT_GE(s.host.msi_ps[0], unmask_ps);
+}
+
+TEST(NicIrq, TransmitCompletionsRaiseTheTxCause) {
+  setup_systemc();
+  nicsim_config cfg = default_config();
+  cfg.traffic.mode = NC_MODE_TX;
+  cfg.run.seed = 11;
+  NicSim s(cfg);
+  uint32_t status = 0;
+  const uint32_t frames = 10;
+  s.host.driver = [&](FakeHost &h) {
+    h.setup_tx(64, 16, 1, 0, true);
+    for (uint32_t i = 0; i < frames; i++) {
+      uint64_t buf = kTxBufs + i * kBufStride;
+      nf_fill(&h.mem[buf], 1514, 11, 0, i);
+      h.put_tx_desc(16, i, buf, 1514, GN_DESC_OWN | GN_DESC_EOP);
+      h.wr(GN_REG_TX_TAIL, i + 1);
+      sc_core::wait(us(2));
+    }
+    status = h.rd(GN_REG_INT_STATUS);
+  };
+  sc_core::sc_start(us(30));
+  NicCounters c = s.nic.counters();
+  EXPECT_EQ(c.tx_peer_ok, frames);
+  EXPECT_EQ(c.irqs_raised, frames);
+  EXPECT_EQ(s.host.msi_ps.size(), frames);
+  EXPECT_EQ(status, GN_INT_TX);
+}
