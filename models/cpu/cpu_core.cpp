@@ -1,0 +1,514 @@
+// cpu_core.cpp: the platform ops with their costs, the interrupt input and the
+// kernel main loop (IRQ, NAPI softirq, paced host application, end of run).
+#include "cpu/cpu_core.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#if !defined(__BYTE_ORDER__) || __BYTE_ORDER__ != __ORDER_LITTLE_ENDIAN__
+#error "nicsim's simulated memory is little-endian and accessed natively: build on a little-endian host"
+#endif
+
+namespace nicsim {
+
+using sc_core::sc_time;
+
+namespace {
+
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+sc_time ps(uint64_t v) { return sc_time::from_value(v); }
+
+CpuCore *core(void *ctx) { return static_cast<CpuCore *>(ctx); }
+uint64_t op_load(void *ctx, uint64_t pa, unsigned size) { return core(ctx)->load(pa, size); }
+void op_store(void *ctx, uint64_t pa, uint64_t val, unsigned size) { core(ctx)->store(pa, val, size); }
+void op_copy(void *ctx, uint64_t dst, uint64_t src, uint64_t len) { core(ctx)->copy(dst, src, len); }
+void op_cache_maint(void *ctx, uint64_t pa, uint64_t len, enum nk_cache_op op) {
+  core(ctx)->cache_maint(pa, len, op);
+}
+uint32_t op_mmio_read32(void *ctx, uint32_t off) { return core(ctx)->mmio_read32(off); }
+void op_mmio_write32(void *ctx, uint32_t off, uint32_t val) { core(ctx)->mmio_write32(off, val); }
+void op_barrier(void *ctx, enum nk_barrier b) { core(ctx)->barrier(b); }
+void op_charge(void *ctx, double cycles) { core(ctx)->charge(cycles); }
+void op_set_attr(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr) {
+  core(ctx)->set_attr(pa, len, attr);
+}
+void op_host_rx(void *ctx, uint64_t pa, uint32_t len) { core(ctx)->host_rx(pa, len); }
+
+const nk_platform_ops kOps = {op_load,    op_store,  op_copy,   op_cache_maint, op_mmio_read32, op_mmio_write32,
+                              op_barrier, op_charge, op_set_attr, op_host_rx};
+
+constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
+constexpr int kMaxVectors = 64;   /* interrupt vectors (bits of m_irq_pending) */
+constexpr uint64_t kDrainPollPs = 1000000; /* 1 us: drain re-check period after the end of the run */
+
+}  // namespace
+
+CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemory &mem)
+    : sc_module(name),
+      mmio("mmio"),
+      m_cfg(cfg),
+      m_mem(mem),
+      m_bytes(mem.data()),
+      m_mem_size(mem.size()),
+      m_ps_per_cycle(1e6 / cfg.cpu.clock_mhz),
+      m_uncached_load_ps(static_cast<uint64_t>(std::llround(cfg.memory.uncached_load_ns * 1000.0))),
+      m_traffic_end_ps(static_cast<uint64_t>(std::llround(cfg.run.duration_us * 1e6))),
+      m_end_ps(static_cast<uint64_t>(std::llround((cfg.run.duration_us + cfg.run.drain_us) * 1e6))),
+      m_flows(kMaxFlows) {
+  m_platform.ops = &kOps;
+  m_platform.ctx = this;
+  m_platform.mem = mem.data();
+  m_platform.mem_size = mem.size();
+  m_platform.coherent_dma = cfg.memory.coherent_dma;
+  m_platform.msi_addr = mem.msi_addr();
+  tlm_utils::tlm_quantumkeeper::set_global_quantum(
+      ps(static_cast<uint64_t>(std::llround(cfg.cpu.quantum_ns * 1000.0))));
+  m_qk.reset();
+  m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
+  for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
+
+  SC_HAS_PROCESS(CpuCore);
+  SC_THREAD(thread);
+  /* The C driver and kernel layer run on this thread's stack. */
+  set_stack_size(1 << 20);
+}
+
+CpuCore::~CpuCore() {
+  /* nk_kernel_destroy runs the driver's remove if it has not run, and that
+   * needs this (no longer running) thread; a kernel left mid-run is leaked. */
+  if (m_kernel && m_removed) nk_kernel_destroy(m_kernel);
+}
+
+void CpuCore::set_window(uint64_t start_ps, uint64_t end_ps) {
+  m_win_start_ps = start_ps;
+  m_win_end_ps = end_ps;
+}
+
+/* ---- time and accounting ------------------------------------------------ */
+
+uint64_t CpuCore::local_time_ps() const { return now_ps() + m_qk.get_local_time().value(); }
+
+void CpuCore::sync() {
+  if (m_qk.get_local_time() != sc_core::SC_ZERO_TIME) m_qk.sync();
+}
+
+void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps) {
+  const int id = nk_prof_current();
+  const int b = (id >= 0 && id < NK_PROF_MAX) ? id : kUnattributed;
+  m_bucket_total[b] += cycles;
+  m_busy_total += cycles;
+  const uint64_t end_ps = start_ps + dur_ps;
+  if (start_ps >= m_win_start_ps && end_ps <= m_win_end_ps) {
+    m_bucket_window[b] += cycles;
+  } else if (end_ps > m_win_start_ps && start_ps < m_win_end_ps && dur_ps > 0) {
+    /* Straddles an edge of the window: the part inside it. */
+    const uint64_t in = std::min(end_ps, m_win_end_ps) - std::max(start_ps, m_win_start_ps);
+    m_bucket_window[b] += cycles * static_cast<double>(in) / static_cast<double>(dur_ps);
+  }
+}
+
+void CpuCore::spend(double cycles) {
+  if (cycles <= 0) return;
+  const uint64_t start = local_time_ps();
+  const double t = cycles * m_ps_per_cycle + m_frac_ps;
+  const uint64_t whole = static_cast<uint64_t>(t);
+  m_frac_ps = t - static_cast<double>(whole);
+  if (whole) m_qk.inc(ps(whole));
+  account(cycles, start, whole);
+  if (m_qk.need_sync()) m_qk.sync();
+}
+
+void CpuCore::spend_ps(uint64_t t_ps) {
+  if (t_ps == 0) return;
+  const uint64_t start = local_time_ps();
+  m_qk.inc(ps(t_ps));
+  account(static_cast<double>(t_ps) / m_ps_per_cycle, start, t_ps);
+  if (m_qk.need_sync()) m_qk.sync();
+}
+
+double CpuCore::bucket_cycles(int id, bool in_window) const {
+  if (id < 0 || id > kUnattributed) return 0;
+  return in_window ? m_bucket_window[id] : m_bucket_total[id];
+}
+
+double CpuCore::class_cycles(nk_class c, bool in_window) const {
+  double sum = 0;
+  const double *b = in_window ? m_bucket_window : m_bucket_total;
+  for (int id = 0; id < NK_PROF_MAX; id++)
+    if (b[id] != 0 && nk_prof_class(id) == c) sum += b[id];
+  if (c == NK_CLASS_OTHER) sum += b[kUnattributed];
+  return sum;
+}
+
+double CpuCore::busy_cycles(bool in_window) const {
+  if (!in_window) return m_busy_total;
+  double sum = 0;
+  for (int id = 0; id <= kUnattributed; id++) sum += m_bucket_window[id];
+  return sum;
+}
+
+uint64_t CpuCore::rx_sequence_gaps() const {
+  uint64_t g = 0;
+  for (const nf_seq_track &t : m_flows) g += t.gaps;
+  return g;
+}
+
+/* ---- checks ---------------------------------------------------------------- */
+
+void CpuCore::violation(const std::string &msg) {
+  if (m_violated) return; /* the first one stops the run; the driver may run on until the next wait */
+  m_violated = true;
+  if (on_violation) on_violation(name(), msg, static_cast<double>(local_time_ps()) / 1000.0);
+}
+
+bool CpuCore::check_range(uint64_t pa, uint64_t len, const char *what) {
+  if (pa < m_mem_size && len <= m_mem_size - pa) return true;
+  char msg[200];
+  std::snprintf(msg, sizeof msg, "CPU %s out of range: address 0x%" PRIx64 ", length %" PRIu64
+                " B; host memory is [0, 0x%" PRIx64 ")", what, pa, len, m_mem_size);
+  violation(msg);
+  return false;
+}
+
+bool CpuCore::check_size(unsigned size, const char *what) {
+  if (size == 1 || size == 2 || size == 4 || size == 8) return true;
+  char msg[80];
+  std::snprintf(msg, sizeof msg, "CPU %s of %u bytes: one access is 1, 2, 4 or 8 bytes", what, size);
+  violation(msg);
+  return false;
+}
+
+void CpuCore::check_owned(uint64_t pa, uint64_t len) {
+  if (!device_owns || len == 0) return;
+  const uint64_t hit = device_owns(pa) ? pa : device_owns(pa + len - 1) ? pa + len - 1 : UINT64_MAX;
+  if (hit == UINT64_MAX) return;
+  char msg[200];
+  std::snprintf(msg, sizeof msg,
+                "CPU store to 0x%" PRIx64 " (%" PRIu64 " B) lands in a descriptor slot the device owns", pa, len);
+  violation(msg);
+}
+
+/* ---- platform operations ------------------------------------------------- */
+
+uint64_t CpuCore::load(uint64_t pa, unsigned size) {
+  if (!check_size(size, "load") || !check_range(pa, size, "load")) return 0;
+  /* The device may have written this memory: catch up with simulated time
+   * so every DMA write completed by the load's time is visible. */
+  sync();
+  uint64_t v = 0;
+  std::memcpy(&v, m_bytes + pa, size);
+  if (m_mem.attr(pa) == NK_MEM_CACHED) {
+    count([](CpuCounters &c) { c.cached_loads++; });
+    spend(m_cfg.cpu.cached_access_cycles);
+  } else {
+    /* Uncached (Normal-NC, Device) and write-combining loads go to memory; the core stalls. */
+    count([](CpuCounters &c) { c.uncached_loads++; });
+    spend_ps(m_uncached_load_ps);
+  }
+  return v;
+}
+
+void CpuCore::store(uint64_t pa, uint64_t val, unsigned size) {
+  if (!check_size(size, "store") || !check_range(pa, size, "store")) return;
+  check_owned(pa, size);
+  std::memcpy(m_bytes + pa, &val, size);
+  if (m_mem.attr(pa) == NK_MEM_CACHED) {
+    count([](CpuCounters &c) { c.cached_stores++; });
+    spend(m_cfg.cpu.cached_access_cycles);
+  } else {
+    count([](CpuCounters &c) { c.uncached_stores++; });
+    spend(m_cfg.cpu.uncached_store_cycles);
+  }
+}
+
+void CpuCore::copy(uint64_t dst, uint64_t src, uint64_t len) {
+  if (!check_range(dst, len, "memcpy destination") || !check_range(src, len, "memcpy source")) return;
+  check_owned(dst, len);
+  std::memmove(m_bytes + dst, m_bytes + src, len);
+  /* memcpy implementations move words only when source and destination
+   * share their alignment modulo 8 (e.g. riscv memcpy.S falls back to bytes). */
+  const double per_byte = ((dst ^ src) & 7) == 0 ? m_cfg.cpu.memcpy_cycles_per_byte
+                                                 : m_cfg.cpu.memcpy_misaligned_cycles_per_byte;
+  count([len](CpuCounters &c) {
+    c.copies++;
+    c.copy_bytes += len;
+  });
+  spend(m_cfg.cpu.memcpy_call_cycles + static_cast<double>(len) * per_byte);
+}
+
+void CpuCore::cache_maint(uint64_t pa, uint64_t len, nk_cache_op) {
+  if (len == 0) return;
+  const uint64_t line = static_cast<uint64_t>(m_cfg.cpu.cache_line_bytes);
+  const uint64_t lines = (pa + len + line - 1) / line - pa / line;
+  count([lines](CpuCounters &c) { c.cache_lines += lines; });
+  spend(static_cast<double>(lines) * m_cfg.cpu.cache_maint_cycles_per_line);
+}
+
+uint32_t CpuCore::mmio_read32(uint32_t off) {
+  sync();
+  const uint64_t t0 = now_ps();
+  count([](CpuCounters &c) { c.mmio_reads++; });
+  m_mmio_buf = 0;
+  m_mmio_gp.set_command(tlm::TLM_READ_COMMAND);
+  m_mmio_gp.set_address(off);
+  m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
+  m_mmio_gp.set_data_length(4);
+  m_mmio_gp.set_streaming_width(4);
+  m_mmio_gp.set_byte_enable_ptr(nullptr);
+  m_mmio_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time d = sc_core::SC_ZERO_TIME;
+  mmio->b_transport(m_mmio_gp, d);
+  if (d != sc_core::SC_ZERO_TIME) wait(d);
+  /* The core stalled for the whole round trip. */
+  const uint64_t dur = now_ps() - t0;
+  account(static_cast<double>(dur) / m_ps_per_cycle, t0, dur);
+  if (!m_mmio_gp.is_response_ok()) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "MMIO read of BAR0 offset 0x%" PRIx32 " failed: %s", off,
+                  m_mmio_gp.get_response_string().c_str());
+    violation(msg);
+  }
+  return m_mmio_buf;
+}
+
+void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
+  /* The write enters the interconnect at the core's time, after every
+   * earlier store (which is already in memory). */
+  sync();
+  count([](CpuCounters &c) { c.mmio_writes++; });
+  m_mmio_buf = val;
+  m_mmio_gp.set_command(tlm::TLM_WRITE_COMMAND);
+  m_mmio_gp.set_address(off);
+  m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
+  m_mmio_gp.set_data_length(4);
+  m_mmio_gp.set_streaming_width(4);
+  m_mmio_gp.set_byte_enable_ptr(nullptr);
+  m_mmio_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  sc_time d = sc_core::SC_ZERO_TIME;
+  mmio->b_transport(m_mmio_gp, d);
+  if (d != sc_core::SC_ZERO_TIME) m_qk.inc(d);
+  if (!m_mmio_gp.is_response_ok()) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "MMIO write of BAR0 offset 0x%" PRIx32 " failed: %s", off,
+                  m_mmio_gp.get_response_string().c_str());
+    violation(msg);
+  }
+  spend(m_cfg.cpu.mmio_write_cycles);
+}
+
+void CpuCore::barrier(nk_barrier) {
+  count([](CpuCounters &c) { c.barriers++; });
+  spend(m_cfg.cpu.barrier_cycles);
+}
+
+void CpuCore::charge(double cycles) { spend(cycles); }
+
+void CpuCore::set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) {
+  if (!check_range(pa, len, "set_attr")) return;
+  m_mem.set_attr(pa, len, attr);
+}
+
+void CpuCore::host_rx(uint64_t pa, uint32_t len) {
+  if (!check_range(pa, len, "host_rx")) return;
+  nf_header hdr;
+  const nf_verdict v = nf_check(m_bytes + pa, len, static_cast<uint64_t>(m_cfg.run.seed), &hdr);
+  if (v != NF_OK) {
+    char msg[240];
+    std::snprintf(msg, sizeof msg, "host received a corrupted frame at 0x%" PRIx64 " (%" PRIu32 " B): %s", pa, len,
+                  nf_verdict_str(v));
+    violation(msg);
+    return;
+  }
+  if (hdr.flow >= m_flows.size()) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "host received a frame of flow %" PRIu32 "; the sink tracks flows below %zu",
+                  hdr.flow, m_flows.size());
+    violation(msg);
+    return;
+  }
+  nf_seq_track &t = m_flows[hdr.flow];
+  const uint64_t expected = t.next_seq;
+  if (!nf_seq_accept(&t, hdr.seq)) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  "host received flow %" PRIu32 " frame %" PRIu64 " out of order (expected %" PRIu64
+                  " or later): reordered or duplicated",
+                  hdr.flow, hdr.seq, expected);
+    violation(msg);
+    return;
+  }
+  const uint64_t bytes = static_cast<uint64_t>(len) + NF_FCS_LEN;
+  count([bytes](CpuCounters &c) {
+    c.rx_frames++;
+    c.rx_frame_bytes += bytes;
+  });
+}
+
+/* ---- interrupts and the main loop --------------------------------------- */
+
+void CpuCore::raise_msi(uint32_t data) {
+  /* The interrupt controller decodes the MSI data word as the vector number
+   * (what nk_msi_data programs into the device). */
+  if (data >= static_cast<uint32_t>(kMaxVectors)) {
+    char msg[120];
+    std::snprintf(msg, sizeof msg, "MSI with data 0x%" PRIx32 " names no interrupt vector (0..%d)", data,
+                  kMaxVectors - 1);
+    if (on_violation) on_violation(name(), msg, static_cast<double>(now_ps()) / 1000.0);
+    return;
+  }
+  m_irq_pending |= 1ull << data;
+  m_irq_event.notify();
+}
+
+void CpuCore::deliver_irqs() {
+  while (m_irq_pending) {
+    const int vec = __builtin_ctzll(m_irq_pending);
+    m_irq_pending &= ~(1ull << vec);
+    count([](CpuCounters &c) { c.irqs++; });
+    nk_kernel_irq(m_kernel, vec);
+    check_fault();
+  }
+}
+
+void CpuCore::check_fault() {
+  /* The kernel layer caught a driver bug; it runs no more driver code. */
+  const char *f = nk_kernel_fault(m_kernel);
+  if (f && f[0]) violation(std::string("kernel fault: ") + f);
+}
+
+void CpuCore::thread() {
+  if (m_program) {
+    m_program(*this);
+    sync();
+    return;
+  }
+  kernel_main();
+}
+
+void CpuCore::finish() {
+  sync();
+  nk_kernel_remove(m_kernel);
+  m_removed = true;
+  char err[512] = "";
+  const int rc = nk_kernel_check(m_kernel, err, sizeof err);
+  sync();
+  if (on_finished) on_finished(rc, err);
+}
+
+void CpuCore::kernel_main() {
+  m_end_event.notify(ps(m_end_ps - now_ps()));
+  char err[512] = "";
+  m_kernel = nk_kernel_create(&m_platform, &m_cfg, err, sizeof err);
+  if (!m_kernel) {
+    violation(std::string("kernel create failed: ") + err);
+    return;
+  }
+  if (nk_kernel_probe(m_kernel, err, sizeof err) != 0) {
+    violation(std::string("driver probe failed: ") + err);
+    return;
+  }
+  check_fault();
+
+  /* The host application: frames of traffic.frame_bytes, flow 0, paced at
+   * traffic.rate_gbps frame bits per second, or back to back at the line
+   * rate with preamble and inter-frame gap (20 B) when it is 0. */
+  const bool app = m_cfg.traffic.mode == NC_MODE_TX || m_cfg.traffic.mode == NC_MODE_BIDIR;
+  const uint32_t frame_bytes = static_cast<uint32_t>(m_cfg.traffic.frame_bytes);
+  const double interval_ps = m_cfg.traffic.rate_gbps > 0
+                                 ? frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps
+                                 : (frame_bytes + 20) * 8.0 * 1000.0 / m_cfg.nic.line_rate_gbps;
+  double next_send_ps = 0;
+  uint64_t seq = 0;
+  bool tx_blocked = false; /* got NETDEV_TX_BUSY; retry after the next interrupt work */
+  bool end_reached = false;
+  double vr_softirq = 0, vr_app = 0; /* CPU cycles each context has consumed (CFS vruntime) */
+  bool rx_was_ready = false, app_was_ready = false;
+
+  for (;;) {
+    if (m_violated) {
+      sync();
+      return;
+    }
+    const uint64_t t = local_time_ps();
+    if (t >= m_end_ps) {
+      if (!end_reached) {
+        end_reached = true;
+        sync();
+      }
+      if (!drained || drained()) {
+        finish();
+        return;
+      }
+    }
+    if (m_irq_pending) {
+      deliver_irqs();
+      if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
+      continue;
+    }
+    /* Softirq work (NAPI) and the application share the core by consumed
+     * CPU time, as CFS shares it between ksoftirqd and the sending thread
+     * under load: the one that has run less goes next; one that was not
+     * runnable starts level with the other, banking no credit. */
+    const bool rx_ready = nk_kernel_napi_pending(m_kernel);
+    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked;
+    const bool app_ready = app_active && static_cast<double>(t) >= next_send_ps;
+    if (rx_ready && !rx_was_ready) vr_softirq = std::max(vr_softirq, vr_app);
+    if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);
+    rx_was_ready = rx_ready;
+    app_was_ready = app_ready;
+    if (rx_ready && (!app_ready || vr_softirq <= vr_app)) {
+      const double before = busy_cycles(false);
+      count([](CpuCounters &c) { c.softirqs++; });
+      nk_kernel_softirq(m_kernel);
+      check_fault();
+      vr_softirq += busy_cycles(false) - before;
+      if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
+      /* Let the rest of the model catch up between polls. */
+      if (m_qk.need_sync()) m_qk.sync();
+      continue;
+    }
+    if (app_ready) {
+      const double before = busy_cycles(false);
+      const int rc = nk_kernel_xmit(m_kernel, frame_bytes, 0, seq);
+      check_fault();
+      vr_app += busy_cycles(false) - before;
+      if (rc == NETDEV_TX_OK) {
+        seq++;
+        count([](CpuCounters &c) { c.tx_frames++; });
+        /* Next frame one interval later, but no credit for time lost while
+         * the core was busy elsewhere beyond the current frame. */
+        next_send_ps = std::max(next_send_ps + interval_ps, static_cast<double>(t));
+      } else if (rc == NETDEV_TX_BUSY) {
+        /* Queue stopped or no skb free: retry once interrupt work has run. */
+        count([](CpuCounters &c) { c.tx_busy++; });
+        tx_blocked = true;
+      } else {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "nk_kernel_xmit failed with %d", rc);
+        violation(msg);
+      }
+      if (m_qk.need_sync()) m_qk.sync();
+      continue;
+    }
+    /* Idle: wait for an interrupt, the next send, or the end of the run. */
+    sync();
+    const uint64_t now = now_ps();
+    /* Past the end with work still in flight: look again every microsecond
+     * (frames leaving on the wire need no interrupt to finish). */
+    uint64_t wake = end_reached ? now + kDrainPollPs : UINT64_MAX;
+    if (app_active) wake = std::min(wake, static_cast<uint64_t>(std::ceil(next_send_ps)));
+    if (wake <= now) continue;
+    /* A timeout left pending when the interrupt comes first stays in the
+     * kernel's timed queue until it expires: only near ones are used; the
+     * end of the run is an event notified once. */
+    if (wake == UINT64_MAX)
+      wait(m_irq_event | m_end_event);
+    else
+      wait(ps(wake - now), m_irq_event | m_end_event);
+  }
+}
+
+}  // namespace nicsim

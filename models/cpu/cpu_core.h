@@ -1,0 +1,160 @@
+/*
+ * cpu_core.h: one host CPU core running nicsim's C kernel layer and driver
+ * natively in an SC_THREAD. It implements the platform ops (platform.h):
+ * every operation charges its cost in cycles to the current profile bucket
+ * and moves the core's local time (loosely timed, tlm_quantumkeeper); loads
+ * of DMA-visible memory and MMIO synchronise first, so they see exactly the
+ * DMA writes completed by then. Its main loop takes interrupts, runs NAPI
+ * softirqs and, in tx/bidir mode, a host application sending test frames.
+ */
+#ifndef NICSIM_MODELS_CPU_CPU_CORE_H
+#define NICSIM_MODELS_CPU_CPU_CORE_H
+
+#include <cstdint>
+#include <functional>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/tlm_quantumkeeper.h>
+#include <vector>
+
+#include "config/config.h"
+#include "cpu/cpu_counters.h"
+#include "kernel/kernel.h"
+#include "kernel/platform.h"
+#include "memory/host_memory.h"
+#include "net/frame.h"
+
+namespace nicsim {
+
+/* The core, its interrupt input and its MMIO initiator. */
+class CpuCore : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_initiator_socket<CpuCore> mmio; /* to the interconnect's host side (BAR0 offsets) */
+
+  /* A core configured by cfg (cpu.*, memory.*, traffic.*, run.*), on memory mem.
+   * Both must outlive the core. */
+  CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemory &mem);
+  ~CpuCore() override;
+
+  /* The platform the kernel layer runs on (ops, ctx, memory, MSI address). */
+  const nk_platform &platform() const { return m_platform; }
+
+  /* Runs f in the core's thread instead of the kernel main loop (unit tests). */
+  void set_program(std::function<void(CpuCore &)> f) { m_program = std::move(f); }
+  /* Measurement window [start_ps, end_ps) (ps) for the windowed counters. */
+  void set_window(uint64_t start_ps, uint64_t end_ps);
+  /* Interrupt controller input: an MSI with data word `data` arrived now. */
+  void raise_msi(uint32_t data);
+
+  /* ---- platform operations (the ops table calls these) ---------------- */
+  /* Load of size bytes (1, 2, 4, 8) at pa; syncs first. */
+  uint64_t load(uint64_t pa, unsigned size);
+  /* Store of size bytes at pa; checks device ownership of descriptor slots. */
+  void store(uint64_t pa, uint64_t val, unsigned size);
+  /* memcpy of len bytes inside simulated memory. */
+  void copy(uint64_t dst, uint64_t src, uint64_t len);
+  /* Cache maintenance over [pa, pa + len) (bytes), per line. */
+  void cache_maint(uint64_t pa, uint64_t len, nk_cache_op op);
+  /* Register read at BAR0 offset off: a full round trip over the interconnect. */
+  uint32_t mmio_read32(uint32_t off);
+  /* Posted register write at BAR0 offset off. */
+  void mmio_write32(uint32_t off, uint32_t val);
+  /* A memory barrier of kind b. */
+  void barrier(nk_barrier b);
+  /* Software work of `cycles` CPU cycles. */
+  void charge(double cycles);
+  /* Memory attribute of [pa, pa + len) (bytes). */
+  void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr);
+  /* The stack hands the frame at pa (len bytes, no FCS) to the host sink. */
+  void host_rx(uint64_t pa, uint32_t len);
+
+  /* ---- time and results ---------------------------------------------- */
+  /* The core's local time: simulated time plus its decoupling offset, in ps. */
+  uint64_t local_time_ps() const;
+  /* Waits until simulated time catches up with the local time. */
+  void sync();
+  /* Counters of the whole run. */
+  const CpuCounters &total() const { return m_total; }
+  /* Counters of the measurement window (by the core's local time). */
+  const CpuCounters &window() const { return m_window; }
+  /* Cycles charged to profile bucket id (nk_prof_id; kUnattributed for none). */
+  double bucket_cycles(int id, bool in_window) const;
+  /* Cycles charged to all buckets of class c. */
+  double class_cycles(nk_class c, bool in_window) const;
+  /* All charged cycles (busy cycles). */
+  double busy_cycles(bool in_window) const;
+  /* Cycles per ps of simulated time (clock_mhz / 1e6). */
+  double cycles_per_ps() const { return 1.0 / m_ps_per_cycle; }
+  /* Frames the host sink saw out of sequence order (should be zero). */
+  uint64_t rx_sequence_gaps() const;
+
+  static constexpr int kUnattributed = NK_PROF_MAX; /* bucket of charges outside any profiled function */
+
+  /* ---- hooks set by the top ------------------------------------------- */
+  /* Ownership check: true if pa lies in a descriptor slot the device owns. */
+  std::function<bool(uint64_t)> device_owns;
+  /* Invariant violation: component, message, simulated time in ns. */
+  std::function<void(const std::string &, const std::string &, double)> on_violation;
+  /* At and after the end of the run: true once nothing is in flight. */
+  std::function<bool()> drained;
+  /* After the driver was removed: nk_kernel_check's result (0 or -1) and message. */
+  std::function<void(int, const std::string &)> on_finished;
+
+ private:
+  void thread();
+  void kernel_main();
+  void finish();
+  void deliver_irqs();
+  void check_fault();
+  /* Moves local time by cycles and charges them to the current bucket. */
+  void spend(double cycles);
+  /* Moves local time by t_ps (ps) and charges the equivalent cycles. */
+  void spend_ps(uint64_t t_ps);
+  /* Charges cycles that took dur_ps starting at start_ps (time already passed). */
+  void account(double cycles, uint64_t start_ps, uint64_t dur_ps);
+  bool in_window(uint64_t t_ps) const { return t_ps >= m_win_start_ps && t_ps < m_win_end_ps; }
+  /* Counts into the total and, if the local time is in the window, the window counters. */
+  template <typename F>
+  void count(F f) {
+    f(m_total);
+    if (in_window(local_time_ps())) f(m_window);
+  }
+  bool check_range(uint64_t pa, uint64_t len, const char *what);
+  bool check_size(unsigned size, const char *what);
+  void check_owned(uint64_t pa, uint64_t len);
+  void violation(const std::string &msg);
+
+  const nicsim_config &m_cfg;
+  HostMemory &m_mem;
+  uint8_t *m_bytes;
+  uint64_t m_mem_size;
+  nk_platform m_platform;
+  tlm_utils::tlm_quantumkeeper m_qk;
+  double m_ps_per_cycle;
+  double m_frac_ps = 0; /* sub-ps remainder of local time */
+  uint64_t m_uncached_load_ps;
+  uint64_t m_win_start_ps = 0;
+  uint64_t m_win_end_ps = UINT64_MAX;
+  uint64_t m_traffic_end_ps;
+  uint64_t m_end_ps;
+  std::function<void(CpuCore &)> m_program;
+  nk_kernel *m_kernel = nullptr;
+  uint64_t m_irq_pending = 0; /* bit per vector */
+  sc_core::sc_event m_irq_event;
+  sc_core::sc_event m_end_event; /* duration + drain */
+  tlm::tlm_generic_payload m_mmio_gp;
+  uint32_t m_mmio_buf = 0;
+  CpuCounters m_total;
+  CpuCounters m_window;
+  double m_bucket_total[NK_PROF_MAX + 1] = {};
+  double m_bucket_window[NK_PROF_MAX + 1] = {};
+  double m_busy_total = 0; /* sum of m_bucket_total */
+  std::vector<nf_seq_track> m_flows; /* host sink, per flow */
+  bool m_violated = false;
+  bool m_removed = false; /* the driver's remove has run */
+};
+
+}  // namespace nicsim
+#endif

@@ -1,0 +1,33 @@
+/*
+ * cpu_counters.h: what the simulated CPU counts, for the whole run and for
+ * the measurement window (attributed by the CPU's local time).
+ */
+#ifndef NICSIM_MODELS_CPU_CPU_COUNTERS_H
+#define NICSIM_MODELS_CPU_CPU_COUNTERS_H
+
+#include <cstdint>
+
+namespace nicsim {
+
+/* Event counts of the CPU core (cycles are kept per profile bucket in CpuCore). */
+struct CpuCounters {
+  uint64_t uncached_loads = 0;  /* loads from uncached memory */
+  uint64_t uncached_stores = 0; /* stores to uncached memory */
+  uint64_t cached_loads = 0;    /* loads from cacheable memory through the ops */
+  uint64_t cached_stores = 0;   /* stores to cacheable memory through the ops */
+  uint64_t copies = 0;          /* memcpy calls */
+  uint64_t copy_bytes = 0;      /* bytes copied, B */
+  uint64_t cache_lines = 0;     /* cache lines cleaned or invalidated */
+  uint64_t barriers = 0;        /* memory barriers */
+  uint64_t mmio_reads = 0;      /* device register reads */
+  uint64_t mmio_writes = 0;     /* device register writes */
+  uint64_t irqs = 0;            /* interrupt vectors delivered to the kernel */
+  uint64_t softirqs = 0;        /* NET_RX softirq runs */
+  uint64_t rx_frames = 0;       /* frames the host sink received intact */
+  uint64_t rx_frame_bytes = 0;  /* their Ethernet bytes, FCS included, B */
+  uint64_t tx_frames = 0;       /* frames the host application handed to the driver */
+  uint64_t tx_busy = 0;         /* NETDEV_TX_BUSY answers to the application */
+};
+
+}  // namespace nicsim
+#endif

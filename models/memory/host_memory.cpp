@@ -1,0 +1,60 @@
+// host_memory.cpp: DRAM bytes, MSI decoding and range checking for DMA.
+#include "memory/host_memory.h"
+
+#include <cinttypes>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <new>
+#include <stdexcept>
+
+namespace nicsim {
+
+void HostMemory::FreeDeleter::operator()(uint8_t *p) const { std::free(p); }
+
+uint64_t HostMemory::default_msi_addr(uint64_t size_bytes) {
+  const uint64_t x86_msi = 0xFEE00000ull; /* Intel SDM vol. 3, §10.11.1: MSI address 0xFEExxxxx */
+  if (size_bytes <= x86_msi) return x86_msi;
+  return (size_bytes + (1ull << 20) - 1) & ~((1ull << 20) - 1);
+}
+
+HostMemory::HostMemory(sc_core::sc_module_name name, uint64_t size_bytes, uint64_t msi_addr)
+    : sc_module(name), tgt("tgt"), m_size(size_bytes), m_msi_addr(msi_addr) {
+  if (msi_addr < size_bytes) throw std::invalid_argument("the MSI address must lie outside host memory");
+  /* calloc: zeroed pages come from the OS lazily, so a large memory costs nothing until touched. */
+  m_mem.reset(static_cast<uint8_t *>(std::calloc(size_bytes ? size_bytes : 1, 1)));
+  if (!m_mem) throw std::bad_alloc();
+  tgt.register_b_transport(this, &HostMemory::b_transport);
+}
+
+HostMemory::~HostMemory() = default;
+
+void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
+  const uint64_t addr = p.get_address();
+  const uint32_t len = p.get_data_length();
+  uint8_t *data = p.get_data_ptr();
+  if (p.is_write() && addr == m_msi_addr && len == 4) {
+    uint32_t word;
+    std::memcpy(&word, data, 4);
+    if (on_msi) on_msi(word);
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  if (addr >= m_size || len > m_size - addr) {
+    char msg[256];
+    std::snprintf(msg, sizeof msg,
+                  "DMA %s out of range: address 0x%" PRIx64 ", length %" PRIu32
+                  " B; host memory is [0, 0x%" PRIx64 ") and the MSI address 0x%" PRIx64 " takes 4-byte writes",
+                  p.is_write() ? "write" : "read", addr, len, m_size, m_msi_addr);
+    if (on_violation) on_violation(name(), msg);
+    p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+    return;
+  }
+  if (p.is_write())
+    std::memcpy(m_mem.get() + addr, data, len);
+  else if (p.is_read())
+    std::memcpy(data, m_mem.get() + addr, len);
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+}  // namespace nicsim

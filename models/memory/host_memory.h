@@ -1,0 +1,68 @@
+/*
+ * host_memory.h: simulated host physical memory: the bytes (allocated once,
+ * zeroed), the attribute of each region, and a TLM target for the root
+ * complex. A write to the MSI address goes to the interrupt controller.
+ */
+#ifndef NICSIM_MODELS_MEMORY_HOST_MEMORY_H
+#define NICSIM_MODELS_MEMORY_HOST_MEMORY_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_target_socket.h>
+
+#include "kernel/platform.h"
+#include "memory/region_map.h"
+
+namespace nicsim {
+
+/* Host DRAM plus the MSI doorbell of the interrupt controller. */
+class HostMemory : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<HostMemory> tgt; /* from the interconnect (root complex) */
+
+  /* size_bytes of zeroed memory at [0, size_bytes); MSI writes to msi_addr
+   * (bytes address, must lie outside memory) reach on_msi. */
+  HostMemory(sc_core::sc_module_name name, uint64_t size_bytes, uint64_t msi_addr);
+  ~HostMemory() override;
+
+  /* The MSI address a platform with size_bytes (bytes) of memory uses: the
+   * x86 interrupt window 0xFEE00000 if it lies above memory, else the first
+   * MiB boundary above memory. */
+  static uint64_t default_msi_addr(uint64_t size_bytes);
+
+  /* The memory's bytes: physical address pa is data()[pa]. */
+  uint8_t *data() { return m_mem.get(); }
+  /* The memory's bytes, read-only. */
+  const uint8_t *data() const { return m_mem.get(); }
+  /* Bytes of memory. */
+  uint64_t size() const { return m_size; }
+  /* Address (bytes) that takes MSI writes. */
+  uint64_t msi_addr() const { return m_msi_addr; }
+  /* Sets the attribute of [pa, pa + len) (bytes). */
+  void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) { m_attr.set(pa, len, attr); }
+  /* Attribute of the byte at pa. */
+  nk_mem_attr attr(uint64_t pa) const { return m_attr.get(pa); }
+
+  /* A 4-byte MSI write arrived; the argument is the MSI data word. */
+  std::function<void(uint32_t)> on_msi;
+  /* An access outside memory that is not an MSI: component, message. */
+  std::function<void(const std::string &, const std::string &)> on_violation;
+
+ private:
+  struct FreeDeleter {
+    void operator()(uint8_t *p) const;
+  };
+  void b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
+
+  uint64_t m_size;
+  uint64_t m_msi_addr;
+  std::unique_ptr<uint8_t, FreeDeleter> m_mem;
+  RegionMap m_attr;
+};
+
+}  // namespace nicsim
+#endif

@@ -1,0 +1,31 @@
+/*
+ * pcie_params.h: the resolved parameters of one PCIe link (generation, width,
+ * MPS/MRRS/RCB, address format, latencies), taken from cfg.pcie and cfg.memory.
+ */
+#ifndef NICSIM_MODELS_PCIE_PCIE_PARAMS_H
+#define NICSIM_MODELS_PCIE_PCIE_PARAMS_H
+
+#include <cstdint>
+
+#include "config/config.h"
+
+namespace nicsim {
+
+/* Link parameters in the units the model computes with (bytes, picoseconds). */
+struct PcieParams {
+  int gen = 3;                 /* PCIe generation 1..5 (2.5/5/8/16/32 GT/s per lane) */
+  int lanes = 8;               /* link width: 1, 2, 4, 8, 16 */
+  uint32_t mps = 256;          /* Max_Payload_Size, bytes (power of two) */
+  uint32_t mrrs = 512;         /* Max_Read_Request_Size, bytes (power of two) */
+  uint32_t rcb = 64;           /* Read Completion Boundary of the root complex, bytes */
+  int addr_bits = 64;          /* 32: host DMA memory below 4 GiB (3DW); 64: above (4DW) */
+  uint64_t mem_size = 0;       /* bytes of host memory, [0, mem_size): what addr_bits applies to */
+  uint64_t latency_ps = 0;     /* one-way latency (both PHYs + wire) per TLP, ps */
+  uint64_t rd_latency_ps = 0;  /* root complex + memory: MRd arrival to first CplD, ps */
+
+  /* Parameters from a resolved config (cfg.pcie.*, cfg.memory.size_mb). */
+  static PcieParams from_config(const nicsim_config &cfg);
+};
+
+}  // namespace nicsim
+#endif

@@ -1,0 +1,222 @@
+// top.cpp: builds and binds the modules of one run, snapshots the counters at
+// the window edges, tracks violations and the drain, and fills the metrics.
+#include "sim/top.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+
+namespace nicsim {
+
+using sc_core::sc_time;
+
+namespace {
+
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
+
+}  // namespace
+
+Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
+    : sc_module(name),
+      m_cfg(cfg),
+      mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
+          HostMemory::default_msi_addr(static_cast<uint64_t>(cfg.memory.size_mb) << 20)),
+      pcie("pcie", PcieParams::from_config(m_cfg)),
+      nic("nic", m_cfg),
+      cpu("cpu", m_cfg, mem),
+      m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
+      m_duration_ps(us_to_ps(cfg.run.duration_us)),
+      m_end_ps(us_to_ps(cfg.run.duration_us + cfg.run.drain_us)) {
+  nic.dma.bind(pcie.dev);
+  pcie.regs.bind(nic.regs);
+  pcie.mem.bind(mem.tgt);
+  cpu.mmio.bind(pcie.host);
+
+  mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
+  auto at_now = [this](const std::string &c, const std::string &m) {
+    report(c, m, static_cast<double>(now_ps()) / 1000.0);
+  };
+  mem.on_violation = at_now;
+  pcie.on_violation = at_now;
+  nic.on_violation = at_now;
+  cpu.on_violation = [this](const std::string &c, const std::string &m, double t_ns) { report(c, m, t_ns); };
+  cpu.device_owns = [this](uint64_t pa) { return nic.device_owns(pa); };
+  cpu.set_window(m_warmup_ps, m_duration_ps);
+  cpu.drained = [this] { return check_drained(); };
+  cpu.on_finished = [this](int rc, const std::string &msg) {
+    m_at_finish = snapshot();
+    m_out.finished = true;
+    m_out.check_rc = rc;
+    m_out.check_msg = msg;
+    sc_core::sc_stop();
+  };
+
+  SC_HAS_PROCESS(Top);
+  SC_THREAD(snapshot_thread);
+}
+
+Top::~Top() = default;
+
+uint64_t Top::time_limit_ps() const {
+  /* Past the end of the drain the run goes on only while something is still
+   * in flight, to tell how much longer the drain needed to be. */
+  const uint64_t extra = std::max<uint64_t>(10 * (m_end_ps - m_duration_ps), us_to_ps(10000));
+  return m_end_ps + extra;
+}
+
+Top::Snapshot Top::snapshot() const {
+  Snapshot s;
+  s.time_ps = now_ps();
+  s.nic = nic.counters();
+  s.up = pcie.up_counters();
+  s.down = pcie.down_counters();
+  return s;
+}
+
+void Top::snapshot_thread() {
+  wait(sc_time::from_value(m_warmup_ps));
+  m_at_warmup = snapshot();
+  wait(sc_time::from_value(m_duration_ps - m_warmup_ps));
+  m_at_duration = snapshot();
+}
+
+void Top::report(const std::string &component, const std::string &msg, double time_ns) {
+  if (m_out.violated) return;
+  m_out.violated = true;
+  m_out.component = component;
+  m_out.msg = msg;
+  m_out.time_ns = time_ns;
+  sc_core::sc_stop();
+}
+
+bool Top::check_drained() {
+  const NicCounters c = nic.counters();
+  const CpuCounters &h = cpu.total();
+  const int64_t rx = static_cast<int64_t>(c.rx_offered_frames) -
+                     static_cast<int64_t>(h.rx_frames + c.rx_drop_fifo + c.rx_drop_nodesc);
+  const int64_t tx = static_cast<int64_t>(h.tx_frames) - static_cast<int64_t>(c.tx_peer_ok + c.tx_peer_errors);
+  if (!m_out.end_seen) {
+    m_out.end_seen = true;
+    m_out.end_ps = now_ps();
+    m_out.rx_in_flight = rx;
+    m_out.tx_in_flight = tx;
+    m_out.nic_in_flight = nic.frames_in_flight();
+  }
+  /* A negative count (more received than sent) is not "in flight": stop and let the checks report it. */
+  if (rx > 0 || tx > 0) return false;
+  m_out.drained = true;
+  m_out.drained_ps = now_ps();
+  return true;
+}
+
+void Top::fill_results(nicsim_results *res) const {
+  nicsim_results_init(res);
+  const Snapshot &a = m_at_warmup;
+  const Snapshot &b = m_at_duration;
+  const Snapshot &f = m_out.finished ? m_at_finish : snapshot();
+  const CpuCounters &w = cpu.window();
+  const CpuCounters &t = cpu.total();
+  const double win_ps = static_cast<double>(m_duration_ps - m_warmup_ps);
+  const double win_ns = win_ps / 1000.0;
+  const double win_s = win_ps * 1e-12;
+
+  const double rx_pkts = static_cast<double>(w.rx_frames);
+  const double tx_pkts = static_cast<double>(b.nic.tx_wire_frames - a.nic.tx_wire_frames);
+  const double tx_bytes = static_cast<double>(b.nic.tx_wire_bytes - a.nic.tx_wire_bytes);
+  const double rx_drops = static_cast<double>((b.nic.rx_drop_fifo + b.nic.rx_drop_nodesc) -
+                                              (a.nic.rx_drop_fifo + a.nic.rx_drop_nodesc));
+  const double busy = cpu.busy_cycles(true);
+  const double win_cycles = win_ps * cpu.cycles_per_ps();
+
+  nicsim_results_set(res, NM_RX_GBPS, static_cast<double>(w.rx_frame_bytes) * 8.0 / win_ns);
+  nicsim_results_set(res, NM_RX_MPPS, rx_pkts / (win_ns / 1000.0));
+  nicsim_results_set(res, NM_RX_PKTS, rx_pkts);
+  nicsim_results_set(res, NM_RX_DROPS, rx_drops);
+  nicsim_results_set(res, NM_TX_GBPS, tx_bytes * 8.0 / win_ns);
+  nicsim_results_set(res, NM_TX_MPPS, tx_pkts / (win_ns / 1000.0));
+  nicsim_results_set(res, NM_TX_PKTS, tx_pkts);
+  nicsim_results_set(res, NM_CPU_UTIL, win_cycles > 0 ? busy / win_cycles : 0);
+  nicsim_results_set(res, NM_CPU_BUSY_CYCLES, std::round(busy));
+  const double rx_cyc = cpu.class_cycles(NK_CLASS_RX, true);
+  const double tx_cyc = cpu.class_cycles(NK_CLASS_TX, true);
+  nicsim_results_set(res, NM_CPU_CYCLES_PER_RX_PKT, rx_pkts > 0 ? rx_cyc / rx_pkts : 0);
+  nicsim_results_set(res, NM_CPU_CYCLES_PER_TX_PKT, tx_pkts > 0 ? tx_cyc / tx_pkts : 0);
+  nicsim_results_set(res, NM_CPU_IRQ_CYCLES, std::round(cpu.class_cycles(NK_CLASS_IRQ, true)));
+  nicsim_results_set(res, NM_CPU_UNCACHED_LOADS, static_cast<double>(w.uncached_loads));
+  nicsim_results_set(res, NM_CPU_UNCACHED_STORES, static_cast<double>(w.uncached_stores));
+  nicsim_results_set(res, NM_CPU_MMIO_READS, static_cast<double>(w.mmio_reads));
+  nicsim_results_set(res, NM_CPU_MMIO_WRITES, static_cast<double>(w.mmio_writes));
+
+  nicsim_results_set(res, NM_PCIE_UP_TLPS, static_cast<double>(b.up.tlps - a.up.tlps));
+  nicsim_results_set(res, NM_PCIE_DOWN_TLPS, static_cast<double>(b.down.tlps - a.down.tlps));
+  nicsim_results_set(res, NM_PCIE_UP_BYTES, static_cast<double>(b.up.wire_bytes - a.up.wire_bytes));
+  nicsim_results_set(res, NM_PCIE_DOWN_BYTES, static_cast<double>(b.down.wire_bytes - a.down.wire_bytes));
+  nicsim_results_set(res, NM_PCIE_UP_PAYLOAD_BYTES, static_cast<double>(b.up.payload_bytes - a.up.payload_bytes));
+  nicsim_results_set(res, NM_PCIE_DOWN_PAYLOAD_BYTES,
+                     static_cast<double>(b.down.payload_bytes - a.down.payload_bytes));
+  nicsim_results_set(res, NM_PCIE_UP_UTIL, static_cast<double>(b.up.busy_ps - a.up.busy_ps) / win_ps);
+  nicsim_results_set(res, NM_PCIE_DOWN_UTIL, static_cast<double>(b.down.busy_ps - a.down.busy_ps) / win_ps);
+
+  const double fetch_reqs = static_cast<double>(b.nic.desc_fetch_reqs - a.nic.desc_fetch_reqs);
+  nicsim_results_set(res, NM_NIC_DESC_FETCH_REQS, fetch_reqs);
+  nicsim_results_set(res, NM_NIC_DESC_FETCHED, static_cast<double>(b.nic.desc_fetched - a.nic.desc_fetched));
+  nicsim_results_set(res, NM_NIC_DESC_FETCH_REQS_PER_PKT,
+                     rx_pkts + tx_pkts > 0 ? fetch_reqs / (rx_pkts + tx_pkts) : 0);
+  nicsim_results_set(res, NM_NIC_DESC_WRITEBACKS,
+                     static_cast<double>(b.nic.desc_writebacks - a.nic.desc_writebacks));
+  const double irqs = static_cast<double>(b.nic.irqs_raised - a.nic.irqs_raised);
+  nicsim_results_set(res, NM_IRQ_COUNT, irqs);
+  nicsim_results_set(res, NM_IRQ_PER_SEC, irqs / win_s);
+
+  nicsim_results_set(res, NM_TOTAL_RX_SENT, static_cast<double>(f.nic.rx_offered_frames));
+  nicsim_results_set(res, NM_TOTAL_RX_RECEIVED, static_cast<double>(t.rx_frames));
+  nicsim_results_set(res, NM_TOTAL_RX_DROPPED, static_cast<double>(f.nic.rx_drop_fifo + f.nic.rx_drop_nodesc));
+  nicsim_results_set(res, NM_TOTAL_TX_SENT, static_cast<double>(t.tx_frames));
+  nicsim_results_set(res, NM_TOTAL_TX_RECEIVED, static_cast<double>(f.nic.tx_peer_ok));
+  nicsim_results_set(res, NM_SIM_TIME_NS, static_cast<double>(m_end_ps / 1000));
+  nicsim_results_set(res, NM_SIM_EVENTS, static_cast<double>(sc_core::sc_delta_count()));
+
+  /* Extras: where the busy cycles went, by profiled function. */
+  char name[96];
+  char desc[160];
+  for (int id = 0; id <= CpuCore::kUnattributed; id++) {
+    const double cyc = cpu.bucket_cycles(id, true);
+    if (cyc <= 0 || busy <= 0) continue;
+    const char *fn = id == CpuCore::kUnattributed ? "unattributed" : nk_prof_name(id);
+    if (!fn) fn = "unknown";
+    /* Metric names are dotted identifiers: "(other)" becomes "other". */
+    char ident[64];
+    size_t n = 0;
+    for (const char *c = fn; *c && n + 1 < sizeof ident; c++)
+      if (std::isalnum(static_cast<unsigned char>(*c)) || *c == '_') ident[n++] = *c;
+    ident[n] = '\0';
+    std::snprintf(name, sizeof name, "cpu.profile.%s", ident);
+    std::snprintf(desc, sizeof desc, "Fraction of the window's busy CPU cycles spent in %s",
+                  id == CpuCore::kUnattributed ? "no profiled function" : fn);
+    nicsim_results_set_extra(res, name, "fraction", NM_KIND_REAL, desc, cyc / busy);
+  }
+  /* Extras: link traffic by DMA purpose. */
+  for (size_t p = 0; p < kDmaPurposes; p++) {
+    const char *pn = dma_purpose_name(static_cast<DmaPurpose>(p));
+    const struct {
+      const char *dir;
+      const PcieDirCounters &x, &y;
+    } dirs[2] = {{"up", a.up, b.up}, {"down", a.down, b.down}};
+    for (const auto &d : dirs) {
+      std::snprintf(name, sizeof name, "pcie.%s.%s.tlps", d.dir, pn);
+      std::snprintf(desc, sizeof desc, "TLPs %s for purpose %s", d.dir[0] == 'u' ? "device to host" : "host to device", pn);
+      nicsim_results_set_extra(res, name, "TLPs", NM_KIND_COUNT, desc,
+                               static_cast<double>(d.y.purpose_tlps[p] - d.x.purpose_tlps[p]));
+      std::snprintf(name, sizeof name, "pcie.%s.%s.bytes", d.dir, pn);
+      std::snprintf(desc, sizeof desc, "Wire bytes %s for purpose %s",
+                    d.dir[0] == 'u' ? "device to host" : "host to device", pn);
+      nicsim_results_set_extra(res, name, "B", NM_KIND_COUNT, desc,
+                               static_cast<double>(d.y.purpose_wire_bytes[p] - d.x.purpose_wire_bytes[p]));
+    }
+  }
+}
+
+}  // namespace nicsim

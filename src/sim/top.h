@@ -1,0 +1,87 @@
+/*
+ * top.h: the SystemC top of one nicsim run: NIC (with its wire peer), PCIe
+ * link, host memory and CPU core, bound together; the counter snapshots at
+ * the edges of the measurement window; and the run's outcome (violations,
+ * drain, kernel check) for nicsim_simulate to turn into metrics or an error.
+ */
+#ifndef NICSIM_SIM_TOP_H
+#define NICSIM_SIM_TOP_H
+
+#include <cstdint>
+#include <string>
+#include <systemc>
+
+#include "config/config.h"
+#include "cpu/cpu_core.h"
+#include "memory/host_memory.h"
+#include "nic/nic_device.h"
+#include "pcie/pcie_link.h"
+#include "results/metrics.h"
+
+namespace nicsim {
+
+/* The modules of one simulation and what happened in it. */
+class Top : public sc_core::sc_module {
+  /* First member: the modules below are built from it. */
+  nicsim_config m_cfg;
+
+ public:
+  /* Counters of the device and the link at one instant. */
+  struct Snapshot {
+    uint64_t time_ps = 0;
+    NicCounters nic;
+    PcieDirCounters up;
+    PcieDirCounters down;
+  };
+
+  /* How the run ended. */
+  struct Outcome {
+    bool violated = false;     /* an invariant broke during the run */
+    std::string component;     /* reporting module (SystemC name) */
+    double time_ns = 0;        /* simulated time of the violation */
+    std::string msg;
+    bool end_seen = false;     /* the CPU reached the end of the drain */
+    int64_t rx_in_flight = 0;  /* at the end of the drain: RX frames neither received nor dropped */
+    int64_t tx_in_flight = 0;  /* TX frames handed to the driver and not yet at the wire peer */
+    uint64_t nic_in_flight = 0;
+    uint64_t end_ps = 0;       /* when the CPU first checked, at or after duration + drain */
+    bool drained = false;      /* everything finished (possibly after the end of the drain) */
+    uint64_t drained_ps = 0;   /* when it was first seen finished */
+    bool finished = false;     /* the driver was removed and the kernel checked */
+    int check_rc = 0;          /* nk_kernel_check's result */
+    std::string check_msg;
+  };
+
+  HostMemory mem;
+  PcieLink pcie;
+  NicDevice nic;
+  CpuCore cpu;
+
+  /* Builds and binds every module for cfg (copied; the modules read the copy). */
+  Top(sc_core::sc_module_name name, const nicsim_config &cfg);
+  ~Top() override;
+
+  /* Simulated time (ps) by which the run must have finished; nicsim_simulate runs this long at most. */
+  uint64_t time_limit_ps() const;
+  /* How the run ended (read after sc_start returns). */
+  const Outcome &outcome() const { return m_out; }
+  /* Fills every metric of metrics.h, plus the extras (profile, per-purpose link traffic). */
+  void fill_results(nicsim_results *res) const;
+
+ private:
+  Snapshot snapshot() const;
+  void snapshot_thread();
+  void report(const std::string &component, const std::string &msg, double time_ns);
+  bool check_drained();
+
+  uint64_t m_warmup_ps;
+  uint64_t m_duration_ps;
+  uint64_t m_end_ps;
+  Snapshot m_at_warmup;
+  Snapshot m_at_duration;
+  Snapshot m_at_finish;
+  Outcome m_out;
+};
+
+}  // namespace nicsim
+#endif
