@@ -97,7 +97,8 @@ struct nicsim_results {
 
 void nicsim_results_init(struct nicsim_results *r);
 void nicsim_results_set(struct nicsim_results *r, enum nicsim_metric_id id, double v);
-/* Adds or replaces an extra metric; returns 0, or -1 when the table is full. */
+/* Adds or replaces an extra metric; returns 0, or -1 when the table is full
+ * (or the name is empty, longer than 95 bytes or that of a static metric). */
 int nicsim_results_set_extra(struct nicsim_results *r, const char *name, const char *unit,
                              enum nicsim_metric_kind kind, const char *desc, double v);
 
@@ -111,6 +112,10 @@ struct nicsim_metric_view {
 bool nicsim_results_at(const struct nicsim_results *r, size_t i, struct nicsim_metric_view *out);
 /* Value by name; returns false if absent. */
 bool nicsim_results_get(const struct nicsim_results *r, const char *name, double *v);
+/* Id of the static metric with this name, or -1. */
+long nicsim_metric_find(const char *name);
+/* "count", "real" or "wall". */
+const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind);
 
 #ifdef __cplusplus
 }

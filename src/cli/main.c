@@ -1,0 +1,101 @@
+/* main.c: the nicsim command: global options (--help, --version) and
+ * dispatch to the run, validate and sweep commands. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+/* A command: its name, entry point, help and one-line summary. */
+struct cli_command {
+  const char *name;
+  int (*main)(int argc, char **argv);
+  void (*help)(FILE *f);
+  const char *summary;
+};
+
+static const struct cli_command cli__commands[] = {
+    {"run", cli_cmd_run, cli_help_run, "Simulate one scenario point and print a summary"},
+    {"validate", cli_cmd_validate, cli_help_validate,
+     "Check scenario files (every sweep point) without simulating"},
+    {"sweep", cli_cmd_sweep, cli_help_sweep,
+     "Simulate every sweep point, each in its own process, into CSV and JSON"},
+};
+#define CLI__NCOMMANDS (sizeof(cli__commands) / sizeof(cli__commands[0]))
+
+/* The top-level help text. */
+static void cli__help(FILE *f) {
+  size_t i;
+
+  fprintf(f, "%s\n\n", cli_synopsis(NULL));
+  fprintf(f, "nicsim is a cycle-level NIC/DMA simulator: SystemC models of the NIC, PCIe\n"
+             "and memory, running a C reimplementation of the driver's hot paths.\n\n");
+  fprintf(f, "Commands:\n");
+  for (i = 0; i < CLI__NCOMMANDS; i++)
+    fprintf(f, "  %-10s %s\n", cli__commands[i].name, cli__commands[i].summary);
+  fprintf(f, "\nOptions:\n"
+             "  -h, --help     Show this help; 'nicsim COMMAND --help' shows a command's options\n"
+             "  -V, --version  Print the version and exit\n"
+             "\nExit status: 0 success, 1 simulation error (an invariant was violated),\n"
+             "2 bad input (usage, scenario file, --set value, output path).\n"
+             "\nExamples:\n"
+             "  nicsim run                                  # the built-in default scenario\n"
+             "  nicsim run my.yaml --set nic.desc_spacing=32 --json out.json\n"
+             "  nicsim validate scenarios/*.yaml\n"
+             "  nicsim sweep my.yaml -j 4 -o results/my\n"
+             "\nSee docs/cli.md, docs/config.md and docs/metrics.md.\n");
+}
+
+/* The command with this name, or NULL. */
+static const struct cli_command *cli__find(const char *name) {
+  size_t i;
+  for (i = 0; i < CLI__NCOMMANDS; i++)
+    if (strcmp(cli__commands[i].name, name) == 0)
+      return &cli__commands[i];
+  return NULL;
+}
+
+/* Flushes stdout: a table that could not be written (a full disk, a closed
+ * pipe) is an error, not a silent success. Returns the exit status. */
+static int cli__flush_stdout(int status) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
+    fprintf(stderr, "nicsim: cannot write to standard output: %s\n", strerror(errno));
+    return status == CLI_EXIT_OK ? CLI_EXIT_USAGE : status;
+  }
+  return status;
+}
+
+/* Entry point: global options, then the command. */
+int main(int argc, char **argv) {
+  const struct cli_command *cmd;
+  int status;
+
+  if (argc < 2)
+    return cli_usage_error(NULL, "no command given");
+  if (strcmp(argv[1], "--help") == 0 || strcmp(argv[1], "-h") == 0) {
+    cli__help(stdout);
+    return cli__flush_stdout(CLI_EXIT_OK);
+  }
+  if (strcmp(argv[1], "--version") == 0 || strcmp(argv[1], "-V") == 0) {
+    printf("nicsim %s\n", NICSIM_VERSION);
+    return cli__flush_stdout(CLI_EXIT_OK);
+  }
+  if (strcmp(argv[1], "help") == 0) { /* nicsim help [COMMAND] */
+    if (argc == 2) {
+      cli__help(stdout);
+      return CLI_EXIT_OK;
+    }
+    cmd = cli__find(argv[2]);
+    if (cmd == NULL || argc > 3)
+      return cli_usage_error(NULL, "help: unknown command '%s'", argv[2]);
+    cmd->help(stdout);
+    return CLI_EXIT_OK;
+  }
+  if (argv[1][0] == '-')
+    return cli_usage_error(NULL, "unknown option '%s' (options go after the command)", argv[1]);
+  cmd = cli__find(argv[1]);
+  if (cmd == NULL)
+    return cli_usage_error(NULL, "unknown command '%s'", argv[1]);
+  status = cmd->main(argc - 2, argv + 2);
+  return cli__flush_stdout(status);
+}

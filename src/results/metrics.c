@@ -1,0 +1,159 @@
+/* metrics.c: the metric registry (static definitions from metrics.h) and the
+ * per-run value table: static metrics by id, extras kept sorted by name. */
+#include "results/metrics.h"
+
+#include <string.h>
+
+#define NICSIM_METRIC_KIND_COUNT NM_KIND_COUNT
+#define NICSIM_METRIC_KIND_REAL NM_KIND_REAL
+#define NICSIM_METRIC_KIND_WALL NM_KIND_WALL
+#define NICSIM_DEFINE_METRIC(id, name, unit, kind, desc) \
+  [NM_##id] = {name, unit, desc, NICSIM_METRIC_KIND_##kind},
+
+static const struct nicsim_metric_def nicsim__metric_defs[NM__COUNT] = {
+    NICSIM_METRICS(NICSIM_DEFINE_METRIC)};
+
+/* The static definitions, NM__COUNT entries. */
+const struct nicsim_metric_def *nicsim_metric_defs(void) { return nicsim__metric_defs; }
+
+/* Empties a result table: no metric present, no extras. */
+void nicsim_results_init(struct nicsim_results *r) { memset(r, 0, sizeof(*r)); }
+
+/* Sets static metric id (ignored if id is out of range). */
+void nicsim_results_set(struct nicsim_results *r, enum nicsim_metric_id id, double v) {
+  if ((unsigned)id >= NM__COUNT)
+    return;
+  r->value[id] = v;
+  r->present[id] = true;
+}
+
+/* Binary search of the sorted extras: index of name, or where it would go
+ * (then *found is false). */
+static size_t nicsim__extra_find(const struct nicsim_results *r, const char *name, bool *found) {
+  size_t lo = 0, hi = r->nextra;
+  while (lo < hi) {
+    size_t mid = lo + (hi - lo) / 2;
+    int c = strcmp(r->extra[mid].name, name);
+    if (c == 0) {
+      *found = true;
+      return mid;
+    }
+    if (c < 0)
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  *found = false;
+  return lo;
+}
+
+/* Copies src into a fixed field, truncating; returns -1 if it did not fit. */
+static int nicsim__copy(char *dst, size_t n, const char *src) {
+  size_t len = strlen(src);
+  if (len >= n) {
+    memcpy(dst, src, n - 1);
+    dst[n - 1] = '\0';
+    return -1;
+  }
+  memcpy(dst, src, len + 1);
+  return 0;
+}
+
+/* Adds or replaces an extra metric, keeping the extras sorted by name. */
+int nicsim_results_set_extra(struct nicsim_results *r, const char *name, const char *unit,
+                             enum nicsim_metric_kind kind, const char *desc, double v) {
+  bool found;
+  size_t i;
+
+  if (name == NULL || name[0] == '\0' || strlen(name) >= sizeof(r->extra[0].name))
+    return -1;
+  /* An extra never shadows a static metric: get() and the writers would
+   * otherwise disagree about which value a name means. */
+  for (i = 0; i < NM__COUNT; i++)
+    if (strcmp(nicsim__metric_defs[i].name, name) == 0)
+      return -1;
+  i = nicsim__extra_find(r, name, &found);
+  if (!found) {
+    if (r->nextra >= NICSIM_MAX_EXTRA_METRICS)
+      return -1;
+    memmove(&r->extra[i + 1], &r->extra[i], (r->nextra - i) * sizeof(r->extra[0]));
+    r->nextra++;
+    memset(&r->extra[i], 0, sizeof(r->extra[i]));
+    memcpy(r->extra[i].name, name, strlen(name) + 1);
+  }
+  /* Unit and description are display text: truncation is harmless. */
+  (void)nicsim__copy(r->extra[i].unit, sizeof(r->extra[i].unit), unit ? unit : "");
+  (void)nicsim__copy(r->extra[i].desc, sizeof(r->extra[i].desc), desc ? desc : "");
+  r->extra[i].kind = kind;
+  r->extra[i].value = v;
+  return 0;
+}
+
+/* The i-th present metric: static ones in declaration order, then extras. */
+bool nicsim_results_at(const struct nicsim_results *r, size_t i, struct nicsim_metric_view *out) {
+  size_t id;
+
+  for (id = 0; id < NM__COUNT; id++) {
+    if (!r->present[id])
+      continue;
+    if (i == 0) {
+      out->name = nicsim__metric_defs[id].name;
+      out->unit = nicsim__metric_defs[id].unit;
+      out->desc = nicsim__metric_defs[id].desc;
+      out->kind = nicsim__metric_defs[id].kind;
+      out->value = r->value[id];
+      return true;
+    }
+    i--;
+  }
+  if (i >= r->nextra)
+    return false;
+  out->name = r->extra[i].name;
+  out->unit = r->extra[i].unit;
+  out->desc = r->extra[i].desc;
+  out->kind = r->extra[i].kind;
+  out->value = r->extra[i].value;
+  return true;
+}
+
+/* Value of a present metric by name. */
+bool nicsim_results_get(const struct nicsim_results *r, const char *name, double *v) {
+  bool found;
+  size_t i;
+
+  for (i = 0; i < NM__COUNT; i++) {
+    if (strcmp(nicsim__metric_defs[i].name, name) == 0) {
+      if (!r->present[i])
+        return false;
+      *v = r->value[i];
+      return true;
+    }
+  }
+  i = nicsim__extra_find(r, name, &found);
+  if (!found)
+    return false;
+  *v = r->extra[i].value;
+  return true;
+}
+
+/* Id of the static metric with this name, or -1. */
+long nicsim_metric_find(const char *name) {
+  size_t i;
+  for (i = 0; i < NM__COUNT; i++)
+    if (strcmp(nicsim__metric_defs[i].name, name) == 0)
+      return (long)i;
+  return -1;
+}
+
+/* "count", "real" or "wall". */
+const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind) {
+  switch (kind) {
+  case NM_KIND_COUNT:
+    return "count";
+  case NM_KIND_REAL:
+    return "real";
+  case NM_KIND_WALL:
+    return "wall";
+  }
+  return "unknown";
+}

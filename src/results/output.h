@@ -1,0 +1,120 @@
+/* output.h: writing a run's results: JSON (jansson), CSV, the human tables,
+ * the metric reference (docs/metrics.md), and atomic file writes. */
+#ifndef NICSIM_RESULTS_OUTPUT_H
+#define NICSIM_RESULTS_OUTPUT_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdio.h>
+
+#include "config/config.h"
+#include "results/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* One simulated point: its resolved config and its results (res NULL: the
+ * point failed; CSV omits it, the sweep table marks it FAILED). */
+struct nicsim_point {
+  const struct nicsim_config *cfg;
+  const struct nicsim_results *res;
+};
+
+/* Supplies point i of a set (for writers that go through many points
+ * without holding them all): out->cfg and out->res stay valid until the next
+ * call. Returns 0 or -errno. */
+typedef int (*nicsim_point_fn)(void *arg, size_t i, struct nicsim_point *out);
+/* A nicsim_point_fn over an array: arg is a const struct nicsim_point *. */
+int nicsim_point_array_get(void *arg, size_t i, struct nicsim_point *out);
+
+/* ---- files ---------------------------------------------------------------- */
+
+/* Produces a file's contents on f; returns 0 or -errno. */
+typedef int (*nicsim_emit_fn)(FILE *f, void *arg);
+
+/* Replaces path atomically with what emit writes: the bytes go to a temporary
+ * file in the same directory, are fsync'd, then renamed over path. On any
+ * failure the temporary file is removed and a previous file at path is left
+ * intact. Returns 0 or -errno (-ENOSPC, -EACCES, -ENOENT, ...). */
+int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg);
+
+/* ---- numbers -------------------------------------------------------------- */
+
+/* Formats v with the fewest significant digits (%.Ng) that read back as
+ * exactly v: the same double always gives the same text. "nan", "inf",
+ * "-inf" for non-finite values. n should be at least 32. */
+void nicsim_format_real(double v, char *buf, size_t n);
+/* Formats a metric value: an exact integer for COUNT metrics, else as above. */
+void nicsim_format_metric(double v, enum nicsim_metric_kind kind, char *buf, size_t n);
+
+/* ---- JSON ----------------------------------------------------------------- */
+
+/* {"name", "description", "platform", "label", "<section>": {"<key>": value}}
+ * with typed values (enums by name), in schema order. NULL on ENOMEM. */
+json_t *nicsim_config_to_json(const struct nicsim_config *cfg);
+/* {"nicsim": version, "config": {...}, "metrics": {"rx.gbps": 9.87, ...}}:
+ * COUNT metrics as integers, REAL/WALL as reals, NaN/inf as null; static
+ * metrics in declaration order, then extras by name. NULL on ENOMEM. */
+json_t *nicsim_results_to_json(const char *version, const struct nicsim_config *cfg,
+                               const struct nicsim_results *res);
+/* Writes a JSON document (2-space indent, trailing newline) to f, reals with
+ * the fewest digits that make every real in the document read back exactly. */
+int nicsim_json_dump(json_t *doc, FILE *f);
+/* nicsim_results_to_json + nicsim_json_dump into path, atomically. */
+int nicsim_json_write(const char *path, const char *version, const struct nicsim_config *cfg,
+                      const struct nicsim_results *res);
+
+/* ---- CSV ------------------------------------------------------------------ */
+
+/* Writes one CSV field, quoted per RFC 4180 when it holds a comma, a double
+ * quote, CR or LF (quotes doubled). */
+void nicsim_csv_field(FILE *f, const char *s);
+/* Header plus one row per successful point: `label`, then each of keys (config
+ * paths, e.g. the swept keys, formatted by nc_value_format), then every
+ * static metric in declaration order and the union of the points' extras by
+ * name. An absent metric is an empty field. Lines end in LF. 0 or -errno. */
+int nicsim_csv_dump(FILE *f, const char *const *keys, size_t nkeys,
+                    const struct nicsim_point *points, size_t npoints);
+/* nicsim_csv_dump into path, atomically. */
+int nicsim_csv_write(const char *path, const char *const *keys, size_t nkeys,
+                     const struct nicsim_point *points, size_t npoints);
+/* The same over npoints points supplied one at a time by get (which is
+ * called twice per point: the header needs every point's extras). */
+int nicsim_csv_dump_each(FILE *f, const char *const *keys, size_t nkeys, size_t npoints,
+                         nicsim_point_fn get, void *arg);
+int nicsim_csv_write_each(const char *path, const char *const *keys, size_t nkeys,
+                          size_t npoints, nicsim_point_fn get, void *arg);
+
+/* ---- human tables (stdout) ------------------------------------------------ */
+
+/* The summary of one run: a header describing the setup, then aligned
+ * sections (Throughput, CPU, PCIe, NIC, Interrupts, Checks, Simulation) and
+ * the per-function CPU profile (cpu.profile.* extras) by share. */
+void nicsim_summary_print(FILE *f, const struct nicsim_config *cfg,
+                          const struct nicsim_results *res);
+/* One line per sweep point: index, label, swept keys, headline figures
+ * (RX/TX Gbit/s, RX drops, CPU %), and a status column if a point failed. */
+void nicsim_sweep_table_print(FILE *f, const char *const *keys, size_t nkeys,
+                              const struct nicsim_point *points, size_t npoints);
+/* The same over points supplied by get (called twice per point). 0 or the
+ * first error of get (the table is then incomplete). */
+int nicsim_sweep_table_print_each(FILE *f, const char *const *keys, size_t nkeys,
+                                  size_t npoints, nicsim_point_fn get, void *arg);
+
+/* ---- docs/metrics.md ------------------------------------------------------ */
+
+/* The Markdown table of every static metric: name, unit, kind, meaning. */
+int nicsim_write_metrics_doc(FILE *f);
+/* Checks (update false) or rewrites (update true, atomically) the region of
+ * the Markdown file at path between <!-- BEGIN METRICS --> and
+ * <!-- END METRICS -->. *stale tells whether it differed from
+ * nicsim_write_metrics_doc. Returns 0, -EINVAL if a marker is missing, or
+ * -errno. */
+int nicsim_metrics_doc_sync(const char *path, bool update, bool *stale);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,213 @@
+// test_cli.cpp: nicsim without simulating: --version, --help, usage errors,
+// config errors as file:line:col, validate, checks made before simulating.
+#include <regex>
+
+#include "cli_test_util.h"
+
+using nicsim_cli_test::Cli;
+using nicsim_cli_test::data;
+using nicsim_cli_test::exists;
+using nicsim_cli_test::lines_of;
+using nicsim_cli_test::list_dir;
+
+namespace {
+
+TEST_F(Cli, Version) {
+  for (const char *opt : {"--version", "-V"}) {
+    auto r = run({opt});
+    EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, std::string("nicsim ") + NICSIM_EXPECTED_VERSION + "\n");
+    EXPECT_EQ(r.err, "");
+  }
+  EXPECT_EQ(std::string(NICSIM_EXPECTED_VERSION), "0.1.0");
+}
+
+TEST_F(Cli, HelpListsCommandsAndExitCodes) {
+  for (auto args : {std::initializer_list<std::string>{"--help"}, {"-h"}, {"help"}}) {
+    auto r = run(args);
+    EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+    EXPECT_EQ(r.err, "");
+    for (const char *word :
+         {"usage: nicsim", "run", "validate", "sweep", "--version", "Exit status"})
+      EXPECT_NE(r.out.find(word), std::string::npos) << word << "\n" << r.out;
+  }
+}
+
+TEST_F(Cli, CommandHelpListsEveryOption) {
+  struct {
+    const char *cmd;
+    std::vector<const char *> words;
+  } cases[] = {
+      {"run",
+       {"usage: nicsim run", "--set KEY=VALUE", "-s,", "--point LABEL", "-p,", "--json FILE",
+        "--csv FILE", "--quiet", "-q,", "--help", "Exit status", "Examples"}},
+      {"validate",
+       {"usage: nicsim validate", "--set KEY=VALUE", "--help", "OK (N points)", "Exit status"}},
+      {"sweep",
+       {"usage: nicsim sweep", "--output DIR", "-o,", "--jobs N", "-j,", "--set KEY=VALUE",
+        "--quiet", "results.csv", "points/<index>-<label>.json", "Exit status"}},
+  };
+  for (const auto &c : cases) {
+    for (const char *h : {"--help", "-h"}) {
+      auto r = run({c.cmd, h});
+      EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+      EXPECT_EQ(r.err, "");
+      for (const char *w : c.words)
+        EXPECT_NE(r.out.find(w), std::string::npos) << c.cmd << ": " << w;
+    }
+    auto r = run({"help", c.cmd});
+    EXPECT_EQ(r.status, 0);
+    EXPECT_NE(r.out.find(c.words[0]), std::string::npos);
+  }
+}
+
+TEST_F(Cli, NoCommandIsAUsageError) {
+  auto r = run({});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("no command"), std::string::npos);
+  EXPECT_NE(r.err.find("usage: nicsim"), std::string::npos);
+}
+
+TEST_F(Cli, UnknownCommandIsAUsageError) {
+  auto r = run({"frobnicate"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("unknown command 'frobnicate'"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("usage: nicsim"), std::string::npos) << r.err;
+  r = run({"help", "frobnicate"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+}
+
+TEST_F(Cli, UnknownOptionsAreUsageErrors) {
+  struct {
+    std::initializer_list<std::string> args;
+    const char *msg, *usage;
+  } cases[] = {
+      {{"--frob"}, "unknown option '--frob'", "usage: nicsim"},
+      {{"run", "--frob"}, "unknown option '--frob'", "usage: nicsim run"},
+      {{"run", "-x"}, "unknown option '-x'", "usage: nicsim run"},
+      {{"run", "--json"}, "option '--json' needs a value", "usage: nicsim run"},
+      {{"run", "--quiet=yes"}, "option '--quiet' takes no value", "usage: nicsim run"},
+      {{"run", "a.yaml", "b.yaml"}, "one scenario at a time", "usage: nicsim run"},
+      {{"validate", "--jobs", "2"}, "unknown option '--jobs'", "usage: nicsim validate"},
+      {{"validate"}, "no scenario file given", "usage: nicsim validate"},
+      {{"sweep", "-j"}, "option '-j' needs a value", "usage: nicsim sweep"},
+      {{"sweep"}, "no scenario file given", "usage: nicsim sweep"},
+      {{"sweep", "x.yaml", "-j", "0"}, "-j expects a number", "usage: nicsim sweep"},
+      {{"sweep", "x.yaml", "-jfour"}, "-j expects a number", "usage: nicsim sweep"},
+  };
+  for (const auto &c : cases) {
+    auto r = run(c.args);
+    EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, "") << c.msg;
+    EXPECT_NE(r.err.find(c.msg), std::string::npos) << c.msg << "\n" << r.err;
+    EXPECT_NE(r.err.find(c.usage), std::string::npos) << r.err;
+  }
+}
+
+TEST_F(Cli, MisspeltKeyIsLocatedAndExits2) {
+  for (const char *cmd : {"validate", "run", "sweep"}) {
+    auto r = run({cmd, data("typo.yaml")});
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, "") << cmd;
+    EXPECT_TRUE(std::regex_search(r.err, std::regex("typo\\.yaml:3:3: error: .*desc_spacng")))
+        << cmd << "\n"
+        << r.err;
+    EXPECT_NE(r.err.find("desc_spacing"), std::string::npos) << "a suggestion\n" << r.err;
+  }
+}
+
+TEST_F(Cli, BadSetIsAUsageError) {
+  struct {
+    const char *set, *msg;
+  } cases[] = {
+      {"novalue", "--set expects KEY=VALUE"},           {"=5", "--set expects KEY=VALUE"},
+      {"nic.desc_spacing=abc", "<command line>:1:"},    {"nic.desc_spacng=32", "<command line>:1:"},
+      {"nic.desc_spacing=999999", "<command line>:1:"},
+  };
+  for (const auto &c : cases) {
+    for (const char *cmd : {"validate", "run"}) {
+      auto r = run({cmd, data("good.yaml"), "--set", c.set});
+      EXPECT_EQ(r.status, 2) << cmd << " --set " << c.set << "\n" << NICSIM_SHOW(r);
+      EXPECT_EQ(r.out, "");
+      EXPECT_NE(r.err.find(c.msg), std::string::npos) << c.set << "\n" << r.err;
+      EXPECT_EQ(r.err.find("simulating"), std::string::npos) << "failed before simulating";
+    }
+  }
+}
+
+TEST_F(Cli, ValidateReportsOkWithThePointCount) {
+  auto r = run({"validate", data("good.yaml")});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, data("good.yaml") + ": OK (1 point)\n");
+  EXPECT_EQ(r.err, "");
+
+  r = run({"validate", data("sweep.yaml"), data("good.yaml"), "--set", "nic.rx_ring_size=256"});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out,
+            data("sweep.yaml") + ": OK (4 points)\n" + data("good.yaml") + ": OK (1 point)\n");
+}
+
+TEST_F(Cli, ValidateGoesOnAfterABadFileAndExits2) {
+  auto r = run({"validate", data("typo.yaml"), data("good.yaml"), "missing.yaml"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, data("good.yaml") + ": OK (1 point)\n");
+  EXPECT_NE(r.err.find("typo.yaml:3:3"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, RunUnknownPointListsTheLabels) {
+  auto r = run({"run", data("sweep.yaml"), "--point", "middle"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("--point middle: no such point"), std::string::npos) << r.err;
+  for (const char *label : {"before/nic.desc_spacing=16", "before/nic.desc_spacing=32",
+                            "after/nic.desc_spacing=16", "after/nic.desc_spacing=32"})
+    EXPECT_NE(r.err.find(label), std::string::npos) << label << "\n" << r.err;
+
+  r = run({"run", data("good.yaml"), "-p", "before"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("has no sweep points"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, RunChecksOutputPathsBeforeSimulating) {
+  auto r = run({"run", data("good.yaml"), "--json", path("no/such/dir/out.json")});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("no/such/dir"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("No such file or directory"), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("simulating"), std::string::npos);
+
+  r = run({"run", data("good.yaml"), "--csv", dir_});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("Is a directory"), std::string::npos) << r.err;
+}
+
+TEST_F(Cli, SweepNeedsASweep) {
+  auto r = run({"sweep", data("good.yaml"), "-o", path("out")});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, "");
+  EXPECT_NE(r.err.find("has no sweep"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(path("out"))) << "nothing created for a bad input";
+}
+
+TEST_F(Cli, SweepResolvesEveryPointBeforeStarting) {
+  auto r = run({"sweep", data("sweep.yaml"), "-o", path("out"), "--set", "nic.desc_fetch_max=0"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("<command line>:1:"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(path("out")));
+}
+
+TEST_F(Cli, SweepUnusableOutputDirectory) {
+  FILE *f = fopen(path("file").c_str(), "w");
+  ASSERT_NE(f, nullptr);
+  fclose(f);
+  auto r = run({"sweep", data("sweep.yaml"), "-o", path("file/out")});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("cannot create"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("Not a directory"), std::string::npos) << r.err;
+  EXPECT_EQ(list_dir(dir_), std::set<std::string>{"file"});
+}
+
+}  // namespace

@@ -1,0 +1,182 @@
+// test_atomic.cpp: nicsim_write_atomic: a file is replaced whole or not at
+// all; on every failure the previous file is intact and no temporary remains.
+#include <dirent.h>
+#include <ftw.h>
+#include <gtest/gtest.h>
+#include <signal.h>
+#include <sys/resource.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <fstream>
+#include <set>
+#include <sstream>
+#include <string>
+
+#include "results/output.h"
+
+namespace {
+
+// A fresh temporary directory, removed (with its files) at the end.
+class AtomicWrite : public ::testing::Test {
+ protected:
+  void SetUp() override {
+    char tmpl[] = "/tmp/nicsim_atomic_XXXXXX";
+    ASSERT_NE(mkdtemp(tmpl), nullptr);
+    dir_ = tmpl;
+  }
+  void TearDown() override {
+    chmod(dir_.c_str(), 0700);
+    nftw(
+        dir_.c_str(), [](const char *p, const struct stat *, int, struct FTW *) { return remove(p); },
+        16, FTW_DEPTH | FTW_PHYS);
+  }
+  std::set<std::string> entries() const {
+    std::set<std::string> out;
+    DIR *d = opendir(dir_.c_str());
+    if (d == nullptr) return out;
+    while (dirent *e = readdir(d))
+      if (strcmp(e->d_name, ".") != 0 && strcmp(e->d_name, "..") != 0) out.insert(e->d_name);
+    closedir(d);
+    return out;
+  }
+  std::string path(const char *name) const { return dir_ + "/" + name; }
+  static std::string slurp(const std::string &p) {
+    std::ifstream in(p, std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    return ss.str();
+  }
+  static void spit(const std::string &p, const std::string &text) {
+    std::ofstream(p, std::ios::binary) << text;
+  }
+  std::string dir_;
+};
+
+// Emit callback writing the std::string at arg.
+int emit_string(FILE *f, void *arg) {
+  fputs(static_cast<std::string *>(arg)->c_str(), f);
+  return 0;
+}
+
+// Emit callback that writes a little, then fails like a generator would.
+int emit_then_fail(FILE *f, void *) {
+  fputs("partial", f);
+  return -EIO;
+}
+
+TEST_F(AtomicWrite, CreatesAFileWithTheUsualMode) {
+  std::string text = "hello\n";
+  ASSERT_EQ(nicsim_write_atomic(path("a.txt").c_str(), emit_string, &text), 0);
+  EXPECT_EQ(slurp(path("a.txt")), text);
+  EXPECT_EQ(entries(), std::set<std::string>{"a.txt"}) << "no temporary file left";
+  mode_t mask = umask(0);
+  umask(mask);
+  struct stat st;
+  ASSERT_EQ(stat(path("a.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0666 & ~mask);
+}
+
+TEST_F(AtomicWrite, ReplacesAndKeepsTheOldMode) {
+  spit(path("a.txt"), "old contents, longer than the new ones\n");
+  ASSERT_EQ(chmod(path("a.txt").c_str(), 0640), 0);
+  std::string text = "new\n";
+  ASSERT_EQ(nicsim_write_atomic(path("a.txt").c_str(), emit_string, &text), 0);
+  EXPECT_EQ(slurp(path("a.txt")), "new\n");
+  struct stat st;
+  ASSERT_EQ(stat(path("a.txt").c_str(), &st), 0);
+  EXPECT_EQ(st.st_mode & 0777, 0640u);
+  EXPECT_EQ(entries(), std::set<std::string>{"a.txt"});
+}
+
+TEST_F(AtomicWrite, RelativePathInTheCurrentDirectory) {
+  char cwd[4096];
+  ASSERT_NE(getcwd(cwd, sizeof cwd), nullptr);
+  ASSERT_EQ(chdir(dir_.c_str()), 0);
+  std::string text = "rel\n";
+  int rc = nicsim_write_atomic("rel.txt", emit_string, &text);
+  ASSERT_EQ(chdir(cwd), 0);
+  ASSERT_EQ(rc, 0);
+  EXPECT_EQ(slurp(path("rel.txt")), "rel\n");
+}
+
+TEST_F(AtomicWrite, FailingGeneratorLeavesThePreviousFile) {
+  spit(path("a.txt"), "previous\n");
+  EXPECT_EQ(nicsim_write_atomic(path("a.txt").c_str(), emit_then_fail, nullptr), -EIO);
+  EXPECT_EQ(slurp(path("a.txt")), "previous\n");
+  EXPECT_EQ(entries(), std::set<std::string>{"a.txt"});
+}
+
+TEST_F(AtomicWrite, MissingDirectoryIsENOENT) {
+  std::string text = "x";
+  EXPECT_EQ(nicsim_write_atomic(path("no/such/a.txt").c_str(), emit_string, &text), -ENOENT);
+  EXPECT_TRUE(entries().empty());
+}
+
+TEST_F(AtomicWrite, ParentIsAFileIsENOTDIR) {
+  spit(path("file"), "keep\n");
+  std::string text = "x";
+  EXPECT_EQ(nicsim_write_atomic(path("file/a.txt").c_str(), emit_string, &text), -ENOTDIR);
+  EXPECT_EQ(slurp(path("file")), "keep\n");
+}
+
+TEST_F(AtomicWrite, TargetIsADirectory) {
+  ASSERT_EQ(mkdir(path("d").c_str(), 0700), 0);
+  spit(path("d/inside"), "keep\n");
+  std::string text = "x";
+  int rc = nicsim_write_atomic(path("d").c_str(), emit_string, &text);
+  EXPECT_TRUE(rc == -EISDIR || rc == -ENOTEMPTY || rc == -EEXIST) << rc;
+  EXPECT_EQ(slurp(path("d/inside")), "keep\n");
+  EXPECT_EQ(entries(), std::set<std::string>{"d"});
+  EXPECT_EQ(nicsim_write_atomic((dir_ + "/").c_str(), emit_string, &text), -EISDIR);
+  EXPECT_EQ(nicsim_write_atomic("", emit_string, &text), -EINVAL);
+}
+
+// As root, the write runs in a child that drops to an unprivileged user
+// (root ignores directory permissions).
+TEST_F(AtomicWrite, UnwritableDirectoryIsEACCES) {
+  spit(path("a.txt"), "previous\n");
+  ASSERT_EQ(chmod(dir_.c_str(), 0555), 0);
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    if (geteuid() == 0 && (setgid(65534) != 0 || setuid(65534) != 0)) _exit(100);
+    std::string text = "new\n";
+    _exit(nicsim_write_atomic(path("a.txt").c_str(), emit_string, &text) == -EACCES ? 0 : 101);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_EQ(chmod(dir_.c_str(), 0700), 0);
+  ASSERT_TRUE(WIFEXITED(status));
+  if (WEXITSTATUS(status) == 100) GTEST_SKIP() << "cannot drop root privileges here";
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "expected -EACCES";
+  EXPECT_EQ(slurp(path("a.txt")), "previous\n");
+  EXPECT_EQ(entries(), std::set<std::string>{"a.txt"});
+}
+
+// A write that fails part-way (here: the file-size limit, as a full disk
+// would) leaves the previous file and no temporary. Runs in a child so the
+// limit cannot leak into other tests.
+TEST_F(AtomicWrite, WriteErrorPartWayLeavesThePreviousFile) {
+  spit(path("a.txt"), "previous\n");
+  pid_t pid = fork();
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    signal(SIGXFSZ, SIG_IGN);
+    struct rlimit rl = {4096, 4096};
+    if (setrlimit(RLIMIT_FSIZE, &rl) != 0) _exit(100);
+    std::string big(1 << 20, 'x');
+    int rc = nicsim_write_atomic(path("a.txt").c_str(), emit_string, &big);
+    _exit(rc == -EFBIG ? 0 : 101);
+  }
+  int status = 0;
+  ASSERT_EQ(waitpid(pid, &status, 0), pid);
+  ASSERT_TRUE(WIFEXITED(status));
+  EXPECT_EQ(WEXITSTATUS(status), 0) << "100: setrlimit failed; 101: wrong return code";
+  EXPECT_EQ(slurp(path("a.txt")), "previous\n");
+  EXPECT_EQ(entries(), std::set<std::string>{"a.txt"});
+}
+
+}  // namespace
