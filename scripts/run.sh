@@ -5,5 +5,5 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" -eq 0 ]; then ./scripts/install-deps.sh >&2; fi
 cmake --preset default >&2
-cmake --build --preset default -j"$(nproc)" >&2
+cmake --build --preset default -j"$(nproc)" --target nicsim >&2
 exec ./build/nicsim run "$@"
