@@ -1,6 +1,7 @@
 /* frame.c: fills and checks nicsim test frames (see frame.h). */
 #include "net/frame.h"
 
+#include <stddef.h>
 #include <string.h>
 
 /* splitmix64: a small, well-mixed generator for the payload stream. */
@@ -17,10 +18,11 @@ static uint64_t stream_key(uint64_t seed, uint32_t flow, uint64_t seq) {
 
 /* FNV-1a over the header (checksum field zero) and the payload. */
 static uint32_t frame_sum(const uint8_t *buf, uint32_t len) {
+  const uint32_t ck = NF_HDR_OFF + (uint32_t)offsetof(struct nf_header, checksum);
   uint32_t h = 2166136261u;
   for (uint32_t i = 0; i < len; i++) {
     uint8_t b = buf[i];
-    if (i >= NF_HDR_OFF + 20 && i < NF_HDR_OFF + 24) b = 0; /* the checksum itself */
+    if (i >= ck && i < ck + 4) b = 0; /* the checksum itself */
     h = (h ^ b) * 16777619u;
   }
   return h;
@@ -41,13 +43,18 @@ static void put_payload(uint8_t *p, uint32_t n, uint64_t key) {
 }
 
 void nf_fill(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq) {
+  nf_fill_ts(buf, dma_len, seed, flow, seq, 0);
+}
+
+void nf_fill_ts(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq,
+                uint64_t ts_ps) {
   static const uint8_t dst[6] = {0x02, 0x4E, 0x49, 0x43, 0x00, 0x01};
   static const uint8_t src[6] = {0x02, 0x4E, 0x49, 0x43, 0x00, 0x02};
   memcpy(buf, dst, 6);
   memcpy(buf + 6, src, 6);
   buf[12] = (uint8_t)(NF_ETHERTYPE >> 8);
   buf[13] = (uint8_t)(NF_ETHERTYPE & 0xff);
-  struct nf_header h = {NF_MAGIC, flow, seq, dma_len, 0};
+  struct nf_header h = {NF_MAGIC, flow, seq, dma_len, 0, ts_ps};
   memcpy(buf + NF_HDR_OFF, &h, sizeof h);
   uint32_t off = NF_HDR_OFF + NF_HDR_LEN;
   put_payload(buf + off, dma_len - off, stream_key(seed, flow, seq));

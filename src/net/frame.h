@@ -5,8 +5,9 @@
  * moves by DMA is the frame without its 4-byte FCS (the MAC strips it on RX
  * and appends it on TX). Layout of the DMA'd bytes:
  *   0..13   Ethernet header (dst, src, ethertype 0x88B5, IEEE local experimental)
- *   14..37  nicsim header: magic, flow, sequence number, length, checksum
- *   38..    payload, a pseudo-random stream keyed by (seed, flow, seq)
+ *   14..45  nicsim header: magic, flow, sequence number, length, checksum,
+ *           and the time the frame was sent (ps of simulated time)
+ *   46..    payload, a pseudo-random stream keyed by (seed, flow, seq)
  * The checksum covers the payload and the header fields, so a sink detects a
  * lost, duplicated, reordered or corrupted frame.
  */
@@ -27,7 +28,7 @@ extern "C" {
 #define NF_ETHERTYPE 0x88B5u
 #define NF_MAGIC 0x4E494353u /* "NICS" */
 #define NF_HDR_OFF NF_ETH_HLEN
-#define NF_HDR_LEN 24
+#define NF_HDR_LEN 32
 #define NF_MIN_FRAME 64 /* with FCS */
 
 struct nf_header {
@@ -36,13 +37,19 @@ struct nf_header {
   uint64_t seq;
   uint32_t len;      /* bytes DMA'd: frame_bytes - FCS */
   uint32_t checksum; /* over header (with checksum = 0) and payload */
+  uint64_t ts_ps;    /* when the sender put the frame on the wire or into the stack, ps */
 };
-static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 24 bytes");
+static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 32 bytes");
 
 /* Bytes of a frame as moved by DMA (frame_bytes without FCS). */
 static inline uint32_t nf_dma_len(uint32_t frame_bytes) { return frame_bytes - NF_FCS_LEN; }
 
-/* Fills buf[0..dma_len) with frame `seq` of `flow`. */
+/* Fills buf[0..dma_len) with frame `seq` of `flow`, sent at ts_ps. The sink
+ * uses the timestamp to attribute a frame to the measurement window by when
+ * it was sent, and to measure latency. */
+void nf_fill_ts(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq,
+                uint64_t ts_ps);
+/* nf_fill_ts with timestamp 0, for senders outside simulated time. */
 void nf_fill(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq);
 
 /* Result of checking one received frame. */
