@@ -12,4 +12,4 @@ apt-get install -y --no-install-recommends \
   build-essential cmake pkg-config \
   libsystemc-dev libyaml-dev libjansson-dev \
   googletest libgtest-dev \
-  gnuplot-nox
+  gnuplot-nox parallel

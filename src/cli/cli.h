@@ -7,7 +7,10 @@
 #include <stddef.h>
 #include <stdio.h>
 
+#include <jansson.h>
+
 #include "config/config.h"
+#include "results/output.h"
 #include "sim/sim.h"
 
 #ifndef NICSIM_VERSION
@@ -53,11 +56,19 @@ int cli_next(struct cli_args *a, const struct cli_opt *opts);
 int cli_cmd_run(int argc, char **argv);
 int cli_cmd_validate(int argc, char **argv);
 int cli_cmd_sweep(int argc, char **argv);
+int cli_cmd_merge(int argc, char **argv);
+int cli_cmd_plot(int argc, char **argv);
+int cli_cmd_report(int argc, char **argv);
+int cli_cmd_demo(int argc, char **argv);
 
 /* The --help text of a command, on f. */
 void cli_help_run(FILE *f);
 void cli_help_validate(FILE *f);
 void cli_help_sweep(FILE *f);
+void cli_help_merge(FILE *f);
+void cli_help_plot(FILE *f);
+void cli_help_report(FILE *f);
+void cli_help_demo(FILE *f);
 
 /* ---- shared helpers ----------------------------------------------------------- */
 
@@ -100,5 +111,62 @@ int cli_mkdir_p(const char *path);
 void cli_sanitise(const char *s, char *buf, size_t n);
 /* "top.nic.dma at 1234.5 ns: message": a simulation error for a human. */
 void cli_format_sim_error(const struct nicsim_sim_error *e, char *buf, size_t n);
+
+/* ---- sweeps (cmd_sweep.c) and sweep directories (sweepdir.c) ------------------ */
+
+/* What one `nicsim sweep` does. */
+struct cli_sweep_opts {
+  const char *path;      /* scenario file, or a built-in name when builtin is set */
+  bool builtin;
+  const char *outdir;    /* NULL: nicsim-out/<name> */
+  size_t jobs;           /* 0: online CPUs */
+  struct cli_sets sets;
+  bool quiet, dry_run, resume, force;
+  size_t shard_k, shard_n; /* 1-based slice K of N; N 0: no sharding */
+};
+/* Runs a sweep; the directory used goes into dirout. Returns an exit status. */
+int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t n);
+
+/* A sweep directory: DIR/sweep.json (the manifest) and DIR/points/. */
+struct cli_sweepdir {
+  char dir[NC_PATH_MAX];
+  json_t *manifest;
+  size_t n;               /* points in the whole sweep */
+  int digits;             /* width of the index in point file names */
+  const char *keys[NC_KEY__COUNT + 1]; /* swept keys (into manifest) */
+  size_t nkeys;
+  long baseline;          /* declared baseline point, or -1 */
+  /* A point loaded by cli_sweepdir_get (scratch). */
+  struct nicsim_config *cfg;
+  struct nicsim_results *res;
+  bool *have;             /* point file present and readable, per point */
+};
+/* Path of point i's JSON file (label as in the manifest) in buf. */
+void cli_point_file(const char *dir, size_t i, int digits, const char *label, char *buf, size_t n);
+/* Width of the index of n points' file names. */
+int cli_point_digits(size_t n);
+/* Opens DIR: reads sweep.json and notes which point files exist. Prints
+ * errors as command cmd; returns 0 or CLI_EXIT_USAGE. */
+int cli_sweepdir_open(struct cli_sweepdir *d, const char *cmd, const char *dir);
+void cli_sweepdir_close(struct cli_sweepdir *d);
+/* String member key of obj (or element i of an array), or def if absent. */
+const char *cli_json_str(json_t *obj, const char *key, const char *def);
+const char *cli_json_at(json_t *arr, size_t i, const char *def);
+/* Label of point i from the manifest. */
+const char *cli_sweepdir_label(const struct cli_sweepdir *d, size_t i);
+/* Loads point i into d->cfg/d->res; 0, or -1 with why. */
+int cli_sweepdir_load(struct cli_sweepdir *d, size_t i, char *why, size_t n);
+/* nicsim_point_fn over the present points of a sweepdir (arg: the sweepdir;
+ * index i is the i-th present point). */
+int cli_sweepdir_get(void *arg, size_t i, struct nicsim_point *out);
+/* Number of present points. */
+size_t cli_sweepdir_count(const struct cli_sweepdir *d);
+/* Index of the i-th present point. */
+size_t cli_sweepdir_nth(const struct cli_sweepdir *d, size_t i);
+
+/* Renders DIR's plots with gnuplot into DIR/plots/; 0 or an exit status. */
+int cli_plot_dir(const char *cmd, const char *dir, bool quiet);
+/* Writes DIR/report.md and DIR/report.html; baseline NULL: declared or first. */
+int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool quiet);
 
 #endif

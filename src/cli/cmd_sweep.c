@@ -2,6 +2,7 @@
  * (results back through a pipe), -j at a time, outputs in point order. */
 #define _XOPEN_SOURCE 700
 
+#include <dirent.h>
 #include <errno.h>
 #include <poll.h>
 #include <signal.h>
@@ -13,15 +14,20 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "config/sweep.h"
+#include "results/input.h"
 #include "results/output.h"
 #include "sim/sim.h"
 
-enum { OPT_SET = 1, OPT_OUT, OPT_JOBS, OPT_QUIET, OPT_HELP };
+enum { OPT_SET = 1, OPT_OUT, OPT_JOBS, OPT_QUIET, OPT_HELP, OPT_DRY, OPT_RESUME, OPT_FORCE,
+       OPT_SHARD };
 
 static const struct cli_opt cli__sweep_opts[] = {
-    {"set", 's', true, OPT_SET},      {"output", 'o', true, OPT_OUT},
-    {"jobs", 'j', true, OPT_JOBS},    {"quiet", 'q', false, OPT_QUIET},
-    {"help", 'h', false, OPT_HELP},   {NULL, 0, false, 0},
+    {"set", 's', true, OPT_SET},       {"output", 'o', true, OPT_OUT},
+    {"jobs", 'j', true, OPT_JOBS},     {"quiet", 'q', false, OPT_QUIET},
+    {"help", 'h', false, OPT_HELP},    {"dry-run", 'n', false, OPT_DRY},
+    {"resume", 'r', false, OPT_RESUME}, {"force", 'f', false, OPT_FORCE},
+    {"shard", 0, true, OPT_SHARD},     {NULL, 0, false, 0},
 };
 
 /* The --help text of nicsim sweep. */
@@ -38,10 +44,17 @@ void cli_help_sweep(FILE *f) {
           "                       created if missing\n"
           "  -j, --jobs N         Points simulated in parallel (default: online CPUs)\n"
           "  -s, --set KEY=VALUE  Override a config key in every point (may repeat)\n"
-          "  -q, --quiet          No per-point progress on stderr (errors still shown)\n"
+          "  -n, --dry-run        List the points (index, label, swept keys) and exit\n"
+          "  -r, --resume         Skip points whose results DIR already holds (same config)\n"
+          "  -f, --force          Replace the results of a different sweep found in DIR\n"
+          "      --shard K/N      Run only slice K of N (points i with i mod N = K-1);\n"
+          "                       combine the slices with 'nicsim merge'\n"
+          "  -q, --quiet          No progress on stderr (errors still shown)\n"
           "  -h, --help           Show this help\n"
           "\n"
           "Output:\n"
+          "  DIR/sweep.json                  what was swept: scenario, config hash, labels,\n"
+          "                                  swept keys, plots (read by merge, plot, report)\n"
           "  DIR/results.csv                 one row per successful point: label, the\n"
           "                                  swept keys, every metric\n"
           "  DIR/points/<index>-<label>.json the config and metrics of each point\n"
@@ -98,6 +111,12 @@ struct cli__sweep {
   bool quiet;
   size_t finished;
   bool failed, write_failed;
+  size_t *mine;   /* the points of this shard (all without --shard), in order */
+  size_t nmine;
+  bool *skip;     /* per point: not to be run (another shard's, or resumed) */
+  size_t ntorun, nrun_done, nrun_failed; /* this invocation's simulations */
+  bool bar;       /* a progress bar (stderr is a terminal) */
+  struct timespec t0;
 };
 
 /* Resolves point i into s->cfg; it resolved once already, so an error here
@@ -132,6 +151,10 @@ static void cli__unstore(const struct cli__stored *st, struct nicsim_results *r)
 /* nicsim_point_fn over the sweep's points, for the CSV and the table. */
 static int cli__get_point(void *arg, size_t i, struct nicsim_point *out) {
   struct cli__sweep *s = arg;
+
+  if (i >= s->nmine)
+    return -EINVAL;
+  i = s->mine[i];
 
   out->cfg = cli__cfg(s, i);
   if (out->cfg == NULL)
@@ -188,9 +211,35 @@ static void cli__child(int wfd, const struct nicsim_config *cfg) {
 
 /* Path of point i's JSON file in buf. */
 static void cli__point_path(const struct cli__sweep *s, size_t i, char *buf, size_t n) {
-  char label[128];
-  cli_sanitise(nc_scenario_point_label(s->scen, i), label, sizeof(label));
-  snprintf(buf, n, "%s/points/%0*zu-%s.json", s->dir, s->digits, i, label);
+  cli_point_file(s->dir, i, s->digits, nc_scenario_point_label(s->scen, i), buf, n);
+}
+
+/* Redraws the progress bar (terminal only): points done/total, failures, ETA. */
+static void cli__bar(struct cli__sweep *s) {
+  char bar[31], eta[32] = "--:--";
+  size_t total = s->ntorun ? s->ntorun : 1, fill = 30 * s->nrun_done / total, k;
+  double el = cli__elapsed(&s->t0);
+
+  if (!s->bar)
+    return;
+  for (k = 0; k < 30; k++)
+    bar[k] = k < fill ? '#' : '.';
+  bar[30] = '\0';
+  if (s->nrun_done > 0 && s->nrun_done < s->ntorun) {
+    long left = (long)(el / (double)s->nrun_done * (double)(s->ntorun - s->nrun_done) + 0.5);
+    snprintf(eta, sizeof(eta), "%ld:%02ld", left / 60, left % 60);
+  } else if (s->nrun_done >= s->ntorun) {
+    snprintf(eta, sizeof(eta), "0:00");
+  }
+  fprintf(stderr, "\r\033[K[%s] %zu/%zu points, %zu failed, ETA %s, %.0f s", bar, s->nrun_done,
+          s->ntorun, s->nrun_failed, eta, el);
+  fflush(stderr);
+}
+
+/* Clears the bar's line before a message (terminal only). */
+static void cli__bar_clear(const struct cli__sweep *s) {
+  if (s->bar)
+    fprintf(stderr, "\r\033[K");
 }
 
 /* The label of point i for messages. */
@@ -205,7 +254,11 @@ static void cli__point_failed(struct cli__sweep *s, size_t i, const char *why) {
 
   s->failed = true;
   s->finished++;
-  fprintf(stderr, "[%zu/%zu] %s: FAILED: %s\n", s->finished, s->n, cli__label(s, i), why);
+  s->nrun_done++;
+  s->nrun_failed++;
+  cli__bar_clear(s);
+  fprintf(stderr, "[%zu/%zu] %s: FAILED: %s\n", s->finished, s->nmine, cli__label(s, i), why);
+  cli__bar(s);
   cli__point_path(s, i, path, sizeof(path));
   if (unlink(path) != 0 && errno != ENOENT)
     fprintf(stderr, "nicsim sweep: cannot remove stale %s: %s\n", path, strerror(errno));
@@ -225,15 +278,16 @@ static void cli__point_done(struct cli__sweep *s, size_t i, const struct nicsim_
     return;
   }
   s->finished++;
+  s->nrun_done++;
   c = cli__cfg(s, i);
   if (c == NULL) {
     s->write_failed = true;
     return;
   }
-  if (!s->quiet) {
+  if (!s->quiet && !s->bar) {
     bool have_rx = nicsim_results_get(res, "rx.gbps", &rx);
     bool have_tx = nicsim_results_get(res, "tx.gbps", &tx);
-    fprintf(stderr, "[%zu/%zu] %s:", s->finished, s->n, cli__label(s, i));
+    fprintf(stderr, "[%zu/%zu] %s:", s->finished, s->nmine, cli__label(s, i));
     if (c->traffic.mode != NC_MODE_TX && have_rx)
       fprintf(stderr, " rx %.2f%s", rx, c->traffic.mode == NC_MODE_BIDIR ? "," : "");
     if (c->traffic.mode != NC_MODE_RX && have_tx)
@@ -243,9 +297,11 @@ static void cli__point_done(struct cli__sweep *s, size_t i, const struct nicsim_
   cli__point_path(s, i, path, sizeof(path));
   rc = nicsim_json_write(path, NICSIM_VERSION, c, res);
   if (rc < 0) {
+    cli__bar_clear(s);
     fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", path, strerror(-rc));
     s->write_failed = true;
   }
+  cli__bar(s);
 }
 
 /* Starts point i in a child; on failure reports the point failed. */
@@ -340,12 +396,13 @@ static void cli__run_all(struct cli__sweep *s, size_t jobs) {
 
   if (run == NULL || pfd == NULL) {
     for (; next < s->n; next++)
-      cli__point_failed(s, next, "out of memory");
+      if (!s->skip[next])
+        cli__point_failed(s, next, "out of memory");
     goto out;
   }
   while (next < s->n || nrun > 0) {
     while (nrun < jobs && next < s->n) {
-      if (cli__spawn(s, next, &run[nrun], run, nrun) == 0)
+      if (!s->skip[next] && cli__spawn(s, next, &run[nrun], run, nrun) == 0)
         nrun++;
       next++;
     }
@@ -356,7 +413,12 @@ static void cli__run_all(struct cli__sweep *s, size_t jobs) {
       pfd[k].events = POLLIN;
       pfd[k].revents = 0;
     }
-    if (poll(pfd, nrun, -1) < 0) {
+    k = (size_t)poll(pfd, nrun, s->bar ? 1000 : -1);
+    if (k == 0) {
+      cli__bar(s); /* a tick: elapsed time and ETA move on */
+      continue;
+    }
+    if (k == (size_t)-1) {
       if (errno == EINTR)
         continue;
       perror("nicsim sweep: poll");
@@ -421,70 +483,224 @@ static int cli__parse_jobs(const char *s, size_t *out) {
   return 0;
 }
 
-/* nicsim sweep: simulate every point in child processes. */
-int cli_cmd_sweep(int argc, char **argv) {
-  struct cli_args a;
-  struct cli_sets sets = {0};
-  const char *path = NULL, *outdir = NULL;
-  char dirbuf[NC_PATH_MAX], pointsdir[NC_PATH_MAX + 16], csv[NC_PATH_MAX + 16], name[NC_STR_MAX];
-  const char *keys[NC_KEY__COUNT];
-  struct nc_scenario *scen = NULL;
-  struct cli__sweep s;
-  size_t jobs = 0, nkeys = 0, i, nfailed = 0;
-  long ncpu;
-  int opt, status, rc;
-  bool quiet = false;
+/* Parses --shard K/N (1 <= K <= N <= 100000). */
+static int cli__parse_shard(const char *s, size_t *k, size_t *n) {
+  char *end, *end2;
+  long a, b;
 
-  memset(&s, 0, sizeof(s));
-  cli_args_init(&a, argc, argv, 0);
-  while ((opt = cli_next(&a, cli__sweep_opts)) != CLI_END) {
-    switch (opt) {
-    case CLI_ERROR:
-      status = cli_usage_error("sweep", "%s", a.err);
-      goto out;
-    case CLI_POSITIONAL:
-      if (path != NULL) {
-        status = cli_usage_error("sweep", "one scenario at a time (got '%s' and '%s')", path,
-                                 a.arg);
-        goto out;
-      }
-      path = a.arg;
-      break;
-    case OPT_SET:
-      if ((status = cli_sets_add(&sets, "sweep", a.arg)) != 0)
-        goto out;
-      break;
-    case OPT_OUT:
-      outdir = a.arg;
-      break;
-    case OPT_JOBS:
-      if ((status = cli__parse_jobs(a.arg, &jobs)) != 0)
-        goto out;
-      break;
-    case OPT_QUIET:
-      quiet = true;
-      break;
-    case OPT_HELP:
-      cli_help_sweep(stdout);
-      status = CLI_EXIT_OK;
-      goto out;
+  errno = 0;
+  a = strtol(s, &end, 10);
+  b = (end != s && *end == '/') ? strtol(end + 1, &end2, 10) : 0;
+  if (errno != 0 || end == s || *end != '/' || end2 == end + 1 || *end2 != '\0' || b < 1 ||
+      b > 100000 || a < 1 || a > b)
+    return cli_usage_error("sweep", "--shard expects K/N with 1 <= K <= N, e.g. 2/8, got '%s'", s);
+  *k = (size_t)a;
+  *n = (size_t)b;
+  return 0;
+}
+
+/* FNV-1a 64 over len bytes, continuing from h. */
+static uint64_t cli__fnv(uint64_t h, const char *p, size_t len) {
+  while (len-- > 0) {
+    h ^= (unsigned char)*p++;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/* Folds point i's resolved config (s->cfg) into the sweep's hash. */
+static int cli__hash_point(const struct nicsim_config *cfg, uint64_t *h) {
+  json_t *j = nicsim_config_to_json(cfg);
+  char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+                 : NULL;
+  json_decref(j);
+  if (text == NULL)
+    return -ENOMEM;
+  *h = cli__fnv(*h, text, strlen(text) + 1);
+  free(text);
+  return 0;
+}
+
+/* The plots the scenario declares, as JSON for the manifest. */
+static json_t *cli__plots_json(const struct nc_scenario *scen) {
+  json_t *arr = json_array();
+  size_t i, q;
+
+  for (i = 0; arr && i < nc_scenario_nplots(scen); i++) {
+    const struct nc_plot *p = nc_scenario_plot(scen, i);
+    json_t *y = json_array();
+    for (q = 0; y && q < p->ny; q++)
+      json_array_append_new(y, json_string(p->y[q]));
+    json_array_append_new(
+        arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:b, s:b, s:s, s:s}", "name", p->name,
+                       "title", p->title, "x", p->x, "series", p->series, "y", y ? y : json_null(),
+                       "kind", p->kind == NC_PLOT_BAR ? "bar" : "line", "logx", p->logx, "logy",
+                       p->logy, "xlabel", p->xlabel, "ylabel", p->ylabel));
+  }
+  return arr;
+}
+
+/* Emits a JSON document (nicsim_emit_fn). */
+static int cli__emit_json(FILE *f, void *arg) { return nicsim_json_dump(arg, f); }
+
+/* Reads DIR/sweep.json's hash into buf ("" if there is no manifest). */
+static void cli__dir_hash(const char *dir, char *buf, size_t n, char *name, size_t nn) {
+  char path[NC_PATH_MAX + 16];
+  json_t *m;
+
+  snprintf(path, sizeof(path), "%s/sweep.json", dir);
+  m = json_load_file(path, 0, NULL);
+  snprintf(buf, n, "%s", m ? (cli_json_str(m, "hash", "?")) : "");
+  snprintf(name, nn, "%s", m ? (cli_json_str(m, "scenario", "?")) : "");
+  json_decref(m);
+}
+
+/* True if DIR holds sweep results (results.csv or any point file). */
+static bool cli__dir_has_results(const char *dir) {
+  char path[NC_PATH_MAX + 16];
+  DIR *d;
+  struct dirent *e;
+  bool found = false;
+
+  snprintf(path, sizeof(path), "%s/results.csv", dir);
+  if (access(path, F_OK) == 0)
+    return true;
+  snprintf(path, sizeof(path), "%s/points", dir);
+  if ((d = opendir(path)) == NULL)
+    return false;
+  while (!found && (e = readdir(d)) != NULL)
+    found = strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".json") == 0;
+  closedir(d);
+  return found;
+}
+
+/* Removes another sweep's results from DIR (--force): results.csv and the point files. */
+static void cli__clear_dir(const char *dir) {
+  char path[NC_PATH_MAX + 300];
+  DIR *d;
+  struct dirent *e;
+
+  snprintf(path, sizeof(path), "%s/results.csv", dir);
+  unlink(path);
+  snprintf(path, sizeof(path), "%s/points", dir);
+  if ((d = opendir(path)) == NULL)
+    return;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
+      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
+      unlink(path);
     }
   }
-  if (path == NULL) {
-    status = cli_usage_error("sweep", "no scenario file given");
-    goto out;
+  closedir(d);
+}
+
+/* Removes temporary files a killed sweep left in DIR/points (".NAME.tmp.XXXXXX"). */
+static void cli__remove_stale_tmp(const char *dir) {
+  char path[NC_PATH_MAX + 300];
+  DIR *d;
+  struct dirent *e;
+
+  snprintf(path, sizeof(path), "%s/points", dir);
+  if ((d = opendir(path)) == NULL)
+    return;
+  while ((e = readdir(d)) != NULL)
+    if (e->d_name[0] == '.' && strstr(e->d_name, ".json.tmp.") != NULL) {
+      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
+      unlink(path);
+    }
+  closedir(d);
+}
+
+/* --resume: a point whose file holds the same config is kept, not rerun. */
+static bool cli__resume_point(struct cli__sweep *s, size_t i) {
+  char path[NC_PATH_MAX + 256], why[512];
+  json_t *doc = NULL, *want;
+  struct nicsim_config *tmp = calloc(1, sizeof(*tmp));
+  bool same = false;
+
+  cli__point_path(s, i, path, sizeof(path));
+  if (tmp == NULL || access(path, F_OK) != 0 || cli__cfg(s, i) == NULL) {
+    free(tmp);
+    return false;
   }
-  if (outdir != NULL && outdir[0] == '\0') {
-    status = cli_usage_error("sweep", "-o needs a directory name");
-    goto out;
+  if (nicsim_point_json_read(path, tmp, s->res, &doc, why, sizeof(why)) != 0) {
+    fprintf(stderr, "nicsim sweep: rerunning %s: %s\n", cli__label(s, i), why);
+  } else {
+    want = nicsim_config_to_json(s->cfg);
+    same = want != NULL && json_equal(want, json_object_get(doc, "config"));
+    json_decref(want);
+    if (!same)
+      fprintf(stderr, "nicsim sweep: rerunning %s: %s holds another configuration\n",
+              cli__label(s, i), path);
+    else if ((s->done[i] = cli__store(s->res)) == NULL)
+      same = false;
   }
+  json_decref(doc);
+  free(tmp);
+  return same;
+}
+
+/* Prints the points (of this shard) for --dry-run: index, label, swept keys. */
+static void cli__dry_run(struct cli__sweep *s, const char *const *keys, size_t nkeys) {
+  size_t j, k, wl = 5, wi = (size_t)s->digits;
+  char val[NC_PATH_MAX];
+
+  for (j = 0; j < s->nmine; j++) {
+    size_t l = strlen(cli__label(s, s->mine[j]));
+    wl = l > wl ? l : wl;
+  }
+  printf("%-*s  %-*s", (int)wi, "#", (int)wl, "label");
+  for (k = 0; k < nkeys; k++)
+    printf("  %s", keys[k]);
+  printf("\n");
+  for (j = 0; j < s->nmine; j++) {
+    const struct nicsim_config *c = cli__cfg(s, s->mine[j]);
+    printf("%*zu  %-*s", (int)wi, s->mine[j], (int)wl, cli__label(s, s->mine[j]));
+    for (k = 0; k < nkeys && c != NULL; k++) {
+      const struct nc_key *key = nc_key_find(keys[k]);
+      if (key)
+        nc_value_format(c, key, val, sizeof(val));
+      else
+        snprintf(val, sizeof(val), "%s", strcmp(keys[k], "platform") == 0 ? c->platform : "");
+      printf("  %*s", (int)strlen(keys[k]), val);
+    }
+    printf("\n");
+  }
+}
+
+/* Runs one sweep (see struct cli_sweep_opts). */
+int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
+  char dirbuf[NC_PATH_MAX], pointsdir[NC_PATH_MAX + 16], csv[NC_PATH_MAX + 16], name[NC_STR_MAX];
+  char manifest[NC_PATH_MAX + 16], hash[32], oldhash[64], oldname[NC_STR_MAX];
+  const char *keys[NC_KEY__COUNT + 1];
+  const char *outdir = o->outdir, *path = o->path;
+  struct nc_scenario *scen = NULL;
+  struct cli__sweep s;
+  struct nc_error err;
+  size_t jobs = o->jobs, nkeys = 0, i, nfailed = 0, nresumed = 0;
+  uint64_t h = 0xcbf29ce484222325ull;
+  json_t *man = NULL, *labels = NULL, *swept = NULL;
+  long ncpu;
+  int status, rc;
+
+  memset(&s, 0, sizeof(s));
+  if (dirout && dirn)
+    dirout[0] = '\0';
   if (jobs == 0) {
     ncpu = sysconf(_SC_NPROCESSORS_ONLN);
     jobs = ncpu > 0 ? (size_t)ncpu : 1;
   }
-
-  if ((status = cli_load(path, &scen)) != 0)
+  if (o->builtin) {
+    memset(&err, 0, sizeof(err));
+    if (nc_scenario_load_builtin(path, &scen, &err) != 0) {
+      nc_error_print(&err, stderr);
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+  } else if ((status = cli_load(path, &scen)) != 0) {
     goto out;
+  }
   s.n = nc_scenario_npoints(scen);
   if (s.n == 0) {
     fprintf(stderr,
@@ -494,25 +710,67 @@ int cli_cmd_sweep(int argc, char **argv) {
     status = CLI_EXIT_USAGE;
     goto out;
   }
-  cli__warn_swept_sets(scen, &sets);
+  cli__warn_swept_sets(scen, &o->sets);
+  for (i = 0; i < nc_scenario_nplots(scen); i++) {
+    const struct nc_plot *pl = nc_scenario_plot(scen, i);
+    size_t q;
+    for (q = 0; q < pl->ny; q++)
+      if (nicsim_metric_find(pl->y[q]) < 0) {
+        fprintf(stderr,
+                "%s:%d:%d: error: plot '%s': unknown metric '%s'\n"
+                "  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, irq.per_sec\n",
+                pl->y_at[q].file, pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
+        status = CLI_EXIT_USAGE;
+        goto out;
+      }
+  }
 
-  /* Every point must resolve before any is simulated. */
+  /* Every point must resolve before any is simulated; the hash covers them all. */
   s.scen = scen;
-  s.sets = &sets;
+  s.sets = &o->sets;
   s.done = calloc(s.n, sizeof(*s.done));
+  s.mine = calloc(s.n, sizeof(*s.mine));
+  s.skip = calloc(s.n, sizeof(*s.skip));
   s.cfg = calloc(1, sizeof(*s.cfg));
   s.res = calloc(1, sizeof(*s.res));
-  if (s.done == NULL || s.cfg == NULL || s.res == NULL) {
+  labels = json_array();
+  swept = json_array();
+  if (s.done == NULL || s.cfg == NULL || s.res == NULL || s.mine == NULL || s.skip == NULL ||
+      labels == NULL || swept == NULL) {
     fprintf(stderr, "nicsim sweep: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
-  for (i = 0; i < s.n; i++)
-    if ((status = cli_resolve(scen, (long)i, &sets, s.cfg)) != 0)
+  h = cli__fnv(h, NICSIM_VERSION, sizeof(NICSIM_VERSION)); /* builds never mix */
+  for (i = 0; i < s.n; i++) {
+    if ((status = cli_resolve(scen, (long)i, &o->sets, s.cfg)) != 0)
       goto out;
+    if (cli__hash_point(s.cfg, &h) != 0 ||
+        json_array_append_new(labels, json_string(nc_scenario_point_label(scen, i))) != 0) {
+      fprintf(stderr, "nicsim sweep: out of memory\n");
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+    if (o->shard_n == 0 || i % o->shard_n == o->shard_k - 1)
+      s.mine[s.nmine++] = i;
+    else
+      s.skip[i] = true;
+  }
+  snprintf(hash, sizeof(hash), "%016llx", (unsigned long long)h);
   snprintf(name, sizeof(name), "%s", s.cfg->name); /* the same in every point */
-  for (i = 0; i < nc_scenario_nswept(scen) && nkeys < NC_KEY__COUNT; i++)
+  for (i = 0; i < nc_scenario_nswept(scen) && nkeys < NC_KEY__COUNT; i++) {
     keys[nkeys++] = nc_scenario_swept_key(scen, i);
+    json_array_append_new(swept, json_string(keys[nkeys - 1]));
+  }
+  s.digits = cli_point_digits(s.n);
+
+  if (o->dry_run) {
+    cli__dry_run(&s, keys, nkeys);
+    fprintf(stderr, "nicsim: %s: %zu points%s, config hash %s (dry run: nothing simulated)\n",
+            name[0] ? name : path, s.nmine, o->shard_n ? " in this shard" : "", hash);
+    status = CLI_EXIT_OK;
+    goto out;
+  }
 
   if (outdir == NULL) {
     char safe[128];
@@ -520,6 +778,29 @@ int cli_cmd_sweep(int argc, char **argv) {
     snprintf(dirbuf, sizeof(dirbuf), "nicsim-out/%s", safe);
     outdir = dirbuf;
   }
+  if (dirout && dirn)
+    snprintf(dirout, dirn, "%s", outdir);
+
+  /* Never mix two sweeps' results in one directory. */
+  cli__dir_hash(outdir, oldhash, sizeof(oldhash), oldname, sizeof(oldname));
+  if ((oldhash[0] && strcmp(oldhash, hash) != 0) || (!oldhash[0] && cli__dir_has_results(outdir))) {
+    if (!o->force) {
+      if (oldhash[0])
+        fprintf(stderr,
+                "nicsim sweep: %s holds the results of another sweep (scenario '%s', config "
+                "hash %s; this one is '%s', %s)\n",
+                outdir, oldname, oldhash, name, hash);
+      else
+        fprintf(stderr, "nicsim sweep: %s holds results without a sweep.json\n", outdir);
+      fprintf(stderr, "  hint: use another -o DIR, or --force to replace them\n");
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+    fprintf(stderr, "nicsim sweep: --force: removing the other sweep's results from %s\n",
+            outdir);
+    cli__clear_dir(outdir);
+  }
+
   snprintf(pointsdir, sizeof(pointsdir), "%s/points", outdir);
   if ((rc = cli_mkdir_p(pointsdir)) < 0) {
     fprintf(stderr, "nicsim sweep: cannot create %s: %s\n", pointsdir, strerror(-rc));
@@ -530,28 +811,64 @@ int cli_cmd_sweep(int argc, char **argv) {
   if ((status = cli_check_output_path("sweep", "CSV", csv)) != 0)
     goto out;
 
-  s.dir = outdir;
-  s.quiet = quiet;
-  for (s.digits = 1, i = s.n - 1; i >= 10; i /= 10)
-    s.digits++;
-  if (!quiet)
-    fprintf(stderr, "nicsim: sweeping %s: %zu points, %zu at a time, into %s/\n",
-            name[0] ? name : path, s.n, jobs < s.n ? jobs : s.n, outdir);
-  cli__run_all(&s, jobs);
+  /* The manifest goes first: a killed sweep can be resumed, merged, plotted. */
+  man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:O, s:O, s:o, s:o}", "nicsim", NICSIM_VERSION,
+                  "scenario", name, "description", s.cfg->description, "file", path, "hash",
+                  hash, "points", (json_int_t)s.n, "swept", swept, "labels", labels, "baseline",
+                  nc_scenario_baseline(scen) >= 0
+                      ? json_integer((json_int_t)nc_scenario_baseline(scen))
+                      : json_null(),
+                  "plots", cli__plots_json(scen));
+  if (man == NULL) {
+    fprintf(stderr, "nicsim sweep: out of memory\n");
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  snprintf(manifest, sizeof(manifest), "%s/sweep.json", outdir);
+  if ((rc = nicsim_write_atomic(manifest, cli__emit_json, man)) < 0) {
+    fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", manifest, strerror(-rc));
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
 
-  for (i = 0; i < s.n; i++)
-    nfailed += s.done[i] == NULL;
-  rc = nicsim_csv_write_each(csv, keys, nkeys, s.n, cli__get_point, &s);
+  cli__remove_stale_tmp(outdir);
+  s.dir = outdir;
+  s.quiet = o->quiet;
+  if (o->resume)
+    for (i = 0; i < s.nmine; i++)
+      if (cli__resume_point(&s, s.mine[i])) {
+        s.skip[s.mine[i]] = true;
+        nresumed++;
+      }
+  s.finished = nresumed;
+  s.ntorun = s.nmine - nresumed;
+  s.bar = !o->quiet && isatty(STDERR_FILENO);
+  clock_gettime(CLOCK_MONOTONIC, &s.t0);
+  if (!o->quiet) {
+    fprintf(stderr, "nicsim: sweeping %s: %zu points", name[0] ? name : path, s.nmine);
+    if (o->shard_n)
+      fprintf(stderr, " (shard %zu/%zu of %zu)", o->shard_k, o->shard_n, s.n);
+    if (nresumed)
+      fprintf(stderr, ", %zu already done", nresumed);
+    fprintf(stderr, ", %zu at a time, into %s/\n", jobs < s.ntorun ? jobs : s.ntorun, outdir);
+  }
+  cli__bar(&s);
+  cli__run_all(&s, jobs);
+  cli__bar_clear(&s);
+
+  for (i = 0; i < s.nmine; i++)
+    nfailed += s.done[s.mine[i]] == NULL;
+  rc = nicsim_csv_write_each(csv, keys, nkeys, s.nmine, cli__get_point, &s);
   if (rc < 0) {
     fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
     s.write_failed = true;
   }
-  if (nicsim_sweep_table_print_each(stdout, keys, nkeys, s.n, cli__get_point, &s) < 0)
+  if (nicsim_sweep_table_print_each(stdout, keys, nkeys, s.nmine, cli__get_point, &s) < 0)
     s.write_failed = true;
   fflush(stdout);
   if (nfailed > 0)
-    fprintf(stderr, "nicsim sweep: %zu of %zu points failed (see above)\n", nfailed, s.n);
-  if (!quiet && rc == 0)
+    fprintf(stderr, "nicsim sweep: %zu of %zu points failed (see above)\n", nfailed, s.nmine);
+  if (!o->quiet && rc == 0)
     fprintf(stderr, "nicsim: results in %s\n", csv);
   status = s.write_failed ? CLI_EXIT_USAGE : (s.failed ? CLI_EXIT_SIM : CLI_EXIT_OK);
 
@@ -560,10 +877,82 @@ out:
     for (i = 0; i < s.n; i++)
       free(s.done[i]);
   free(s.done);
+  free(s.mine);
+  free(s.skip);
   free(s.cfg);
   free(s.res);
+  json_decref(man);
+  json_decref(labels);
+  json_decref(swept);
   if (scen != NULL)
     nc_scenario_free(scen);
-  cli_sets_free(&sets);
+  return status;
+}
+
+/* nicsim sweep: simulate every point in child processes. */
+int cli_cmd_sweep(int argc, char **argv) {
+  struct cli_args a;
+  struct cli_sweep_opts o;
+  int opt, status;
+
+  memset(&o, 0, sizeof(o));
+  cli_args_init(&a, argc, argv, 0);
+  while ((opt = cli_next(&a, cli__sweep_opts)) != CLI_END) {
+    switch (opt) {
+    case CLI_ERROR:
+      status = cli_usage_error("sweep", "%s", a.err);
+      goto out;
+    case CLI_POSITIONAL:
+      if (o.path != NULL) {
+        status = cli_usage_error("sweep", "one scenario at a time (got '%s' and '%s')", o.path,
+                                 a.arg);
+        goto out;
+      }
+      o.path = a.arg;
+      break;
+    case OPT_SET:
+      if ((status = cli_sets_add(&o.sets, "sweep", a.arg)) != 0)
+        goto out;
+      break;
+    case OPT_OUT:
+      o.outdir = a.arg;
+      break;
+    case OPT_JOBS:
+      if ((status = cli__parse_jobs(a.arg, &o.jobs)) != 0)
+        goto out;
+      break;
+    case OPT_SHARD:
+      if ((status = cli__parse_shard(a.arg, &o.shard_k, &o.shard_n)) != 0)
+        goto out;
+      break;
+    case OPT_QUIET:
+      o.quiet = true;
+      break;
+    case OPT_DRY:
+      o.dry_run = true;
+      break;
+    case OPT_RESUME:
+      o.resume = true;
+      break;
+    case OPT_FORCE:
+      o.force = true;
+      break;
+    case OPT_HELP:
+      cli_help_sweep(stdout);
+      status = CLI_EXIT_OK;
+      goto out;
+    }
+  }
+  if (o.path == NULL) {
+    status = cli_usage_error("sweep", "no scenario file given");
+    goto out;
+  }
+  if (o.outdir != NULL && o.outdir[0] == '\0') {
+    status = cli_usage_error("sweep", "-o needs a directory name");
+    goto out;
+  }
+  status = cli_sweep_exec(&o, NULL, 0);
+out:
+  cli_sets_free(&o.sets);
   return status;
 }

@@ -14,14 +14,23 @@
 const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
-           "       commands: run, validate, sweep";
+           "       commands: run, validate, sweep, merge, plot, report, demo";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--point LABEL]\n"
            "                  [--json FILE] [--csv FILE] [-q]";
   if (strcmp(cmd, "validate") == 0)
     return "usage: nicsim validate SCENARIO.yaml... [--set KEY=VALUE]...";
   if (strcmp(cmd, "sweep") == 0)
-    return "usage: nicsim sweep SCENARIO.yaml [-o DIR] [-j N] [--set KEY=VALUE]... [-q]";
+    return "usage: nicsim sweep SCENARIO.yaml [-o DIR] [-j N] [--set KEY=VALUE]... [-q]\n"
+           "                    [--dry-run] [--resume] [--force] [--shard K/N]";
+  if (strcmp(cmd, "merge") == 0)
+    return "usage: nicsim merge DIR... [-o OUT] [-q]";
+  if (strcmp(cmd, "plot") == 0)
+    return "usage: nicsim plot DIR [-q]";
+  if (strcmp(cmd, "report") == 0)
+    return "usage: nicsim report DIR [--baseline LABEL] [--no-plots] [-q]";
+  if (strcmp(cmd, "demo") == 0)
+    return "usage: nicsim demo [-o DIR] [-j N] [-f] [-q]";
   return "usage: nicsim <command> [options]";
 }
 

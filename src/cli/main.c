@@ -1,5 +1,5 @@
 /* main.c: the nicsim command: global options (--help, --version) and
- * dispatch to the run, validate and sweep commands. */
+ * dispatch to the run, validate, sweep, merge, plot, report and demo commands. */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -20,6 +20,13 @@ static const struct cli_command cli__commands[] = {
      "Check scenario files (every sweep point) without simulating"},
     {"sweep", cli_cmd_sweep, cli_help_sweep,
      "Simulate every sweep point, each in its own process, into CSV and JSON"},
+    {"merge", cli_cmd_merge, cli_help_merge,
+     "Combine the directories of sweep shards into one, as a single run"},
+    {"plot", cli_cmd_plot, cli_help_plot, "Render a sweep's plots with gnuplot (PNG, SVG)"},
+    {"report", cli_cmd_report, cli_help_report,
+     "Write a design-review report (Markdown, HTML) of a sweep"},
+    {"demo", cli_cmd_demo, cli_help_demo,
+     "Run the built-in demo sweep, plot it and write its report"},
 };
 #define CLI__NCOMMANDS (sizeof(cli__commands) / sizeof(cli__commands[0]))
 
@@ -43,7 +50,9 @@ static void cli__help(FILE *f) {
              "  nicsim run my.yaml --set nic.desc_spacing=32 --json out.json\n"
              "  nicsim validate scenarios/*.yaml\n"
              "  nicsim sweep my.yaml -j 4 -o results/my\n"
-             "\nSee docs/cli.md, docs/config.md and docs/metrics.md.\n");
+             "  nicsim plot results/my && nicsim report results/my\n"
+             "  nicsim demo -o demo                         # sweep + plots + report\n"
+             "\nSee docs/cli.md, docs/sweeps.md, docs/config.md and docs/metrics.md.\n");
 }
 
 /* The command with this name, or NULL. */

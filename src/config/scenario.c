@@ -8,6 +8,7 @@
 
 #include "config/builtin.h"
 #include "config/config_internal.h"
+#include "config/sweep.h"
 
 #define BUILTIN_PREFIX "<builtin>/"
 
@@ -57,6 +58,7 @@ struct nc__axis {
   const struct nc_key *key;
   const char *path;
   struct nc__pos at;
+  size_t dim; /* the dimension it varies along (zipped axes share one) */
   struct nc__axval *vals;
   size_t n;
 };
@@ -81,6 +83,15 @@ struct nc_scenario {
   size_t naxes;
   struct nc__point *pts;
   size_t npts;
+  size_t *dimn; /* values per dimension: an axis, or a zip group */
+  size_t ndims;
+  size_t repeats; /* 0 or 1: none */
+  struct nc__pos repeats_at;
+  char *baseline;
+  struct nc__pos baseline_at;
+  long baseline_idx;
+  struct nc_plot *plots;
+  size_t nplots;
   size_t npoints;
   char **labels;
   const char **swept;
@@ -320,10 +331,10 @@ static int load_entry(struct loader *L, int file, struct nc__layer *l, const str
 
 /* Error for a word that is neither a section nor allowed at this level. */
 static int unknown_top(struct loader *L, int file, const struct nc__node *kn, enum file_kind kind) {
-  static const char *const scen_words[] = {"name", "description", "platform", "sweep"};
+  static const char *const scen_words[] = {"name", "description", "platform", "sweep", "plots"};
   static const char *const point_words[] = {"label", "platform"};
   const char *const *words = kind == KIND_POINT ? point_words : scen_words;
-  size_t nwords = kind == KIND_POINT ? 2 : kind == KIND_PLATFORM ? 2 : 4;
+  size_t nwords = kind == KIND_POINT ? 2 : kind == KIND_PLATFORM ? 2 : 5;
   char hint[512], list[400];
   const char *best = NULL;
   size_t bestd = (size_t)-1, len = strlen(kn->text);
@@ -521,25 +532,49 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
 
 /* ---- sweeps ---------------------------------------------------------------------------- */
 
-/* Splits expanded point i into its labelled point p and axis value indices. */
-static void decompose(const struct nc_scenario *s, size_t i, size_t *p, size_t *ax) {
-  for (size_t a = s->naxes; a-- > 0;) {
-    ax[a] = i % s->axes[a].n;
-    i /= s->axes[a].n;
+/* Splits expanded point i into its labelled point p, axis value indices and
+ * repeat (innermost: repeats, then the last dimension). */
+static void decompose(const struct nc_scenario *s, size_t i, size_t *p, size_t *ax, size_t *rep) {
+  size_t idx[NC_KEY__COUNT + 1];
+  size_t r = s->repeats > 1 ? s->repeats : 1;
+  *rep = i % r;
+  i /= r;
+  for (size_t d = s->ndims; d-- > 0;) {
+    idx[d] = i % s->dimn[d];
+    i /= s->dimn[d];
   }
+  for (size_t a = 0; a < s->naxes; a++) ax[a] = idx[s->axes[a].dim];
   *p = i;
 }
 
-/* Loads sweep.axes: each key (or "platform") with its list of values. */
-static int load_axes(struct loader *L, int file, const struct nc__node *v) {
+/* Adds a dimension of n values; returns its index or -1 (out of memory). */
+static long add_dim(struct loader *L, size_t n) {
   struct nc_scenario *s = L->s;
+  size_t *d = realloc(s->dimn, (s->ndims + 1) * sizeof *d);
+  if (!d) return oom(L);
+  s->dimn = d;
+  d[s->ndims] = n;
+  return (long)s->ndims++;
+}
+
+/* Loads a mapping of axes (sweep.axes, or one zip group when zip is true:
+ * the axes then share one dimension and need as many values each). */
+static int load_axes(struct loader *L, int file, const struct nc__node *v, bool zip) {
+  struct nc_scenario *s = L->s;
+  const char *what = zip ? "a sweep.zip group" : "sweep.axes";
   if (v->kind != NC__MAP || v->n == 0)
-    return fail(L, file, v, "write 'axes:' then one 'section.key: [values]' line per axis, e.g. "
-                            "nic.desc_spacing: [16, 32, 64]",
-                "sweep.axes must be a non-empty mapping of keys to value lists, but it is %s",
+    return fail(L, file, v, zip ? "write 'zip:' then one 'section.key: [values]' line per key; "
+                                  "the keys' lists have the same length and vary together"
+                                : "write 'axes:' then one 'section.key: [values]' line per axis, e.g. "
+                                  "nic.desc_spacing: [16, 32, 64]",
+                "%s must be a non-empty mapping of keys to value lists, but it is %s", what,
                 nc__node_kind_name(v));
-  s->axes = calloc(v->n, sizeof *s->axes);
-  if (!s->axes) return oom(L);
+  struct nc__axis *grown = realloc(s->axes, (s->naxes + v->n) * sizeof *s->axes);
+  if (!grown) return oom(L);
+  s->axes = grown;
+  memset(s->axes + s->naxes, 0, v->n * sizeof *s->axes);
+  long zipdim = -1;
+  size_t first = s->naxes;
   for (size_t i = 0; i < v->n; i++) {
     const struct nc__node *kn = v->items[2 * i], *vals = v->items[2 * i + 1];
     struct nc__axis *ax = &s->axes[s->naxes];
@@ -558,6 +593,13 @@ static int load_axes(struct loader *L, int file, const struct nc__node *v) {
       }
       ax->path = ax->key->path;
     }
+    for (size_t q = 0; q < s->naxes; q++)
+      if (strcmp(s->axes[q].path, ax->path) == 0) {
+        char at[NC_PATH_MAX + 40];
+        pos_text(s, s->axes[q].at, at, sizeof at);
+        return fail(L, file, kn, "sweep each key in one place: sweep.axes or one zip group",
+                    "%s is swept twice (first at %s)", ax->path, at);
+      }
     ax->at = pos_of(file, kn);
     s->naxes++;
     if (vals->kind != NC__SEQ || vals->n == 0)
@@ -594,7 +636,45 @@ static int load_axes(struct loader *L, int file, const struct nc__node *v) {
                       "duplicate value '%s' in sweep axis %s (first at %s)", text, ax->path, at);
         }
     }
+    if (zip && zipdim >= 0 && ax->n != s->dimn[zipdim]) {
+      char at[NC_PATH_MAX + 40];
+      pos_text(s, s->axes[first].at, at, sizeof at);
+      return fail(L, file, vals, "zipped keys vary together: give each the same number of values",
+                  "zipped key %s has %zu values but %s (at %s) has %zu", ax->path, ax->n,
+                  s->axes[first].path, at, s->dimn[zipdim]);
+    }
+    if (!zip || zipdim < 0) {
+      long d = add_dim(L, ax->n);
+      if (d < 0) return -1;
+      if (zip) zipdim = d;
+    }
+    ax->dim = zip ? (size_t)zipdim : s->ndims - 1;
   }
+  return 0;
+}
+
+/* Loads sweep.zip: one group (a mapping) or a list of groups. */
+static int load_zip(struct loader *L, int file, const struct nc__node *v) {
+  if (v->kind == NC__MAP) return load_axes(L, file, v, true);
+  if (v->kind != NC__SEQ || v->n == 0)
+    return fail(L, file, v, "write 'zip:' then 'section.key: [values]' lines of equal length",
+                "sweep.zip must be a mapping of keys to value lists (or a list of such "
+                "mappings), but it is %s",
+                v->kind == NC__SEQ ? "an empty list" : nc__node_kind_name(v));
+  for (size_t i = 0; i < v->n; i++)
+    if (load_axes(L, file, v->items[i], true)) return -1;
+  return 0;
+}
+
+/* Loads sweep.repeats: a count from 1 to 1000. */
+static int load_repeats(struct loader *L, int file, const struct nc__node *v) {
+  char *end = NULL;
+  long r = v->kind == NC__SCALAR && !v->quoted ? strtol(v->text, &end, 10) : 0;
+  if (v->kind != NC__SCALAR || v->quoted || !end || *end || end == v->text || r < 1 || r > 1000)
+    return fail(L, file, v, "e.g. repeats: 5 runs each point with run.seed, run.seed+1, ... run.seed+4",
+                "sweep.repeats must be a whole number from 1 to 1000");
+  L->s->repeats = (size_t)r;
+  L->s->repeats_at = pos_of(file, v);
   return 0;
 }
 
@@ -698,25 +778,30 @@ static int expand(struct loader *L, int file, const struct nc__node *sweep) {
     for (size_t j = 0; j < s->pts[p].layer.n; j++)
       if (add_swept(L, s->pts[p].layer.a[j].key->path)) return -1;
   }
+  if (s->repeats > 1 && add_swept(L, nc_keys()[NC_KEY_run_seed].path)) return -1;
   size_t total = s->npts ? s->npts : 1;
-  for (size_t a = 0; a < s->naxes; a++) {
-    if (total > NC__MAX_POINTS / s->axes[a].n)
+  for (size_t d = 0; d <= s->ndims; d++) {
+    size_t n = d < s->ndims ? s->dimn[d] : (s->repeats > 1 ? s->repeats : 1);
+    if (total > NC__MAX_POINTS / n)
       return fail(L, file, sweep, "split the sweep into several scenarios",
                   "the sweep has more than %d points", NC__MAX_POINTS);
-    total *= s->axes[a].n;
+    total *= n;
   }
   s->labels = calloc(total, sizeof *s->labels);
   if (!s->labels) return oom(L);
   size_t ax[NC_KEY__COUNT + 1];
   for (size_t i = 0; i < total; i++) {
     char label[4 * NC_STR_MAX];
-    size_t p, used = 0;
-    decompose(s, i, &p, ax);
+    size_t p, rep, used = 0;
+    decompose(s, i, &p, ax, &rep);
     label[0] = 0;
     if (s->npts) used += (size_t)snprintf(label, sizeof label, "%s", s->pts[p].label);
     for (size_t a = 0; a < s->naxes && used < sizeof label; a++)
       used += (size_t)snprintf(label + used, sizeof label - used, "%s%s=%s", used ? "/" : "",
                                s->axes[a].path, s->axes[a].vals[ax[a]].text);
+    if (s->repeats > 1 && used < sizeof label)
+      used += (size_t)snprintf(label + used, sizeof label - used, "%srepeat=%zu", used ? "/" : "",
+                               rep + 1);
     if (used >= NC_STR_MAX)
       return fail(L, file, sweep, "use shorter point labels or fewer axes",
                   "sweep point label '%.60s...' is longer than %d bytes", label, NC_STR_MAX - 1);
@@ -738,6 +823,19 @@ static int expand(struct loader *L, int file, const struct nc__node *sweep) {
       return r;
     }
   free(sorted);
+  s->baseline_idx = -1;
+  if (s->baseline) {
+    for (size_t i = 0; i < total && s->baseline_idx < 0; i++)
+      if (strcmp(s->labels[i], s->baseline) == 0) s->baseline_idx = (long)i;
+    if (s->baseline_idx < 0) {
+      char hint[512];
+      nc__fmt(hint, sizeof hint, "name one of the %zu point labels, e.g. '%s'", total,
+              s->labels[0]);
+      struct nc__node where = {.line = s->baseline_at.line, .col = s->baseline_at.col};
+      return fail(L, s->baseline_at.file, &where, hint, "sweep.baseline '%s' is not a point label",
+                  s->baseline);
+    }
+  }
   return 0;
 }
 
@@ -750,18 +848,175 @@ static int load_sweep(struct loader *L, int file, const struct nc__node *v) {
   for (size_t i = 0; i < v->n; i++) {
     const struct nc__node *kn = v->items[2 * i], *vn = v->items[2 * i + 1];
     if (strcmp(kn->text, "axes") == 0) {
-      if (load_axes(L, file, vn)) return -1;
+      if (load_axes(L, file, vn, false)) return -1;
+    } else if (strcmp(kn->text, "zip") == 0) {
+      if (load_zip(L, file, vn)) return -1;
     } else if (strcmp(kn->text, "points") == 0) {
       if (load_points(L, file, vn)) return -1;
+    } else if (strcmp(kn->text, "repeats") == 0) {
+      if (load_repeats(L, file, vn)) return -1;
+    } else if (strcmp(kn->text, "baseline") == 0) {
+      if (get_string(L, file, vn, "sweep.baseline", &L->s->baseline)) return -1;
+      L->s->baseline_at = pos_of(file, vn);
     } else {
       size_t da = nc__edit_distance(kn->text, "axes"), dp = nc__edit_distance(kn->text, "points");
       const char *hint = da <= 2 && da <= dp ? "did you mean 'axes'?"
                          : dp <= 2          ? "did you mean 'points'?"
-                                            : "sweep holds 'axes' and 'points'";
+                                            : "sweep holds 'axes', 'zip', 'points', 'repeats' and 'baseline'";
       return fail(L, file, kn, hint, "unknown key 'sweep.%s'", kn->text);
     }
   }
   return expand(L, file, v);
+}
+
+/* ---- plots ------------------------------------------------------------------------- */
+
+/* The origin of node n in file `file`. */
+static void origin_of(const struct nc_scenario *s, int file, const struct nc__node *n,
+                      struct nc_origin *o) {
+  nc__fmt(o->file, sizeof o->file, "%s", s->files[file]);
+  o->line = n->line;
+  o->col = n->col;
+}
+
+/* Copies a scalar of at most n-1 bytes into buf; errors at v. */
+static int plot_text(struct loader *L, int file, const struct nc__node *v, const char *what,
+                     char *buf, size_t n) {
+  if (v->kind != NC__SCALAR)
+    return fail(L, file, v, "write a single value", "plot %s must be a single value, but it is %s",
+                what, nc__node_kind_name(v));
+  if (strlen(v->text) >= n)
+    return fail(L, file, v, NULL, "plot %s is longer than %zu bytes", what, n - 1);
+  nc__fmt(buf, n, "%s", v->text);
+  return 0;
+}
+
+/* Reads a plot's true/false flag. */
+static int plot_bool(struct loader *L, int file, const struct nc__node *v, const char *what,
+                     bool *out) {
+  if (v->kind == NC__SCALAR && !v->quoted && strcmp(v->text, "true") == 0) *out = true;
+  else if (v->kind == NC__SCALAR && !v->quoted && strcmp(v->text, "false") == 0) *out = false;
+  else return fail(L, file, v, "write true or false", "plot %s must be true or false", what);
+  return 0;
+}
+
+/* Loads the scenario's `plots:` list (x and series are checked against the
+ * swept keys once the whole file is read). */
+static int load_plots(struct loader *L, int file, const struct nc__node *v) {
+  struct nc_scenario *s = L->s;
+  static const char *const words[] = {"name", "title", "x", "y", "series", "kind",
+                                      "logx", "logy", "xlabel", "ylabel"};
+  if (v->kind != NC__SEQ || v->n == 0)
+    return fail(L, file, v, "write one '- {x: KEY, y: METRIC}' item per plot",
+                "plots must be a non-empty list of plots, but it is %s",
+                v->kind == NC__SEQ ? "an empty list" : nc__node_kind_name(v));
+  if (v->n > 100) return fail(L, file, v, "split the scenario", "more than 100 plots");
+  s->plots = calloc(v->n, sizeof *s->plots);
+  if (!s->plots) return oom(L);
+  for (size_t i = 0; i < v->n; i++) {
+    const struct nc__node *item = v->items[i];
+    struct nc_plot *pl = &s->plots[s->nplots++];
+    bool have_x = false;
+    origin_of(s, file, item, &pl->at);
+    if (item->kind != NC__MAP)
+      return fail(L, file, item, "write e.g. '- {x: nic.desc_spacing, y: rx.gbps}'",
+                  "plot %zu must be a mapping, but it is %s", i + 1, nc__node_kind_name(item));
+    nc__fmt(pl->name, sizeof pl->name, "plot%zu", i + 1);
+    for (size_t j = 0; j < item->n; j++) {
+      const struct nc__node *kn = item->items[2 * j], *vn = item->items[2 * j + 1];
+      const char *w = kn->text;
+      int r = 0;
+      if (strcmp(w, "name") == 0) {
+        r = plot_text(L, file, vn, "name", pl->name, sizeof pl->name);
+        for (const char *c = pl->name; !r && *c; c++)
+          if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
+                *c == '_' || *c == '-'))
+            r = fail(L, file, vn, "a plot name becomes a file name: use letters, digits, _ and -",
+                     "plot name '%s' holds '%c'", pl->name, *c);
+      } else if (strcmp(w, "title") == 0) {
+        r = plot_text(L, file, vn, "title", pl->title, sizeof pl->title);
+      } else if (strcmp(w, "x") == 0) {
+        r = plot_text(L, file, vn, "x", pl->x, sizeof pl->x);
+        have_x = true;
+      } else if (strcmp(w, "series") == 0) {
+        r = plot_text(L, file, vn, "series", pl->series, sizeof pl->series);
+      } else if (strcmp(w, "xlabel") == 0) {
+        r = plot_text(L, file, vn, "xlabel", pl->xlabel, sizeof pl->xlabel);
+      } else if (strcmp(w, "ylabel") == 0) {
+        r = plot_text(L, file, vn, "ylabel", pl->ylabel, sizeof pl->ylabel);
+      } else if (strcmp(w, "logx") == 0) {
+        r = plot_bool(L, file, vn, "logx", &pl->logx);
+      } else if (strcmp(w, "logy") == 0) {
+        r = plot_bool(L, file, vn, "logy", &pl->logy);
+      } else if (strcmp(w, "kind") == 0) {
+        if (vn->kind == NC__SCALAR && strcmp(vn->text, "line") == 0) pl->kind = NC_PLOT_LINE;
+        else if (vn->kind == NC__SCALAR && strcmp(vn->text, "bar") == 0) pl->kind = NC_PLOT_BAR;
+        else r = fail(L, file, vn, "write kind: line or kind: bar", "plot kind must be line or bar");
+      } else if (strcmp(w, "y") == 0) {
+        size_t n = vn->kind == NC__SEQ ? vn->n : 1;
+        if (vn->kind == NC__MAP || n == 0 || n > NC_PLOT_MAX_Y)
+          return fail(L, file, vn, "write one metric (y: rx.gbps) or a list (y: [rx.gbps, tx.gbps])",
+                      "plot y must be a metric name or a list of 1 to %d metric names",
+                      NC_PLOT_MAX_Y);
+        for (size_t q = 0; q < n && !r; q++) {
+          const struct nc__node *m = vn->kind == NC__SEQ ? vn->items[q] : vn;
+          r = plot_text(L, file, m, "y", pl->y[q], sizeof pl->y[q]);
+          origin_of(s, file, m, &pl->y_at[q]);
+        }
+        pl->ny = n;
+      } else {
+        char hint[300] = "a plot holds", *o = hint + strlen(hint);
+        for (size_t q = 0; q < sizeof words / sizeof *words; q++)
+          o += snprintf(o, sizeof hint - (size_t)(o - hint), "%s %s", q ? "," : "", words[q]);
+        r = fail(L, file, kn, hint, "unknown plot key '%s'", w);
+      }
+      if (r) return -1;
+    }
+    if (!have_x || pl->ny == 0)
+      return fail(L, file, item, "a plot needs at least x (a swept key) and y (a metric)",
+                  "plot %zu has no %s", i + 1, have_x ? "y" : "x");
+    for (size_t q = 0; q + 1 < s->nplots; q++)
+      if (strcmp(s->plots[q].name, pl->name) == 0)
+        return fail(L, file, item, "give each plot its own name", "two plots are named '%s'",
+                    pl->name);
+  }
+  return 0;
+}
+
+/* True if key is a swept key of s or "label". */
+static bool plot_key_ok(const struct nc_scenario *s, const char *key) {
+  if (strcmp(key, "label") == 0) return true;
+  for (size_t i = 0; i < s->nswept; i++)
+    if (strcmp(s->swept[i], key) == 0) return true;
+  return false;
+}
+
+/* Checks every plot's x and series against the swept keys. */
+static int check_plots(struct loader *L) {
+  struct nc_scenario *s = L->s;
+  char list[400] = "label";
+  for (size_t i = 0; i < s->nswept; i++) {
+    size_t used = strlen(list);
+    nc__fmt(list + used, sizeof list - used, ", %s", s->swept[i]);
+  }
+  if (s->nplots > 0 && s->npoints == 0) {
+    nc__error_set(L->err, s->plots[0].at.file, s->plots[0].at.line, s->plots[0].at.col,
+                  "plots draw the points of a sweep: add a 'sweep:' section",
+                  "plots are declared but there is no sweep");
+    return -1;
+  }
+  for (size_t i = 0; i < s->nplots; i++) {
+    const struct nc_plot *pl = &s->plots[i];
+    const char *bad = !plot_key_ok(s, pl->x) ? pl->x
+                      : pl->series[0] && !plot_key_ok(s, pl->series) ? pl->series : NULL;
+    if (!bad) continue;
+    char hint[512];
+    nc__fmt(hint, sizeof hint, "x and series name swept keys: %s", list);
+    nc__error_set(L->err, pl->at.file, pl->at.line, pl->at.col, hint,
+                  "plot '%s': '%s' is not a swept key", pl->name, bad);
+    return -1;
+  }
+  return 0;
 }
 
 /* ---- files ------------------------------------------------------------------------- */
@@ -782,6 +1037,8 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
       r = platform_ref(L, file, vn, &s->base_plat);
     } else if (strcmp(w, "sweep") == 0 && kind == KIND_SCENARIO) {
       r = load_sweep(L, file, vn);
+    } else if (strcmp(w, "plots") == 0 && kind == KIND_SCENARIO) {
+      r = load_plots(L, file, vn);
     } else if (kind == KIND_PLATFORM && (strcmp(w, "platform") == 0 || strcmp(w, "sweep") == 0)) {
       r = fail(L, file, kn,
                "a platform file holds only name, description and configuration sections; "
@@ -831,6 +1088,9 @@ void nc_scenario_free(struct nc_scenario *s) {
   free(s->pts);
   for (size_t i = 0; i < s->npoints; i++) free(s->labels[i]);
   free(s->labels);
+  free(s->dimn);
+  free(s->baseline);
+  free(s->plots);
   free(s->swept);
   free(s);
 }
@@ -860,7 +1120,7 @@ static int load_text(const char *name, const char *text, size_t len, struct nc_s
   const char *slash = strrchr(path, '/');
   if (slash) nc__fmt(L.dir, sizeof L.dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
   struct nc__node *root = nc__yaml_parse(name, text, len, err);
-  if (!root || load_top(&L, 0, root, KIND_SCENARIO, &s->base)) {
+  if (!root || load_top(&L, 0, root, KIND_SCENARIO, &s->base) || check_plots(&L)) {
     nc__node_free(root);
     nc_scenario_free(s);
     return -1;
@@ -954,6 +1214,24 @@ const char *nc_scenario_swept_key(const struct nc_scenario *s, size_t i) {
   return s && i < s->nswept ? s->swept[i] : NULL;
 }
 
+/* Number of declared plots. */
+size_t nc_scenario_nplots(const struct nc_scenario *s) { return s ? s->nplots : 0; }
+
+/* Declared plot i, or NULL. */
+const struct nc_plot *nc_scenario_plot(const struct nc_scenario *s, size_t i) {
+  return s && i < s->nplots ? &s->plots[i] : NULL;
+}
+
+/* Index of the baseline point, or -1. */
+long nc_scenario_baseline(const struct nc_scenario *s) {
+  return s && s->baseline && s->npoints ? s->baseline_idx : -1;
+}
+
+/* Repeats per point (1 without sweep.repeats). */
+size_t nc_scenario_repeats(const struct nc_scenario *s) {
+  return s && s->repeats > 1 ? s->repeats : 1;
+}
+
 /* ---- resolution ------------------------------------------------------------------------- */
 
 /* Stores one value into c with its origin, and records its layer's rank. */
@@ -996,9 +1274,9 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
   unsigned char rank[NC_KEY__COUNT];
   memset(rank, NC__RANK_DEFAULT, sizeof rank);
   const struct nc__platref *plat = &s->base_plat;
-  size_t p = 0, ax[NC_KEY__COUNT + 1];
+  size_t p = 0, rep = 0, ax[NC_KEY__COUNT + 1];
   if (point >= 0) {
-    decompose(s, (size_t)point, &p, ax);
+    decompose(s, (size_t)point, &p, ax, &rep);
     if (s->npts && s->pts[p].plat.plat >= 0) plat = &s->pts[p].plat;
     for (size_t a = 0; a < s->naxes; a++)
       if (!s->axes[a].key) plat = &s->axes[a].vals[ax[a]].plat;
@@ -1015,6 +1293,19 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
       if (s->axes[a].key)
         apply_one(s, out, rank, NC__RANK_POINT, s->axes[a].key, &s->axes[a].vals[ax[a]].v,
                   s->axes[a].vals[ax[a]].at);
+    if (s->repeats > 1) {
+      const struct nc_key *k = &nc_keys()[NC_KEY_run_seed];
+      union nc__v v;
+      v.i = out->run.seed + (int64_t)rep;
+      if (v.i > (int64_t)k->max) {
+        nc__error_set(err, s->files[s->repeats_at.file], s->repeats_at.line, s->repeats_at.col,
+                      "lower run.seed so that run.seed + repeats - 1 stays in range",
+                      "repeat %zu would set run.seed to %lld, above %.17g", rep + 1,
+                      (long long)v.i, k->max);
+        return -1;
+      }
+      apply_one(s, out, rank, NC__RANK_POINT, k, &v, s->repeats_at);
+    }
   }
   if (s->name) {
     nc__fmt(out->name, sizeof out->name, "%s", s->name);

@@ -1,0 +1,510 @@
+/* cmd_plot.c: `nicsim plot`: renders a sweep's declared plots (or the default
+ * ones) with gnuplot into DIR/plots/: a data file, a .gp script, PNG and SVG. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "cli/cli.h"
+#include "config/sweep.h"
+
+enum { OPT_QUIET = 1, OPT_HELP };
+
+static const struct cli_opt cli__plot_opts[] = {
+    {"quiet", 'q', false, OPT_QUIET},
+    {"help", 'h', false, OPT_HELP},
+    {NULL, 0, false, 0},
+};
+
+/* The --help text of nicsim plot. */
+void cli_help_plot(FILE *f) {
+  fprintf(f,
+          "%s\n\n"
+          "Renders the plots of a sweep directory with gnuplot (Debian: gnuplot-nox)\n"
+          "into DIR/plots/: for each plot NAME.dat (the data, tab-separated), NAME.gp\n"
+          "(the gnuplot script: edit and rerun 'gnuplot NAME.gp' to restyle), NAME.png\n"
+          "and NAME.svg. The plots are those the scenario declares under 'plots:'\n"
+          "(see docs/sweeps.md); without any, the headline metrics against the first\n"
+          "swept key, one line per value of the second. Points that share x and series\n"
+          "(repeats, or keys the plot does not show) are averaged.\n"
+          "\n"
+          "Options:\n"
+          "  -q, --quiet  No progress note on stderr\n"
+          "  -h, --help   Show this help\n"
+          "\n"
+          "Exit status: 0 rendered, 1 gnuplot failed, 2 bad input (not a sweep\n"
+          "directory, no results, unknown metric, gnuplot not installed).\n"
+          "\n"
+          "Example:\n"
+          "  nicsim plot out/my-sweep && ls out/my-sweep/plots\n",
+          cli_synopsis("plot"));
+}
+
+#define CLI__MAXCOLS 64
+
+/* One plot being drawn. */
+struct cli__plot {
+  char name[64], title[NC_STR_MAX], x[NC_STR_MAX], series[NC_STR_MAX];
+  char xlabel[NC_STR_MAX], ylabel[NC_STR_MAX];
+  const char *y[NC_PLOT_MAX_Y];
+  size_t ny;
+  bool bar, logx, logy;
+};
+
+/* The distinct values of x or series, in first-seen order. */
+struct cli__vals {
+  char **v;
+  size_t n;
+};
+
+/* Index of text in vals, adding it; -1 on ENOMEM. */
+static long cli__vals_add(struct cli__vals *vals, const char *text) {
+  size_t i;
+  char **v;
+  for (i = 0; i < vals->n; i++)
+    if (strcmp(vals->v[i], text) == 0)
+      return (long)i;
+  v = realloc(vals->v, (vals->n + 1) * sizeof(*v));
+  if (v == NULL)
+    return -1;
+  vals->v = v;
+  v[vals->n] = strdup(text);
+  return v[vals->n] ? (long)vals->n++ : -1;
+}
+
+static void cli__vals_free(struct cli__vals *vals) {
+  size_t i;
+  for (i = 0; i < vals->n; i++)
+    free(vals->v[i]);
+  free(vals->v);
+  memset(vals, 0, sizeof(*vals));
+}
+
+/* Text of a swept key (or "label") in cfg. */
+static void cli__key_text(const struct nicsim_config *cfg, const char *key, char *buf, size_t n) {
+  const struct nc_key *k = nc_key_find(key);
+  if (k != NULL)
+    nc_value_format(cfg, k, buf, n);
+  else if (strcmp(key, "platform") == 0)
+    snprintf(buf, n, "%s", cfg->platform);
+  else
+    snprintf(buf, n, "%s", cfg->label);
+}
+
+/* True if text is a finite number. */
+static bool cli__numeric(const char *text) {
+  char *end;
+  double v = strtod(text, &end);
+  return end != text && *end == '\0' && isfinite(v);
+}
+
+/* Writes a gnuplot double-quoted string (backslash and quote escaped). */
+static void cli__gp_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; *s; s++) {
+    if (*s == '"' || *s == '\\')
+      fputc('\\', f);
+    fputc(*s, f);
+  }
+  fputc('"', f);
+}
+
+/* Unit of a metric ("" if unknown). */
+static const char *cli__metric_unit(const char *name) {
+  long id = nicsim_metric_find(name);
+  return id >= 0 ? nicsim_metric_defs()[id].unit : "";
+}
+
+/* Fills in the automatic title and axis labels (with units). */
+static void cli__plot_labels(struct cli__plot *p) {
+  const struct nc_key *k = nc_key_find(p->x);
+  char ys[512] = "";
+  size_t q, used = 0;
+  bool same = true;
+
+  for (q = 0; q < p->ny; q++) {
+    used += (size_t)snprintf(ys + used, used < sizeof(ys) ? sizeof(ys) - used : 0, "%s%s",
+                             q ? ", " : "", p->y[q]);
+    if (used >= sizeof(ys))
+      used = sizeof(ys) - 1;
+    same = same && strcmp(cli__metric_unit(p->y[q]), cli__metric_unit(p->y[0])) == 0;
+  }
+  if (!p->xlabel[0]) {
+    if (k != NULL && k->unit[0])
+      snprintf(p->xlabel, sizeof(p->xlabel), "%s (%s)", p->x, k->unit);
+    else
+      snprintf(p->xlabel, sizeof(p->xlabel), "%s", p->x);
+  }
+  if (!p->ylabel[0]) {
+    if (same && cli__metric_unit(p->y[0])[0])
+      snprintf(p->ylabel, sizeof(p->ylabel), "%.200s (%s)", ys, cli__metric_unit(p->y[0]));
+    else
+      snprintf(p->ylabel, sizeof(p->ylabel), "%.200s", ys);
+  }
+  if (!p->title[0])
+    snprintf(p->title, sizeof(p->title), "%.120s vs %.120s", ys, p->x);
+}
+
+/* Runs gnuplot SCRIPT in directory dir; 0, or an exit status after reporting. */
+static int cli__gnuplot(const char *cmd, const char *dir, const char *script) {
+  pid_t pid;
+  int st = 0;
+
+  fflush(stdout);
+  fflush(stderr);
+  pid = fork();
+  if (pid < 0) {
+    fprintf(stderr, "nicsim %s: cannot start gnuplot: %s\n", cmd, strerror(errno));
+    return CLI_EXIT_SIM;
+  }
+  if (pid == 0) {
+    if (chdir(dir) != 0)
+      _exit(126);
+    dup2(STDERR_FILENO, STDOUT_FILENO);
+    execlp("gnuplot", "gnuplot", script, (char *)NULL);
+    _exit(127);
+  }
+  while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+    ;
+  if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
+    fprintf(stderr, "nicsim %s: gnuplot is not installed (Debian: apt-get install gnuplot-nox)\n",
+            cmd);
+    return CLI_EXIT_USAGE;
+  }
+  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    fprintf(stderr, "nicsim %s: gnuplot failed on %s/%s (status %d)\n", cmd, dir, script,
+            WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
+    return CLI_EXIT_SIM;
+  }
+  return 0;
+}
+
+/* What one plot's data file needs: per (x, column) the sum and count. */
+struct cli__grid {
+  struct cli__vals xs, ss;
+  double *sum;
+  size_t *cnt;
+  size_t cap;
+};
+
+/* Emits the data file of a plot (nicsim_emit_fn). */
+struct cli__emit_ctx {
+  const struct cli__plot *p;
+  struct cli__grid *g;
+};
+static int cli__emit_dat(FILE *f, void *arg) {
+  struct cli__emit_ctx *c = arg;
+  size_t xi, col, ncol = c->g->ss.n * c->p->ny;
+  char num[40];
+
+  fprintf(f, "# %s", c->p->x);
+  for (col = 0; col < ncol; col++)
+    fprintf(f, "\t%s%s%s", c->g->ss.v[col / c->p->ny], c->g->ss.v[col / c->p->ny][0] ? " " : "",
+            c->p->y[col % c->p->ny]);
+  fputc('\n', f);
+  for (xi = 0; xi < c->g->xs.n; xi++) {
+    fprintf(f, "%s", c->g->xs.v[xi]);
+    for (col = 0; col < ncol; col++) {
+      size_t at = xi * ncol + col;
+      if (c->g->cnt[at] == 0)
+        snprintf(num, sizeof(num), "NaN");
+      else
+        nicsim_format_real(c->g->sum[at] / (double)c->g->cnt[at], num, sizeof(num));
+      fprintf(f, "\t%s", num);
+    }
+    fputc('\n', f);
+  }
+  return ferror(f) ? -EIO : 0;
+}
+
+/* Emits the gnuplot script of a plot (nicsim_emit_fn). */
+static int cli__emit_gp(FILE *f, void *arg) {
+  struct cli__emit_ctx *c = arg;
+  const struct cli__plot *p = c->p;
+  size_t col, ncol = c->g->ss.n * p->ny, xi;
+  bool numeric = !p->bar;
+  int t;
+
+  for (xi = 0; xi < c->g->xs.n && numeric; xi++)
+    numeric = cli__numeric(c->g->xs.v[xi]);
+  fprintf(f, "# %s.gp: generated by nicsim plot; edit and run 'gnuplot %s.gp' to restyle.\n",
+          p->name, p->name);
+  fprintf(f, "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n");
+  fprintf(f, "set title ");
+  cli__gp_str(f, p->title);
+  fprintf(f, "\nset xlabel ");
+  cli__gp_str(f, p->xlabel);
+  fprintf(f, "\nset ylabel ");
+  cli__gp_str(f, p->ylabel);
+  fprintf(f, "\nset key outside right top\nset grid ytics\n");
+  if (p->logx && numeric)
+    fprintf(f, "set logscale x\n");
+  if (p->logy)
+    fprintf(f, "set logscale y\n");
+  if (p->bar)
+    fprintf(f, "set style data histograms\nset style histogram clustered gap 1\n"
+               "set style fill solid 0.8 border -1\nset yrange [%s:*]\n",
+            p->logy ? "*" : "0");
+  else if (!numeric)
+    fprintf(f, "set xtics rotate by -30\n");
+  for (t = 0; t < 2; t++) {
+    if (t == 0)
+      fprintf(f, "\nset terminal pngcairo noenhanced size 960,600\nset output \"%s.png\"\n",
+              p->name);
+    else
+      fprintf(f, "\nset terminal svg noenhanced size 960,600\nset output \"%s.svg\"\n", p->name);
+    fprintf(f, "plot ");
+    for (col = 0; col < ncol; col++) {
+      char title[NC_STR_MAX + 100];
+      const char *sv = c->g->ss.v[col / p->ny];
+      if (p->series[0] && p->ny > 1)
+        snprintf(title, sizeof(title), "%s=%s %s", p->series, sv, p->y[col % p->ny]);
+      else if (p->series[0])
+        snprintf(title, sizeof(title), "%s=%s", p->series, sv);
+      else
+        snprintf(title, sizeof(title), "%s", p->y[col % p->ny]);
+      fprintf(f, "%s\"%s.dat\" ", col ? ", \\\n     " : "", p->name);
+      if (p->bar)
+        fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
+      else if (numeric)
+        fprintf(f, "using 1:%zu with linespoints", col + 2);
+      else
+        fprintf(f, "using 0:%zu:xtic(1) with linespoints", col + 2);
+      fprintf(f, " title ");
+      cli__gp_str(f, title);
+    }
+    fprintf(f, "\nunset output\n");
+  }
+  return ferror(f) ? -EIO : 0;
+}
+
+/* Draws one plot from the sweep directory's points. */
+static int cli__draw(const char *cmd, struct cli_sweepdir *d, struct cli__plot *p,
+                     const char *pdir, bool quiet) {
+  struct cli__grid g;
+  struct cli__emit_ctx ctx = {p, &g};
+  char xt[NC_PATH_MAX], st[NC_PATH_MAX], why[512], path[NC_PATH_MAX + 128];
+  size_t i, q, ncol;
+  int status = 0, rc;
+
+  memset(&g, 0, sizeof(g));
+  cli__plot_labels(p);
+  /* First pass: the x and series values; second: the sums. */
+  for (int pass = 0; pass < 2 && status == 0; pass++) {
+    for (i = 0; i < d->n; i++) {
+      long xi, si;
+      if (!d->have[i])
+        continue;
+      if (cli_sweepdir_load(d, i, why, sizeof(why)) != 0) {
+        fprintf(stderr, "nicsim %s: %s\n", cmd, why);
+        status = CLI_EXIT_USAGE;
+        break;
+      }
+      cli__key_text(d->cfg, p->x, xt, sizeof(xt));
+      if (p->series[0])
+        cli__key_text(d->cfg, p->series, st, sizeof(st));
+      else
+        st[0] = '\0';
+      xi = cli__vals_add(&g.xs, xt);
+      si = cli__vals_add(&g.ss, st);
+      if (xi < 0 || si < 0) {
+        status = CLI_EXIT_USAGE;
+        break;
+      }
+      if (pass == 0)
+        continue;
+      ncol = g.ss.n * p->ny;
+      for (q = 0; q < p->ny; q++) {
+        double v;
+        size_t at = (size_t)xi * ncol + (size_t)si * p->ny + q;
+        if (nicsim_results_get(d->res, p->y[q], &v) && isfinite(v)) {
+          g.sum[at] += v;
+          g.cnt[at]++;
+        }
+      }
+    }
+    if (pass == 0 && status == 0) {
+      g.cap = g.xs.n * g.ss.n * p->ny;
+      g.sum = calloc(g.cap ? g.cap : 1, sizeof(*g.sum));
+      g.cnt = calloc(g.cap ? g.cap : 1, sizeof(*g.cnt));
+      if (g.sum == NULL || g.cnt == NULL)
+        status = CLI_EXIT_USAGE;
+    }
+  }
+  if (status == 0 && g.ss.n * p->ny > CLI__MAXCOLS) {
+    fprintf(stderr, "nicsim %s: plot '%s' would have %zu lines; the limit is %d\n", cmd, p->name,
+            g.ss.n * p->ny, CLI__MAXCOLS);
+    status = CLI_EXIT_USAGE;
+  }
+  if (status == 0) {
+    snprintf(path, sizeof(path), "%s/%.63s.dat", pdir, p->name);
+    if ((rc = nicsim_write_atomic(path, cli__emit_dat, &ctx)) == 0) {
+      snprintf(path, sizeof(path), "%s/%.63s.gp", pdir, p->name);
+      rc = nicsim_write_atomic(path, cli__emit_gp, &ctx);
+    }
+    if (rc < 0) {
+      fprintf(stderr, "nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
+      status = CLI_EXIT_USAGE;
+    }
+  }
+  if (status == 0) {
+    snprintf(path, sizeof(path), "%.63s.gp", p->name);
+    status = cli__gnuplot(cmd, pdir, path);
+  }
+  if (status == 0 && !quiet)
+    fprintf(stderr, "nicsim: plot %s/%s.{png,svg}\n", pdir, p->name);
+  cli__vals_free(&g.xs);
+  cli__vals_free(&g.ss);
+  free(g.sum);
+  free(g.cnt);
+  return status;
+}
+
+/* True if metric name is present (and not NaN) in any point. */
+static bool cli__any_has(struct cli_sweepdir *d, const char *name) {
+  char why[512];
+  size_t i;
+  double v;
+  for (i = 0; i < d->n; i++)
+    if (d->have[i] && cli_sweepdir_load(d, i, why, sizeof(why)) == 0 &&
+        nicsim_results_get(d->res, name, &v) && isfinite(v) && v != 0)
+      return true;
+  return false;
+}
+
+/* Fills the default plots: headline metrics against the first swept key. */
+static size_t cli__default_plots(struct cli_sweepdir *d, struct cli__plot *out, size_t max) {
+  static const char *const headline[] = {"cpu.util", "irq.per_sec", "nic.desc_fetch_reqs_per_pkt",
+                                         "pcie.up.util"};
+  const char *x = d->nkeys > 0 ? d->keys[0] : "label";
+  const char *series = "";
+  size_t n = 0, i, j, npts = 0;
+  bool numeric = true;
+  char xt[NC_PATH_MAX], why[512];
+
+  if (strcmp(x, "run.seed") == 0)
+    x = "label";
+  for (i = 1; i < d->nkeys && !series[0]; i++)
+    if (strcmp(d->keys[i], "run.seed") != 0)
+      series = d->keys[i];
+  for (i = 0; i < d->n; i++)
+    if (d->have[i] && cli_sweepdir_load(d, i, why, sizeof(why)) == 0) {
+      cli__key_text(d->cfg, x, xt, sizeof(xt));
+      numeric = numeric && cli__numeric(xt);
+      npts++;
+    }
+  for (j = 0; j < 1 + sizeof(headline) / sizeof(*headline) && n < max; j++) {
+    struct cli__plot *p = &out[n];
+    memset(p, 0, sizeof(*p));
+    snprintf(p->x, sizeof(p->x), "%s", x);
+    snprintf(p->series, sizeof(p->series), "%s", series);
+    p->bar = !numeric;
+    if (j == 0) {
+      snprintf(p->name, sizeof(p->name), "throughput");
+      if (cli__any_has(d, "rx.gbps"))
+        p->y[p->ny++] = "rx.gbps";
+      if (cli__any_has(d, "tx.gbps"))
+        p->y[p->ny++] = "tx.gbps";
+      if (p->ny == 0)
+        continue;
+    } else {
+      p->y[p->ny++] = headline[j - 1];
+      snprintf(p->name, sizeof(p->name), "%s", headline[j - 1]);
+      for (char *c = p->name; *c; c++)
+        if (*c == '.')
+          *c = '_';
+    }
+    n++;
+  }
+  return npts > 0 ? n : 0;
+}
+
+/* Renders every plot of DIR. */
+int cli_plot_dir(const char *cmd, const char *dir, bool quiet) {
+  struct cli_sweepdir d;
+  struct cli__plot plots[100];
+  json_t *decl, *e;
+  char pdir[NC_PATH_MAX + 16];
+  size_t n = 0, i, q;
+  int status, rc;
+
+  if ((status = cli_sweepdir_open(&d, cmd, dir)) != 0)
+    goto out;
+  if (cli_sweepdir_count(&d) == 0) {
+    fprintf(stderr, "nicsim %s: %s holds no point results to plot\n", cmd, dir);
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  decl = json_object_get(d.manifest, "plots");
+  json_array_foreach(decl, i, e) {
+    struct cli__plot *p = &plots[n];
+    json_t *y = json_object_get(e, "y");
+    if (n >= sizeof(plots) / sizeof(*plots))
+      break;
+    memset(p, 0, sizeof(*p));
+    snprintf(p->name, sizeof(p->name), "%s", cli_json_str(e, "name", ""));
+    snprintf(p->title, sizeof(p->title), "%s", cli_json_str(e, "title", ""));
+    snprintf(p->x, sizeof(p->x), "%s", cli_json_str(e, "x", "label"));
+    snprintf(p->series, sizeof(p->series), "%s",
+             cli_json_str(e, "series", ""));
+    snprintf(p->xlabel, sizeof(p->xlabel), "%s",
+             cli_json_str(e, "xlabel", ""));
+    snprintf(p->ylabel, sizeof(p->ylabel), "%s",
+             cli_json_str(e, "ylabel", ""));
+    p->bar = strcmp(cli_json_str(e, "kind", ""), "bar") == 0;
+    p->logx = json_is_true(json_object_get(e, "logx"));
+    p->logy = json_is_true(json_object_get(e, "logy"));
+    for (q = 0; q < json_array_size(y) && q < NC_PLOT_MAX_Y; q++)
+      p->y[p->ny++] = cli_json_at(y, q, "");
+    if (p->name[0] && p->ny > 0)
+      n++;
+  }
+  if (n == 0)
+    n = cli__default_plots(&d, plots, sizeof(plots) / sizeof(*plots));
+  snprintf(pdir, sizeof(pdir), "%s/plots", dir);
+  if ((rc = cli_mkdir_p(pdir)) < 0) {
+    fprintf(stderr, "nicsim %s: cannot create %s: %s\n", cmd, pdir, strerror(-rc));
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  for (i = 0; i < n && status == 0; i++)
+    status = cli__draw(cmd, &d, &plots[i], pdir, quiet);
+out:
+  cli_sweepdir_close(&d);
+  return status;
+}
+
+/* nicsim plot DIR. */
+int cli_cmd_plot(int argc, char **argv) {
+  struct cli_args a;
+  const char *dir = NULL;
+  bool quiet = false;
+  int opt;
+
+  cli_args_init(&a, argc, argv, 0);
+  while ((opt = cli_next(&a, cli__plot_opts)) != CLI_END) {
+    switch (opt) {
+    case CLI_ERROR:
+      return cli_usage_error("plot", "%s", a.err);
+    case CLI_POSITIONAL:
+      if (dir != NULL)
+        return cli_usage_error("plot", "one directory at a time (got '%s' and '%s')", dir, a.arg);
+      dir = a.arg;
+      break;
+    case OPT_QUIET:
+      quiet = true;
+      break;
+    case OPT_HELP:
+      cli_help_plot(stdout);
+      return CLI_EXIT_OK;
+    }
+  }
+  if (dir == NULL)
+    return cli_usage_error("plot", "no sweep directory given");
+  return cli_plot_dir("plot", dir, quiet);
+}

@@ -1,0 +1,454 @@
+/* cmd_report.c: `nicsim report`: a design-review report of a sweep directory,
+ * DIR/report.md and DIR/report.html: setup, plots, key metrics with deltas
+ * against a baseline point, and the mechanisms behind them. */
+#define _XOPEN_SOURCE 700
+
+#include <dirent.h>
+#include <errno.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cli/cli.h"
+
+enum { OPT_BASELINE = 1, OPT_NOPLOTS, OPT_QUIET, OPT_HELP };
+
+static const struct cli_opt cli__report_opts[] = {
+    {"baseline", 'b', true, OPT_BASELINE}, {"no-plots", 0, false, OPT_NOPLOTS},
+    {"quiet", 'q', false, OPT_QUIET},      {"help", 'h', false, OPT_HELP},
+    {NULL, 0, false, 0},
+};
+
+/* The --help text of nicsim report. */
+void cli_help_report(FILE *f) {
+  fprintf(f,
+          "%s\n\n"
+          "Writes DIR/report.md and DIR/report.html for a design review of a sweep:\n"
+          "the scenario and platform, the plots (rendered first with 'nicsim plot'),\n"
+          "a table of key metrics per point with the change against a baseline point,\n"
+          "and the mechanisms behind them: PCIe TLPs per packet, uncached CPU loads per\n"
+          "packet, interrupts per second, descriptor fetches per packet.\n"
+          "\n"
+          "Options:\n"
+          "  -b, --baseline LABEL  Point the deltas are relative to (default: the\n"
+          "                        scenario's sweep.baseline, else the first point)\n"
+          "      --no-plots        Do not render plots (use those already in DIR/plots)\n"
+          "  -q, --quiet           No progress note on stderr\n"
+          "  -h, --help            Show this help\n"
+          "\n"
+          "Exit status: 0 written, 1 gnuplot failed, 2 bad input.\n"
+          "\n"
+          "Example:\n"
+          "  nicsim report out/my-sweep --baseline before/nic.desc_spacing=16\n",
+          cli_synopsis("report"));
+}
+
+/* A column of the tables: a metric, or a ratio of metric sums. */
+struct cli__col {
+  const char *head;    /* column heading */
+  const char *num[3];  /* metrics summed into the numerator */
+  const char *den[3];  /* metrics summed into the denominator (none: 1) */
+  double scale;
+  int decimals;
+};
+
+/* Key metrics. */
+static const struct cli__col cli__key_cols[] = {
+    {"RX Gbit/s", {"rx.gbps"}, {NULL}, 1, 3},
+    {"TX Gbit/s", {"tx.gbps"}, {NULL}, 1, 3},
+    {"RX Mpkt/s", {"rx.mpps"}, {NULL}, 1, 3},
+    {"RX drops", {"rx.drops"}, {NULL}, 1, 0},
+    {"CPU %", {"cpu.util"}, {NULL}, 100, 1},
+    {"PCIe up %", {"pcie.up.util"}, {NULL}, 100, 1},
+};
+/* Mechanisms, per frame (RX plus TX frames) or per second. */
+static const struct cli__col cli__mech_cols[] = {
+    {"TLPs/pkt", {"pcie.up.tlps", "pcie.down.tlps"}, {"rx.pkts", "tx.pkts"}, 1, 2},
+    {"uncached loads/pkt", {"cpu.uncached_loads"}, {"rx.pkts", "tx.pkts"}, 1, 2},
+    {"MMIO writes/pkt", {"cpu.mmio_writes"}, {"rx.pkts", "tx.pkts"}, 1, 3},
+    {"desc fetches/pkt", {"nic.desc_fetch_reqs_per_pkt"}, {NULL}, 1, 3},
+    {"IRQ/s", {"irq.per_sec"}, {NULL}, 1, 0},
+    {"cycles/RX pkt", {"cpu.cycles_per_rx_pkt"}, {NULL}, 1, 0},
+};
+#define CLI__NKEY (sizeof(cli__key_cols) / sizeof(cli__key_cols[0]))
+#define CLI__NMECH (sizeof(cli__mech_cols) / sizeof(cli__mech_cols[0]))
+#define CLI__NCOLS (CLI__NKEY + CLI__NMECH)
+
+/* The setup keys summarised (those the schema has). */
+static const char *const cli__setup_keys[] = {
+    "cpu.kind",          "cpu.clock_mhz",      "memory.coherent_dma", "memory.ddio",
+    "pcie.gen",          "pcie.lanes",         "pcie.mps",            "pcie.mrrs",
+    "nic.family",        "nic.line_rate_gbps", "nic.desc_spacing",    "nic.rx_ring_size",
+    "nic.irq_coal_usecs", "traffic.mode",      "traffic.frame_bytes", "traffic.rate_gbps",
+    "run.duration_us",   "run.warmup_us",      "run.seed",
+};
+
+/* Column c's value for the loaded point; NaN if a metric is missing or the
+ * denominator is zero. */
+static double cli__col_value(const struct cli__col *c, const struct nicsim_results *r) {
+  double num = 0, den = 0, v;
+  size_t k;
+  bool any = false;
+
+  for (k = 0; k < 3 && c->num[k]; k++)
+    if (nicsim_results_get(r, c->num[k], &v) && isfinite(v)) {
+      num += v;
+      any = true;
+    }
+  if (!any)
+    return NAN;
+  if (c->den[0] == NULL)
+    return num * c->scale;
+  for (k = 0; k < 3 && c->den[k]; k++)
+    if (nicsim_results_get(r, c->den[k], &v) && isfinite(v))
+      den += v;
+  return den > 0 ? num / den * c->scale : NAN;
+}
+
+/* Escapes text for HTML (and keeps Markdown tables intact: '|' escaped). */
+static void cli__put(FILE *f, bool html, const char *s) {
+  for (; *s; s++) {
+    if (html && *s == '<')
+      fputs("&lt;", f);
+    else if (html && *s == '>')
+      fputs("&gt;", f);
+    else if (html && *s == '&')
+      fputs("&amp;", f);
+    else if (!html && *s == '|')
+      fputs("\\|", f);
+    else
+      fputc(*s, f);
+  }
+}
+
+/* All loaded figures of a report. */
+struct cli__report {
+  struct cli_sweepdir *d;
+  size_t *idx;   /* present points */
+  size_t n;
+  double *val;   /* n x CLI__NCOLS */
+  bool *used;    /* per column: some point has a value */
+  char (*keyv)[NC_STR_MAX]; /* n x nkeys swept values */
+  size_t base;   /* row of the baseline */
+  char setup[sizeof(cli__setup_keys) / sizeof(*cli__setup_keys)][NC_STR_MAX];
+  char platform[NC_PATH_MAX], description[NC_STR_MAX];
+  char (*plots)[256];
+  size_t nplots;
+  bool html;
+};
+
+/* The column definition of column c. */
+static const struct cli__col *cli__col(size_t c) {
+  return c < CLI__NKEY ? &cli__key_cols[c] : &cli__mech_cols[c - CLI__NKEY];
+}
+
+/* Writes one table (key metrics or mechanisms). */
+static void cli__table(FILE *f, struct cli__report *r, size_t c0, size_t c1) {
+  bool h = r->html;
+  size_t i, c, k;
+  char num[64];
+
+  fputs(h ? "<table>\n<tr><th>#</th><th>label</th>" : "| # | label |", f);
+  for (k = 0; k < r->d->nkeys; k++) {
+    fputs(h ? "<th>" : " ", f);
+    cli__put(f, h, r->d->keys[k]);
+    fputs(h ? "</th>" : " |", f);
+  }
+  for (c = c0; c < c1; c++)
+    if (r->used[c]) {
+      fputs(h ? "<th>" : " ", f);
+      cli__put(f, h, cli__col(c)->head);
+      fputs(h ? "</th>" : " |", f);
+    }
+  fputs(h ? "</tr>\n" : "\n|---|---|", f);
+  if (!h) {
+    for (k = 0; k < r->d->nkeys; k++)
+      fputs("---:|", f);
+    for (c = c0; c < c1; c++)
+      if (r->used[c])
+        fputs("---:|", f);
+    fputc('\n', f);
+  }
+  for (i = 0; i < r->n; i++) {
+    const char *label = cli_sweepdir_label(r->d, r->idx[i]);
+    fprintf(f, h ? "<tr%s><td>%zu</td><td>" : "| %s%zu | ", h && i == r->base ? " class=\"base\"" : "",
+            r->idx[i]);
+    cli__put(f, h, label[0] ? label : "(unlabelled)");
+    fputs(h ? "</td>" : (i == r->base ? " (baseline) |" : " |"), f);
+    for (k = 0; k < r->d->nkeys; k++) {
+      fputs(h ? "<td>" : " ", f);
+      cli__put(f, h, r->keyv[i * r->d->nkeys + k]);
+      fputs(h ? "</td>" : " |", f);
+    }
+    for (c = c0; c < c1; c++) {
+      double v = r->val[i * CLI__NCOLS + c], b = r->val[r->base * CLI__NCOLS + c];
+      if (!r->used[c])
+        continue;
+      if (isnan(v))
+        snprintf(num, sizeof(num), "-");
+      else
+        snprintf(num, sizeof(num), "%.*f", cli__col(c)->decimals, v);
+      fprintf(f, h ? "<td>%s" : " %s", num);
+      if (i != r->base && !isnan(v) && !isnan(b)) {
+        if (b != 0)
+          fprintf(f, " (%+.1f%%)", 100.0 * (v - b) / fabs(b));
+        else if (v != b)
+          fprintf(f, " (%+.*f)", cli__col(c)->decimals, v - b);
+      }
+      fputs(h ? "</td>" : " |", f);
+    }
+    fputs(h ? "</tr>\n" : "\n", f);
+  }
+  if (h)
+    fputs("</table>\n", f);
+}
+
+/* Writes the whole report (nicsim_emit_fn), Markdown or HTML. */
+static int cli__emit_report(FILE *f, void *arg) {
+  struct cli__report *r = arg;
+  json_t *m = r->d->manifest;
+  const char *name = cli_json_str(m, "scenario", "");
+  const char *file = cli_json_str(m, "file", "");
+  const char *hash = cli_json_str(m, "hash", "");
+  const char *ver = cli_json_str(m, "nicsim", "");
+  const char *base = cli_sweepdir_label(r->d, r->idx[r->base]);
+  bool h = r->html;
+  size_t k;
+
+  if (h) {
+    fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nicsim report: ", f);
+    cli__put(f, h, name);
+    fputs("</title>\n<style>body{font-family:sans-serif;max-width:1200px;margin:2em auto}"
+          "table{border-collapse:collapse;font-size:90%}td,th{border:1px solid #bbb;padding:"
+          "3px 6px;text-align:right}td:nth-child(2),th:nth-child(2){text-align:left}"
+          "tr.base{background:#eef}img{max-width:100%}</style></head><body>\n<h1>Sweep report: ",
+          f);
+    cli__put(f, h, name);
+    fputs("</h1>\n<p>", f);
+  } else {
+    fprintf(f, "# Sweep report: ");
+    cli__put(f, h, name);
+    fputs("\n\n", f);
+  }
+  cli__put(f, h, r->description);
+  fputs(h ? "</p>\n<ul>\n<li>Scenario file: <code>" : "\n\n- Scenario file: `", f);
+  cli__put(f, h, file);
+  fprintf(f, h ? "</code></li>\n<li>Points: %zu of %zu with results; config hash %s; nicsim %s</li>\n"
+               : "`\n- Points: %zu of %zu with results; config hash %s; nicsim %s\n",
+          r->n, r->d->n, hash, ver);
+  fputs(h ? "<li>Swept: " : "- Swept: ", f);
+  for (k = 0; k < r->d->nkeys; k++) {
+    fputs(k ? ", " : "", f);
+    cli__put(f, h, r->d->keys[k]);
+  }
+  fputs(h ? "</li>\n<li>Baseline for the deltas: " : "\n- Baseline for the deltas: ", f);
+  cli__put(f, h, base[0] ? base : "(unlabelled)");
+  fputs(h ? "</li>\n</ul>\n<h2>Setup</h2>\n<table>\n<tr><th>key</th><th>value</th></tr>\n"
+          : "\n\n## Setup\n\n| key | value |\n|---|---:|\n",
+        f);
+  fputs(h ? "<tr><td>platform</td><td>" : "| platform | ", f);
+  cli__put(f, h, r->platform[0] ? r->platform : "(defaults)");
+  fputs(h ? "</td></tr>\n" : " |\n", f);
+  for (k = 0; k < sizeof(cli__setup_keys) / sizeof(*cli__setup_keys); k++) {
+    if (!r->setup[k][0])
+      continue;
+    fputs(h ? "<tr><td>" : "| ", f);
+    cli__put(f, h, cli__setup_keys[k]);
+    fputs(h ? "</td><td>" : " | ", f);
+    cli__put(f, h, r->setup[k]);
+    fputs(h ? "</td></tr>\n" : " |\n", f);
+  }
+  fputs(h ? "</table>\n" : "\nThe full resolved configuration of each point is in points/*.json.\n", f);
+  if (r->nplots > 0) {
+    fputs(h ? "<h2>Plots</h2>\n" : "\n## Plots\n\n", f);
+    for (k = 0; k < r->nplots; k++) {
+      if (h)
+        fprintf(f, "<p><img src=\"plots/%s.svg\" alt=\"%s\"></p>\n", r->plots[k], r->plots[k]);
+      else
+        fprintf(f, "![%s](plots/%s.svg)\n\n", r->plots[k], r->plots[k]);
+    }
+  }
+  fputs(h ? "<h2>Key metrics</h2>\n<p>" : "\n## Key metrics\n\n", f);
+  fputs("Change against the baseline in parentheses (relative; absolute where the baseline is "
+        "0). Counters cover the measurement window.",
+        f);
+  fputs(h ? "</p>\n" : "\n\n", f);
+  cli__table(f, r, 0, CLI__NKEY);
+  fputs(h ? "<h2>Mechanisms</h2>\n<p>" : "\n## Mechanisms\n\n", f);
+  fputs("Why the figures move: PCIe TLPs (both directions) and uncached CPU loads and MMIO "
+        "writes per frame (RX plus TX frames), descriptor fetch requests per frame, interrupts "
+        "per second of simulated time and CPU cycles per received frame.",
+        f);
+  fputs(h ? "</p>\n" : "\n\n", f);
+  cli__table(f, r, CLI__NKEY, CLI__NCOLS);
+  fputs(h ? "<p>Generated by <code>nicsim report</code>; the numbers are in results.csv.</p>\n"
+            "</body></html>\n"
+          : "\nGenerated by `nicsim report`; the numbers are in results.csv.\n",
+        f);
+  return ferror(f) ? -EIO : 0;
+}
+
+/* Lists DIR/plots/<name>.svg (sorted) into r->plots. */
+static void cli__find_plots(struct cli__report *r, const char *dir) {
+  char path[NC_PATH_MAX + 16];
+  DIR *d;
+  struct dirent *e;
+
+  snprintf(path, sizeof(path), "%s/plots", dir);
+  if ((d = opendir(path)) == NULL)
+    return;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    void *p;
+    if (len < 5 || len > 250 || strcmp(e->d_name + len - 4, ".svg") != 0)
+      continue;
+    p = realloc(r->plots, (r->nplots + 1) * sizeof(*r->plots));
+    if (p == NULL)
+      break;
+    r->plots = p;
+    snprintf(r->plots[r->nplots++], 256, "%.*s", (int)(len - 4), e->d_name);
+  }
+  closedir(d);
+  qsort(r->plots, r->nplots, sizeof(*r->plots), (int (*)(const void *, const void *))strcmp);
+}
+
+/* Writes DIR/report.md and DIR/report.html. */
+int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool quiet) {
+  struct cli_sweepdir d;
+  struct cli__report r;
+  char why[512], path[NC_PATH_MAX + 16];
+  size_t i, c, k;
+  long want = -1;
+  int status, rc;
+
+  memset(&r, 0, sizeof(r));
+  if ((status = cli_sweepdir_open(&d, cmd, dir)) != 0)
+    goto out;
+  r.d = &d;
+  r.n = cli_sweepdir_count(&d);
+  if (r.n == 0) {
+    fprintf(stderr, "nicsim %s: %s holds no point results\n", cmd, dir);
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  if (baseline != NULL) {
+    for (i = 0; i < d.n && want < 0; i++)
+      if (strcmp(cli_sweepdir_label(&d, i), baseline) == 0)
+        want = (long)i;
+    if (want < 0) {
+      fprintf(stderr, "nicsim %s: no point labelled '%s' in %s\n  hint: e.g. '%s'\n", cmd,
+              baseline, dir, cli_sweepdir_label(&d, 0));
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+  } else {
+    want = d.baseline;
+  }
+  r.idx = calloc(r.n, sizeof(*r.idx));
+  r.val = calloc(r.n * CLI__NCOLS, sizeof(*r.val));
+  r.keyv = calloc(r.n * (d.nkeys ? d.nkeys : 1), sizeof(*r.keyv));
+  r.used = calloc(CLI__NCOLS, sizeof(*r.used));
+  if (r.idx == NULL || r.val == NULL || r.keyv == NULL || r.used == NULL) {
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  for (i = 0; i < r.n; i++) {
+    r.idx[i] = cli_sweepdir_nth(&d, i);
+    if ((long)r.idx[i] == want)
+      r.base = i;
+    if (cli_sweepdir_load(&d, r.idx[i], why, sizeof(why)) != 0) {
+      fprintf(stderr, "nicsim %s: %s\n", cmd, why);
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+    for (c = 0; c < CLI__NCOLS; c++) {
+      r.val[i * CLI__NCOLS + c] = cli__col_value(cli__col(c), d.res);
+      r.used[c] = r.used[c] || (!isnan(r.val[i * CLI__NCOLS + c]) &&
+                                (r.val[i * CLI__NCOLS + c] != 0 || c >= CLI__NKEY ||
+                                 strstr(cli__col(c)->head, "drops") != NULL));
+    }
+    for (k = 0; k < d.nkeys; k++) {
+      const struct nc_key *key = nc_key_find(d.keys[k]);
+      if (key)
+        nc_value_format(d.cfg, key, r.keyv[i * d.nkeys + k], NC_STR_MAX);
+      else
+        snprintf(r.keyv[i * d.nkeys + k], NC_STR_MAX, "%.255s", d.cfg->platform);
+    }
+    for (k = 0; k < sizeof(cli__setup_keys) / sizeof(*cli__setup_keys); k++) {
+      const struct nc_key *key = nc_key_find(cli__setup_keys[k]);
+      char v[NC_STR_MAX];
+      if (key == NULL)
+        continue;
+      nc_value_format(d.cfg, key, v, sizeof(v));
+      if (i == 0)
+        snprintf(r.setup[k], NC_STR_MAX, "%s", v);
+      else if (strcmp(r.setup[k], v) != 0)
+        snprintf(r.setup[k], NC_STR_MAX, "(varies)");
+    }
+    if (i == 0) {
+      snprintf(r.platform, sizeof(r.platform), "%s", d.cfg->platform);
+      snprintf(r.description, sizeof(r.description), "%s", d.cfg->description);
+    } else if (strcmp(r.platform, d.cfg->platform) != 0) {
+      snprintf(r.platform, sizeof(r.platform), "(varies)");
+    }
+  }
+  cli__find_plots(&r, dir);
+  for (int html = 0; html < 2; html++) {
+    r.html = html;
+    snprintf(path, sizeof(path), "%s/report.%s", dir, html ? "html" : "md");
+    if ((rc = nicsim_write_atomic(path, cli__emit_report, &r)) < 0) {
+      fprintf(stderr, "nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+  }
+  if (!quiet)
+    fprintf(stderr, "nicsim: report in %s/report.md and %s/report.html\n", dir, dir);
+out:
+  free(r.idx);
+  free(r.val);
+  free(r.keyv);
+  free(r.used);
+  free(r.plots);
+  cli_sweepdir_close(&d);
+  return status;
+}
+
+/* nicsim report DIR. */
+int cli_cmd_report(int argc, char **argv) {
+  struct cli_args a;
+  const char *dir = NULL, *baseline = NULL;
+  bool quiet = false, plots = true;
+  int opt, status;
+
+  cli_args_init(&a, argc, argv, 0);
+  while ((opt = cli_next(&a, cli__report_opts)) != CLI_END) {
+    switch (opt) {
+    case CLI_ERROR:
+      return cli_usage_error("report", "%s", a.err);
+    case CLI_POSITIONAL:
+      if (dir != NULL)
+        return cli_usage_error("report", "one directory at a time (got '%s' and '%s')", dir,
+                               a.arg);
+      dir = a.arg;
+      break;
+    case OPT_BASELINE:
+      baseline = a.arg;
+      break;
+    case OPT_NOPLOTS:
+      plots = false;
+      break;
+    case OPT_QUIET:
+      quiet = true;
+      break;
+    case OPT_HELP:
+      cli_help_report(stdout);
+      return CLI_EXIT_OK;
+    }
+  }
+  if (dir == NULL)
+    return cli_usage_error("report", "no sweep directory given");
+  if (plots && (status = cli_plot_dir("report", dir, quiet)) != 0)
+    return status;
+  return cli_report_dir("report", dir, baseline, quiet);
+}

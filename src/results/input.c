@@ -1,0 +1,154 @@
+/* input.c: reads a point's results document back into a config and results,
+ * so merge, resume, plot and report work from the files alone. */
+#include "results/input.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+/* Index of name in a '|'-separated choice list, or -1. */
+static int nicsim__enum_index(const char *choices, const char *name) {
+  const char *p = choices;
+  size_t len = strlen(name);
+  int i = 0;
+
+  while (p != NULL && *p) {
+    size_t n = strcspn(p, "|");
+    if (n == len && strncmp(p, name, n) == 0)
+      return i;
+    p = p[n] == '|' ? p + n + 1 : NULL;
+    i++;
+  }
+  return -1;
+}
+
+/* Copies a JSON string member into buf; "" if absent. */
+static void nicsim__str(json_t *obj, const char *key, char *buf, size_t n) {
+  const char *v = json_string_value(json_object_get(obj, key));
+  snprintf(buf, n, "%s", v ? v : "");
+}
+
+/* Fills cfg from a config object. */
+int nicsim_config_from_json(json_t *config, struct nicsim_config *cfg, char *why, size_t n) {
+  const struct nc_key *keys = nc_keys();
+  size_t i;
+
+  if (!json_is_object(config)) {
+    snprintf(why, n, "no \"config\" object");
+    return -1;
+  }
+  nc_config_defaults(cfg);
+  nicsim__str(config, "name", cfg->name, sizeof(cfg->name));
+  nicsim__str(config, "description", cfg->description, sizeof(cfg->description));
+  nicsim__str(config, "platform", cfg->platform, sizeof(cfg->platform));
+  nicsim__str(config, "label", cfg->label, sizeof(cfg->label));
+  for (i = 0; i < NC_KEY__COUNT; i++) {
+    const struct nc_key *k = &keys[i];
+    json_t *v = json_object_get(json_object_get(config, k->section), k->name);
+    char *field = (char *)cfg + k->offset;
+    bool b;
+    int64_t iv;
+    double d;
+    int e;
+
+    if (v == NULL) {
+      snprintf(why, n, "config has no %s", k->path);
+      return -1;
+    }
+    switch (k->type) {
+    case NC_BOOL:
+      if (!json_is_boolean(v))
+        goto type;
+      b = json_is_true(v);
+      memcpy(field, &b, sizeof(b));
+      break;
+    case NC_INT:
+      if (!json_is_integer(v))
+        goto type;
+      iv = (int64_t)json_integer_value(v);
+      memcpy(field, &iv, sizeof(iv));
+      break;
+    case NC_REAL:
+      if (!json_is_number(v) && !json_is_null(v))
+        goto type;
+      d = json_is_null(v) ? NAN : json_number_value(v);
+      memcpy(field, &d, sizeof(d));
+      break;
+    case NC_ENUM:
+      e = json_is_string(v) ? nicsim__enum_index(k->choices, json_string_value(v)) : -1;
+      if (e < 0) {
+        snprintf(why, n, "config %s is not one of %s", k->path, k->choices);
+        return -1;
+      }
+      memcpy(field, &e, sizeof(e));
+      break;
+    case NC_STR:
+      if (!json_is_string(v))
+        goto type;
+      snprintf(field, NC_STR_MAX, "%s", json_string_value(v));
+      break;
+    }
+    snprintf(cfg->origin[i].file, sizeof(cfg->origin[i].file), "<json>");
+    cfg->origin[i].line = cfg->origin[i].col = 0;
+    continue;
+  type:
+    snprintf(why, n, "config %s has the wrong type", k->path);
+    return -1;
+  }
+  return 0;
+}
+
+/* Fills res from a metrics object. */
+int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *why, size_t n) {
+  const char *name;
+  json_t *v;
+
+  nicsim_results_init(res);
+  if (!json_is_object(metrics)) {
+    snprintf(why, n, "no \"metrics\" object");
+    return -1;
+  }
+  json_object_foreach(metrics, name, v) {
+    long id = nicsim_metric_find(name);
+    double d;
+
+    if (!json_is_number(v) && !json_is_null(v)) {
+      snprintf(why, n, "metric %s is not a number", name);
+      return -1;
+    }
+    d = json_is_null(v) ? NAN : json_number_value(v);
+    if (id >= 0) {
+      nicsim_results_set(res, (enum nicsim_metric_id)id, d);
+    } else if (nicsim_results_set_extra(res, name, "",
+                                        json_is_integer(v) ? NM_KIND_COUNT : NM_KIND_REAL, "",
+                                        d) != 0) {
+      snprintf(why, n, "metric %s does not fit (too many or a bad name)", name);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Loads a point file into cfg and res. */
+int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
+                           struct nicsim_results *res, json_t **doc, char *why, size_t n) {
+  json_error_t err;
+  json_t *j = json_load_file(path, 0, &err);
+
+  if (doc != NULL)
+    *doc = NULL;
+  if (j == NULL) {
+    snprintf(why, n, "%s:%d:%d: %s", path, err.line, err.column, err.text);
+    return -1;
+  }
+  if (nicsim_config_from_json(json_object_get(j, "config"), cfg, why, n) != 0 ||
+      nicsim_results_from_json(json_object_get(j, "metrics"), res, why, n) != 0) {
+    json_decref(j);
+    return -1;
+  }
+  if (doc != NULL)
+    *doc = j;
+  else
+    json_decref(j);
+  return 0;
+}

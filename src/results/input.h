@@ -1,0 +1,30 @@
+/* input.h: reading results back: a point's JSON document (as written by
+ * nicsim_json_write) into a resolved config and results, exactly. */
+#ifndef NICSIM_RESULTS_INPUT_H
+#define NICSIM_RESULTS_INPUT_H
+
+#include <jansson.h>
+
+#include "config/config.h"
+#include "results/metrics.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Fills cfg from the "config" object of a results document (every schema
+ * key, name, description, platform, label; origins are "<json>"). Returns 0,
+ * or -1 with why filled (a missing key, a wrong type, an unknown enum name). */
+int nicsim_config_from_json(json_t *config, struct nicsim_config *cfg, char *why, size_t n);
+/* Fills res from the "metrics" object: static metrics by name, anything else
+ * as an extra (integers COUNT, reals REAL; null is NaN). 0 or -1 with why. */
+int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *why, size_t n);
+/* Loads a point file written by nicsim_json_write: both of the above. The
+ * document is returned in *doc (NULL to drop it). 0 or -1 with why. */
+int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
+                           struct nicsim_results *res, json_t **doc, char *why, size_t n);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,430 @@
+// test_sweeps.cpp: sweeps at scale: dry run, shards merged equal a full run,
+// resume after a killed sweep equals a full run, another sweep's directory is
+// refused, GNU parallel, plots (PNG and SVG), the report and the demo.
+#include <jansson.h>
+#include <pty.h>
+#include <signal.h>
+
+#include <regex>
+
+#include "cli_test_util.h"
+
+using nicsim_cli_test::children_of;
+using nicsim_cli_test::Cli;
+using nicsim_cli_test::data;
+using nicsim_cli_test::exists;
+using nicsim_cli_test::lines_of;
+using nicsim_cli_test::list_dir;
+using nicsim_cli_test::slurp;
+
+namespace {
+
+class Sweeps : public Cli {};
+
+// Splits one CSV line written by nicsim (these fields hold no quotes).
+std::vector<std::string> split(const std::string &line) {
+  std::vector<std::string> out;
+  std::string f;
+  std::stringstream ss(line);
+  while (std::getline(ss, f, ',')) out.push_back(f);
+  if (!line.empty() && line.back() == ',') out.push_back("");
+  return out;
+}
+
+// The CSV without its wall-clock column (the one figure that is not deterministic).
+std::string without_wall(const std::string &csv) {
+  std::vector<std::string> lines = lines_of(csv);
+  if (lines.empty()) return "";
+  std::vector<std::string> head = split(lines[0]);
+  size_t col = head.size();
+  for (size_t i = 0; i < head.size(); i++)
+    if (head[i] == "sim.wall_s") col = i;
+  EXPECT_LT(col, head.size()) << "no sim.wall_s column";
+  std::string out;
+  for (const std::string &l : lines) {
+    std::vector<std::string> f = split(l);
+    EXPECT_EQ(f.size(), head.size()) << l;
+    for (size_t i = 0; i < f.size(); i++)
+      if (i != col) out += f[i] + ",";
+    out += "\n";
+  }
+  return out;
+}
+
+// Every point file of two directories: the same names, the same documents
+// apart from sim.wall_s.
+void expect_same_points(const std::string &a, const std::string &b) {
+  std::set<std::string> fa = list_dir(a + "/points"), fb = list_dir(b + "/points");
+  EXPECT_EQ(fa, fb);
+  for (const std::string &f : fa) {
+    json_t *ja = json_load_file((a + "/points/" + f).c_str(), 0, nullptr);
+    json_t *jb = json_load_file((b + "/points/" + f).c_str(), 0, nullptr);
+    ASSERT_TRUE(ja && jb) << f;
+    json_object_del(json_object_get(ja, "metrics"), "sim.wall_s");
+    json_object_del(json_object_get(jb, "metrics"), "sim.wall_s");
+    EXPECT_TRUE(json_equal(ja, jb)) << f;
+    json_decref(ja);
+    json_decref(jb);
+  }
+}
+
+// True if a program is on PATH.
+bool have_program(const char *name) {
+  std::string cmd = std::string("command -v ") + name + " >/dev/null 2>&1";
+  return system(cmd.c_str()) == 0;
+}
+
+TEST_F(Sweeps, DryRunListsThePointsAndSimulatesNothing) {
+  auto r = run({"sweep", data("sweep-spec.yaml"), "--dry-run", "-o", path("out")});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::vector<std::string> l = lines_of(r.out);
+  ASSERT_EQ(l.size(), 9u) << r.out;
+  EXPECT_TRUE(std::regex_search(l[0], std::regex("^# +label +traffic.frame_bytes +nic.desc_spacing "
+                                                 "+nic.rx_ring_size +run.seed$")))
+      << l[0];
+  EXPECT_TRUE(std::regex_search(
+      l[8], std::regex("^7 +traffic.frame_bytes=1518/nic.desc_spacing=64/nic.rx_ring_size=512/"
+                       "repeat=2 +1518 +64 +512 +2$")))
+      << l[8];
+  EXPECT_NE(r.err.find("8 points, config hash "), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(path("out")));
+
+  auto s = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", "2/3"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  l = lines_of(s.out);
+  ASSERT_EQ(l.size(), 4u) << s.out;
+  EXPECT_EQ(l[1].substr(0, 3), "1  ");
+  EXPECT_EQ(l[2].substr(0, 3), "4  ");
+  EXPECT_EQ(l[3].substr(0, 3), "7  ");
+
+  for (const char *bad : {"0/3", "4/3", "3", "1/0", "a/b", "1/3x"}) {
+    auto b = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", bad});
+    EXPECT_EQ(b.status, 2) << bad << NICSIM_SHOW(b);
+    EXPECT_NE(b.err.find("--shard expects K/N"), std::string::npos) << b.err;
+  }
+}
+
+TEST_F(Sweeps, UnknownPlotMetricIsBadInputBeforeSimulating) {
+  std::ofstream(path("p.yaml")) << "platform: x86-gen3\n"
+                                   "sweep: {axes: {nic.desc_spacing: [16, 32]}}\n"
+                                   "plots:\n"
+                                   "  - {x: nic.desc_spacing, y: [rx.gbps, rx.gbs]}\n";
+  auto r = run({"sweep", path("p.yaml"), "-o", path("out")});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find(path("p.yaml") + ":4:40: error: plot 'plot1': unknown metric 'rx.gbs'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_FALSE(exists(path("out/results.csv")));
+}
+
+TEST_F(Sweeps, ShardsMergedEqualAFullRun) {
+  auto full = run({"sweep", data("sweep-spec.yaml"), "-j2", "-o", path("full")});
+  ASSERT_EQ(full.status, 0) << NICSIM_SHOW(full);
+  EXPECT_EQ(full.err.find("\033["), std::string::npos) << "no bar when stderr is a file";
+  for (const char *k : {"1", "2", "3"}) {
+    auto s = run({"sweep", data("sweep-spec.yaml"), "-j2", "--shard", std::string(k) + "/3", "-o",
+                  path(std::string("shard") + k)});
+    ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  }
+  EXPECT_EQ(list_dir(path("shard1/points")).size(), 3u);
+  EXPECT_EQ(list_dir(path("shard3/points")).size(), 2u);
+
+  // Missing shards: exit 1 naming what is missing.
+  auto part = run({"merge", path("shard1"), path("shard2"), "-o", path("part")});
+  EXPECT_EQ(part.status, 1) << NICSIM_SHOW(part);
+  EXPECT_NE(part.err.find("2 of 8 points have no results"), std::string::npos) << part.err;
+
+  auto m = run({"merge", path("shard1"), path("shard2"), path("shard3"), "-o", path("all")});
+  ASSERT_EQ(m.status, 0) << NICSIM_SHOW(m);
+  std::string a = slurp(path("full/results.csv")), b = slurp(path("all/results.csv"));
+  ASSERT_EQ(lines_of(a).size(), 9u) << a;
+  EXPECT_EQ(without_wall(a), without_wall(b));
+  expect_same_points(path("full"), path("all"));
+  EXPECT_EQ(m.out, full.out) << "the same table";
+
+  // Merging into the first shard works too; another sweep is refused.
+  auto m2 = run({"merge", path("shard1"), path("shard2"), path("shard3"), "-q"});
+  ASSERT_EQ(m2.status, 0) << NICSIM_SHOW(m2);
+  EXPECT_EQ(without_wall(slurp(path("shard1/results.csv"))), without_wall(a));
+  auto other = run({"sweep", data("sweep.yaml"), "-o", path("other"), "-q"});
+  ASSERT_EQ(other.status, 0) << NICSIM_SHOW(other);
+  auto bad = run({"merge", path("full"), path("other"), "-o", path("x")});
+  EXPECT_EQ(bad.status, 2) << NICSIM_SHOW(bad);
+  EXPECT_NE(bad.err.find("holds another sweep"), std::string::npos) << bad.err;
+  auto notdir = run({"merge", path("nowhere")});
+  EXPECT_EQ(notdir.status, 2) << NICSIM_SHOW(notdir);
+  EXPECT_NE(notdir.err.find("is not a sweep directory"), std::string::npos) << notdir.err;
+}
+
+TEST_F(Sweeps, ResumeAfterAKilledSweepEqualsAFullRun) {
+  // Long enough points that the sweep is still running when it is killed.
+  const std::string dur = "run.duration_us=20000";
+  auto full = run({"sweep", data("sweep.yaml"), "-j2", "-o", path("full"), "--set", dur, "-q"});
+  ASSERT_EQ(full.status, 0) << NICSIM_SHOW(full);
+
+  pid_t pid = start({"sweep", data("sweep.yaml"), "-j1", "-o", path("out"), "--set", dur});
+  ASSERT_GT(pid, 0);
+  bool killed = false;
+  for (int i = 0; i < 20000 && !killed; i++) {
+    if (list_dir(path("out/points")).size() >= 1) {
+      kill(pid, SIGKILL);  // the parent: its worker dies writing to the closed pipe
+      killed = true;
+    } else {
+      usleep(500);
+    }
+  }
+  auto k = finish(pid);
+  ASSERT_TRUE(killed) << NICSIM_SHOW(k);
+  ASSERT_EQ(k.status, 128 + SIGKILL) << "the sweep finished before it was killed";
+  size_t done = list_dir(path("out/points")).size();
+  ASSERT_GE(done, 1u);
+  ASSERT_LT(done, 4u);
+  EXPECT_TRUE(exists(path("out/sweep.json")));
+  for (int i = 0; i < 2000 && !children_of(pid).empty(); i++) usleep(1000);
+
+  auto r = run({"sweep", data("sweep.yaml"), "-j2", "-o", path("out"), "--set", dur, "--resume"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find(", " + std::to_string(done) + " already done"), std::string::npos) << r.err;
+  int ran = 0;
+  for (const std::string &l : lines_of(r.err)) ran += std::regex_search(l, std::regex("^\\[[1-4]/4\\] "));
+  EXPECT_EQ(ran, 4 - static_cast<int>(done)) << r.err;
+  EXPECT_EQ(without_wall(slurp(path("out/results.csv"))), without_wall(slurp(path("full/results.csv"))));
+  expect_same_points(path("full"), path("out"));
+  EXPECT_EQ(r.out, full.out);
+}
+
+TEST_F(Sweeps, ResumeRerunsAKilledWorkersPoint) {
+  const std::string dur = "run.duration_us=20000";
+  pid_t pid = start({"sweep", data("sweep.yaml"), "-o", path("out"), "-j2", "--set", dur});
+  ASSERT_GT(pid, 0);
+  pid_t victim = -1;
+  for (int i = 0; i < 5000 && victim < 0; i++) {
+    std::vector<pid_t> kids = children_of(pid);
+    if (!kids.empty()) victim = kids[0]; else usleep(1000);
+  }
+  ASSERT_GT(victim, 0);
+  kill(victim, SIGKILL);
+  auto k = finish(pid);
+  ASSERT_EQ(k.status, 1) << NICSIM_SHOW(k);
+  ASSERT_EQ(list_dir(path("out/points")).size(), 3u);
+
+  auto r = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-j2", "--set", dur, "--resume"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("3 already done"), std::string::npos) << r.err;
+  auto full = run({"sweep", data("sweep.yaml"), "-o", path("full"), "-j2", "--set", dur, "-q"});
+  ASSERT_EQ(full.status, 0) << NICSIM_SHOW(full);
+  EXPECT_EQ(without_wall(slurp(path("out/results.csv"))), without_wall(slurp(path("full/results.csv"))));
+  expect_same_points(path("full"), path("out"));
+}
+
+TEST_F(Sweeps, ResumeRerunsPointsWhoseConfigChanged) {
+  auto a = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(a.status, 0) << NICSIM_SHOW(a);
+  // Hand-edit one point's config: --resume must not trust it.
+  std::string p = path("out/points/1-before_nic.desc_spacing_32.json");
+  json_t *doc = json_load_file(p.c_str(), 0, nullptr);
+  ASSERT_TRUE(doc);
+  json_object_set_new(json_object_get(json_object_get(doc, "config"), "nic"), "desc_spacing",
+                      json_integer(64));
+  ASSERT_EQ(json_dump_file(doc, p.c_str(), JSON_INDENT(2)), 0);
+  json_decref(doc);
+  auto r = run({"sweep", data("sweep.yaml"), "-o", path("out"), "--resume"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("rerunning before/nic.desc_spacing=32: " + p + " holds another configuration"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("3 already done"), std::string::npos) << r.err;
+}
+
+TEST_F(Sweeps, AnotherSweepsDirectoryIsNotOverwrittenWithoutForce) {
+  auto a = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(a.status, 0) << NICSIM_SHOW(a);
+  std::string csv = slurp(path("out/results.csv"));
+  // The same sweep again is fine (and rewrites its results).
+  auto again = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(again.status, 0) << NICSIM_SHOW(again);
+  // A different config (here one --set) is another sweep.
+  auto b = run({"sweep", data("sweep.yaml"), "-o", path("out"), "--set", "run.seed=5"});
+  EXPECT_EQ(b.status, 2) << NICSIM_SHOW(b);
+  EXPECT_NE(b.err.find("holds the results of another sweep (scenario 'cli-sweep', config hash"),
+            std::string::npos)
+      << b.err;
+  EXPECT_NE(b.err.find("--force"), std::string::npos) << b.err;
+  EXPECT_EQ(without_wall(slurp(path("out/results.csv"))), without_wall(csv)) << "left alone";
+  // A different scenario into the same directory: refused; with --force, replaced.
+  auto c = run({"sweep", data("sweep-spec.yaml"), "-o", path("out"), "-q"});
+  EXPECT_EQ(c.status, 2) << NICSIM_SHOW(c);
+  auto d = run({"sweep", data("sweep-spec.yaml"), "-o", path("out"), "-q", "--force"});
+  ASSERT_EQ(d.status, 0) << NICSIM_SHOW(d);
+  EXPECT_EQ(list_dir(path("out/points")).size(), 8u) << "the other sweep's points are gone";
+  EXPECT_EQ(lines_of(slurp(path("out/results.csv"))).size(), 9u);
+  // Results without a manifest are refused too.
+  (void)!system(("mkdir -p " + path("plain") + " && echo x > " + path("plain/results.csv")).c_str());
+  auto e = run({"sweep", data("sweep.yaml"), "-o", path("plain"), "-q"});
+  EXPECT_EQ(e.status, 2) << NICSIM_SHOW(e);
+  EXPECT_NE(e.err.find("holds results without a sweep.json"), std::string::npos) << e.err;
+}
+
+TEST_F(Sweeps, RepeatsGiveDistinctSeedsInTheCsv) {
+  auto r = run({"sweep", data("sweep-spec.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::vector<std::string> l = lines_of(slurp(path("out/results.csv")));
+  ASSERT_EQ(l.size(), 9u);
+  std::vector<std::string> head = split(l[0]);
+  ASSERT_GE(head.size(), 6u);
+  EXPECT_EQ(head[4], "run.seed");
+  for (size_t i = 1; i < l.size(); i++) EXPECT_EQ(split(l[i])[4], i % 2 ? "1" : "2") << l[i];
+}
+
+TEST_F(Sweeps, GnuParallelRunsTheShards) {
+  if (!have_program("parallel"))
+    GTEST_SKIP() << "GNU parallel is not installed (Debian package 'parallel'); "
+                    "scripts/install-deps.sh installs it";
+  auto full = run({"sweep", data("sweep-spec.yaml"), "-j1", "-o", path("full"), "-q"});
+  ASSERT_EQ(full.status, 0) << NICSIM_SHOW(full);
+  std::string cmd = "parallel --will-cite --halt now,fail=1 -j 3 '" + std::string(NICSIM_BIN) +
+                    "' sweep '" + data("sweep-spec.yaml") + "' -j1 -q --shard {}/3 -o '" +
+                    path("shard") + "{}' ::: 1 2 3 > '" + path("parallel.log") + "' 2>&1";
+  ASSERT_EQ(system(cmd.c_str()), 0) << slurp(path("parallel.log"));
+  auto m = run({"merge", path("shard1"), path("shard2"), path("shard3"), "-o", path("all")});
+  ASSERT_EQ(m.status, 0) << NICSIM_SHOW(m);
+  EXPECT_EQ(without_wall(slurp(path("all/results.csv"))), without_wall(slurp(path("full/results.csv"))));
+  expect_same_points(path("full"), path("all"));
+}
+
+TEST_F(Sweeps, ProgressBarOnATerminalOnly) {
+  // stderr a terminal: one redrawn bar line (done/total, failures, ETA), no
+  // per-point lines.
+  int master = -1;
+  pid_t pid = forkpty(&master, nullptr, nullptr, nullptr);
+  ASSERT_GE(pid, 0);
+  if (pid == 0) {
+    execl(NICSIM_BIN, NICSIM_BIN, "sweep", data("sweep-spec.yaml").c_str(), "-j2", "-o",
+          path("out").c_str(), (char *)nullptr);
+    _exit(127);
+  }
+  std::string tty;
+  char buf[4096];
+  for (;;) {
+    ssize_t n = read(master, buf, sizeof buf);
+    if (n <= 0) break;  // EIO once the child has exited
+    tty.append(buf, static_cast<size_t>(n));
+  }
+  int st = 0;
+  ASSERT_EQ(waitpid(pid, &st, 0), pid);
+  close(master);
+  ASSERT_TRUE(WIFEXITED(st) && WEXITSTATUS(st) == 0) << tty;
+  EXPECT_NE(tty.find("\r\x1b[K[..............................] 0/8 points, 0 failed, ETA --:--"),
+            std::string::npos)
+      << tty;
+  EXPECT_NE(tty.find("\r\x1b[K[##############################] 8/8 points, 0 failed, ETA 0:00"),
+            std::string::npos)
+      << tty;
+  EXPECT_EQ(tty.find("[1/8] "), std::string::npos) << tty;
+  // stderr not a terminal: plain lines, no escape sequences; -q: nothing but errors.
+  auto r = run({"sweep", data("sweep-spec.yaml"), "-j2", "-o", path("out")});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.err.find('\r'), std::string::npos);
+  EXPECT_EQ(r.err.find("\x1b"), std::string::npos);
+  EXPECT_NE(r.err.find("[8/8] "), std::string::npos) << r.err;
+  auto q = run({"sweep", data("sweep-spec.yaml"), "-j2", "-o", path("out"), "-q"});
+  ASSERT_EQ(q.status, 0) << NICSIM_SHOW(q);
+  EXPECT_EQ(q.err, "");
+}
+
+// PNG signature and an SVG root element.
+void expect_png_and_svg(const std::string &stem) {
+  std::string png = slurp(stem + ".png"), svg = slurp(stem + ".svg");
+  ASSERT_GT(png.size(), 1000u) << stem << ".png";
+  EXPECT_EQ(png.substr(0, 8), std::string("\x89PNG\r\n\x1a\n", 8)) << stem;
+  ASSERT_GT(svg.size(), 500u) << stem << ".svg";
+  EXPECT_TRUE(std::regex_search(svg, std::regex("^<\\?xml[^>]*\\?>\\s*<svg[\\s>]"))) << svg.substr(0, 200);
+  EXPECT_NE(svg.find("</svg>"), std::string::npos);
+}
+
+TEST_F(Sweeps, DeclaredPlotsRenderAsPngAndSvgWithTheirScripts) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  auto s = run({"sweep", data("sweep-spec.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out")});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  EXPECT_EQ(list_dir(path("out/plots")),
+            (std::set<std::string>{"rate.dat", "rate.gp", "rate.png", "rate.svg", "tlps.dat",
+                                   "tlps.gp", "tlps.png", "tlps.svg"}));
+  expect_png_and_svg(path("out/plots/rate"));
+  expect_png_and_svg(path("out/plots/tlps"));
+  std::string gp = slurp(path("out/plots/rate.gp"));
+  EXPECT_NE(gp.find("set terminal pngcairo noenhanced"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set terminal svg noenhanced"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set title \"RX rate by frame size\""), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set xlabel \"traffic.frame_bytes (B)\""), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set ylabel \"rx.gbps (Gbit/s)\""), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title \"nic.desc_spacing=64\""), std::string::npos) << gp;
+  EXPECT_NE(slurp(path("out/plots/tlps.gp")).find("set logscale y"), std::string::npos);
+  EXPECT_NE(slurp(path("out/plots/tlps.gp")).find("histogram"), std::string::npos);
+  // Repeats are averaged: one row per frame size, one column per spacing.
+  std::vector<std::string> dat = lines_of(slurp(path("out/plots/rate.dat")));
+  ASSERT_EQ(dat.size(), 3u);
+  EXPECT_EQ(dat[1].substr(0, 4), "256\t");
+  EXPECT_EQ(dat[2].substr(0, 5), "1518\t");
+}
+
+TEST_F(Sweeps, DefaultPlotsAreTheHeadlineMetricsAgainstTheFirstSweptKey) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  auto s = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out"), "-q"});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  expect_png_and_svg(path("out/plots/throughput"));
+  expect_png_and_svg(path("out/plots/cpu_util"));
+  std::string gp = slurp(path("out/plots/throughput.gp"));
+  EXPECT_NE(gp.find("set xlabel \"nic.desc_spacing (B)\""), std::string::npos) << gp;
+  EXPECT_NE(gp.find("title \"driver.napi_budget=64"), std::string::npos) << gp;
+  auto none = run({"plot", path("nowhere")});
+  EXPECT_EQ(none.status, 2) << NICSIM_SHOW(none);
+}
+
+TEST_F(Sweeps, ReportHasSetupPlotsDeltasAndMechanisms) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  auto s = run({"sweep", data("sweep-spec.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto r = run({"report", path("out"), "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::string md = slurp(path("out/report.md")), html = slurp(path("out/report.html"));
+  for (const char *want :
+       {"# Sweep report: cli-sweep-spec", "## Setup", "| pcie.gen | 3 |", "## Plots",
+        "![rate](plots/rate.svg)", "## Key metrics", "## Mechanisms", "TLPs/pkt",
+        "uncached loads/pkt", "IRQ/s",
+        "Baseline for the deltas: traffic.frame_bytes=1518/nic.desc_spacing=16/nic.rx_ring_size=256/repeat=1",
+        "| 4 | traffic.frame_bytes=1518/nic.desc_spacing=16/nic.rx_ring_size=256/repeat=1 (baseline) |"})
+    EXPECT_NE(md.find(want), std::string::npos) << want << "\n" << md;
+  EXPECT_TRUE(std::regex_search(md, std::regex("\\| [0-9.]+ \\([-+][0-9.]+%\\) \\|"))) << md;
+  EXPECT_NE(html.find("<img src=\"plots/tlps.svg\""), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"base\">"), std::string::npos);
+  EXPECT_NE(html.find("</html>"), std::string::npos);
+  // Another baseline by label; an unknown one is bad input.
+  auto b = run({"report", path("out"), "--no-plots", "-q", "--baseline",
+                "traffic.frame_bytes=256/nic.desc_spacing=64/nic.rx_ring_size=512/repeat=2"});
+  ASSERT_EQ(b.status, 0) << NICSIM_SHOW(b);
+  EXPECT_NE(slurp(path("out/report.md")).find("| 3 | traffic.frame_bytes=256/nic.desc_spacing=64/nic.rx_ring_size=512/repeat=2 (baseline) |"),
+            std::string::npos);
+  auto u = run({"report", path("out"), "--no-plots", "--baseline", "nope"});
+  EXPECT_EQ(u.status, 2) << NICSIM_SHOW(u);
+  EXPECT_NE(u.err.find("no point labelled 'nope'"), std::string::npos) << u.err;
+}
+
+TEST_F(Sweeps, DemoRunsTheBuiltInSweepIntoAReport) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  auto r = run({"demo", "-o", path("demo"), "-j2"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_NE(r.out.find("Report: " + path("demo") + "/report.html"), std::string::npos) << r.out;
+  EXPECT_EQ(lines_of(slurp(path("demo/results.csv"))).size(), 10u);
+  expect_png_and_svg(path("demo/plots/rx_throughput"));
+  EXPECT_NE(slurp(path("demo/report.md")).find("# Sweep report: demo-sweep"), std::string::npos);
+  // Again: every point is already there.
+  auto again = run({"demo", "-o", path("demo"), "-j2"});
+  ASSERT_EQ(again.status, 0) << NICSIM_SHOW(again);
+  EXPECT_NE(again.err.find("9 already done"), std::string::npos) << again.err;
+}
+
+}  // namespace
