@@ -241,7 +241,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
   cli__gp_str(f, p->xlabel);
   fprintf(f, "\nset ylabel ");
   cli__gp_str(f, p->ylabel);
-  fprintf(f, "\nset key outside right top\nset grid ytics\n");
+  fprintf(f, "\nset key below\nset grid ytics\n");
   if (p->logx && numeric)
     fprintf(f, "set logscale x\n");
   if (p->logy)
