@@ -65,6 +65,14 @@ void nc__list_keys(const char *sec, char *buf, size_t n);
 void nc__error_set(struct nc_error *err, const char *file, int line, int col, const char *hint,
                    const char *fmt, ...) __attribute__((format(printf, 6, 7)));
 
+/* The first control character in s (a C0 byte, DEL, or a UTF-8 encoded C1
+ * character U+0080..U+009F), or NULL if there is none (or s is NULL). */
+const char *nc__find_ctrl(const char *s);
+/* Copies src into dst (n bytes) with every byte of a control character (as
+ * nc__find_ctrl finds them) written as \xNN; truncates, always terminates.
+ * nc__error_set applies it to every message and hint. */
+void nc__escape_ctrl(char *dst, size_t n, const char *src);
+
 /* snprintf that never fails loudly: truncates, always terminates. */
 void nc__fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -151,20 +151,65 @@ void nc__fmt(char *buf, size_t n, const char *fmt, ...) {
   if (r < 0) buf[0] = 0;
 }
 
-/* Fills err with a position, a hint (NULL: none) and a formatted message. */
+/* Length of the control character at s (a C0 byte, DEL, or a C1 character
+ * U+0080..U+009F in UTF-8), or 0 if s does not start with one. */
+static size_t ctrl_len(const char *s) {
+  unsigned char c = (unsigned char)s[0];
+  if ((c && c < 0x20) || c == 0x7f) return 1;
+  if (c == 0xC2 && (unsigned char)s[1] >= 0x80 && (unsigned char)s[1] <= 0x9F) return 2;
+  return 0;
+}
+
+/* The first control character in s, or NULL; see config_internal.h. */
+const char *nc__find_ctrl(const char *s) {
+  for (; s && *s; s++)
+    if (ctrl_len(s)) return s;
+  return NULL;
+}
+
+/* Copies src into dst (n bytes) with every control character written as
+ * \xNN per byte, so that printing it cannot drive a terminal; truncates
+ * before an escape that does not fit, always terminates. */
+void nc__escape_ctrl(char *dst, size_t n, const char *src) {
+  size_t j = 0;
+  if (!n) return;
+  for (const char *p = src; *p;) {
+    size_t cl = ctrl_len(p);
+    if (!cl) {
+      if (j + 1 >= n) break;
+      dst[j++] = *p++;
+      continue;
+    }
+    if (j + 4 * cl >= n) break;
+    for (size_t k = 0; k < cl; k++, p++) {
+      snprintf(dst + j, n - j, "\\x%02X", (unsigned char)*p);
+      j += 4;
+    }
+  }
+  dst[j] = 0;
+}
+
+/* Fills err with a position, a hint (NULL: none) and a formatted message.
+ * Message and hint quote user text (keys, labels, platform names): their
+ * control characters are escaped (nc__escape_ctrl). */
 void nc__error_set(struct nc_error *err, const char *file, int line, int col, const char *hint,
                    const char *fmt, ...) {
   if (!err) return;
+  char msg[sizeof err->msg];
+  va_list ap;
+  va_start(ap, fmt);
+  int r = vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  if (r < 0) msg[0] = 0;
+  /* hint may point into *err (e.g. err->hint itself): copy it before clearing. */
+  char hint_copy[sizeof err->hint];
+  nc__fmt(hint_copy, sizeof hint_copy, "%s", hint ? hint : "");
   memset(err, 0, sizeof *err);
   nc__fmt(err->where.file, sizeof err->where.file, "%s", file ? file : "");
   err->where.line = line;
   err->where.col = col;
-  va_list ap;
-  va_start(ap, fmt);
-  int r = vsnprintf(err->msg, sizeof err->msg, fmt, ap);
-  va_end(ap);
-  if (r < 0) err->msg[0] = 0;
-  nc__fmt(err->hint, sizeof err->hint, "%s", hint ? hint : "");
+  nc__escape_ctrl(err->msg, sizeof err->msg, msg);
+  nc__escape_ctrl(err->hint, sizeof err->hint, hint_copy);
 }
 
 /* Prints "file:line:col: error: msg" and, if any, "  hint: ..." to f. */

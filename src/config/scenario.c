@@ -221,6 +221,17 @@ static int get_string(struct loader *L, int file, const struct nc__node *v, cons
   return *out ? 0 : oom(L);
 }
 
+/* Rejects text (what: "the point label") holding a control character; errors at v. */
+static int no_ctrl(struct loader *L, int file, const struct nc__node *v, const char *what,
+                   const char *text) {
+  const char *c = nc__find_ctrl(text);
+  if (!c) return 0;
+  return fail(L, file, v, "use printable characters only; YAML escapes such as \\e or \\n "
+                          "are not accepted here",
+              "%s '%.200s' contains a control character (byte %zu)", what, text,
+              (size_t)(c - text) + 1);
+}
+
 /* Parses value node v for key k into *out; errors at v. */
 static int parse_value(struct loader *L, int file, const struct nc_key *k,
                        const struct nc__node *v, union nc__v *out, const char *seq_hint) {
@@ -451,6 +462,7 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
   const char *t = v->text;
   if (strlen(t) >= NC_PATH_MAX - 40)
     return fail(L, file, v, NULL, "the platform path is longer than %d bytes", NC_PATH_MAX - 40);
+  if (no_ctrl(L, file, v, "the platform name", t)) return -1;
   bool is_path = strchr(t, '/') || ends_with(t, ".yaml") || ends_with(t, ".yml");
   const char *text = NULL;
   size_t len = 0;
@@ -557,6 +569,39 @@ static long add_dim(struct loader *L, size_t n) {
   return (long)s->ndims++;
 }
 
+/* A key to find duplicates by sorting: text (or, when text is NULL, a
+ * platform index) and the position of its holder in its list. */
+struct dupkey {
+  const char *text;
+  long plat;
+  size_t idx;
+};
+
+/* Orders dupkeys by text or platform, then by index. */
+static int cmp_dupkey(const void *a, const void *b) {
+  const struct dupkey *x = a, *y = b;
+  int c = x->text ? strcmp(x->text, y->text) : (x->plat > y->plat) - (x->plat < y->plat);
+  return c ? c : (x->idx > y->idx) - (x->idx < y->idx);
+}
+
+/* Sorts k[0..n) and returns the smallest index that repeats an earlier
+ * entry's key, with that earlier (first) index in *first; (size_t)-1 if every
+ * key differs. O(n log n). */
+static size_t find_dup(struct dupkey *k, size_t n, size_t *first) {
+  size_t dup = (size_t)-1;
+  qsort(k, n, sizeof *k, cmp_dupkey);
+  for (size_t j = 1, run = 0; j < n; j++) {
+    bool same = k[j].text ? strcmp(k[j].text, k[run].text) == 0 : k[j].plat == k[run].plat;
+    if (!same) {
+      run = j;
+    } else if (k[j].idx < dup) {
+      dup = k[j].idx;
+      *first = k[run].idx; /* the run starts with its smallest index */
+    }
+  }
+  return dup;
+}
+
 /* Loads a mapping of axes (sweep.axes, or one zip group when zip is true:
  * the axes then share one dimension and need as many values each). */
 static int load_axes(struct loader *L, int file, const struct nc__node *v, bool zip) {
@@ -606,6 +651,9 @@ static int load_axes(struct loader *L, int file, const struct nc__node *v, bool 
       return fail(L, file, vals, "write the values as a list, e.g. [16, 32, 64]",
                   "sweep axis %s needs a non-empty list of values, but it is %s", ax->path,
                   vals->kind == NC__SEQ ? "an empty list" : nc__node_kind_name(vals));
+    if (vals->n > NC__MAX_POINTS)
+      return fail(L, file, vals, "split the sweep into several scenarios",
+                  "the sweep has more than %d points", NC__MAX_POINTS);
     ax->vals = calloc(vals->n, sizeof *ax->vals);
     if (!ax->vals) return oom(L);
     for (size_t j = 0; j < vals->n; j++) {
@@ -613,6 +661,7 @@ static int load_axes(struct loader *L, int file, const struct nc__node *v, bool 
       struct nc__axval *av = &ax->vals[j];
       char text[NC_STR_MAX];
       av->plat.plat = -1;
+      ax->n = j + 1; /* before anything can fail: nc_scenario_free frees what is set */
       if (item->kind != NC__SCALAR)
         return fail(L, file, item, "an axis lists single values, e.g. [16, 32, 64]",
                     "value %zu of sweep axis %s is %s", j + 1, ax->path, nc__node_kind_name(item));
@@ -624,17 +673,27 @@ static int load_axes(struct loader *L, int file, const struct nc__node *v, bool 
         nc__value_text(ax->key, &av->v, text, sizeof text);
       }
       av->at = pos_of(file, item);
-      ax->n = j + 1;
       av->text = dup_str(text);
       if (!av->text) return oom(L);
-      for (size_t q = 0; q < j; q++)
-        if (strcmp(ax->vals[q].text, text) == 0 ||
-            (!ax->key && ax->vals[q].plat.plat == av->plat.plat)) {
-          char at[NC_PATH_MAX + 40];
-          pos_text(s, ax->vals[q].at, at, sizeof at);
-          return fail(L, file, item, "each value of an axis must differ",
-                      "duplicate value '%s' in sweep axis %s (first at %s)", text, ax->path, at);
-        }
+    }
+    /* Duplicates in O(n log n): by canonical text, and for platforms also by
+     * the file they resolve to; report the earliest repeat. */
+    struct dupkey *keys = malloc(ax->n * sizeof *keys);
+    if (!keys) return oom(L);
+    size_t dup = (size_t)-1, orig = 0;
+    for (int pass = 0; pass < (ax->key ? 1 : 2); pass++) {
+      for (size_t j = 0; j < ax->n; j++)
+        keys[j] = (struct dupkey){pass ? NULL : ax->vals[j].text, ax->vals[j].plat.plat, j};
+      size_t f = 0, d = find_dup(keys, ax->n, &f);
+      if (d < dup) dup = d, orig = f;
+    }
+    free(keys);
+    if (dup != (size_t)-1) {
+      char at[NC_PATH_MAX + 40];
+      pos_text(s, ax->vals[orig].at, at, sizeof at);
+      return fail(L, file, vals->items[dup], "each value of an axis must differ",
+                  "duplicate value '%s' in sweep axis %s (first at %s)", ax->vals[dup].text,
+                  ax->path, at);
     }
     if (zip && zipdim >= 0 && ax->n != s->dimn[zipdim]) {
       char at[NC_PATH_MAX + 40];
@@ -685,6 +744,9 @@ static int load_points(struct loader *L, int file, const struct nc__node *v) {
     return fail(L, file, v, "write one '- label: NAME' item per point, followed by its keys",
                 "sweep.points must be a non-empty list of points, but it is %s",
                 v->kind == NC__SEQ ? "an empty list" : nc__node_kind_name(v));
+  if (v->n > NC__MAX_POINTS)
+    return fail(L, file, v, "split the sweep into several scenarios",
+                "the sweep has more than %d points", NC__MAX_POINTS);
   s->pts = calloc(v->n, sizeof *s->pts);
   if (!s->pts) return oom(L);
   for (size_t i = 0; i < v->n; i++) {
@@ -699,7 +761,9 @@ static int load_points(struct loader *L, int file, const struct nc__node *v) {
       const struct nc__node *kn = item->items[2 * j], *vn = item->items[2 * j + 1];
       const char *w = kn->text;
       if (strcmp(w, "label") == 0) {
-        if (get_string(L, file, vn, "a point label", &pt->label)) return -1;
+        if (get_string(L, file, vn, "a point label", &pt->label) ||
+            no_ctrl(L, file, vn, "the point label", pt->label))
+          return -1;
         if (!pt->label[0]) return fail(L, file, vn, "write a short name, e.g. label: baseline",
                                        "the point label is empty");
         pt->at = pos_of(file, vn);
@@ -718,14 +782,19 @@ static int load_points(struct loader *L, int file, const struct nc__node *v) {
     if (!pt->label)
       return fail(L, file, item, "add 'label: NAME'; the label names the point in results",
                   "sweep point %zu has no label", i + 1);
-    for (size_t q = 0; q + 1 < s->npts; q++)
-      if (strcmp(s->pts[q].label, pt->label) == 0) {
-        char at[NC_PATH_MAX + 40];
-        pos_text(s, s->pts[q].at, at, sizeof at);
-        struct nc__node where = {.line = pt->at.line, .col = pt->at.col};
-        return fail(L, file, &where, "give each point its own label",
-                    "duplicate point label '%s' (first at %s)", pt->label, at);
-      }
+  }
+  /* Duplicate labels in O(n log n); report the earliest repeat. */
+  struct dupkey *keys = malloc(s->npts * sizeof *keys);
+  if (!keys) return oom(L);
+  for (size_t j = 0; j < s->npts; j++) keys[j] = (struct dupkey){s->pts[j].label, -1, j};
+  size_t first = 0, dup = find_dup(keys, s->npts, &first);
+  free(keys);
+  if (dup != (size_t)-1) {
+    char at[NC_PATH_MAX + 40];
+    pos_text(s, s->pts[first].at, at, sizeof at);
+    struct nc__node where = {.line = s->pts[dup].at.line, .col = s->pts[dup].at.col};
+    return fail(L, file, &where, "give each point its own label",
+                "duplicate point label '%s' (first at %s)", s->pts[dup].label, at);
   }
   return 0;
 }
@@ -856,7 +925,9 @@ static int load_sweep(struct loader *L, int file, const struct nc__node *v) {
     } else if (strcmp(kn->text, "repeats") == 0) {
       if (load_repeats(L, file, vn)) return -1;
     } else if (strcmp(kn->text, "baseline") == 0) {
-      if (get_string(L, file, vn, "sweep.baseline", &L->s->baseline)) return -1;
+      if (get_string(L, file, vn, "sweep.baseline", &L->s->baseline) ||
+          no_ctrl(L, file, vn, "sweep.baseline", L->s->baseline))
+        return -1;
       L->s->baseline_at = pos_of(file, vn);
     } else {
       size_t da = nc__edit_distance(kn->text, "axes"), dp = nc__edit_distance(kn->text, "points");
@@ -887,6 +958,9 @@ static int plot_text(struct loader *L, int file, const struct nc__node *v, const
                 what, nc__node_kind_name(v));
   if (strlen(v->text) >= n)
     return fail(L, file, v, NULL, "plot %s is longer than %zu bytes", what, n - 1);
+  char whatp[40];
+  nc__fmt(whatp, sizeof whatp, "plot %s", what);
+  if (no_ctrl(L, file, v, whatp, v->text)) return -1;
   nc__fmt(buf, n, "%s", v->text);
   return 0;
 }

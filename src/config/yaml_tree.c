@@ -1,5 +1,6 @@
 /* yaml_tree.c: reads one YAML document with libyaml's event API into a node tree with 1-based
- * positions, rejecting anchors, aliases, tags, duplicate keys, deep nesting and binary input. */
+ * positions (never past the end of the text), rejecting anchors, aliases, tags, duplicate keys,
+ * keys with control characters, deep nesting and binary input. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
@@ -10,6 +11,13 @@
 
 #include "config/config_internal.h"
 
+/* The keys of an open mapping, to find a duplicate in O(1): an open
+ * addressing table of key numbers + 1 (0: empty slot). */
+struct keyset {
+  size_t *slot;
+  size_t cap; /* a power of two, or 0 */
+};
+
 /* Builder state: the open collections, innermost last. */
 struct builder {
   const char *name;
@@ -18,10 +26,13 @@ struct builder {
   struct nc_error *err;
   struct nc__node *root;
   struct nc__node *stack[NC__MAX_DEPTH];
+  struct keyset keys[NC__MAX_DEPTH]; /* of stack[d] when it is a mapping */
   int depth;
   size_t nodes;
   int ndocs;
   bool failed;
+  bool have_end;              /* end_line and end_col are computed */
+  size_t end_line, end_col;   /* see end_of_text() */
 };
 
 /* Human name of a node kind. */
@@ -43,9 +54,72 @@ void nc__node_free(struct nc__node *n) {
   free(n);
 }
 
+/* Computes b->end_line and b->end_col: the 0-based line and column (in
+ * characters, as libyaml counts them) of the end of the text, just after its
+ * last character (at the start of the line after a final line break). Lines
+ * break at LF, CR, CR LF, NEL, LS and PS; a leading byte order mark is not a
+ * character; UTF-16 with a byte order mark is decoded as libyaml does. */
+static void end_of_text(struct builder *b) {
+  const unsigned char *t = (const unsigned char *)b->text;
+  size_t n = b->len, i = 0, line = 0, col = 0;
+  int utf16 = 0; /* 0: UTF-8, 1: little endian, 2: big endian */
+  if (n >= 2 && t[0] == 0xFF && t[1] == 0xFE) utf16 = 1, i = 2;
+  else if (n >= 2 && t[0] == 0xFE && t[1] == 0xFF) utf16 = 2, i = 2;
+  else if (n >= 3 && t[0] == 0xEF && t[1] == 0xBB && t[2] == 0xBF) i = 3;
+  while (i < n) {
+    unsigned long cp;
+    if (utf16) {
+      if (i + 1 >= n) break;
+      cp = utf16 == 1 ? (unsigned long)t[i] | (unsigned long)t[i + 1] << 8
+                      : (unsigned long)t[i] << 8 | t[i + 1];
+      i += 2;
+      if (cp >= 0xD800 && cp <= 0xDBFF && i + 1 < n) i += 2; /* the low surrogate */
+    } else {
+      cp = t[i++];
+      if (cp >= 0x80) { /* a multi-byte character: its code point matters only for breaks */
+        size_t start = i - 1;
+        while (i < n && (t[i] & 0xC0) == 0x80) i++;
+        if (i - start == 2 && t[start] == 0xC2 && t[start + 1] == 0x85) cp = 0x85;
+        else if (i - start == 3 && t[start] == 0xE2 && t[start + 1] == 0x80 &&
+                 (t[start + 2] == 0xA8 || t[start + 2] == 0xA9))
+          cp = 0x2028;
+      }
+    }
+    if (cp == '\r' || cp == '\n' || cp == 0x85 || cp == 0x2028 || cp == 0x2029) {
+      if (cp == '\r') { /* CR LF is one break */
+        if (utf16 && i + 1 < n &&
+            (utf16 == 1 ? t[i] == '\n' && t[i + 1] == 0 : t[i] == 0 && t[i + 1] == '\n'))
+          i += 2;
+        else if (!utf16 && i < n && t[i] == '\n')
+          i++;
+      }
+      line++, col = 0;
+    } else {
+      col++;
+    }
+  }
+  b->end_line = line;
+  b->end_col = col;
+  b->have_end = true;
+}
+
+/* Moves a libyaml mark that lies past the end of the text back to the end.
+ * When the last line has no line break, libyaml puts the stream end at the
+ * start of a line that does not exist ("t.yaml:2:1" for a one-line file);
+ * this reports the end of the last line instead ("t.yaml:1:23"). */
+static yaml_mark_t clamp_mark(struct builder *b, yaml_mark_t m) {
+  if (!b->have_end) end_of_text(b);
+  if (m.line > b->end_line || (m.line == b->end_line && m.column > b->end_col)) {
+    m.line = b->end_line;
+    m.column = b->end_col;
+  }
+  return m;
+}
+
 /* Records an error at a libyaml mark (0-based) and stops the builder. */
 static void fail_at(struct builder *b, yaml_mark_t m, const char *hint, const char *msg) {
   if (b->failed) return;
+  m = clamp_mark(b, m);
   b->failed = true;
   nc__error_set(b->err, b->name, (int)m.line + 1, (int)m.column + 1, hint, "%s", msg);
 }
@@ -91,16 +165,17 @@ static void parser_failed(struct builder *b, const yaml_parser_t *p) {
     return;
   }
   case YAML_SCANNER_ERROR:
-  case YAML_PARSER_ERROR:
+  case YAML_PARSER_ERROR: {
+    yaml_mark_t pm = clamp_mark(b, p->problem_mark), cm = clamp_mark(b, p->context_mark);
     nc__fmt(msg, sizeof msg, "YAML syntax error: %s", p->problem ? p->problem : "unknown problem");
     if (p->context)
       nc__fmt(hint, sizeof hint, "%s (at %d:%d); check the indentation and quoting", p->context,
-              (int)p->context_mark.line + 1, (int)p->context_mark.column + 1);
+              (int)cm.line + 1, (int)cm.column + 1);
     else
       nc__fmt(hint, sizeof hint, "check the indentation and quoting");
-    nc__error_set(b->err, b->name, (int)p->problem_mark.line + 1,
-                  (int)p->problem_mark.column + 1, hint, "%s", msg);
+    nc__error_set(b->err, b->name, (int)pm.line + 1, (int)pm.column + 1, hint, "%s", msg);
     return;
+  }
   default:
     nc__error_set(b->err, b->name, 0, 0, NULL, "YAML error: %s",
                   p->problem ? p->problem : "unknown");
@@ -125,6 +200,50 @@ static void open_path(const struct builder *b, char *buf, size_t n) {
   }
 }
 
+/* FNV-1a hash of a key. */
+static size_t key_hash(const char *t) {
+  uint64_t h = 1469598103934665603ull;
+  for (; *t; t++) h = (h ^ (unsigned char)*t) * 1099511628211ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+/* The number of the key of map m equal to text, or (size_t)-1. */
+static size_t keyset_find(const struct keyset *ks, const struct nc__node *m, const char *text) {
+  if (!ks->cap) return (size_t)-1;
+  for (size_t i = key_hash(text) & (ks->cap - 1); ks->slot[i]; i = (i + 1) & (ks->cap - 1))
+    if (strcmp(m->items[2 * (ks->slot[i] - 1)]->text, text) == 0) return ks->slot[i] - 1;
+  return (size_t)-1;
+}
+
+/* Adds key number k (its text at m->items[2 * k]); keeps the table at most
+ * half full. Returns false if out of memory. */
+static bool keyset_add(struct keyset *ks, const struct nc__node *m, size_t k) {
+  if (2 * (k + 1) > ks->cap) {
+    size_t cap = ks->cap ? 2 * ks->cap : 16;
+    size_t *slot = calloc(cap, sizeof *slot);
+    if (!slot) return false;
+    free(ks->slot);
+    ks->slot = slot;
+    ks->cap = cap;
+    for (size_t j = 0; j < k; j++) { /* rehash the keys before k */
+      size_t i = key_hash(m->items[2 * j]->text) & (cap - 1);
+      while (slot[i]) i = (i + 1) & (cap - 1);
+      slot[i] = j + 1;
+    }
+  }
+  size_t i = key_hash(m->items[2 * k]->text) & (ks->cap - 1);
+  while (ks->slot[i]) i = (i + 1) & (ks->cap - 1);
+  ks->slot[i] = k + 1;
+  return true;
+}
+
+/* Frees the table (the mapping is closed). */
+static void keyset_free(struct keyset *ks) {
+  free(ks->slot);
+  ks->slot = NULL;
+  ks->cap = 0;
+}
+
 /* Appends child to the innermost open collection (or makes it the root). */
 static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
   if (b->depth == 0) {
@@ -140,20 +259,26 @@ static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
             "a mapping key must be a single value, not a list or mapping");
     return false;
   }
+  if (is_key && nc__find_ctrl(child->text)) {
+    char msg[300];
+    nc__fmt(msg, sizeof msg, "key '%.200s' contains a control character", child->text);
+    nc__node_free(child);
+    fail_at(b, m, "keys are plain words such as desc_spacing; remove the escape sequence", msg);
+    return false;
+  }
   if (is_key) {
     char path[300], full[700];
     open_path(b, path, sizeof path);
-    for (size_t i = 0; i < parent->nptr; i += 2) {
-      const struct nc__node *k = parent->items[i];
-      if (strcmp(k->text, child->text) == 0) {
-        nc__fmt(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", child->text);
-        char msg[900];
-        nc__fmt(msg, sizeof msg, "duplicate key '%s' (first defined at %s:%d:%d)", full, b->name,
-                k->line, k->col);
-        nc__node_free(child);
-        fail_at(b, m, "a key may appear once in a mapping; merge the two or delete one", msg);
-        return false;
-      }
+    size_t first = keyset_find(&b->keys[d], parent, child->text);
+    if (first != (size_t)-1) {
+      const struct nc__node *k = parent->items[2 * first];
+      nc__fmt(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", child->text);
+      char msg[900];
+      nc__fmt(msg, sizeof msg, "duplicate key '%s' (first defined at %s:%d:%d)", full, b->name,
+              k->line, k->col);
+      nc__node_free(child);
+      fail_at(b, m, "a key may appear once in a mapping; merge the two or delete one", msg);
+      return false;
     }
     if (parent->nptr / 2 >= NC__MAX_MAP_ENTRIES) {
       nc__node_free(child);
@@ -174,6 +299,10 @@ static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
   }
   parent->items[parent->nptr++] = child;
   parent->n = parent->kind == NC__MAP ? parent->nptr / 2 : parent->nptr;
+  if (is_key && !keyset_add(&b->keys[d], parent, parent->nptr / 2)) {
+    fail_at(b, m, NULL, "out of memory");
+    return false;
+  }
   return true;
 }
 
@@ -207,9 +336,10 @@ static struct nc__node *new_node(struct builder *b, enum nc__node_kind kind, con
     fail_at(b, ev->start_mark, NULL, "out of memory");
     return NULL;
   }
+  yaml_mark_t m = clamp_mark(b, ev->start_mark); /* an empty value at the end of the text */
   n->kind = kind;
-  n->line = (int)ev->start_mark.line + 1;
-  n->col = (int)ev->start_mark.column + 1;
+  n->line = (int)m.line + 1;
+  n->col = (int)m.column + 1;
   return n;
 }
 
@@ -251,6 +381,7 @@ static void on_start(struct builder *b, const yaml_event_t *ev, enum nc__node_ki
   struct nc__node *n = new_node(b, kind, ev, anchor, tag);
   if (!n || !attach(b, n, ev->start_mark)) return;
   b->stack[b->depth] = n;
+  keyset_free(&b->keys[b->depth]);
   b->depth++;
 }
 
@@ -274,7 +405,7 @@ static bool on_event(struct builder *b, const yaml_event_t *ev) {
   case YAML_MAPPING_START_EVENT: on_start(b, ev, NC__MAP); break;
   case YAML_SEQUENCE_END_EVENT:
   case YAML_MAPPING_END_EVENT:
-    if (b->depth > 0) b->depth--;
+    if (b->depth > 0) keyset_free(&b->keys[--b->depth]);
     break;
   default: break;
   }
@@ -307,6 +438,7 @@ struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
     if (!more || b.failed) break;
   }
   yaml_parser_delete(&p);
+  for (int d = 0; d < NC__MAX_DEPTH; d++) keyset_free(&b.keys[d]);
   if (b.failed) {
     nc__node_free(b.root);
     return NULL;
