@@ -36,7 +36,7 @@
   X(cpu, quantum_ns, REAL, "ns", "1000", 1, 1e6, "",                                      \
     "Temporal-decoupling quantum: the CPU runs ahead of the model by at most this much")   \
   X(cpu, cached_access_cycles, REAL, "cycles", "1", 0, 1e4, "",                           \
-    "Cost of a load or store to cacheable memory (L1 hit)")                                \
+    "Cost of a load or store to cacheable memory that hits the core's data cache")                                \
   X(cpu, uncached_store_cycles, REAL, "cycles", "10", 0, 1e5, "",                         \
     "Cost of a buffered store to uncached memory")                                         \
   X(cpu, mmio_write_cycles, REAL, "cycles", "50", 0, 1e5, "",                             \
@@ -62,7 +62,16 @@
   X(cpu, stack_tx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
     "Network-stack cost per sent packet above the driver")                                 \
   X(cpu, stack_tx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
-    "Network-stack cost per sent byte (copy from user space)")
+    "Network-stack cost per sent byte (copy from user space)")                             \
+  X(cpu, cache_sets, INT, "sets", "512", 1, 65536, "",                                     \
+    "Sets of the core's data cache; its size is cache_sets x cache_ways x cache_line_bytes") \
+  X(cpu, cache_ways, INT, "ways", "8", 1, 32, "", "Associativity of the core's data cache (LRU)") \
+  X(cpu, llc_hit_cycles, REAL, "cycles", "40", 0, 1e5, "",                                \
+    "Cost of the first CPU load of a line a DMA write placed in the last-level cache (memory.ddio)") \
+  X(cpu, memcpy_byte_loop_cycles_per_byte, REAL, "cycles/B", "6", 0, 1e4, "",             \
+    "riscv memcpy byte loop (lb/sb) per byte: short copies, heads, tails, (dst ^ src) & 7 != 0") \
+  X(cpu, msi_latency_ns, REAL, "ns", "0", 0, 1e6, "",                                     \
+    "Interrupt controller delivery: from the MSI write reaching memory to the core seeing the vector")
 
 /* memory: host memory seen by the CPU and by DMA. */
 #define NC_SECTION_memory(X)                                                                \
@@ -71,7 +80,11 @@
   X(memory, coherent_dma, BOOL, "", "true", 0, 0, "",                                     \
     "Whether device DMA is cache-coherent; if false, dma_alloc_coherent memory is uncached") \
   X(memory, uncached_load_ns, REAL, "ns", "100", 0, 1e6, "",                              \
-    "Latency of one CPU load from uncached memory; the core stalls for it")
+    "Latency of one CPU load from uncached memory; the core stalls for it")                \
+  X(memory, dram_latency_ns, REAL, "ns", "90", 0, 1e6, "",                                \
+    "Latency of a CPU load that misses the data cache; the core stalls for it")            \
+  X(memory, ddio, BOOL, "", "false", 0, 0, "",                                            \
+    "Coherent DMA writes allocate their lines in the last-level cache (DDIO) instead of invalidating them")
 
 /* pcie: the PCIe link between the NIC and the root complex. */
 #define NC_SECTION_pcie(X)                                                                  \
@@ -83,11 +96,33 @@
   X(pcie, latency_ns, REAL, "ns", "150", 0, 1e6, "",                                      \
     "One-way latency through both PHYs and the wire, for every TLP")                       \
   X(pcie, rd_latency_ns, REAL, "ns", "300", 0, 1e6, "",                                   \
-    "Host-side read latency: root complex plus memory, from MRd arrival to first CplD")
+    "Host-side read latency: root complex plus memory, from MRd arrival to first CplD")     \
+  X(pcie, rcb, INT, "B", "64", 64, 128, "",                                               \
+    "Read completion boundary of the root port: 64 or 128")                                \
+  X(pcie, ecrc, BOOL, "", "false", 0, 0, "", "Every TLP carries a 4-byte ECRC digest")     \
+  X(pcie, tags, INT, "tags", "256", 1, 1024, "",                                          \
+    "Most non-posted requests (MRd) the device may have outstanding: 32 (5-bit tags), 256 (8-bit)") \
+  X(pcie, dllp, BOOL, "", "true", 0, 0, "",                                               \
+    "Send Ack and UpdateFC DLLPs in the opposite direction of the TLPs they answer")        \
+  X(pcie, skp, BOOL, "", "true", 0, 0, "",                                                \
+    "Send SKP ordered sets at the spec's interval on both directions")                     \
+  X(pcie, ack_latency_ns, REAL, "ns", "0", 0, 1e6, "",                                    \
+    "Ack and UpdateFC coalescing time; 0: the spec's AckNak latency formula")              \
+  X(pcie, rc_ph_credits, INT, "credits", "0", 0, 127, "",                                 \
+    "Posted header credits the root port advertises; 0: infinite")                          \
+  X(pcie, rc_pd_credits, INT, "credits", "0", 0, 2047, "",                                \
+    "Posted data credits (16 B each) the root port advertises; 0: infinite")               \
+  X(pcie, rc_nph_credits, INT, "credits", "0", 0, 127, "",                                \
+    "Non-posted header credits the root port advertises; 0: infinite")                      \
+  X(pcie, rc_serialize_writes, BOOL, "", "false", 0, 0, "",                               \
+    "Root complex commits each posted write line only after the previous one, unless RO")  \
+  X(pcie, rc_write_commit_ns, REAL, "ns", "0", 0, 1e6, "",                                \
+    "Coherence commit time of one cache line of a posted write at the root complex")
 
 /* nic: the network interface controller. */
 #define NC_SECTION_nic(X)                                                                   \
-  X(nic, family, ENUM, "", "generic", 0, 0, "generic", "Device family (descriptor format and quirks)") \
+  X(nic, family, ENUM, "", "generic", 0, 0, "generic|lan743x|stmmac|i40e|mvneta",         \
+    "Device family (descriptor format and quirks); all but generic wait for their drivers") \
   X(nic, line_rate_gbps, REAL, "Gbit/s", "10", 1, 100, "",                                \
     "Ethernet line rate; one of 1, 2.5, 10, 25, 40, 100")                                   \
   X(nic, clock_mhz, REAL, "MHz", "250", 1, 10000, "", "NIC core clock")                   \
@@ -106,7 +141,37 @@
   X(nic, irq_coal_usecs, REAL, "us", "50", 0, 1e6, "",                                    \
     "Or once the oldest un-notified completion is this old (0: no timer)")                 \
   X(nic, reg_read_ns, REAL, "ns", "100", 0, 1e6, "",                                      \
-    "Device time to answer an MMIO register read")
+    "Device time to answer an MMIO register read")                                         \
+  X(nic, max_read_reqs, INT, "requests", "32", 1, 256, "",                                \
+    "Outstanding DMA read requests (descriptor fetches and TX data) of the whole engine")  \
+  X(nic, desc_cache_entries, INT, "descriptors", "0", 0, 4096, "",                        \
+    "Descriptors each ring's on-chip cache holds; 0 means two fetch batches")              \
+  X(nic, desc_prefetch_threshold, INT, "descriptors", "0", 0, 4096, "",                   \
+    "Fetch only while the cache holds at most this many unprocessed descriptors (0: whenever a batch fits)") \
+  X(nic, wb_mode, ENUM, "", "desc", 0, 0, "desc|batch|head",                              \
+    "Status write-back: desc: each descriptor; batch: wb_threshold at a time; head: TX head index to memory") \
+  X(nic, wb_threshold, INT, "descriptors", "4", 1, 256, "",                               \
+    "Completed descriptors per write-back in batch and head modes")                        \
+  X(nic, dma_arbitration, ENUM, "", "rx_priority", 0, 0, "rx_priority|round_robin",       \
+    "Which channel gets a free read tag first: RX always, or RX and TX in turn")           \
+  X(nic, tx_fifo_bytes, INT, "B", "0", 0, 1 << 26, "",                                    \
+    "MAC TX FIFO; 0 means two longest frames")                                             \
+  X(nic, irq_itr_usecs, REAL, "us", "0", 0, 1e6, "",                                      \
+    "ITR throttling: least time between two interrupts (0: no throttling)")                \
+  X(nic, csr_clock_mhz, REAL, "MHz", "250", 1, 10000, "",                                 \
+    "CSR (register interface) clock; stmmac's RX watchdog counts its cycles")             \
+  X(nic, rx_watchdog_riwt, INT, "256 CSR cycles", "0", 0, 255, "",                        \
+    "stmmac RX watchdog RWT: RX interrupt this long after a completion without IOC (0: off)") \
+  X(nic, pause_enable, BOOL, "", "false", 0, 0, "",                                        \
+    "IEEE 802.3x flow control: the MAC sends PAUSE when the RX FIFO fills, the peer obeys") \
+  X(nic, pause_quanta, INT, "512 bit times", "65535", 1, 65535, "",                       \
+    "Pause time an XOFF asks for (IEEE 802.3 Annex 31B pause_time)")                       \
+  X(nic, pause_xoff_bytes, INT, "B", "0", 0, 1 << 26, "",                                 \
+    "RX FIFO fill that sends XOFF; 0 means rx_fifo_bytes minus two longest frames")        \
+  X(nic, pause_xon_bytes, INT, "B", "0", 0, 1 << 26, "",                                  \
+    "RX FIFO fill at or below which XON (pause_time 0) follows; 0 means half of XOFF")     \
+  X(nic, rx_desc_bytes, INT, "B", "32", 16, 32, "",                                       \
+    "i40e RX descriptor size, 16 or 32 (the other families have fixed sizes)")
 
 /* driver: the C driver and its knobs. */
 #define NC_SECTION_driver(X)                                                                \
@@ -121,20 +186,53 @@
   X(traffic, frame_bytes, INT, "B", "1518", 64, 9018, "",                                 \
     "Ethernet frame size including FCS, excluding preamble and IFG")                       \
   X(traffic, rate_gbps, REAL, "Gbit/s", "0", 0, 100, "",                                  \
-    "Offered load per direction in frame bits per second; 0 means line rate")
+    "Offered load per direction in frame bits per second; 0 means line rate")              \
+  X(traffic, frame_dist, ENUM, "", "fixed", 0, 0, "fixed|imix",                           \
+    "Wire RX frame sizes: fixed (frame_bytes) or simple IMIX 64/594/1518 B at 7:4:1, seeded") \
+  X(traffic, flows, INT, "flows", "1", 1, 256, "",                                        \
+    "Wire RX flows; frame n belongs to flow n mod flows, each flow numbered in order")
 
 /* workload: what kind of simulation to build. */
 #define NC_SECTION_workload(X)                                                              \
-  X(workload, kind, ENUM, "", "nic", 0, 0, "nic", "nic: a NIC with driver and traffic")
+  X(workload, kind, ENUM, "", "nic", 0, 0, "nic|dma-bench",                              \
+    "nic: a NIC with driver and traffic; dma-bench: a DMA initiator alone on the link")     \
+  X(workload, op, ENUM, "", "write", 0, 0, "read|write|read_write",                       \
+    "dma-bench: DMA reads, posted writes, or both alternately")                            \
+  X(workload, size_bytes, INT, "B", "64", 1, 1048576, "", "dma-bench: bytes per DMA request") \
+  X(workload, outstanding, INT, "requests", "8", 1, 1024, "",                             \
+    "dma-bench: requests the initiator keeps in flight")                                   \
+  X(workload, window_bytes, INT, "B", "1048576", 1, 1ll << 32, "",                        \
+    "dma-bench: host memory window the requests walk through, from address 0")              \
+  X(workload, relaxed_ordering, BOOL, "", "false", 0, 0, "",                              \
+    "dma-bench: requests carry the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING)")
+
+/* bus: the AXI-like on-chip bus of SoC NICs (dma-bench only, for now). */
+#define NC_SECTION_bus(X)                                                                   \
+  X(bus, enabled, BOOL, "", "false", 0, 0, "",                                            \
+    "dma-bench: the device reaches memory over the on-chip bus instead of the PCIe link")   \
+  X(bus, width_bytes, INT, "B", "16", 1, 128, "", "Data bytes per beat; a power of two")   \
+  X(bus, clock_mhz, REAL, "MHz", "250", 1, 10000, "", "Bus clock")                         \
+  X(bus, burst_beats, INT, "beats", "16", 1, 256, "",                                     \
+    "Most beats per burst (AXI3: 16, AXI4 INCR: 256)")                                     \
+  X(bus, rd_latency_ns, REAL, "ns", "100", 0, 1e6, "",                                    \
+    "Read address accepted to first data beat ready: interconnect plus memory")             \
+  X(bus, wr_latency_ns, REAL, "ns", "50", 0, 1e6, "",                                     \
+    "Last write beat to the write response, when the data is in memory")                   \
+  X(bus, outstanding, INT, "bursts", "8", 1, 1024, "",                                    \
+    "Most bursts in flight, reads and writes together")
 
 /* All sections, in the order they appear in output. */
-#define NC_SECTIONS(S) S(run) S(cpu) S(memory) S(pcie) S(nic) S(driver) S(traffic) S(workload)
+#define NC_SECTIONS(S) S(run) S(cpu) S(memory) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
 
 /* Enum values; the order must match the choices strings above (checked by a test). */
 enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC };
-enum nc_nic_family { NC_NIC_GENERIC };
+enum nc_nic_family { NC_NIC_GENERIC, NC_NIC_LAN743X, NC_NIC_STMMAC, NC_NIC_I40E, NC_NIC_MVNETA };
 enum nc_driver_name { NC_DRIVER_GENERIC };
 enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR };
-enum nc_workload_kind { NC_WORKLOAD_NIC };
+enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
+enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };
+enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };
+enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
+enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
 
 #endif

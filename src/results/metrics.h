@@ -25,6 +25,8 @@ extern "C" {
   X(RX_MPPS, "rx.mpps", "Mpkt/s", REAL, "Frames delivered to the host stack per second, in millions") \
   X(RX_PKTS, "rx.pkts", "frames", COUNT, "Frames delivered to the host stack")                   \
   X(RX_DROPS, "rx.drops", "frames", COUNT, "Frames the NIC dropped (FIFO overflow, no descriptor)") \
+  X(RX_DROPS_FIFO, "rx.drops_fifo", "frames", COUNT, "Frames the NIC dropped because the MAC RX FIFO was full") \
+  X(RX_DROPS_NODESC, "rx.drops_nodesc", "frames", COUNT, "Frames the NIC dropped for want of an RX descriptor") \
   X(TX_GBPS, "tx.gbps", "Gbit/s", REAL,                                                            \
     "Ethernet frame bits (FCS included, preamble and IFG excluded) the MAC put on the wire per second") \
   X(TX_MPPS, "tx.mpps", "Mpkt/s", REAL, "Frames the MAC put on the wire per second, in millions") \
@@ -41,6 +43,19 @@ extern "C" {
   X(CPU_UNCACHED_STORES, "cpu.uncached_stores", "stores", COUNT, "CPU stores to uncached memory") \
   X(CPU_MMIO_READS, "cpu.mmio_reads", "reads", COUNT, "Device register reads (readl)")           \
   X(CPU_MMIO_WRITES, "cpu.mmio_writes", "writes", COUNT, "Device register writes (writel)")      \
+  X(CPU_CACHE_MISSES, "cpu.cache_misses", "accesses", COUNT,                                     \
+    "CPU loads and stores to cacheable memory that missed the data cache (loads stall for DRAM)") \
+  X(CPU_CACHE_MAINT_LINES, "cpu.cache_maint_lines", "lines", COUNT,                               \
+    "Cache lines cleaned or invalidated for non-coherent DMA (dma_map/unmap/sync)")               \
+  X(CPU_MEMCPY_BYTES_ALIGNED, "cpu.memcpy_bytes.aligned", "B", COUNT,                             \
+    "Bytes copied by memcpy with (dst ^ src) & 7 == 0")                                           \
+  X(CPU_MEMCPY_BYTES_MISALIGNED, "cpu.memcpy_bytes.misaligned", "B", COUNT,                       \
+    "Bytes copied by memcpy with (dst ^ src) & 7 != 0")                                           \
+  X(CPU_IRQS, "cpu.irqs", "interrupts", COUNT, "Interrupt vectors the CPU took (hard-IRQ entries)") \
+  X(IRQ_LATENCY_NS, "irq.latency_ns", "ns", REAL,                                                 \
+    "Mean time from an MSI reaching host memory to the kernel taking it (0 with no interrupts)")  \
+  X(IRQ_LATENCY_NS_MAX, "irq.latency_ns_max", "ns", REAL,                                         \
+    "Longest time from an MSI reaching host memory to the kernel taking it")                      \
   X(PCIE_UP_TLPS, "pcie.up.tlps", "TLPs", COUNT, "TLPs from device to host (MWr, MRd, CplD, MSI)") \
   X(PCIE_DOWN_TLPS, "pcie.down.tlps", "TLPs", COUNT, "TLPs from host to device (CplD, MMIO MWr/MRd)") \
   X(PCIE_UP_BYTES, "pcie.up.bytes", "B", COUNT,                                                   \
@@ -50,13 +65,56 @@ extern "C" {
   X(PCIE_DOWN_PAYLOAD_BYTES, "pcie.down.payload_bytes", "B", COUNT, "TLP data payload bytes, host to device") \
   X(PCIE_UP_UTIL, "pcie.up.util", "fraction", REAL, "Busy fraction of the device-to-host direction") \
   X(PCIE_DOWN_UTIL, "pcie.down.util", "fraction", REAL, "Busy fraction of the host-to-device direction") \
+  X(PCIE_UP_OVERHEAD_BYTES, "pcie.up.overhead_bytes", "B", COUNT,                                 \
+    "TLP bytes device to host that are not payload: header, ECRC, sequence number, LCRC, framing") \
+  X(PCIE_DOWN_OVERHEAD_BYTES, "pcie.down.overhead_bytes", "B", COUNT, "TLP non-payload bytes host to device") \
+  X(PCIE_UP_DLLP_BYTES, "pcie.up.dllp_bytes", "B", COUNT, "Ack and UpdateFC DLLP wire bytes device to host") \
+  X(PCIE_DOWN_DLLP_BYTES, "pcie.down.dllp_bytes", "B", COUNT, "Ack and UpdateFC DLLP wire bytes host to device") \
+  X(PCIE_UP_SKP_BYTES, "pcie.up.skp_bytes", "B", COUNT, "SKP ordered-set bytes (all lanes) device to host") \
+  X(PCIE_DOWN_SKP_BYTES, "pcie.down.skp_bytes", "B", COUNT, "SKP ordered-set bytes (all lanes) host to device") \
+  X(PCIE_UP_CREDIT_STALLS, "pcie.up.credit_stalls", "TLPs", COUNT,                                \
+    "Device-to-host TLPs that waited for the root port's flow-control credits")                   \
+  X(PCIE_UP_CREDIT_STALL_NS, "pcie.up.credit_stall_ns", "ns", REAL,                               \
+    "Total time device-to-host TLPs waited for flow-control credits")                              \
+  X(PCIE_TAG_STALLS, "pcie.tag_stalls", "MRds", COUNT, "Device read requests that waited for a free tag") \
+  X(PCIE_RD_OUTSTANDING_MAX, "pcie.rd_outstanding_max", "MRds", COUNT,                            \
+    "Most device read requests (tags) outstanding at once in the window")                          \
+  X(PCIE_RD_OUTSTANDING_MEAN, "pcie.rd_outstanding_mean", "MRds", REAL,                           \
+    "Time-averaged device read requests (tags) outstanding in the window")                         \
+  X(PCIE_RD_LATENCY_NS, "pcie.rd_latency_ns", "ns", REAL,                                         \
+    "Mean device read latency per MRd: from the MRd entering the link to its last CplD arriving")  \
+  X(PCIE_RD_LATENCY_NS_P50, "pcie.rd_latency_ns.p50", "ns", REAL, "Median device read latency per MRd (within 1/128)") \
+  X(PCIE_RD_LATENCY_NS_P99, "pcie.rd_latency_ns.p99", "ns", REAL, "99th percentile device read latency per MRd (within 1/128)") \
+  X(DMA_GBPS, "dma.gbps", "Gbit/s", REAL, "Payload bits of the device's DMA requests (reads, writes, MSIs) completed in the window per second") \
+  X(DMA_RD_LATENCY_NS, "dma.rd_latency_ns", "ns", REAL,                                           \
+    "Mean device DMA read latency per request, from handing it to the link to its last byte back")                 \
+  X(DMA_RD_LATENCY_NS_P99, "dma.rd_latency_ns.p99", "ns", REAL,                                   \
+    "99th percentile device DMA read latency per request (within 1/128)")                          \
   X(NIC_DESC_FETCH_REQS, "nic.desc_fetch_reqs", "requests", COUNT, "Descriptor read requests (RX and TX)") \
   X(NIC_DESC_FETCHED, "nic.desc_fetched", "descriptors", COUNT, "Descriptors fetched (RX and TX)") \
   X(NIC_DESC_FETCH_REQS_PER_PKT, "nic.desc_fetch_reqs_per_pkt", "requests", REAL,                \
     "Descriptor read requests per frame (RX plus TX frames)")                                      \
   X(NIC_DESC_WRITEBACKS, "nic.desc_writebacks", "writes", COUNT, "Descriptor status write-back requests") \
+  X(NIC_DATA_READ_BYTES, "nic.data_read_bytes", "B", COUNT, "TX frame bytes the DMA engine read from host memory") \
+  X(NIC_DATA_WRITE_BYTES, "nic.data_write_bytes", "B", COUNT, "RX frame bytes the DMA engine wrote to host memory") \
+  X(NIC_RX_RING_OCCUPANCY, "nic.rx_ring_occupancy", "descriptors", REAL,                        \
+    "Time-averaged RX descriptors owned by the device (queue 0)")                                 \
+  X(NIC_TX_RING_OCCUPANCY, "nic.tx_ring_occupancy", "descriptors", REAL,                        \
+    "Time-averaged TX descriptors owned by the device (queue 0)")                                 \
+  X(NIC_RX_RING_OCCUPANCY_MAX, "nic.rx_ring_occupancy_max", "descriptors", COUNT,               \
+    "Whole run: most RX descriptors the device owned at once (queue 0)")                          \
+  X(NIC_TX_RING_OCCUPANCY_MAX, "nic.tx_ring_occupancy_max", "descriptors", COUNT,               \
+    "Whole run: most TX descriptors the device owned at once (queue 0)")                          \
+  X(NIC_RX_READ_GRANTS, "nic.rx_read_grants", "requests", COUNT, "Read tags the arbiter granted to the RX channel") \
+  X(NIC_TX_READ_GRANTS, "nic.tx_read_grants", "requests", COUNT, "Read tags the arbiter granted to the TX channel") \
+  X(NIC_PAUSE_FRAMES, "nic.pause_frames", "frames", COUNT,                                       \
+    "IEEE 802.3x PAUSE frames the MAC sent (XOFF, refreshes and XON; nic.pause_enable)")          \
   X(IRQ_COUNT, "irq.count", "interrupts", COUNT, "Interrupts (MSI) the NIC raised")             \
   X(IRQ_PER_SEC, "irq.per_sec", "1/s", REAL, "Interrupts per second of simulated time")          \
+  X(IRQ_SUPPRESSED, "irq.suppressed", "interrupts", COUNT,                                        \
+    "Moderation conditions met while masked, folded into a later interrupt")                      \
+  X(IRQ_THROTTLED, "irq.throttled", "interrupts", COUNT,                                          \
+    "Interrupts merged into one deferred by ITR throttling (nic.irq_itr_usecs)")                  \
   X(TOTAL_RX_SENT, "total.rx.sent", "frames", COUNT, "Whole run: frames the wire peer sent to the NIC") \
   X(TOTAL_RX_RECEIVED, "total.rx.received", "frames", COUNT, "Whole run: frames the host received intact") \
   X(TOTAL_RX_DROPPED, "total.rx.dropped", "frames", COUNT, "Whole run: frames the NIC dropped and counted") \

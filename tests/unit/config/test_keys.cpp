@@ -119,20 +119,39 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("cpu.kind", "arm64"), NC_CPU_ARM64);
   EXPECT_EQ(enum_of("cpu.kind", "riscv"), NC_CPU_RISCV);
   EXPECT_EQ(enum_of("cpu.kind", "sparc"), NC_CPU_SPARC);
-  EXPECT_EQ(nchoices("nic.family"), 1u);
+  EXPECT_EQ(nchoices("nic.family"), 5u);
   EXPECT_EQ(enum_of("nic.family", "generic"), NC_NIC_GENERIC);
+  EXPECT_EQ(enum_of("nic.family", "lan743x"), NC_NIC_LAN743X);
+  EXPECT_EQ(enum_of("nic.family", "stmmac"), NC_NIC_STMMAC);
+  EXPECT_EQ(enum_of("nic.family", "i40e"), NC_NIC_I40E);
+  EXPECT_EQ(enum_of("nic.family", "mvneta"), NC_NIC_MVNETA);
+  EXPECT_EQ(nchoices("nic.wb_mode"), 3u);
+  EXPECT_EQ(enum_of("nic.wb_mode", "desc"), NC_WB_DESC);
+  EXPECT_EQ(enum_of("nic.wb_mode", "batch"), NC_WB_BATCH);
+  EXPECT_EQ(enum_of("nic.wb_mode", "head"), NC_WB_HEAD);
+  EXPECT_EQ(nchoices("nic.dma_arbitration"), 2u);
+  EXPECT_EQ(enum_of("nic.dma_arbitration", "rx_priority"), NC_ARB_RX_PRIORITY);
+  EXPECT_EQ(enum_of("nic.dma_arbitration", "round_robin"), NC_ARB_ROUND_ROBIN);
   EXPECT_EQ(nchoices("driver.name"), 1u);
   EXPECT_EQ(enum_of("driver.name", "generic"), NC_DRIVER_GENERIC);
   EXPECT_EQ(nchoices("traffic.mode"), 3u);
   EXPECT_EQ(enum_of("traffic.mode", "rx"), NC_MODE_RX);
   EXPECT_EQ(enum_of("traffic.mode", "tx"), NC_MODE_TX);
   EXPECT_EQ(enum_of("traffic.mode", "bidir"), NC_MODE_BIDIR);
-  EXPECT_EQ(nchoices("workload.kind"), 1u);
+  EXPECT_EQ(nchoices("traffic.frame_dist"), 2u);
+  EXPECT_EQ(enum_of("traffic.frame_dist", "fixed"), NC_DIST_FIXED);
+  EXPECT_EQ(enum_of("traffic.frame_dist", "imix"), NC_DIST_IMIX);
+  EXPECT_EQ(nchoices("workload.kind"), 2u);
   EXPECT_EQ(enum_of("workload.kind", "nic"), NC_WORKLOAD_NIC);
+  EXPECT_EQ(enum_of("workload.kind", "dma-bench"), NC_WORKLOAD_DMA_BENCH);
+  EXPECT_EQ(nchoices("workload.op"), 3u);
+  EXPECT_EQ(enum_of("workload.op", "read"), NC_WORKLOAD_READ);
+  EXPECT_EQ(enum_of("workload.op", "write"), NC_WORKLOAD_WRITE);
+  EXPECT_EQ(enum_of("workload.op", "read_write"), NC_WORKLOAD_READ_WRITE);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 5u);
+  EXPECT_EQ(enums, 9u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {
