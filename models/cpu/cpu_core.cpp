@@ -57,6 +57,14 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
       m_uncached_load_ps(static_cast<uint64_t>(std::llround(cfg.memory.uncached_load_ns * 1000.0))),
       m_traffic_end_ps(static_cast<uint64_t>(std::llround(cfg.run.duration_us * 1e6))),
       m_end_ps(static_cast<uint64_t>(std::llround((cfg.run.duration_us + cfg.run.drain_us) * 1e6))),
+      m_cache(static_cast<uint32_t>(cfg.cpu.cache_sets), static_cast<uint32_t>(cfg.cpu.cache_ways),
+              static_cast<uint32_t>(cfg.cpu.cache_line_bytes)),
+      m_memcpy(MemcpyParams::from_config(cfg)),
+      m_dram_ps(static_cast<uint64_t>(std::llround(cfg.memory.dram_latency_ns * 1000.0))),
+      m_msi_ps(static_cast<uint64_t>(std::llround(cfg.cpu.msi_latency_ns * 1000.0))),
+      m_prof_memcpy(nk_prof_id("memcpy", NK_CLASS_OTHER)),
+      m_prof_cache_maint(nk_prof_id("cache_maint", NK_CLASS_OTHER)),
+      m_msi_queue("msi_queue"),
       m_flows(kMaxFlows) {
   m_platform.ops = &kOps;
   m_platform.ctx = this;
@@ -70,7 +78,13 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
 
+  /* The device's accesses to memory reach the cache (snoop, DDIO, staleness). */
+  mem.on_dma = [this](uint64_t pa, uint32_t len, bool write) { dma_access(pa, len, write); };
+
   SC_HAS_PROCESS(CpuCore);
+  SC_METHOD(msi_arrive);
+  sensitive << m_msi_queue;
+  dont_initialize();
   SC_THREAD(thread);
   /* The C driver and kernel layer run on this thread's stack. */
   set_stack_size(1 << 20);
@@ -95,29 +109,38 @@ void CpuCore::sync() {
   if (m_qk.get_local_time() != sc_core::SC_ZERO_TIME) m_qk.sync();
 }
 
-void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps) {
+void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int self) {
   const int id = nk_prof_current();
-  const int b = (id >= 0 && id < NK_PROF_MAX) ? id : kUnattributed;
+  const int caller = (id >= 0 && id < NK_PROF_MAX) ? id : kUnattributed;
+  /* Self cycles to the bucket doing the work (memcpy, cache_maint or the
+   * caller itself), class cycles to the caller's class, as perf report
+   * splits self and children. */
+  const int b = (self >= 0 && self < NK_PROF_MAX) ? self : caller;
+  const int cls = caller == kUnattributed ? NK_CLASS_OTHER : static_cast<int>(nk_prof_class(caller));
   m_bucket_total[b] += cycles;
+  m_class_total[cls] += cycles;
   m_busy_total += cycles;
   const uint64_t end_ps = start_ps + dur_ps;
+  double in_win = 0;
   if (start_ps >= m_win_start_ps && end_ps <= m_win_end_ps) {
-    m_bucket_window[b] += cycles;
+    in_win = cycles;
   } else if (end_ps > m_win_start_ps && start_ps < m_win_end_ps && dur_ps > 0) {
     /* Straddles an edge of the window: the part inside it. */
     const uint64_t in = std::min(end_ps, m_win_end_ps) - std::max(start_ps, m_win_start_ps);
-    m_bucket_window[b] += cycles * static_cast<double>(in) / static_cast<double>(dur_ps);
+    in_win = cycles * static_cast<double>(in) / static_cast<double>(dur_ps);
   }
+  m_bucket_window[b] += in_win;
+  m_class_window[cls] += in_win;
 }
 
-void CpuCore::spend(double cycles) {
+void CpuCore::spend(double cycles, int self) {
   if (cycles <= 0) return;
   const uint64_t start = local_time_ps();
   const double t = cycles * m_ps_per_cycle + m_frac_ps;
   const uint64_t whole = static_cast<uint64_t>(t);
   m_frac_ps = t - static_cast<double>(whole);
   if (whole) m_qk.inc(ps(whole));
-  account(cycles, start, whole);
+  account(cycles, start, whole, self);
   if (m_qk.need_sync()) m_qk.sync();
 }
 
@@ -135,12 +158,8 @@ double CpuCore::bucket_cycles(int id, bool in_window) const {
 }
 
 double CpuCore::class_cycles(nk_class c, bool in_window) const {
-  double sum = 0;
-  const double *b = in_window ? m_bucket_window : m_bucket_total;
-  for (int id = 0; id < NK_PROF_MAX; id++)
-    if (b[id] != 0 && nk_prof_class(id) == c) sum += b[id];
-  if (c == NK_CLASS_OTHER) sum += b[kUnattributed];
-  return sum;
+  if (c < 0 || c >= NK_CLASS__COUNT) return 0;
+  return in_window ? m_class_window[c] : m_class_total[c];
 }
 
 double CpuCore::busy_cycles(bool in_window) const {
@@ -199,11 +218,11 @@ uint64_t CpuCore::load(uint64_t pa, unsigned size) {
    * so every DMA write completed by the load's time is visible. */
   sync();
   uint64_t v = 0;
-  std::memcpy(&v, m_bytes + pa, size);
   if (m_mem.attr(pa) == NK_MEM_CACHED) {
     count([](CpuCounters &c) { c.cached_loads++; });
-    spend(m_cfg.cpu.cached_access_cycles);
+    cached_read(pa, size, reinterpret_cast<uint8_t *>(&v));
   } else {
+    std::memcpy(&v, m_bytes + pa, size);
     /* Uncached (Normal-NC, Device) and write-combining loads go to memory; the core stalls. */
     count([](CpuCounters &c) { c.uncached_loads++; });
     spend_ps(m_uncached_load_ps);
@@ -217,6 +236,11 @@ void CpuCore::store(uint64_t pa, uint64_t val, unsigned size) {
   std::memcpy(m_bytes + pa, &val, size);
   if (m_mem.attr(pa) == NK_MEM_CACHED) {
     count([](CpuCounters &c) { c.cached_stores++; });
+    /* Write-allocate; a miss does not stall the core (the store buffer). */
+    const Cache::Line *before = m_cache.find(pa);
+    const Cache::Line *before_end = m_cache.find(pa + size - 1);
+    if (!before || !before_end) count([](CpuCounters &c) { c.cache_misses++; });
+    cache_write(pa, size);
     spend(m_cfg.cpu.cached_access_cycles);
   } else {
     count([](CpuCounters &c) { c.uncached_stores++; });
@@ -227,24 +251,164 @@ void CpuCore::store(uint64_t pa, uint64_t val, unsigned size) {
 void CpuCore::copy(uint64_t dst, uint64_t src, uint64_t len) {
   if (!check_range(dst, len, "memcpy destination") || !check_range(src, len, "memcpy source")) return;
   check_owned(dst, len);
+  /* memcpy reads its source through the cache: a stale line is old data. */
+  if (len > 0 && m_mem.attr(src) == NK_MEM_CACHED) check_stale(src, len, "memcpy from");
   std::memmove(m_bytes + dst, m_bytes + src, len);
-  /* memcpy implementations move words only when source and destination
-   * share their alignment modulo 8 (e.g. riscv memcpy.S falls back to bytes). */
-  const double per_byte = ((dst ^ src) & 7) == 0 ? m_cfg.cpu.memcpy_cycles_per_byte
-                                                 : m_cfg.cpu.memcpy_misaligned_cycles_per_byte;
-  count([len](CpuCounters &c) {
+  /* The lines it touches become resident (the cost of their misses is part
+   * of the per-byte rates); the destination's are dirty. */
+  if (len > 0) {
+    if (m_mem.attr(src) == NK_MEM_CACHED)
+      for (uint64_t a = m_cache.line_base(src); a < src + len; a += m_cache.line_bytes()) {
+        if (Cache::Line *l = m_cache.find(a))
+          m_cache.touch(l);
+        else
+          m_cache.fill(a, m_bytes);
+      }
+    if (m_mem.attr(dst) == NK_MEM_CACHED) cache_write(dst, len);
+  }
+  const bool aligned = ((dst ^ src) & 7) == 0;
+  count([len, aligned](CpuCounters &c) {
     c.copies++;
     c.copy_bytes += len;
+    (aligned ? c.memcpy_bytes_aligned : c.memcpy_bytes_misaligned) += len;
   });
-  spend(m_cfg.cpu.memcpy_call_cycles + static_cast<double>(len) * per_byte);
+  /* Self cycles to the memcpy bucket; the caller's class still gets them. */
+  const double cycles = memcpy_cycles(m_memcpy, dst, src, len);
+  spend(cycles, m_prof_memcpy);
 }
 
-void CpuCore::cache_maint(uint64_t pa, uint64_t len, nk_cache_op) {
-  if (len == 0) return;
+void CpuCore::cache_maint(uint64_t pa, uint64_t len, nk_cache_op op) {
+  if (len == 0 || !check_range(pa, len, "cache maintenance")) return;
   const uint64_t line = static_cast<uint64_t>(m_cfg.cpu.cache_line_bytes);
   const uint64_t lines = (pa + len + line - 1) / line - pa / line;
+  /* Clean writes dirty lines back (memory already holds their bytes) and
+   * keeps them; invalidate drops them, so the next load reads memory. */
+  for (uint64_t a = pa & ~(line - 1); a < pa + len; a += line) {
+    Cache::Line *l = m_cache.find(a);
+    if (!l) continue;
+    if (op == NK_CACHE_CLEAN)
+      l->dirty = false;
+    else
+      m_cache.drop(l);
+  }
   count([lines](CpuCounters &c) { c.cache_lines += lines; });
-  spend(static_cast<double>(lines) * m_cfg.cpu.cache_maint_cycles_per_line);
+  const double cycles = static_cast<double>(lines) * m_cfg.cpu.cache_maint_cycles_per_line;
+  spend(cycles, m_prof_cache_maint);
+}
+
+/* ---- the data cache ---------------------------------------------------------- */
+
+void CpuCore::cached_read(uint64_t pa, unsigned len, uint8_t *out) {
+  std::memcpy(out, m_bytes + pa, len);
+  double hit_cycles = 0;
+  uint64_t stall_ps = 0;
+  for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += m_cache.line_bytes()) {
+    Cache::Line *l = m_cache.find(a);
+    if (!l) {
+      /* A miss: the core stalls for the DRAM round trip, then the line is resident. */
+      count([](CpuCounters &c) { c.cache_misses++; });
+      stall_ps += m_dram_ps;
+      m_cache.fill(a, m_bytes);
+      continue;
+    }
+    m_cache.touch(l);
+    if (l->llc) {
+      /* DDIO placed it in the LLC: the first touch brings it to the core. */
+      count([](CpuCounters &c) { c.llc_hits++; });
+      hit_cycles += m_cfg.cpu.llc_hit_cycles;
+      l->llc = false;
+    } else {
+      hit_cycles += m_cfg.cpu.cached_access_cycles;
+    }
+    if (l->stale) {
+      /* The core reads its cached copy, not what the device wrote. */
+      const uint64_t lo = std::max(a, pa), hi = std::min(a + m_cache.line_bytes(), pa + len);
+      if (std::memcmp(m_cache.data(l) + (lo - a), m_bytes + lo, hi - lo) != 0) {
+        check_stale(lo, hi - lo, "load from");
+        std::memcpy(out + (lo - pa), m_cache.data(l) + (lo - a), hi - lo);
+      }
+    }
+  }
+  spend(hit_cycles);
+  spend_ps(stall_ps);
+}
+
+void CpuCore::cache_write(uint64_t pa, uint64_t len) {
+  for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += m_cache.line_bytes()) {
+    Cache::Line *l = m_cache.find(a);
+    if (!l) {
+      l = m_cache.fill(a, m_bytes); /* memory already holds the new bytes */
+    } else {
+      m_cache.touch(l);
+      const uint64_t lo = std::max(a, pa), hi = std::min(a + m_cache.line_bytes(), pa + len);
+      std::memcpy(m_cache.data(l) + (lo - a), m_bytes + lo, hi - lo);
+    }
+    l->dirty = true;
+  }
+}
+
+bool CpuCore::check_stale(uint64_t pa, uint64_t len, const char *what) {
+  for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += m_cache.line_bytes()) {
+    Cache::Line *l = m_cache.find(a);
+    if (!l || !l->stale) continue;
+    const uint64_t lo = std::max(a, pa), hi = std::min(a + m_cache.line_bytes(), pa + len);
+    if (std::memcmp(m_cache.data(l) + (lo - a), m_bytes + lo, hi - lo) == 0) continue;
+    const char *fn = nk_prof_name(nk_prof_current());
+    char msg[400];
+    std::snprintf(msg, sizeof msg,
+                  "stale read: CPU %s 0x%" PRIx64 " (%" PRIu64 " B, in %s) used the cached copy of line 0x%" PRIx64
+                  " that the device rewrote at %.3f ns on a non-coherent platform; the CPU sees old data. "
+                  "Missing dma_sync_single_for_cpu (or dma_unmap) before the CPU read the buffer",
+                  what, pa, len, fn ? fn : "?", a, static_cast<double>(l->dev_ps) / 1000.0);
+    violation(msg);
+    return true;
+  }
+  return false;
+}
+
+void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
+  if (len == 0) return;
+  const uint64_t line = m_cache.line_bytes();
+  for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += line) {
+    Cache::Line *l = m_cache.find(a);
+    if (m_cfg.memory.coherent_dma) {
+      /* Coherent: the root complex snoops. A read gets the CPU's data
+       * (memory holds it already); a write invalidates the line, or with
+       * DDIO allocates it in the last-level cache with the new bytes. */
+      if (!write) continue;
+      if (m_cfg.memory.ddio) {
+        if (!l) l = m_cache.fill(a, m_bytes);
+        else std::memcpy(m_cache.data(l), m_bytes + a, line);
+        l->dirty = false;
+        l->stale = false;
+        l->llc = true;
+        m_total.ddio_fills++;
+        if (in_window(now_ps())) m_window.ddio_fills++;
+      } else if (l) {
+        m_cache.drop(l);
+        m_total.snoop_invalidates++;
+        if (in_window(now_ps())) m_window.snoop_invalidates++;
+      }
+      continue;
+    }
+    if (!l) continue;
+    /* Non-coherent: nothing snoops the CPU's cache. */
+    if (l->dirty && !m_violated) {
+      char msg[400];
+      std::snprintf(msg, sizeof msg,
+                    "DMA %s of 0x%" PRIx64 " (%" PRIu32 " B) while the CPU cache holds dirty line 0x%" PRIx64
+                    " on a non-coherent platform: %s. Missing dma_map_single or dma_sync_single_for_device",
+                    write ? "write" : "read", pa, len, a,
+                    write ? "its later write-back would overwrite the device's data"
+                          : "the device reads memory without the CPU's newest bytes");
+      m_violated = true;
+      if (on_violation) on_violation(name(), msg, static_cast<double>(now_ps()) / 1000.0);
+    }
+    if (write) {
+      l->stale = true;
+      l->dev_ps = now_ps();
+    }
+  }
 }
 
 uint32_t CpuCore::mmio_read32(uint32_t off) {
@@ -308,6 +472,10 @@ void CpuCore::charge(double cycles) { spend(cycles); }
 
 void CpuCore::set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) {
   if (!check_range(pa, len, "set_attr")) return;
+  /* Remapping flushes the range (as the kernel's remap does): no cached copy survives. */
+  if (len > 0)
+    for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += m_cache.line_bytes())
+      if (Cache::Line *l = m_cache.find(a)) m_cache.drop(l);
   m_mem.set_attr(pa, len, attr);
 }
 
@@ -340,11 +508,18 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
     violation(msg);
     return;
   }
+  /* A frame belongs to the measurement window by when the wire peer sent it
+   * (its timestamp), not by when a NAPI batch happened to deliver it: with
+   * batched delivery a window edge can fall in the middle of a backlog, and
+   * counting by delivery time could report more than the line carried. A
+   * frame sent inside the window and delivered during the drain counts. */
   const uint64_t bytes = static_cast<uint64_t>(len) + NF_FCS_LEN;
-  count([bytes](CpuCounters &c) {
-    c.rx_frames++;
-    c.rx_frame_bytes += bytes;
-  });
+  m_total.rx_frames++;
+  m_total.rx_frame_bytes += bytes;
+  if (in_window(hdr.ts_ps)) {
+    m_window.rx_frames++;
+    m_window.rx_frame_bytes += bytes;
+  }
 }
 
 /* ---- interrupts and the main loop --------------------------------------- */
@@ -359,6 +534,32 @@ void CpuCore::raise_msi(uint32_t data) {
     if (on_violation) on_violation(name(), msg, static_cast<double>(now_ps()) / 1000.0);
     return;
   }
+  if (!(m_irq_raised & (1ull << data))) {
+    m_irq_raised |= 1ull << data;
+    m_irq_arrival_ps[data] = now_ps();
+  }
+  if (m_msi_ps == 0) {
+    m_irq_pending |= 1ull << data;
+    m_irq_event.notify();
+    return;
+  }
+  /* Through the interrupt controller: the same latency for every MSI, so
+   * they reach the core in arrival order. */
+  if (m_msi_count == kMsiRing) {
+    char msg[120];
+    std::snprintf(msg, sizeof msg, "more than %u MSIs in flight to the core at once", kMsiRing);
+    if (on_violation) on_violation(name(), msg, static_cast<double>(now_ps()) / 1000.0);
+    return;
+  }
+  m_msi_ring[(m_msi_head + m_msi_count++) % kMsiRing] = data;
+  m_msi_queue.notify(ps(m_msi_ps));
+}
+
+void CpuCore::msi_arrive() {
+  if (m_msi_count == 0) return;
+  const uint32_t data = m_msi_ring[m_msi_head];
+  m_msi_head = (m_msi_head + 1) % kMsiRing;
+  m_msi_count--;
   m_irq_pending |= 1ull << data;
   m_irq_event.notify();
 }
@@ -367,7 +568,16 @@ void CpuCore::deliver_irqs() {
   while (m_irq_pending) {
     const int vec = __builtin_ctzll(m_irq_pending);
     m_irq_pending &= ~(1ull << vec);
-    count([](CpuCounters &c) { c.irqs++; });
+    m_irq_raised &= ~(1ull << vec);
+    /* Interrupt latency: from the MSI reaching memory to the kernel taking it
+     * (controller latency plus whatever the core was busy with). */
+    const uint64_t t = local_time_ps();
+    const uint64_t lat = t > m_irq_arrival_ps[vec] ? t - m_irq_arrival_ps[vec] : 0;
+    count([lat](CpuCounters &c) {
+      c.irqs++;
+      c.irq_latency_ps += lat;
+      c.irq_latency_max_ps = std::max(c.irq_latency_max_ps, lat);
+    });
     nk_kernel_irq(m_kernel, vec);
     check_fault();
   }

@@ -20,7 +20,9 @@
 #include <vector>
 
 #include "config/config.h"
+#include "cpu/cache.h"
 #include "cpu/cpu_counters.h"
+#include "cpu/memcpy_cost.h"
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 #include "memory/host_memory.h"
@@ -45,8 +47,11 @@ class CpuCore : public sc_core::sc_module {
   void set_program(std::function<void(CpuCore &)> f) { m_program = std::move(f); }
   /* Measurement window [start_ps, end_ps) (ps) for the windowed counters. */
   void set_window(uint64_t start_ps, uint64_t end_ps);
-  /* Interrupt controller input: an MSI with data word `data` arrived now. */
+  /* Interrupt controller input: an MSI with data word `data` arrived now; the
+   * core sees it cpu.msi_latency_ns later. */
   void raise_msi(uint32_t data);
+  /* Vectors the core has been signalled and not yet taken (bit per vector). */
+  uint64_t irqs_pending() const { return m_irq_pending; }
 
   /* ---- platform operations (the ops table calls these) ---------------- */
   /* Load of size bytes (1, 2, 4, 8) at pa; syncs first. */
@@ -69,6 +74,17 @@ class CpuCore : public sc_core::sc_module {
   void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr);
   /* The stack hands the frame at pa (len bytes, no FCS) to the host sink. */
   void host_rx(uint64_t pa, uint32_t len);
+
+  /* ---- the device side ------------------------------------------------- */
+  /* A DMA access of len bytes at pa has just been applied to memory (now, in
+   * simulated time): snoops (coherent) or marks cached copies stale and
+   * checks for dirty lines (non-coherent). HostMemory calls it. */
+  void dma_access(uint64_t pa, uint32_t len, bool write);
+  /* The core's data cache. */
+  const Cache &cache() const { return m_cache; }
+  /* Profile bucket ids of memcpy and cache maintenance (self cycles). */
+  int memcpy_bucket() const { return m_prof_memcpy; }
+  int cache_maint_bucket() const { return m_prof_cache_maint; }
 
   /* ---- time and results ---------------------------------------------- */
   /* The core's local time: simulated time plus its decoupling offset, in ps. */
@@ -108,12 +124,25 @@ class CpuCore : public sc_core::sc_module {
   void finish();
   void deliver_irqs();
   void check_fault();
-  /* Moves local time by cycles and charges them to the current bucket. */
-  void spend(double cycles);
+  /* Moves local time by cycles and charges them to bucket self (the current
+   * one if negative) and the current bucket's class. */
+  void spend(double cycles, int self = -1);
   /* Moves local time by t_ps (ps) and charges the equivalent cycles. */
   void spend_ps(uint64_t t_ps);
-  /* Charges cycles that took dur_ps starting at start_ps (time already passed). */
-  void account(double cycles, uint64_t start_ps, uint64_t dur_ps);
+  /* Charges cycles that took dur_ps starting at start_ps (time already passed)
+   * to bucket self (the current one if negative) and to the class of the
+   * current bucket (the caller's). */
+  void account(double cycles, uint64_t start_ps, uint64_t dur_ps, int self = -1);
+  /* A cacheable load of len bytes at pa into out: hit, DDIO or miss costs;
+   * a stale cached copy is what the core reads (and a violation). */
+  void cached_read(uint64_t pa, unsigned len, uint8_t *out);
+  /* Brings the lines of [pa, pa + len) in (if absent) and copies memory's
+   * current bytes of that range into them, dirty (a CPU write). */
+  void cache_write(uint64_t pa, uint64_t len);
+  /* A violation if a cached line of [pa, pa + len) holds a stale copy that
+   * differs from memory (the CPU would read old data); what names the access. */
+  bool check_stale(uint64_t pa, uint64_t len, const char *what);
+  void msi_arrive();
   bool in_window(uint64_t t_ps) const { return t_ps >= m_win_start_ps && t_ps < m_win_end_ps; }
   /* Counts into the total and, if the local time is in the window, the window counters. */
   template <typename F>
@@ -142,6 +171,8 @@ class CpuCore : public sc_core::sc_module {
   std::function<void(CpuCore &)> m_program;
   nk_kernel *m_kernel = nullptr;
   uint64_t m_irq_pending = 0; /* bit per vector */
+  uint64_t m_irq_raised = 0;  /* bit per vector: an MSI arrived and has not been taken yet */
+  uint64_t m_irq_arrival_ps[64] = {}; /* when the first such MSI reached memory, ps */
   sc_core::sc_event m_irq_event;
   sc_core::sc_event m_end_event; /* duration + drain */
   tlm::tlm_generic_payload m_mmio_gp;
@@ -150,6 +181,18 @@ class CpuCore : public sc_core::sc_module {
   CpuCounters m_window;
   double m_bucket_total[NK_PROF_MAX + 1] = {};
   double m_bucket_window[NK_PROF_MAX + 1] = {};
+  double m_class_total[NK_CLASS__COUNT] = {};
+  double m_class_window[NK_CLASS__COUNT] = {};
+  Cache m_cache;
+  MemcpyParams m_memcpy;
+  uint64_t m_dram_ps;   /* memory.dram_latency_ns in ps */
+  uint64_t m_msi_ps;    /* cpu.msi_latency_ns in ps */
+  int m_prof_memcpy;
+  int m_prof_cache_maint;
+  sc_core::sc_event_queue m_msi_queue; /* MSIs on their way to the core */
+  static constexpr unsigned kMsiRing = 1024;
+  uint32_t m_msi_ring[kMsiRing] = {}; /* their data words, in arrival order */
+  unsigned m_msi_head = 0, m_msi_count = 0;
   double m_busy_total = 0; /* sum of m_bucket_total */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
   bool m_violated = false;

@@ -18,10 +18,18 @@ struct CpuCounters {
   uint64_t copies = 0;          /* memcpy calls */
   uint64_t copy_bytes = 0;      /* bytes copied, B */
   uint64_t cache_lines = 0;     /* cache lines cleaned or invalidated */
+  uint64_t cache_misses = 0;    /* cacheable loads and stores that missed the data cache */
+  uint64_t llc_hits = 0;        /* first loads of lines a DDIO write placed in the LLC */
+  uint64_t memcpy_bytes_aligned = 0;    /* memcpy bytes with (dst ^ src) & 7 == 0, B */
+  uint64_t memcpy_bytes_misaligned = 0; /* memcpy bytes with (dst ^ src) & 7 != 0, B */
+  uint64_t snoop_invalidates = 0; /* CPU cache lines a coherent DMA write invalidated */
+  uint64_t ddio_fills = 0;      /* CPU cache lines a coherent DMA write allocated or updated (DDIO) */
   uint64_t barriers = 0;        /* memory barriers */
   uint64_t mmio_reads = 0;      /* device register reads */
   uint64_t mmio_writes = 0;     /* device register writes */
   uint64_t irqs = 0;            /* interrupt vectors delivered to the kernel */
+  uint64_t irq_latency_ps = 0;  /* sum over them of MSI arrival at memory to the kernel taking it, ps */
+  uint64_t irq_latency_max_ps = 0; /* the longest of those, ps */
   uint64_t softirqs = 0;        /* NET_RX softirq runs */
   uint64_t rx_frames = 0;       /* frames the host sink received intact */
   uint64_t rx_frame_bytes = 0;  /* their Ethernet bytes, FCS included, B */

@@ -54,6 +54,7 @@ void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
     std::memcpy(m_mem.get() + addr, data, len);
   else if (p.is_read())
     std::memcpy(data, m_mem.get() + addr, len);
+  if (on_dma && (p.is_write() || p.is_read())) on_dma(addr, len, p.is_write());
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

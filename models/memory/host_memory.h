@@ -49,6 +49,9 @@ class HostMemory : public sc_core::sc_module {
 
   /* A 4-byte MSI write arrived; the argument is the MSI data word. */
   std::function<void(uint32_t)> on_msi;
+  /* A DMA read or write of len bytes at pa has just been applied (in range):
+   * pa, len, true for a write. The CPU's cache snoops through it. */
+  std::function<void(uint64_t, uint32_t, bool)> on_dma;
   /* An access outside memory that is not an MSI: component, message. */
   std::function<void(const std::string &, const std::string &)> on_violation;
 

@@ -127,15 +127,16 @@ TEST(CpuCore, LoadsSynchroniseAndSeeDmaWrittenBeforeTheirTime) {
   b.cpu->set_program([&](CpuCore &c) {
     c.charge(400); /* local time 200 ns, inside the 1 us quantum: no sync yet */
     first = c.load(0x5000, 1);
-    c.charge(800); /* 200 + 1 (load) ... + 400 ns */
+    c.charge(800); /* 200 + 90 (load miss) + 400 ns */
     second = c.load(0x5000, 1);
     t_second = now_ps();
   });
   b.run();
   EXPECT_EQ(first, 0u);
   EXPECT_EQ(second, 42u);
-  /* The second load synchronised: simulated time reached the core's time. */
-  EXPECT_EQ(t_second, (400u + 1u + 800u) * 500u);
+  /* The second load synchronised: simulated time reached the core's time
+   * (the first load missed the cache: memory.dram_latency_ns, 90 ns = 180 cycles). */
+  EXPECT_EQ(t_second, (400u + 180u + 800u) * 500u);
 }
 
 TEST(CpuCore, QuantumBoundsHowFarTheCoreRunsAhead) {

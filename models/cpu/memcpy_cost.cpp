@@ -1,0 +1,62 @@
+// memcpy_cost.cpp: the path a kernel memcpy takes per CPU kind, and its cycles.
+#include "cpu/memcpy_cost.h"
+
+namespace nicsim {
+
+MemcpyParams MemcpyParams::from_config(const nicsim_config &cfg) {
+  MemcpyParams p;
+  p.kind = cfg.cpu.kind;
+  p.call_cycles = cfg.cpu.memcpy_call_cycles;
+  p.cycles_per_byte = cfg.cpu.memcpy_cycles_per_byte;
+  p.misaligned_cycles_per_byte = cfg.cpu.memcpy_misaligned_cycles_per_byte;
+  p.byte_loop_cycles_per_byte = cfg.cpu.memcpy_byte_loop_cycles_per_byte;
+  return p;
+}
+
+namespace {
+
+/* The tail of riscv memcpy.S: a 4-byte word loop when source, destination and
+ * end are all 4-byte aligned, else a byte loop. */
+void riscv_tail(MemcpyPlan &plan, uint64_t dst, uint64_t src, uint64_t n) {
+  if (n == 0) return;
+  if (((dst | src | (src + n)) & 3) == 0)
+    plan.bulk_bytes += n;
+  else
+    plan.byte_loop_bytes += n;
+}
+
+}  // namespace
+
+MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len) {
+  MemcpyPlan plan;
+  const bool coaligned = ((dst ^ src) & 7) == 0;
+  if (kind != NC_CPU_RISCV) {
+    /* x86 (rep movsb, ERMS), arm64 (ldp/stp; unaligned access in hardware),
+     * sparc: one bulk path whose rate depends on the relative alignment. */
+    (coaligned ? plan.bulk_bytes : plan.misaligned_bytes) = len;
+    return plan;
+  }
+  /* arch/riscv/lib/memcpy.S (v5.13): short or not co-aligned copies go to
+   * the tail loop; otherwise bytes up to 8-byte alignment, 128-byte blocks
+   * of 16 ld/sd pairs, then the tail loop for the rest. */
+  if (len < kRiscvMemcpyBlockMin || !coaligned) {
+    riscv_tail(plan, dst, src, len);
+    return plan;
+  }
+  const uint64_t head = (8 - (src & 7)) & 7;
+  plan.byte_loop_bytes += head;
+  const uint64_t rest = len - head;
+  const uint64_t blocks = rest / kRiscvMemcpyBlock * kRiscvMemcpyBlock;
+  plan.bulk_bytes += blocks;
+  riscv_tail(plan, dst + head + blocks, src + head + blocks, rest - blocks);
+  return plan;
+}
+
+double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len) {
+  const MemcpyPlan plan = memcpy_plan(p.kind, dst, src, len);
+  return p.call_cycles + static_cast<double>(plan.bulk_bytes) * p.cycles_per_byte +
+         static_cast<double>(plan.misaligned_bytes) * p.misaligned_cycles_per_byte +
+         static_cast<double>(plan.byte_loop_bytes) * p.byte_loop_cycles_per_byte;
+}
+
+}  // namespace nicsim

@@ -1,0 +1,45 @@
+/*
+ * memcpy_cost.h: the cycles one kernel memcpy costs, by length, the relative
+ * alignment of source and destination, and the CPU kind's memcpy algorithm.
+ */
+#ifndef NICSIM_MODELS_CPU_MEMCPY_COST_H
+#define NICSIM_MODELS_CPU_MEMCPY_COST_H
+
+#include <cstdint>
+
+#include "config/config.h"
+
+namespace nicsim {
+
+/* The parameters the cost depends on (cpu.memcpy_* keys), in cycles. */
+struct MemcpyParams {
+  int kind = NC_CPU_X86;          /* nc_cpu_kind */
+  double call_cycles = 0;         /* fixed cost per call */
+  double cycles_per_byte = 0;     /* bulk copy, (dst ^ src) & 7 == 0 */
+  double misaligned_cycles_per_byte = 0; /* bulk copy otherwise (x86, arm64, sparc) */
+  double byte_loop_cycles_per_byte = 0;  /* riscv lb/sb loop */
+
+  /* The parameters of cfg's cpu section. */
+  static MemcpyParams from_config(const nicsim_config &cfg);
+};
+
+/* How one copy splits into the paths its algorithm takes, in bytes. */
+struct MemcpyPlan {
+  uint64_t bulk_bytes = 0;      /* word or block copy at the aligned rate */
+  uint64_t misaligned_bytes = 0; /* bulk copy at the misaligned rate */
+  uint64_t byte_loop_bytes = 0; /* byte-at-a-time loop */
+};
+
+/* How memcpy(dst, src, len) runs on kind (nc_cpu_kind). */
+MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len);
+/* Cycles of memcpy(dst, src, len): call + each path's bytes at its rate. */
+double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len);
+
+/* riscv memcpy.S (Linux v5.13) copies anything shorter than this, in bytes,
+ * with its byte/word tail loop, never with the 16-register block loop. */
+constexpr uint64_t kRiscvMemcpyBlockMin = 128;
+/* Bytes per iteration of that block loop: 16 registers of 8 bytes. */
+constexpr uint64_t kRiscvMemcpyBlock = 128;
+
+}  // namespace nicsim
+#endif

@@ -1,0 +1,157 @@
+// test_host_e2e.cpp: whole runs (generic NIC and driver) checked against the
+// host model's known counts: one misaligned memcpy per RX frame in its own
+// profile bucket, per-line maintenance on a non-coherent platform, descriptor
+// misses with and without DDIO, and cpu.ns_per_gb adding up to busy time.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+
+#include "config/config.h"
+#include "results/metrics.h"
+#include "sim/sim.h"
+
+namespace {
+
+constexpr double kFrame = 1518;       /* traffic.frame_bytes below */
+constexpr double kCopy = kFrame - 4;  /* the driver copies the frame without FCS */
+
+nicsim_config make_cfg(std::initializer_list<const char *> sets) {
+  nicsim_config c;
+  nc_config_defaults(&c);
+  nc_error e;
+  for (const char *s : {"traffic.mode=rx", "traffic.frame_bytes=1518", "run.duration_us=700", "run.warmup_us=100",
+                        "run.drain_us=1000"})
+    EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
+  for (const char *s : sets) EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
+  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
+  return c;
+}
+
+double metric(const nicsim_results &r, const char *name) {
+  double v = NAN;
+  EXPECT_TRUE(nicsim_results_get(&r, name, &v)) << name;
+  return v;
+}
+
+double metric_or0(const nicsim_results &r, const char *name) {
+  double v = 0;
+  return nicsim_results_get(&r, name, &v) ? v : 0;
+}
+
+void run_ok(const nicsim_config &cfg, nicsim_results *res) {
+  nicsim_sim_error err;
+  const int rc = nicsim_simulate(&cfg, res, &err, 0);
+  ASSERT_EQ(rc, 0) << err.component << " at " << err.time_ns << " ns: " << err.msg;
+}
+
+TEST(HostE2e, EveryRxFrameIsOneMisalignedMemcpyInTheMemcpyBucket) {
+  /* rx.pkts counts frames by when they were sent, memcpy bytes by when they
+   * were copied. Paced at 1 Gbit/s (a 1518 B frame every 12.3 us) with an
+   * interrupt per frame, each frame is copied before the next is sent, so
+   * the two windows differ by at most the one frame at the window's end. */
+  const nicsim_config cfg = make_cfg({"cpu.memcpy_misaligned_cycles_per_byte=0.5",
+                                      "traffic.rate_gbps=1", "nic.irq_coal_frames=1",
+                                      "run.duration_us=1500"});
+  nicsim_results r;
+  run_ok(cfg, &r);
+  const double pkts = metric(r, "rx.pkts");
+  ASSERT_GT(pkts, 100); /* 1.4 ms of window at 81 kframes/s: ~114 frames */
+  /* skb->data & 7 == 2, the page-pool buffer is line-aligned: every copy is misaligned. */
+  EXPECT_EQ(metric(r, "cpu.memcpy_bytes.aligned"), 0);
+  const double copies = metric(r, "cpu.memcpy_bytes.misaligned") / kCopy;
+  EXPECT_EQ(copies, std::floor(copies)) << "whole frames only";
+  EXPECT_NEAR(copies, pkts, 1.0); /* the frame at the window's end */
+  /* The memcpy bucket's self cycles are those copies at the configured rate. */
+  const double per_copy = cfg.cpu.memcpy_call_cycles + kCopy * 0.5;
+  const double memcpy_cycles = metric(r, "cpu.profile.memcpy") * metric(r, "cpu.busy_cycles");
+  EXPECT_NEAR(memcpy_cycles, copies * per_copy, per_copy);
+  /* ... and still count as RX work per packet. */
+  EXPECT_GT(metric(r, "cpu.cycles_per_rx_pkt"), cfg.cpu.stack_rx_cycles_per_pkt + per_copy);
+  EXPECT_EQ(metric(r, "cpu.cache_maint_lines"), 0) << "coherent platform";
+}
+
+TEST(HostE2e, NsPerGbAddsUpToTheBusyTime) {
+  const nicsim_config cfg = make_cfg({"cpu.clock_mhz=2500", "traffic.rate_gbps=3"});
+  nicsim_results r;
+  run_ok(cfg, &r);
+  double sum_ns_per_gb = 0;
+  int n = 0;
+  for (size_t i = 0; i < r.nextra; i++)
+    if (std::strncmp(r.extra[i].name, "cpu.ns_per_gb.", 14) == 0) {
+      sum_ns_per_gb += r.extra[i].value;
+      n++;
+    }
+  EXPECT_GE(n, 3);
+  const double gb = metric(r, "rx.pkts") * kFrame / 1e9; /* RX only: tx.pkts is 0 */
+  EXPECT_EQ(metric(r, "tx.pkts"), 0);
+  const double busy_ns = metric(r, "cpu.busy_cycles") / 2.5;
+  EXPECT_NEAR(sum_ns_per_gb * gb, busy_ns, 1.0);
+  /* cpu.busy_cycles is rounded to a whole cycle: relative tolerance. */
+  const double want = metric(r, "cpu.profile.memcpy") * metric(r, "cpu.busy_cycles") / 2.5 / gb;
+  EXPECT_NEAR(metric(r, "cpu.ns_per_gb.memcpy"), want, want * 1e-6);
+  /* Not saturated: NAPI completes and interrupts come; the core takes each
+   * one the NIC raised (no MSI latency by default), give or take a window edge. */
+  EXPECT_GT(metric(r, "cpu.irqs"), 0);
+  EXPECT_NEAR(metric(r, "cpu.irqs"), metric(r, "irq.count"), 1.0);
+}
+
+TEST(HostE2e, NonCoherentPlatformInvalidatesEachRxBufferLineAndReadsDescriptorsUncached) {
+  /* Probe maps 511 RX buffers of 2 KiB (32 lines each, invalidated): about
+   * 250 us of the core at 2 GHz; the window starts after it. */
+  const nicsim_config cfg = make_cfg({"memory.coherent_dma=false", "cpu.cache_maint_cycles_per_line=30",
+                                      "run.warmup_us=500", "run.duration_us=1100"});
+  nicsim_results r;
+  run_ok(cfg, &r);
+  const double copies = metric(r, "cpu.memcpy_bytes.misaligned") / kCopy;
+  ASSERT_GT(copies, 100);
+  /* dma_sync_single_for_cpu(len 1514) of a line-aligned buffer: 24 lines per frame. */
+  const double lines_per_frame = std::ceil(kCopy / 64);
+  EXPECT_NEAR(metric(r, "cpu.cache_maint_lines"), copies * lines_per_frame, lines_per_frame);
+  EXPECT_NEAR(metric(r, "cpu.profile.cache_maint") * metric(r, "cpu.busy_cycles"),
+              metric(r, "cpu.cache_maint_lines") * 30, lines_per_frame * 30);
+  /* Descriptors live in dma_alloc_coherent memory, uncached here: at least
+   * the flags and length of each received descriptor are uncached loads. */
+  EXPECT_GE(metric(r, "cpu.uncached_loads"), 2 * (copies - 1));
+  EXPECT_EQ(metric(r, "cpu.cache_misses"), 0) << "nothing cacheable is loaded through the ops";
+  EXPECT_EQ(metric_or0(r, "cpu.profile.generic_probe"), 0) << "the probe ended before the window";
+}
+
+TEST(HostE2e, WithoutDdioEachWrittenBackDescriptorLineMisses) {
+  const nicsim_config cfg = make_cfg({"memory.ddio=false", "nic.desc_spacing=16"});
+  nicsim_results r;
+  run_ok(cfg, &r);
+  const double pkts = metric(r, "rx.pkts");
+  ASSERT_GT(pkts, 100); /* 1.4 ms of window at 81 kframes/s: ~114 frames */
+  /* Four 16 B descriptors per 64 B line; the device's write-back invalidates
+   * the line before the CPU can see the status, so each line misses at least
+   * once per pass. */
+  EXPECT_GE(metric(r, "cpu.cache_misses"), std::floor(pkts / 4) - 1);
+  EXPECT_EQ(metric_or0(r, "cpu.profile.cache_maint"), 0);
+}
+
+TEST(HostE2e, DdioTurnsDescriptorMissesIntoLlcHits) {
+  const nicsim_config cfg = make_cfg({"memory.ddio=true", "nic.desc_spacing=16"});
+  nicsim_results r;
+  run_ok(cfg, &r);
+  const double pkts = metric(r, "rx.pkts");
+  ASSERT_GT(pkts, 100); /* 1.4 ms of window at 81 kframes/s: ~114 frames */
+  /* Write-backs now allocate the line: fewer misses than the no-DDIO bound. */
+  EXPECT_LT(metric(r, "cpu.cache_misses"), std::floor(pkts / 4) - 1);
+}
+
+TEST(HostE2e, InterruptLatencyIncludesTheControllerLatency) {
+  const nicsim_config cfg = make_cfg({"traffic.rate_gbps=2", "cpu.msi_latency_ns=500"});
+  nicsim_results r;
+  run_ok(cfg, &r);
+  ASSERT_GT(metric(r, "cpu.irqs"), 5);
+  /* Every interrupt waits at least the controller's 500 ns; a core that is
+   * lightly loaded takes it at once after that (well under one poll's work). */
+  EXPECT_GE(metric(r, "irq.latency_ns"), 500.0);
+  EXPECT_LT(metric(r, "irq.latency_ns"), 500.0 + 5000.0);
+  EXPECT_GE(metric(r, "irq.latency_ns_max"), metric(r, "irq.latency_ns"));
+}
+
+}  // namespace
