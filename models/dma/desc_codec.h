@@ -16,6 +16,7 @@ struct DmaDesc {
   uint32_t len = 0;              /* RX: buffer size; TX: bytes to send from it */
   bool own = false;              /* the device owns it (it may be processed) */
   bool eop = false;              /* TX: last buffer of a frame */
+  bool ioc = false;              /* interrupt on completion requested (stmmac IOC) */
   uint8_t raw[kMaxDescBytes]{};  /* the bytes as fetched, for the write-back */
 };
 
@@ -23,15 +24,31 @@ struct DmaDesc {
 class DescCodec {
  public:
   virtual ~DescCodec() = default;
-  /* Size of one descriptor in memory, bytes. */
+  /* Size of one RX descriptor in memory (and TX, unless tx_desc_bytes()
+   * says otherwise), bytes. */
   virtual uint32_t desc_bytes() const = 0;
+  /* Size of one TX descriptor, bytes. */
+  virtual uint32_t tx_desc_bytes() const { return desc_bytes(); }
   /* Decodes the RX descriptor at p (desc_bytes() bytes) into *d. */
   virtual void decode_rx(const uint8_t *p, DmaDesc *d) const = 0;
   /* Decodes the TX descriptor at p into *d. */
   virtual void decode_tx(const uint8_t *p, DmaDesc *d) const = 0;
   /* Writes to p the RX descriptor d as the device writes it back after
-   * putting pkt_len bytes (of a frame that ends here if eop) in its buffer. */
-  virtual void encode_rx_done(const DmaDesc &d, uint32_t pkt_len, bool eop, uint8_t *p) const = 0;
+   * putting pkt_len bytes (of a frame that ends here if eop) in its buffer;
+   * frame_len: bytes of the frame so far, this buffer included. */
+  virtual void encode_rx_done(const DmaDesc &d, uint32_t pkt_len, uint32_t frame_len, bool eop,
+                              uint8_t *p) const = 0;
+  /* True if the device reports TX completion only by a head index written
+   * to memory (lan743x, i40e head write-back), not in the descriptors. */
+  virtual bool tx_head_writeback() const { return false; }
+  /* True if interrupts follow each descriptor's IOC bit (stmmac) instead
+   * of a frame-count threshold. */
+  virtual bool ioc_moderation() const { return false; }
+  /* Bytes the device leaves before the frame in the first RX buffer of a
+   * frame (mvneta's Marvell header); 0 for most families. */
+  virtual uint32_t rx_data_offset() const { return 0; }
+  /* Family name, for messages. */
+  virtual const char *family() const = 0;
   /* Writes to p the TX descriptor d as the device writes it back when done. */
   virtual void encode_tx_done(const DmaDesc &d, uint8_t *p) const = 0;
 };

@@ -3,6 +3,8 @@
 
 #include <algorithm>
 
+#include "nic/ps_time.h"
+
 namespace nicsim {
 
 DescRing::DescRing(uint32_t cache_entries) : m_cache(cache_entries ? cache_entries : 1) {}
@@ -27,7 +29,18 @@ void DescRing::set_geometry(uint32_t spacing, uint32_t desc_bytes) {
   m_desc_bytes = desc_bytes;
 }
 
+void DescRing::account() {
+  uint64_t now = now_ps();
+  m_occ_integral += static_cast<uint64_t>(owned()) * (now - m_occ_last_ps);
+  m_occ_last_ps = now;
+}
+
+uint64_t DescRing::occupancy_integral() const {
+  return m_occ_integral + static_cast<uint64_t>(owned()) * (now_ps() - m_occ_last_ps);
+}
+
 void DescRing::reset() {
+  account();
   m_head = m_tail = m_fetch = m_fetching = 0;
   m_cache_first = m_cache_count = 0;
   m_gen++;
@@ -40,7 +53,9 @@ const char *DescRing::set_tail(uint32_t tail) {
   if (dist(m_head, tail) < dist(m_head, m_fetch) + m_fetching) {
     return "tail moved back over descriptors the device has already fetched";
   }
+  account();
   m_tail = tail;
+  m_occ_max = std::max(m_occ_max, owned());
   m_fetch_kick.notify();
   return nullptr;
 }
@@ -59,6 +74,7 @@ bool DescRing::plan_fetch(uint32_t max_batch, bool batching, uint32_t *first, ui
   uint32_t batch = 1;
   if (batching) batch = std::min({max_batch, unfetched, m_size - m_fetch});
   if (static_cast<uint32_t>(m_cache.size()) - m_cache_count < batch) return false;
+  if (m_prefetch_thresh > 0 && m_cache_count > m_prefetch_thresh) return false;
   *first = m_fetch;
   *n = batch;
   return true;
@@ -80,6 +96,9 @@ DmaDesc DescRing::pop_cached(uint32_t *idx) {
   return c.d;
 }
 
-void DescRing::advance_head(uint32_t n) { m_head = (m_head + n) % m_size; }
+void DescRing::advance_head(uint32_t n) {
+  account();
+  m_head = (m_head + n) % m_size;
+}
 
 }  // namespace nicsim

@@ -67,6 +67,12 @@ class DescRing {
    * never crossing the ring end; otherwise one. It starts only when the
    * cache has room for the whole batch. */
   bool plan_fetch(uint32_t max_batch, bool batching, uint32_t *first, uint32_t *n) const;
+  /* Prefetch threshold: with t > 0 a fetch starts only while the cache holds
+   * at most t unprocessed descriptors (Intel's PTHRESH idea); 0: whenever a
+   * whole batch fits. */
+  void set_prefetch_threshold(uint32_t t) { m_prefetch_thresh = t; }
+  /* Descriptors in the cache, not yet processed. */
+  uint32_t cached() const { return m_cache_count; }
   /* A fetch of n descriptors from the fetch index has been issued. */
   void fetch_issued(uint32_t n) { m_fetching = n; }
   /* The issued fetch has ended (its descriptors pushed, or it failed). */
@@ -82,6 +88,12 @@ class DescRing {
   /* n descriptors from head have been written back: head moves past them. */
   void advance_head(uint32_t n);
 
+  /* Integral of owned() over simulated time up to now, descriptor x ps
+   * (divide a difference by the interval for the mean occupancy). */
+  uint64_t occupancy_integral() const;
+  /* Most descriptors the device has owned at once. */
+  uint32_t occupancy_max() const { return m_occ_max; }
+
   /* Halts the ring after a violation: nothing more is fetched or processed. */
   void halt() { m_halted = true; }
   bool halted() const { return m_halted; }
@@ -92,6 +104,7 @@ class DescRing {
   sc_core::sc_event &desc_ready() { return m_desc_ready; }
 
  private:
+  void account();
   uint32_t dist(uint32_t from, uint32_t to) const { return m_size ? (to + m_size - from) % m_size : 0; }
 
   struct Cached {
@@ -108,6 +121,10 @@ class DescRing {
   uint32_t m_fetching = 0; /* descriptors being read from the fetch index on */
   uint32_t m_gen = 0;
   bool m_halted = false;
+  uint32_t m_prefetch_thresh = 0;
+  uint64_t m_occ_integral = 0; /* descriptor x ps up to m_occ_last_ps */
+  uint64_t m_occ_last_ps = 0;
+  uint32_t m_occ_max = 0;
   std::vector<Cached> m_cache; /* ring of cache_entries */
   uint32_t m_cache_first = 0;
   uint32_t m_cache_count = 0;

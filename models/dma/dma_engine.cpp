@@ -9,8 +9,10 @@
 #include <cstring>
 
 #include "hw/generic_nic.h"
+#include "hw/stmmac.h"
 #include "mac/mac.h"
 #include "nic/ps_time.h"
+#include "nic/trace.h"
 
 namespace nicsim {
 
@@ -19,11 +21,22 @@ DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
   p.clock_mhz = cfg.nic.clock_mhz;
   p.desc_spacing = static_cast<uint32_t>(cfg.nic.desc_spacing);
   p.desc_fetch_max = static_cast<uint32_t>(cfg.nic.desc_fetch_max);
-  p.desc_cache_entries = 2 * p.desc_fetch_max;
+  p.desc_cache_entries = cfg.nic.desc_cache_entries > 0 ? static_cast<uint32_t>(cfg.nic.desc_cache_entries)
+                                                         : 2 * p.desc_fetch_max;
   p.desc_proc_cycles = static_cast<uint32_t>(cfg.nic.desc_proc_cycles);
+  p.wb_threshold = cfg.nic.wb_mode == NC_WB_DESC ? 1 : static_cast<uint32_t>(cfg.nic.wb_threshold);
+  p.tx_head_wb = cfg.nic.wb_mode == NC_WB_HEAD;
+  p.prefetch_threshold = static_cast<uint32_t>(cfg.nic.desc_prefetch_threshold);
+  p.max_read_reqs = static_cast<uint32_t>(cfg.nic.max_read_reqs);
+  p.rx_read_priority = cfg.nic.dma_arbitration == NC_ARB_RX_PRIORITY;
+  p.itr_usecs = cfg.nic.irq_itr_usecs;
   p.coal_frames = static_cast<uint32_t>(cfg.nic.irq_coal_frames);
   p.coal_usecs = cfg.nic.irq_coal_usecs;
   p.reg_read_ns = cfg.nic.reg_read_ns;
+  if (cfg.nic.family == NC_NIC_STMMAC) {
+    /* The timer is the RX watchdog: RWT x 256 CSR clock cycles (dwmac4). */
+    p.coal_usecs = static_cast<double>(cfg.nic.rx_watchdog_riwt) * STMMAC_RIWT_UNIT_CYCLES / cfg.nic.csr_clock_mhz;
+  }
   return p;
 }
 
@@ -35,11 +48,11 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
       m_mac(mac),
       m_socket(socket),
       m_clock(p.clock_mhz),
-      m_tags(p.max_read_reqs),
+      m_tags(p.max_read_reqs, p.rx_read_priority),
       m_rx(p.desc_cache_entries),
       m_tx(p.desc_cache_entries),
       m_irq("irq", p.coal_frames, p.coal_usecs, socket, m_clock,
-            [this](const std::string &m) { violation("%s (MSI)", m.c_str()); }),
+            [this](const std::string &m) { violation("%s (MSI)", m.c_str()); }, p.itr_usecs),
       m_spacing(p.desc_spacing),
       m_rx_fetch_x(socket, m_clock, [this](const std::string &m) { violation("%s", m.c_str()); }),
       m_rx_data_x(socket, m_clock, [this](const std::string &m) { violation("%s", m.c_str()); }),
@@ -52,16 +65,21 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   if (p.desc_cache_entries < p.desc_fetch_max) {
     SC_REPORT_ERROR(this->name(), "the descriptor cache must hold at least one fetch batch");
   }
-  if (codec.desc_bytes() > kMaxDescBytes) SC_REPORT_ERROR(this->name(), "descriptor too large");
-  uint32_t db = codec.desc_bytes();
-  m_rx.set_geometry(m_spacing, db);
-  m_tx.set_geometry(m_spacing, db);
-  m_rx_fetch_buf.resize(static_cast<size_t>(p.desc_fetch_max) * db);
-  m_tx_fetch_buf.resize(static_cast<size_t>(p.desc_fetch_max) * db);
+  const uint32_t rdb = codec.desc_bytes(), tdb = codec.tx_desc_bytes();
+  if (std::max(rdb, tdb) > kMaxDescBytes) SC_REPORT_ERROR(this->name(), "descriptor too large");
+  if (p.desc_spacing < std::min(rdb, tdb)) {
+    SC_REPORT_ERROR(this->name(), "desc_spacing is smaller than the family's descriptor");
+  }
+  set_ring_geometry();
+  m_rx.set_prefetch_threshold(p.prefetch_threshold);
+  m_tx.set_prefetch_threshold(p.prefetch_threshold);
+  m_rx_fetch_buf.resize(static_cast<size_t>(p.desc_fetch_max) * rdb);
+  m_tx_fetch_buf.resize(static_cast<size_t>(p.desc_fetch_max) * tdb);
   for (WbQueue *q : {&m_rx_wb, &m_tx_wb}) {
-    q->bytes.resize(static_cast<size_t>(p.wb_threshold) * db);
+    q->bytes.resize(static_cast<size_t>(p.wb_threshold) * std::max(rdb, tdb));
     q->idx.resize(p.wb_threshold);
     q->eop.resize(p.wb_threshold);
+    q->ioc.resize(p.wb_threshold);
   }
   m_rx_wb.ring = &m_rx;
   m_rx_wb.xfer = &m_rx_data_x;
@@ -71,6 +89,8 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   m_tx_wb.xfer = &m_tx_wb_x;
   m_tx_wb.cause = GN_INT_TX;
   m_tx_wb.rx = false;
+  m_tx_wb.head_wb = p.tx_head_wb || codec.tx_head_writeback();
+  m_irq.set_ioc_mode(codec.ioc_moderation());
   m_jobs.resize(2 * static_cast<size_t>(p.max_read_reqs));
 
   SC_HAS_PROCESS(DmaEngine);
@@ -88,6 +108,27 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
     std::snprintf(pname, sizeof pname, "tx_reader_%u", i);
     sc_core::sc_spawn([this, i] { tx_reader(i); }, pname);
   }
+}
+
+void DmaEngine::set_trace(TraceWriter *t) {
+  if (!t) return;
+  m_rx_fetch_x.set_trace(t, t->track("rxq0.fetch"));
+  m_rx_data_x.set_trace(t, t->track("rxq0.dma"));
+  m_tx_fetch_x.set_trace(t, t->track("txq0.fetch"));
+  char name[32];
+  for (size_t i = 0; i < m_tx_read_x.size(); i++) {
+    std::snprintf(name, sizeof name, "txq0.read%zu", i);
+    m_tx_read_x[i]->set_trace(t, t->track(name));
+  }
+  m_tx_wb_x.set_trace(t, t->track("txq0.writeback"));
+  m_irq.set_trace(t);
+}
+
+/* A ring's descriptors are DESC_SPACING apart, or packed when its
+ * descriptors are larger than that (i40e's 32 B RX with 16 B TX). */
+void DmaEngine::set_ring_geometry() {
+  m_rx.set_geometry(std::max(m_spacing, m_codec.desc_bytes()), m_codec.desc_bytes());
+  m_tx.set_geometry(std::max(m_spacing, m_codec.tx_desc_bytes()), m_codec.tx_desc_bytes());
 }
 
 /* ---- registers ----------------------------------------------------------- */
@@ -161,6 +202,8 @@ uint32_t DmaEngine::reg_read(uint32_t offset) {
     case GN_REG_MSI_ADDR_LO: return m_irq.msi_addr_lo();
     case GN_REG_MSI_ADDR_HI: return m_irq.msi_addr_hi();
     case GN_REG_MSI_DATA: return m_irq.msi_data();
+    case GN_REG_TX_HEAD_WB_LO: return static_cast<uint32_t>(m_tx_head_wb_addr);
+    case GN_REG_TX_HEAD_WB_HI: return static_cast<uint32_t>(m_tx_head_wb_addr >> 32);
     default: return 0; /* reserved: reads as zero */
   }
 }
@@ -174,14 +217,14 @@ void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
     case GN_REG_INT_STATUS: m_irq.clear_status(value); break;
     case GN_REG_INT_MASK: m_irq.set_mask(value); break;
     case GN_REG_DESC_SPACING:
-      if (value < m_codec.desc_bytes()) {
-        violation("DESC_SPACING %u below the %u-byte descriptor", value, m_codec.desc_bytes());
+      if (value < std::min(m_codec.desc_bytes(), m_codec.tx_desc_bytes())) {
+        violation("DESC_SPACING %u below the %u-byte descriptor", value,
+                  std::min(m_codec.desc_bytes(), m_codec.tx_desc_bytes()));
       } else if (m_rx.owned() || m_tx.owned()) {
         violation("DESC_SPACING changed while the device owns descriptors");
       } else {
         m_spacing = value;
-        m_rx.set_geometry(value, m_codec.desc_bytes());
-        m_tx.set_geometry(value, m_codec.desc_bytes());
+        set_ring_geometry();
       }
       break;
     case GN_REG_RX_RING_LO:
@@ -206,6 +249,10 @@ void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
     case GN_REG_MSI_ADDR_LO: m_irq.set_msi_addr_lo(value); break;
     case GN_REG_MSI_ADDR_HI: m_irq.set_msi_addr_hi(value); break;
     case GN_REG_MSI_DATA: m_irq.set_msi_data(value); break;
+    case GN_REG_TX_HEAD_WB_LO: m_tx_head_wb_addr = (m_tx_head_wb_addr & ~0xFFFFFFFFull) | value; break;
+    case GN_REG_TX_HEAD_WB_HI:
+      m_tx_head_wb_addr = (m_tx_head_wb_addr & 0xFFFFFFFFull) | (static_cast<uint64_t>(value) << 32);
+      break;
     default: break; /* head registers are read-only; reserved ones ignore writes */
   }
 }
@@ -246,9 +293,10 @@ void DmaEngine::violation(const char *fmt, ...) {
 
 /* ---- common -------------------------------------------------------------- */
 
-void DmaEngine::wb_add(WbQueue &q, uint32_t idx, bool eop) {
+void DmaEngine::wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc) {
   q.idx[q.count] = idx;
   q.eop[q.count] = eop ? 1 : 0;
+  q.ioc[q.count] = ioc ? 1 : 0;
   q.count++;
   if (q.count >= m_p.wb_threshold) wb_flush(q);
 }
@@ -257,8 +305,12 @@ void DmaEngine::wb_add(WbQueue &q, uint32_t idx, bool eop) {
  * descriptors when they are packed (spacing == size), else one each. Head
  * moves past them once each request has left; then their frames complete. */
 void DmaEngine::wb_flush(WbQueue &q) {
-  uint32_t db = m_codec.desc_bytes();
-  bool packed = m_spacing == db;
+  if (q.head_wb) {
+    wb_flush_head(q);
+    return;
+  }
+  const uint32_t db = q.ring->desc_bytes();
+  const bool packed = q.ring->spacing() == db;
   uint32_t i = 0;
   while (i < q.count) {
     uint32_t n = 1;
@@ -275,17 +327,54 @@ void DmaEngine::wb_flush(WbQueue &q) {
     m_cnt.desc_writebacks++;
     r.advance_head(n);
     uint32_t frames = 0;
-    for (uint32_t k = i; k < i + n; k++) frames += q.eop[k];
+    bool ioc = false;
+    for (uint32_t k = i; k < i + n; k++) {
+      frames += q.eop[k];
+      ioc |= q.eop[k] && q.ioc[k];
+    }
     if (frames) {
       if (q.rx) {
         m_cnt.rx_dma_frames += frames;
         m_rx_in_engine -= frames;
       }
-      m_irq.completion(q.cause, frames);
+      m_irq.completion(q.cause, frames, ioc);
     }
     i += n;
   }
   q.count = 0;
+}
+
+/* Head write-back (i40e TX style): the descriptors stay as the driver wrote
+ * them; one 4-byte write of the new head index to TX_HEAD_WB (none if it is
+ * 0: the driver reads the HEAD register), then head moves past them all. */
+void DmaEngine::wb_flush_head(WbQueue &q) {
+  if (q.count == 0) return;
+  DescRing &r = *q.ring;
+  uint32_t new_head = (r.head() + q.count) % r.size();
+  if (m_tx_head_wb_addr != 0) {
+    for (int i = 0; i < 4; i++) q.head_buf[i] = static_cast<uint8_t>(new_head >> (8 * i));
+    if (!q.xfer->write(m_tx_head_wb_addr, q.head_buf, 4, DmaPurpose::DescWriteBack, 0)) {
+      r.halt();
+      q.count = 0;
+      return;
+    }
+    m_cnt.desc_writebacks++;
+  }
+  r.advance_head(q.count);
+  uint32_t frames = 0;
+  bool ioc = false;
+  for (uint32_t k = 0; k < q.count; k++) {
+    frames += q.eop[k];
+    ioc |= q.eop[k] && q.ioc[k];
+  }
+  q.count = 0;
+  if (frames) {
+    if (q.rx) {
+      m_cnt.rx_dma_frames += frames;
+      m_rx_in_engine -= frames;
+    }
+    m_irq.completion(q.cause, frames, ioc);
+  }
 }
 
 /* ---- descriptor fetch ---------------------------------------------------- */
@@ -296,17 +385,17 @@ void DmaEngine::tx_fetch_thread() { fetch_loop(m_tx, false, m_tx_fetch_x, m_tx_f
 /* Keeps one ring's cache filled: one fetch request outstanding at a time. */
 void DmaEngine::fetch_loop(DescRing &r, bool rx, DmaXfer &x, std::vector<uint8_t> &buf) {
   const uint32_t enable = rx ? GN_CTRL_RX_EN : GN_CTRL_TX_EN;
-  const uint32_t db = m_codec.desc_bytes();
   for (;;) {
+    const uint32_t db = r.desc_bytes();
     uint32_t first = 0, n = 0;
     if (!(m_ctrl & enable) ||
-        !r.plan_fetch(m_p.desc_fetch_max, m_spacing == db, &first, &n)) {
+        !r.plan_fetch(m_p.desc_fetch_max, r.spacing() == db, &first, &n)) {
       wait(r.fetch_kick());
       continue;
     }
     uint32_t gen = r.generation();
     r.fetch_issued(n);
-    m_tags.acquire(rx && m_p.rx_read_priority);
+    m_tags.acquire(rx);
     bool ok = x.read(r.slot_addr(first), buf.data(), n * db, DmaPurpose::DescFetch, 0);
     m_tags.release();
     r.fetch_ended();
@@ -384,8 +473,16 @@ void DmaEngine::rx_one_frame() {
       m_rx.halt();
       return;
     }
-    uint32_t chunk = std::min(len - off, buf);
-    if (!m_rx_data_x.write(d.buf_addr, data + off, chunk, DmaPurpose::Data, 0, ready_ps)) {
+    /* A family may put a header before the frame in its first buffer
+     * (mvneta's 2-byte Marvell header): the frame starts that far in. */
+    uint32_t skip = off == 0 ? m_codec.rx_data_offset() : 0;
+    if (buf <= skip) {
+      violation("RX descriptor %u: buffer of %u bytes has no room after the %u-byte header", idx, buf, skip);
+      m_rx.halt();
+      return;
+    }
+    uint32_t chunk = std::min(len - off, buf - skip);
+    if (!m_rx_data_x.write(d.buf_addr + skip, data + off, chunk, DmaPurpose::Data, 0, ready_ps)) {
       m_rx.halt();
       return;
     }
@@ -393,11 +490,11 @@ void DmaEngine::rx_one_frame() {
     off += chunk;
     bool eop = off == len;
     if (eop) {
-      fifo.pop(); /* the bytes have left the device */
+      m_mac.rx_pop(); /* the bytes have left the device (may send XON) */
       m_rx_in_engine++;
     }
-    m_codec.encode_rx_done(d, chunk, eop, wb_slot(m_rx_wb));
-    wb_add(m_rx_wb, idx, eop);
+    m_codec.encode_rx_done(d, chunk, off, eop, wb_slot(m_rx_wb));
+    wb_add(m_rx_wb, idx, eop, d.ioc);
   }
 }
 
@@ -504,7 +601,7 @@ void DmaEngine::tx_retire_thread() {
     m_codec.encode_tx_done(j.d, wb_slot(m_tx_wb));
     m_job_head++;
     m_tx_job_freed.notify();
-    wb_add(m_tx_wb, idx, eop);
+    wb_add(m_tx_wb, idx, eop, j.d.ioc);
   }
 }
 

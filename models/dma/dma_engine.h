@@ -46,13 +46,16 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t desc_cache_entries = 16; /* descriptors each ring's cache holds */
     uint32_t desc_proc_cycles = 4;    /* NIC cycles per descriptor, cycles */
     uint32_t wb_threshold = 1;        /* completed descriptors per write-back */
+    bool tx_head_wb = false;          /* TX: write the head index, not the descriptors */
+    uint32_t prefetch_threshold = 0;  /* fetch while cached <= this; 0: whenever a batch fits */
     uint32_t max_read_reqs = 32;      /* outstanding read requests (tags) */
-    bool rx_read_priority = true;     /* RX reads take free tags first */
+    bool rx_read_priority = true;     /* RX reads take free tags first; false: round robin */
+    double itr_usecs = 0;             /* least time between MSIs, us; 0: no throttling */
     uint32_t coal_frames = 32;        /* COAL_FRAMES reset value, frames */
     double coal_usecs = 50;           /* COAL_USECS reset value, us */
     double reg_read_ns = 100;         /* device time to answer a register read, ns */
-    /* From cfg.nic.*: the cache holds two fetch batches; read tags are the
-     * 32 a PCIe requester has without extended tags; RX reads first. */
+    /* From cfg.nic.*: desc_cache_entries 0 means two fetch batches;
+     * wb_mode desc forces wb_threshold 1; head applies to TX (RX batches). */
     static Params from_config(const nicsim_config &cfg);
   };
 
@@ -77,6 +80,11 @@ class DmaEngine : public sc_core::sc_module {
    * socket: the initiator socket all DMA goes through (bound by the owner). */
   DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCodec &codec, Mac &mac,
             tlm::tlm_initiator_socket<> &socket);
+
+  /* Records every DMA of the engine and its MSIs on tracks of t: rxq0.fetch,
+   * rxq0.dma (data and write-backs), txq0.fetch, txq0.read<i>,
+   * txq0.writeback, irq0.msi, irq0.moderation. Call before sc_start. */
+  void set_trace(TraceWriter *t);
 
   /* Where violations go; without one they are SC_REPORT_ERRORs. */
   void set_violation_handler(ViolationFn fn) { m_on_violation = std::move(fn); }
@@ -103,6 +111,8 @@ class DmaEngine : public sc_core::sc_module {
   /* The rings, for inspection. */
   const DescRing &rx_ring() const { return m_rx; }
   const DescRing &tx_ring() const { return m_tx; }
+  /* The read-tag pool (arbitration counters). */
+  const ReadTagPool &read_tags() const { return m_tags; }
   /* The NIC clock. */
   const NicClock &clock() const { return m_clock; }
 
@@ -113,9 +123,12 @@ class DmaEngine : public sc_core::sc_module {
     DmaXfer *xfer = nullptr;
     uint32_t cause = 0;            /* GN_INT_RX or GN_INT_TX */
     bool rx = false;
+    bool head_wb = false;          /* write the new head index instead of the descriptors */
+    uint8_t head_buf[4] = {};      /* the head index, little-endian */
     std::vector<uint8_t> bytes;    /* encoded descriptors, wb_threshold of them */
     std::vector<uint32_t> idx;     /* their ring indices */
     std::vector<uint8_t> eop;      /* 1 if the descriptor ends a frame */
+    std::vector<uint8_t> ioc;      /* 1 if it asks for an interrupt on completion */
     uint32_t count = 0;
   };
   /* One TX data read, from descriptor to FIFO bytes. */
@@ -135,9 +148,11 @@ class DmaEngine : public sc_core::sc_module {
   void tx_issue_thread();
   void tx_reader(uint32_t i);
   void tx_retire_thread();
-  uint8_t *wb_slot(WbQueue &q) { return q.bytes.data() + q.count * m_codec.desc_bytes(); }
-  void wb_add(WbQueue &q, uint32_t idx, bool eop);
+  uint8_t *wb_slot(WbQueue &q) { return q.bytes.data() + q.count * q.ring->desc_bytes(); }
+  void set_ring_geometry();
+  void wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc);
   void wb_flush(WbQueue &q);
+  void wb_flush_head(WbQueue &q);
   void ring_config_write(DescRing &r, const char *which, uint32_t offset, uint32_t value);
   void ctrl_changed();
   void violation(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -157,6 +172,7 @@ class DmaEngine : public sc_core::sc_module {
   uint32_t m_ctrl = 0;
   uint32_t m_spacing;
   uint32_t m_rx_buf_size = 0;
+  uint64_t m_tx_head_wb_addr = 0; /* TX_HEAD_WB_LO/HI */
   sc_core::sc_event m_ctrl_event;
 
   /* RX */

@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "nic/ps_time.h"
+#include "nic/trace.h"
 
 namespace nicsim {
 
@@ -42,6 +43,7 @@ bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t l
   sc_core::sc_time delay = ps_time(start - now);
   m_socket->b_transport(m_gp, delay);
   if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  if (m_trace) m_trace->complete(m_trace_tid, TraceWriter::purpose_name(purpose), start, now_ps(), addr, len);
   if (m_gp.is_response_ok()) return true;
   char msg[160];
   std::snprintf(msg, sizeof msg, "DMA %s of %u bytes at 0x%llx failed: %s",

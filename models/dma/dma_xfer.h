@@ -14,6 +14,8 @@
 
 namespace nicsim {
 
+class TraceWriter;
+
 /* Each SC_THREAD that issues DMA owns one DmaXfer, so no payload is shared
  * or allocated per transfer. Only callable from an SC_THREAD. */
 class DmaXfer {
@@ -38,6 +40,11 @@ class DmaXfer {
    * has left the device. Start time and result as for read(). */
   bool write(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose, uint16_t queue,
              uint64_t start_ps = 0);
+  /* Records every transfer as a span on track tid of t (nullptr: none). */
+  void set_trace(TraceWriter *t, uint32_t tid) {
+    m_trace = t;
+    m_trace_tid = tid;
+  }
 
  private:
   bool run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
@@ -48,6 +55,8 @@ class DmaXfer {
   ErrorFn m_on_error;
   tlm::tlm_generic_payload m_gp;
   TlpExt *m_ext; /* owned by m_gp */
+  TraceWriter *m_trace = nullptr;
+  uint32_t m_trace_tid = 0;
 };
 
 }  // namespace nicsim

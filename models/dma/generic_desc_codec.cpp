@@ -53,8 +53,8 @@ void GenericDescCodec::decode_tx(const uint8_t *p, DmaDesc *d) const {
   d->eop = (flags & GN_DESC_EOP) != 0;
 }
 
-void GenericDescCodec::encode_rx_done(const DmaDesc &d, uint32_t pkt_len, bool eop,
-                                      uint8_t *p) const {
+void GenericDescCodec::encode_rx_done(const DmaDesc &d, uint32_t pkt_len, uint32_t /*frame_len*/,
+                                      bool eop, uint8_t *p) const {
   std::memcpy(p, d.raw, GN_DESC_SIZE);
   st16(p + kOffRxPktLen, static_cast<uint16_t>(pkt_len));
   st16(p + kOffRxFlags, static_cast<uint16_t>(eop ? GN_DESC_EOP : 0));

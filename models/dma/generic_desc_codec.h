@@ -17,7 +17,10 @@ class GenericDescCodec : public DescCodec {
   /* buf_addr, len, OWN and EOP from flags. */
   void decode_tx(const uint8_t *p, DmaDesc *d) const override;
   /* pkt_len set; flags = EOP if eop, OWN and ERR clear; the rest as fetched. */
-  void encode_rx_done(const DmaDesc &d, uint32_t pkt_len, bool eop, uint8_t *p) const override;
+  void encode_rx_done(const DmaDesc &d, uint32_t pkt_len, uint32_t frame_len, bool eop,
+                      uint8_t *p) const override;
+  /* "generic". */
+  const char *family() const override { return "generic"; }
   /* flags with OWN cleared; the rest as fetched. */
   void encode_tx_done(const DmaDesc &d, uint8_t *p) const override;
 };

@@ -3,35 +3,53 @@
 
 #include "hw/generic_nic.h"
 #include "nic/ps_time.h"
+#include "nic/trace.h"
 
 namespace nicsim {
 
 IrqModerator::IrqModerator(sc_core::sc_module_name name, uint32_t coal_frames, double coal_usecs,
                            tlm::tlm_initiator_socket<> &socket, const NicClock &clock,
-                           DmaXfer::ErrorFn on_error)
+                           DmaXfer::ErrorFn on_error, double itr_usecs)
     : sc_core::sc_module(name),
       m_mask(GN_INT_ALL),
       m_coal_frames(coal_frames ? coal_frames : 1),
       m_coal_ps(round_ps(coal_usecs * 1e6)),
+      m_itr_ps(round_ps(itr_usecs * 1e6)),
       m_xfer(socket, clock, std::move(on_error)) {
+  m_timer_causes = GN_INT_ALL;
   SC_HAS_PROCESS(IrqModerator);
   SC_METHOD(timer_method);
   sensitive << m_timer;
   dont_initialize();
+  SC_METHOD(throttle_method);
+  sensitive << m_throttle;
+  dont_initialize();
   SC_THREAD(msi_thread);
 }
 
-void IrqModerator::completion(uint32_t cause, uint32_t frames) {
+void IrqModerator::set_trace(TraceWriter *t) {
+  m_trace = t;
+  if (!t) return;
+  m_xfer.set_trace(t, t->track("irq0.msi"));
+  m_trace_tid = t->track("irq0.moderation");
+}
+
+void IrqModerator::completion(uint32_t cause, uint32_t frames, bool ioc) {
   if (frames == 0) return;
   m_status |= cause;
-  bool first = m_unnotified == 0;
   m_unnotified += frames;
   m_unnotified_causes |= cause;
-  if (first) {
+  if (!m_timer_armed && (cause & m_timer_causes)) {
     m_first_ps = now_ps();
+    m_timer_armed = true;
     arm_timer();
   }
-  if (m_unnotified >= m_coal_frames) condition_met();
+  if (ioc || (!m_ioc_mode && m_unnotified >= m_coal_frames)) condition_met();
+}
+
+void IrqModerator::set_ioc_mode(bool on) {
+  m_ioc_mode = on;
+  m_timer_causes = on ? GN_INT_RX : GN_INT_ALL;
 }
 
 void IrqModerator::condition_met() {
@@ -40,33 +58,74 @@ void IrqModerator::condition_met() {
     return;
   }
   m_cnt.suppressed++;
+  if (m_trace) m_trace->instant(m_trace_tid, "suppressed", now_ps());
   m_pending_causes |= m_unnotified_causes;
   m_unnotified = 0;
   m_unnotified_causes = 0;
+  m_timer_armed = false;
   m_timer.cancel();
 }
 
 void IrqModerator::raise() {
+  uint32_t causes = m_unnotified_causes | m_pending_causes;
   m_unnotified = 0;
   m_unnotified_causes = 0;
   m_pending_causes = 0;
+  m_timer_armed = false;
   m_timer.cancel();
   if (m_msi_addr == 0) return; /* MSI not enabled: nothing can be delivered */
+  if (m_deferred) {
+    m_deferred_causes |= causes;
+    m_cnt.throttled++;
+    if (m_trace) m_trace->instant(m_trace_tid, "throttled", now_ps());
+    return;
+  }
+  uint64_t now = now_ps();
+  if (m_itr_ps > 0 && m_any_msi && now < m_last_msi_ps + m_itr_ps) {
+    m_deferred = true;
+    m_deferred_causes = causes;
+    if (m_trace) m_trace->instant(m_trace_tid, "deferred", now);
+    m_throttle.notify(ps_time(m_last_msi_ps + m_itr_ps - now));
+    return;
+  }
+  send_msi();
+}
+
+void IrqModerator::send_msi() {
+  m_any_msi = true;
+  m_last_msi_ps = now_ps();
   m_cnt.raised++;
+  if (m_trace) m_trace->instant(m_trace_tid, "raise", m_last_msi_ps);
   m_msi_queued++;
   m_msi_kick.notify();
 }
 
+/* The ITR interval after the last MSI has passed: send the deferred one,
+ * unless its causes were masked meanwhile (then it waits for the unmask). */
+void IrqModerator::throttle_method() {
+  if (!m_deferred) return;
+  m_deferred = false;
+  if (m_deferred_causes & ~m_mask & GN_INT_ALL) {
+    m_deferred_causes = 0;
+    send_msi();
+  } else {
+    m_cnt.suppressed++;
+    if (m_trace) m_trace->instant(m_trace_tid, "suppressed", now_ps());
+    m_pending_causes |= m_deferred_causes;
+    m_deferred_causes = 0;
+  }
+}
+
 void IrqModerator::arm_timer() {
   m_timer.cancel();
-  if (m_coal_ps == 0 || m_unnotified == 0) return;
+  if (m_coal_ps == 0 || !m_timer_armed) return;
   uint64_t due = m_first_ps + m_coal_ps;
   uint64_t now = now_ps();
   m_timer.notify(ps_time(due > now ? due - now : 0));
 }
 
 void IrqModerator::timer_method() {
-  if (m_unnotified > 0 && m_coal_ps > 0 && now_ps() >= m_first_ps + m_coal_ps) condition_met();
+  if (m_timer_armed && m_coal_ps > 0 && now_ps() >= m_first_ps + m_coal_ps) condition_met();
 }
 
 uint32_t IrqModerator::read_clear_status() {
@@ -82,7 +141,7 @@ void IrqModerator::set_mask(uint32_t mask) {
 
 void IrqModerator::set_coal_frames(uint32_t frames) {
   m_coal_frames = frames ? frames : 1;
-  if (m_unnotified > 0 && m_unnotified >= m_coal_frames) condition_met();
+  if (!m_ioc_mode && m_unnotified > 0 && m_unnotified >= m_coal_frames) condition_met();
 }
 
 uint32_t IrqModerator::coal_usecs() const {

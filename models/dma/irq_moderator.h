@@ -1,5 +1,5 @@
-/* irq_moderator.h: interrupt causes, masking and moderation (frame count
- * plus timer) of a NIC, and the MSI writes it sends. */
+/* irq_moderator.h: interrupt causes, masking and moderation (frame count,
+ * timer, ITR throttling) of a NIC, and the MSI writes it sends. */
 #ifndef NICSIM_MODELS_DMA_IRQ_MODERATOR_H
 #define NICSIM_MODELS_DMA_IRQ_MODERATOR_H
 
@@ -24,6 +24,15 @@ namespace nicsim {
  * the device has one MSI vector. MSIs are sent by one thread, in order, on the
  * same socket as the data, so each arrives after the writes it announces.
  * MSI is enabled when the MSI address is non-zero.
+ *
+ * In IOC mode (stmmac) the frame threshold is off: a completion whose
+ * descriptor has IOC set meets the condition at once, and only RX
+ * completions arm the timer (the RX watchdog).
+ *
+ * ITR throttling (Intel's interrupt throttle rate): with itr_usecs > 0 two
+ * MSIs are at least itr_usecs apart. An interrupt raised sooner is deferred
+ * to last + itr_usecs; later raises merge into it (counted as throttled). If
+ * its causes are masked by then, it becomes pending (suppressed) instead.
  */
 class IrqModerator : public sc_core::sc_module {
  public:
@@ -31,15 +40,23 @@ class IrqModerator : public sc_core::sc_module {
   struct Counters {
     uint64_t raised = 0;     /* MSIs raised */
     uint64_t suppressed = 0; /* moderation conditions met while masked, folded into a later MSI */
+    uint64_t throttled = 0;  /* raises merged into an MSI deferred by ITR throttling */
   };
 
   /* coal_frames: completions per interrupt; coal_usecs: timer, us (0: none);
-   * socket and clock: where and when MSI writes go; on_error: failed MSI write. */
+   * socket and clock: where and when MSI writes go; on_error: failed MSI write;
+   * itr_usecs: least time between two MSIs, us (0: no throttling). */
   IrqModerator(sc_core::sc_module_name name, uint32_t coal_frames, double coal_usecs,
-               tlm::tlm_initiator_socket<> &socket, const NicClock &clock, DmaXfer::ErrorFn on_error);
+               tlm::tlm_initiator_socket<> &socket, const NicClock &clock, DmaXfer::ErrorFn on_error,
+               double itr_usecs = 0);
 
-  /* frames completions of cause (GN_INT_* bits) happened now. */
-  void completion(uint32_t cause, uint32_t frames);
+  /* frames completions of cause (GN_INT_* bits) happened now; ioc: one of
+   * them had its descriptor's interrupt-on-completion bit set. */
+  void completion(uint32_t cause, uint32_t frames, bool ioc = false);
+  /* IOC mode (stmmac): no frame threshold; a completion interrupts only if
+   * its descriptor asks (IOC); RX completions without it start the timer
+   * (the RX watchdog, RIWT); TX ones wait for a later interrupt. */
+  void set_ioc_mode(bool on);
 
   /* Status register: read-to-clear, and write-1-to-clear. */
   uint32_t read_clear_status();
@@ -64,6 +81,8 @@ class IrqModerator : public sc_core::sc_module {
 
   /* Counters so far. */
   const Counters &counters() const { return m_cnt; }
+  /* Traces MSI writes and moderation decisions on two tracks of t. */
+  void set_trace(TraceWriter *t);
   /* Completions not yet covered by an interrupt (raised or suppressed). */
   uint32_t unnotified() const { return m_unnotified; }
 
@@ -73,6 +92,8 @@ class IrqModerator : public sc_core::sc_module {
   void arm_timer();
   void timer_method();
   void msi_thread();
+  void throttle_method();
+  void send_msi();
 
   uint32_t m_status = 0;
   uint32_t m_mask;
@@ -82,9 +103,20 @@ class IrqModerator : public sc_core::sc_module {
   uint32_t m_msi_data = 0;
   uint32_t m_unnotified = 0;     /* completions since the last interrupt or suppression */
   uint32_t m_unnotified_causes = 0;
-  uint64_t m_first_ps = 0;       /* time of the oldest un-notified completion */
+  uint64_t m_first_ps = 0;       /* time the timer was armed */
+  bool m_timer_armed = false;    /* the timer runs from m_first_ps */
+  bool m_ioc_mode = false;
+  uint32_t m_timer_causes;       /* causes that arm the timer */
   uint32_t m_pending_causes = 0; /* suppressed interrupt waiting for unmask */
   uint32_t m_msi_queued = 0;     /* MSIs raised, not yet sent */
+  TraceWriter *m_trace = nullptr;
+  uint32_t m_trace_tid = 0;      /* moderation decisions track */
+  uint64_t m_itr_ps;             /* least MSI spacing, ps; 0: none */
+  bool m_any_msi = false;        /* an MSI has been sent (m_last_msi_ps is valid) */
+  uint64_t m_last_msi_ps = 0;    /* when the latest MSI was raised */
+  bool m_deferred = false;       /* an MSI waits for the ITR interval */
+  uint32_t m_deferred_causes = 0;
+  sc_core::sc_event m_throttle;
   sc_core::sc_event m_timer;
   sc_core::sc_event m_msi_kick;
   DmaXfer m_xfer;

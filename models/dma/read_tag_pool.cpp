@@ -1,22 +1,29 @@
-/* read_tag_pool.cpp: outstanding-read limit with priority (see read_tag_pool.h). */
+/* read_tag_pool.cpp: outstanding-read limit with arbitration (see read_tag_pool.h). */
 #include "dma/read_tag_pool.h"
 
 namespace nicsim {
 
-ReadTagPool::ReadTagPool(uint32_t tags) : m_tags(tags ? tags : 1), m_free(m_tags) {}
+ReadTagPool::ReadTagPool(uint32_t tags, bool rx_priority)
+    : m_tags(tags ? tags : 1), m_free(m_tags), m_rx_priority(rx_priority) {}
 
-void ReadTagPool::acquire(bool high_priority) {
-  if (high_priority) {
-    m_high_waiting++;
-    while (m_free == 0) sc_core::wait(m_freed);
-    m_high_waiting--;
-    m_free--;
-    /* Low-priority waiters stood back for us; wake them if tags remain. */
-    if (m_free > 0) m_freed.notify();
-  } else {
-    while (m_free == 0 || m_high_waiting > 0) sc_core::wait(m_freed);
-    m_free--;
-  }
+bool ReadTagPool::eligible(int cls) const {
+  if (m_free == 0) return false;
+  const int other = 1 - cls;
+  if (m_waiting[other] == 0) return true;
+  if (m_rx_priority) return cls == 0;
+  return m_last != cls;
+}
+
+void ReadTagPool::acquire(bool rx) {
+  const int cls = rx ? 0 : 1;
+  m_waiting[cls]++;
+  while (!eligible(cls)) sc_core::wait(m_freed);
+  m_waiting[cls]--;
+  m_free--;
+  m_last = cls;
+  m_granted[cls]++;
+  /* Others stood back for us, or may be eligible now that we are served. */
+  if (m_free > 0) m_freed.notify();
 }
 
 void ReadTagPool::release() {

@@ -1,6 +1,6 @@
 /* read_tag_pool.h: the DMA engine's limit on outstanding read requests
- * (PCIe non-posted tags), shared by all channels, with an optional
- * high-priority class (RX first, as lan743x's CH_ARB_SEL_RX_HIGH). */
+ * (PCIe non-posted tags), shared by the RX and TX channels, with RX-priority
+ * (as lan743x's CH_ARB_SEL_RX_HIGH) or round-robin arbitration. */
 #ifndef NICSIM_MODELS_DMA_READ_TAG_POOL_H
 #define NICSIM_MODELS_DMA_READ_TAG_POOL_H
 
@@ -9,25 +9,33 @@
 
 namespace nicsim {
 
-/* A counting semaphore for SC_THREADs; a waiting high-priority requester is
- * served before any low-priority one. */
+/* A counting semaphore for SC_THREADs with two requester classes, RX and TX.
+ * rx_priority: a waiting RX requester is served before any TX one.
+ * Round robin: when both classes wait, the class not served last goes first. */
 class ReadTagPool {
  public:
-  /* tags: reads that may be outstanding at once. */
-  explicit ReadTagPool(uint32_t tags);
-  /* Blocks the calling thread until a tag is free and takes it. */
-  void acquire(bool high_priority);
+  /* tags: reads that may be outstanding at once; rx_priority: the policy. */
+  explicit ReadTagPool(uint32_t tags, bool rx_priority = true);
+  /* Blocks the calling thread until a tag is free for its class and takes it. */
+  void acquire(bool rx);
   /* Returns a tag. */
   void release();
   /* Tags in use. */
   uint32_t in_use() const { return m_tags - m_free; }
   /* Tags in total. */
   uint32_t tags() const { return m_tags; }
+  /* Tags granted so far to RX and to TX requesters. */
+  uint64_t granted(bool rx) const { return m_granted[rx ? 0 : 1]; }
 
  private:
+  bool eligible(int cls) const;
+
   uint32_t m_tags;
   uint32_t m_free;
-  uint32_t m_high_waiting = 0;
+  bool m_rx_priority;
+  uint32_t m_waiting[2] = {0, 0}; /* [0] RX, [1] TX */
+  int m_last = 1;                 /* class served last */
+  uint64_t m_granted[2] = {0, 0};
   sc_core::sc_event m_freed;
 };
 

@@ -12,7 +12,14 @@ Mac::Params Mac::Params::from_config(const nicsim_config &cfg) {
   p.line_rate_gbps = cfg.nic.line_rate_gbps;
   p.rx_fifo_bytes = static_cast<uint32_t>(cfg.nic.rx_fifo_bytes);
   p.max_frame_bytes = std::max<uint32_t>(1518, static_cast<uint32_t>(cfg.traffic.frame_bytes));
-  p.tx_fifo_bytes = 2 * p.max_frame_bytes;
+  p.pause = cfg.nic.pause_enable;
+  p.pause_quanta = static_cast<uint32_t>(cfg.nic.pause_quanta);
+  p.xoff_bytes = cfg.nic.pause_xoff_bytes > 0 ? static_cast<uint32_t>(cfg.nic.pause_xoff_bytes)
+                 : p.rx_fifo_bytes > 2 * p.max_frame_bytes ? p.rx_fifo_bytes - 2 * p.max_frame_bytes
+                                                           : p.rx_fifo_bytes / 2;
+  p.xon_bytes = cfg.nic.pause_xon_bytes > 0 ? static_cast<uint32_t>(cfg.nic.pause_xon_bytes) : p.xoff_bytes / 2;
+  p.tx_fifo_bytes = cfg.nic.tx_fifo_bytes > 0 ? static_cast<uint32_t>(cfg.nic.tx_fifo_bytes)
+                                              : 2 * p.max_frame_bytes;
   return p;
 }
 
@@ -24,10 +31,47 @@ Mac::Mac(sc_core::sc_module_name name, const Params &p)
       m_tx(p.tx_fifo_bytes, p.max_frame_bytes - kFcsBytes, kMinDmaLen) {
   require_ps_resolution(this->name());
   if (p.line_rate_gbps <= 0) SC_REPORT_ERROR(this->name(), "line rate must be positive");
+  if (p.tx_fifo_bytes < p.max_frame_bytes - kFcsBytes) {
+    SC_REPORT_ERROR(this->name(), "the TX FIFO must hold the longest frame");
+  }
+  if (p.pause && p.xon_bytes >= p.xoff_bytes) SC_REPORT_ERROR(this->name(), "pause XON level must be below XOFF");
   SC_HAS_PROCESS(Mac);
   SC_METHOD(tx_process);
   sensitive << m_tx_kick;
   dont_initialize();
+  SC_METHOD(pause_refresh);
+  sensitive << m_refresh;
+  dont_initialize();
+}
+
+/* The PAUSE frame is a MAC control frame sent between data frames; the
+ * model delivers it one PAUSE frame time (72 B at the line rate) after the
+ * decision and does not delay TX data frames for it. */
+void Mac::send_pause(uint32_t quanta) {
+  if (!m_sink) return;
+  uint64_t at = now_ps() + wire_ps(kPauseWireBytes);
+  m_sink->pause_received(quanta, at);
+  if (quanta > 0) {
+    m_cnt.pause_xoff++;
+    /* Re-send XOFF when half the pause time has passed, if still above XON. */
+    m_refresh.cancel();
+    m_refresh.notify(ps_time(wire_ps(kPauseWireBytes) + round_ps(quanta * 512 * m_ps_per_byte / 8) / 2));
+  } else {
+    m_cnt.pause_xon++;
+    m_refresh.cancel();
+  }
+}
+
+void Mac::pause_refresh() {
+  if (m_xoff) send_pause(m_p.pause_quanta);
+}
+
+void Mac::rx_pop() {
+  m_rx.pop();
+  if (m_xoff && m_rx.used_bytes() <= m_p.xon_bytes) {
+    m_xoff = false;
+    send_pause(0);
+  }
 }
 
 uint64_t Mac::wire_ps(uint32_t bytes) const { return round_ps(bytes * m_ps_per_byte); }
@@ -43,6 +87,10 @@ void Mac::rx_end() {
   m_rx.publish_frame();
   m_cnt.rx_frames++;
   m_rx_frame.notify();
+  if (m_p.pause && !m_xoff && m_rx.used_bytes() >= m_p.xoff_bytes) {
+    m_xoff = true;
+    send_pause(m_p.pause_quanta);
+  }
 }
 
 void Mac::tx_publish() {

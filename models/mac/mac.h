@@ -35,8 +35,13 @@ class Mac : public sc_core::sc_module {
     uint32_t rx_fifo_bytes = 65536;  /* RX FIFO, bytes */
     uint32_t tx_fifo_bytes = 3036;   /* TX FIFO, bytes */
     uint32_t max_frame_bytes = 1518; /* longest frame with FCS, bytes */
+    bool pause = false;              /* IEEE 802.3x flow control */
+    uint32_t pause_quanta = 65535;   /* XOFF pause_time, 512 bit times */
+    uint32_t xoff_bytes = 0;         /* RX FIFO fill that sends XOFF, bytes */
+    uint32_t xon_bytes = 0;          /* fill at or below which XON follows, bytes */
     /* From cfg.nic.* and cfg.traffic.frame_bytes: the longest frame is
-     * max(1518, frame_bytes); the TX FIFO holds two of them. */
+     * max(1518, frame_bytes); the TX FIFO is nic.tx_fifo_bytes, or two
+     * longest frames when that is 0. */
     static Params from_config(const nicsim_config &cfg);
   };
 
@@ -46,7 +51,11 @@ class Mac : public sc_core::sc_module {
     uint64_t rx_drop_fifo = 0;   /* frames dropped: RX FIFO full (or frame too long) */
     uint64_t tx_wire_frames = 0; /* frames sent on the wire */
     uint64_t tx_wire_bytes = 0;  /* their bytes, FCS included */
+    uint64_t pause_xoff = 0;     /* PAUSE frames sent with the configured quanta (incl. refreshes) */
+    uint64_t pause_xon = 0;      /* PAUSE frames sent with quanta 0 */
   };
+  /* Bytes of a PAUSE frame on the wire: preamble + 64 B frame. */
+  static constexpr uint32_t kPauseWireBytes = 8 + 64;
 
   Mac(sc_core::sc_module_name name, const Params &p);
 
@@ -61,8 +70,10 @@ class Mac : public sc_core::sc_module {
   void rx_end();
 
   /* ---- DMA side ---------------------------------------------------------- */
-  /* RX FIFO; the DMA engine reads front() and pop()s once the bytes are sent. */
+  /* RX FIFO; the DMA engine reads front() and calls rx_pop() once the bytes are sent. */
   ByteFifo &rx_fifo() { return m_rx; }
+  /* Removes the oldest RX frame (its bytes have left); may send XON. */
+  void rx_pop();
   /* Notified each time a frame enters the RX FIFO. */
   const sc_core::sc_event &rx_frame_event() const { return m_rx_frame; }
   /* TX FIFO; the DMA engine append()s and close_frame()s into it. */
@@ -81,6 +92,8 @@ class Mac : public sc_core::sc_module {
 
  private:
   void tx_process();
+  void send_pause(uint32_t quanta);
+  void pause_refresh();
 
   Params m_p;
   double m_ps_per_byte; /* ps per byte at the line rate */
@@ -92,6 +105,8 @@ class Mac : public sc_core::sc_module {
   sc_core::sc_event m_tx_kick;
   bool m_tx_busy = false;       /* a frame is on the wire (or in its IFG wait) */
   uint64_t m_tx_next_ps = 0;    /* earliest next preamble (after the IFG), ps */
+  bool m_xoff = false;          /* the peer has been asked to pause */
+  sc_core::sc_event m_refresh;  /* re-send XOFF before the pause runs out */
   Counters m_cnt;
 };
 

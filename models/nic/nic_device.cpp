@@ -4,22 +4,41 @@
 
 #include "dma/dma_engine.h"
 #include "dma/generic_desc_codec.h"
+#include "dma/i40e_desc_codec.h"
+#include "dma/lan743x_desc_codec.h"
+#include "dma/mvneta_desc_codec.h"
+#include "dma/stmmac_desc_codec.h"
 #include "mac/mac.h"
 #include "nic/ps_time.h"
+#include "nic/trace.h"
 #include "traffic/wire_peer.h"
 
 namespace nicsim {
 
+namespace {
+/* The descriptor format of cfg.nic.family. */
+std::unique_ptr<DescCodec> make_codec(const nicsim_config &cfg) {
+  switch (cfg.nic.family) {
+    case NC_NIC_I40E: return std::unique_ptr<DescCodec>(new I40eDescCodec(static_cast<uint32_t>(cfg.nic.rx_desc_bytes)));
+    case NC_NIC_LAN743X: return std::unique_ptr<DescCodec>(new Lan743xDescCodec);
+    case NC_NIC_STMMAC: return std::unique_ptr<DescCodec>(new StmmacDescCodec);
+    case NC_NIC_MVNETA: return std::unique_ptr<DescCodec>(new MvnetaDescCodec);
+    default: return std::unique_ptr<DescCodec>(new GenericDescCodec);
+  }
+}
+}  // namespace
+
 struct NicDevice::Impl {
-  GenericDescCodec codec; /* cfg.nic.family == generic, the only family so far */
+  std::unique_ptr<DescCodec> codec; /* cfg.nic.family */
   Mac mac;
   WirePeer peer;
   DmaEngine engine;
 
   Impl(const nicsim_config &cfg, tlm::tlm_initiator_socket<> &dma)
-      : mac("mac", Mac::Params::from_config(cfg)),
+      : codec(make_codec(cfg)),
+        mac("mac", Mac::Params::from_config(cfg)),
         peer("peer", WirePeer::Params::from_config(cfg), mac),
-        engine("dma_engine", DmaEngine::Params::from_config(cfg), codec, mac, dma) {
+        engine("dma_engine", DmaEngine::Params::from_config(cfg), *codec, mac, dma) {
     mac.set_tx_sink(&peer);
   }
 };
@@ -27,7 +46,10 @@ struct NicDevice::Impl {
 NicDevice::NicDevice(sc_core::sc_module_name name, const nicsim_config &cfg)
     : sc_core::sc_module(name), dma("dma"), regs("regs") {
   require_ps_resolution(this->name());
-  if (cfg.nic.family != NC_NIC_GENERIC) SC_REPORT_ERROR(this->name(), "unknown NIC family");
+  if (cfg.nic.family != NC_NIC_GENERIC && cfg.nic.family != NC_NIC_LAN743X && cfg.nic.family != NC_NIC_STMMAC &&
+      cfg.nic.family != NC_NIC_I40E && cfg.nic.family != NC_NIC_MVNETA) {
+    SC_REPORT_ERROR(this->name(), "unknown NIC family");
+  }
   m_impl.reset(new Impl(cfg, dma));
   m_impl->engine.set_violation_handler([this](const std::string &who, const std::string &msg) {
     if (on_violation) {
@@ -37,6 +59,7 @@ NicDevice::NicDevice(sc_core::sc_module_name name, const nicsim_config &cfg)
     }
   });
   regs.register_b_transport(this, &NicDevice::b_transport_regs);
+  m_impl->engine.set_trace(TraceWriter::global()); /* nullptr: no trace */
 }
 
 NicDevice::~NicDevice() = default;
@@ -72,6 +95,16 @@ NicCounters NicDevice::counters() const {
   c.mmio_reads = ec.mmio_reads;
   c.mmio_writes = ec.mmio_writes;
   c.dma_busy_cycles = ec.busy_cycles;
+  c.irqs_throttled = ic.throttled;
+  const DmaEngine &e = m_impl->engine;
+  c.rx_ring_occ_integral = e.rx_ring().occupancy_integral();
+  c.tx_ring_occ_integral = e.tx_ring().occupancy_integral();
+  c.rx_ring_occ_max = e.rx_ring().occupancy_max();
+  c.tx_ring_occ_max = e.tx_ring().occupancy_max();
+  c.rx_read_grants = e.read_tags().granted(true);
+  c.tx_read_grants = e.read_tags().granted(false);
+  c.pause_xoff = mc.pause_xoff;
+  c.pause_xon = mc.pause_xon;
   return c;
 }
 

@@ -47,6 +47,15 @@ struct NicCounters {
   uint64_t mmio_reads = 0;         /* BAR0 register reads */
   uint64_t mmio_writes = 0;        /* BAR0 register writes */
   uint64_t dma_busy_cycles = 0;    /* NIC clock cycles spent processing descriptors, RX + TX */
+  uint64_t irqs_throttled = 0;     /* raises merged into an MSI deferred by ITR throttling */
+  uint64_t rx_ring_occ_integral = 0; /* device-owned RX descriptors x ps, cumulative */
+  uint64_t tx_ring_occ_integral = 0; /* device-owned TX descriptors x ps, cumulative */
+  uint64_t rx_ring_occ_max = 0;    /* most RX descriptors the device owned at once */
+  uint64_t tx_ring_occ_max = 0;    /* most TX descriptors the device owned at once */
+  uint64_t rx_read_grants = 0;      /* read tags granted to the RX channel */
+  uint64_t tx_read_grants = 0;      /* read tags granted to the TX channel (fetches and data) */
+  uint64_t pause_xoff = 0;          /* PAUSE frames the MAC sent asking for a pause (refreshes included) */
+  uint64_t pause_xon = 0;           /* PAUSE frames with pause_time 0 (resume) */
 };
 
 class WirePeer;

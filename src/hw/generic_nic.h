@@ -37,6 +37,8 @@
 #define GN_REG_MSI_ADDR_LO 0x060
 #define GN_REG_MSI_ADDR_HI 0x064
 #define GN_REG_MSI_DATA 0x068
+#define GN_REG_TX_HEAD_WB_LO 0x070 /* head write-back address (nic.wb_mode head); 0: none */
+#define GN_REG_TX_HEAD_WB_HI 0x074
 #define GN_BAR0_SIZE 0x1000
 
 #define GN_CTRL_RX_EN (1u << 0)

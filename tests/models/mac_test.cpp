@@ -20,6 +20,7 @@ namespace {
 class RxDrain : public sc_core::sc_module {
  public:
   std::vector<uint64_t> arrival_ps;
+  std::vector<uint64_t> sent_ps; /* the frames' send timestamps */
   uint64_t bad = 0;
   bool enabled = true;
 
@@ -38,6 +39,7 @@ class RxDrain : public sc_core::sc_module {
       nf_header h;
       if (nf_check(p, len, m_seed, &h) != NF_OK || h.seq != arrival_ps.size()) bad++;
       arrival_ps.push_back(now_ps());
+      sent_ps.push_back(h.ts_ps);
       m_mac.rx_fifo().pop();
     }
   }
@@ -236,3 +238,31 @@ TEST(MacWire, OfferedRateCannotExceedLineRate) {
   ASSERT_EQ(drain.arrival_ps.size(), frames);
   for (size_t i = 1; i < frames; i++) ASSERT_EQ(drain.arrival_ps[i] - drain.arrival_ps[i - 1], 1230400u);
 }
+
+/* Every supported line rate: 64 B frames back to back arrive
+ * (8 + 64 + 12) B x 8000 / rate ps apart, the first after (8 + 64) B. */
+class MacLineRate : public testing::TestWithParam<double> {};
+
+TEST_P(MacLineRate, BackToBack64BFramesAt) {
+  setup_systemc();
+  const double rate = GetParam();
+  const uint64_t frames = 200;
+  const double interval_ns = 84 * 8 / rate;
+  nicsim_config cfg = wire_config(64, frames, interval_ns);
+  cfg.nic.line_rate_gbps = rate;
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  RxDrain drain("drain", mac, 7);
+  sc_core::sc_start(sc_core::sc_time(interval_ns * (frames + 10), sc_core::SC_NS));
+  ASSERT_EQ(drain.arrival_ps.size(), frames);
+  EXPECT_EQ(drain.bad, 0u);
+  const uint64_t ps_per_byte = static_cast<uint64_t>(8000 / rate); /* exact for these rates */
+  EXPECT_EQ(drain.arrival_ps[0], 72 * ps_per_byte);
+  for (size_t i = 1; i < frames; i++) ASSERT_EQ(drain.arrival_ps[i] - drain.arrival_ps[i - 1], 84 * ps_per_byte) << i;
+  /* Each frame carries its preamble's start as its send time. */
+  for (size_t i = 0; i < frames; i++) ASSERT_EQ(drain.sent_ps[i], i * 84 * ps_per_byte) << i;
+  EXPECT_EQ(mac.counters().rx_drop_fifo, 0u);
+}
+
+INSTANTIATE_TEST_SUITE_P(Rates, MacLineRate, testing::Values(1.0, 2.5, 10.0, 25.0, 40.0, 100.0));
