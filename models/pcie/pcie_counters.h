@@ -24,7 +24,14 @@ struct PcieDirCounters {
   uint64_t tlps = 0;          /* TLPs serialised (MWr, MRd, CplD) */
   uint64_t wire_bytes = 0;    /* bytes on the wire: payload + header + link overhead */
   uint64_t payload_bytes = 0; /* TLP data payload bytes */
-  uint64_t busy_ps = 0;       /* time the serialiser was sending, up to the time asked for, ps */
+  uint64_t overhead_bytes = 0; /* TLP bytes that are not payload: header, ECRC, DLL and framing */
+  uint64_t busy_ps = 0;       /* time the serialiser was sending (TLPs, DLLPs, SKPs), up to the time asked for, ps */
+  uint64_t dllps = 0;         /* Ack and UpdateFC DLLPs sent */
+  uint64_t dllp_bytes = 0;    /* their wire bytes */
+  uint64_t skps = 0;          /* SKP ordered sets sent */
+  uint64_t skp_bytes = 0;     /* their bytes, all lanes */
+  uint64_t credit_stalls = 0; /* TLPs that waited for flow-control credits */
+  uint64_t credit_stall_ps = 0; /* total wait for credits, ps */
   uint64_t purpose_tlps[kDmaPurposes] = {};       /* TLPs by DmaPurpose */
   uint64_t purpose_wire_bytes[kDmaPurposes] = {}; /* wire bytes by DmaPurpose */
 };

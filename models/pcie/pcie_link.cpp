@@ -1,5 +1,6 @@
-// pcie_link.cpp: TLP splitting, FIFO serialisation per direction, posted-write
-// delivery and the read round trips of device DMA and CPU MMIO.
+// pcie_link.cpp: TLP splitting, FIFO serialisation per direction, DLLPs,
+// flow-control credits, tags, the root complex's read answers and write
+// commits, posted-write delivery and the MMIO round trips.
 #include "pcie/pcie_link.h"
 
 #include <algorithm>
@@ -17,8 +18,23 @@ namespace {
 
 uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 sc_time ps(uint64_t v) { return sc_time::from_value(v); }
+/* Notifies ev at absolute time t_ps (now if past); an earlier pending notification wins. */
+void notify_at(sc_core::sc_event &ev, uint64_t t_ps) {
+  const uint64_t now = now_ps();
+  ev.notify(ps(t_ps > now ? t_ps - now : 0));
+}
 
 }  // namespace
+
+uint64_t PcieLink::DllpStream::schedule(uint64_t event_ps, uint64_t latency_ps) {
+  if (any && event_ps <= last_due_ps) return last_due_ps;
+  last_due_ps = event_ps + latency_ps;
+  any = true;
+  TimeStamp t;
+  t.at_ps = last_due_ps;
+  sends.push(t);
+  return last_due_ps;
+}
 
 PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
     : sc_module(name),
@@ -27,30 +43,61 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
       host("host"),
       regs("regs"),
       m_fmt(p),
+      m_p(p),
       m_up(m_fmt, p.latency_ps),
       m_down(m_fmt, p.latency_ps),
       m_up_q(std::max<uint32_t>(p.mps, 8)),
+      m_up_ro_q(std::max<uint32_t>(p.mps, 8)),
       m_down_q(8),
       m_rd_latency_ps(p.rd_latency_ps),
+      m_fc_p(p.rc_ph_credits, p.rc_pd_credits),
+      m_fc_np(p.rc_nph_credits, 0),
+      m_tags_free(p.tags),
       m_mem_ext(new TlpExt) {
   if (sc_core::sc_get_time_resolution() != sc_time(1, sc_core::SC_PS))
     throw std::logic_error("PcieLink needs sc_set_time_resolution(1, SC_PS)");
+  if (p.tags < 1) throw std::invalid_argument("pcie.tags must be at least 1");
+  if (p.rc_pd_credits && p.rc_pd_credits < p.mps / 16)
+    throw std::invalid_argument("pcie.rc_pd_credits (" + std::to_string(p.rc_pd_credits) +
+                                ") must cover one max-payload TLP: at least pcie.mps / 16 = " +
+                                std::to_string(p.mps / 16) + " (Base Spec 3.0 §2.6.1)");
+  if (p.line_bytes == 0 || (p.line_bytes & (p.line_bytes - 1)))
+    throw std::invalid_argument("the root complex's cache line must be a power of two");
   dev.register_b_transport(this, &PcieLink::b_transport_dev);
   host.register_b_transport(this, &PcieLink::b_transport_host);
   m_mem_gp.set_extension(m_mem_ext);
   m_reg_gp.set_data_ptr(m_reg_buf);
+  for (int i = 0; i < 8; i++) m_ctx_pool.push_back(std::make_unique<ReadCtx>());
 
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(deliver_up);
   sensitive << m_up_event;
   dont_initialize();
   SC_THREAD(deliver_down_thread);
+  SC_METHOD(rc_process);
+  sensitive << m_rc_event;
+  dont_initialize();
+  SC_METHOD(tag_release);
+  sensitive << m_tag_event;
+  dont_initialize();
+  SC_METHOD(dllp_up);
+  sensitive << m_dllp_up_event;
+  dont_initialize();
+  SC_METHOD(dllp_down);
+  sensitive << m_dllp_down_event;
+  dont_initialize();
 }
 
 PcieLink::~PcieLink() = default;
 
 PcieDirCounters PcieLink::up_counters() const { return m_up.counters(now_ps()); }
 PcieDirCounters PcieLink::down_counters() const { return m_down.counters(now_ps()); }
+
+PcieReadStats PcieLink::read_stats() const {
+  PcieReadStats s = m_rd;
+  s.outstanding_area += static_cast<double>(m_outstanding) * static_cast<double>(now_ps() - m_outstanding_since_ps);
+  return s;
+}
 
 void PcieLink::violation(const std::string &msg) {
   if (on_violation) on_violation(name(), msg);
@@ -61,6 +108,79 @@ void PcieLink::wait_until(uint64_t t_ps) {
   if (t_ps > now) wait(ps(t_ps - now));
 }
 
+void PcieLink::outstanding_change(int delta) {
+  const uint64_t now = now_ps();
+  m_rd.outstanding_area += static_cast<double>(m_outstanding) * static_cast<double>(now - m_outstanding_since_ps);
+  m_outstanding_since_ps = now;
+  m_outstanding = static_cast<uint32_t>(static_cast<int64_t>(m_outstanding) + delta);
+  m_rd.outstanding_max = std::max<uint64_t>(m_rd.outstanding_max, m_outstanding);
+}
+
+void PcieLink::ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps) {
+  if (!m_p.dllp) return;
+  notify_at(ev, receiver_streams[kAck].schedule(arrival_ps, m_fmt.ack_latency_ps()));
+}
+
+uint64_t PcieLink::update_fc(int stream, uint64_t free_ps) {
+  /* The root port returns credits with an UpdateFC DLLP, coalesced like Acks;
+   * the credits are usable once it has reached the device. */
+  const uint64_t send = m_down_dllps[stream].schedule(free_ps, m_fmt.ack_latency_ps());
+  notify_at(m_dllp_down_event, send);
+  return send + m_fmt.serialise_ps(m_fmt.dllp_wire_bytes()) + m_p.latency_ps;
+}
+
+void PcieLink::send_dllps(DllpStream *streams, PcieDirection &dir, sc_core::sc_event &ev) {
+  const uint64_t now = now_ps();
+  uint64_t next = UINT64_MAX;
+  for (int k = 0; k < kStreams; k++) {
+    TimeRing<TimeStamp> &q = streams[k].sends;
+    while (!q.empty() && q.front().at_ps <= now) {
+      q.pop();
+      if (m_p.dllp) dir.reserve_dllp(now);
+    }
+    if (!q.empty()) next = std::min(next, q.front().at_ps);
+  }
+  if (next != UINT64_MAX) notify_at(ev, next);
+}
+
+void PcieLink::dllp_up() { send_dllps(m_up_dllps, m_up, m_dllp_up_event); }
+void PcieLink::dllp_down() { send_dllps(m_down_dllps, m_down, m_dllp_down_event); }
+
+void PcieLink::up_enter(FcCredits *fc, uint32_t hdr, uint32_t data) {
+  /* Upstream TLPs enter the wire in the order they were offered: a TLP that
+   * waits for credits holds up the ones behind it (no passing). */
+  const uint64_t my = m_ticket_next++;
+  while (m_ticket_serving != my) wait(m_ticket_event);
+  if (!fc || fc->infinite()) return;
+  const uint64_t t0 = now_ps();
+  const uint64_t t = fc->ready_ps(t0, hdr, data);
+  if (t > t0) {
+    m_up.count_credit_stall(t - t0);
+    wait_until(t);
+    fc->ready_ps(now_ps(), hdr, data);
+  }
+}
+
+void PcieLink::up_leave() {
+  m_ticket_serving++;
+  m_ticket_event.notify();
+}
+
+uint64_t PcieLink::commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro) {
+  uint64_t c = arrival_ps;
+  if (m_p.rc_serialize_writes) {
+    /* A serialising root complex commits a posted write cache line by cache
+     * line, each after the coherence acknowledgement of the previous one.
+     * A write with Relaxed Ordering need not wait: its lines are committed
+     * in parallel, one commit time after its arrival. A strongly ordered
+     * write waits for every earlier write, RO ones included. */
+    const uint64_t lines = (addr + len - 1) / m_p.line_bytes - addr / m_p.line_bytes + 1;
+    c = ro ? arrival_ps + m_p.rc_commit_ps : std::max(arrival_ps, m_last_commit_ps) + lines * m_p.rc_commit_ps;
+  }
+  m_last_commit_ps = std::max(m_last_commit_ps, c);
+  return c;
+}
+
 void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
   if (d != sc_core::SC_ZERO_TIME) {
     wait(d);
@@ -69,6 +189,7 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
   TlpExt *ext = nullptr;
   p.get_extension(ext);
   const DmaPurpose purpose = ext ? ext->purpose : DmaPurpose::Other;
+  const bool ro = ext && ext->relaxed_ordering;
   if (p.get_data_length() == 0 || p.get_data_ptr() == nullptr) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "device DMA of zero length (or no data buffer) at address 0x%" PRIx64,
@@ -77,26 +198,42 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
     p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
     return;
   }
-  if (p.is_write())
-    device_write(p, purpose);
-  else if (p.is_read())
+  const uint64_t t0 = now_ps();
+  if (p.is_write()) {
+    device_write(p, purpose, ro);
+  } else if (p.is_read()) {
     device_read(p, purpose);
-  else
+    m_rd.dma_rd_latency.add(now_ps() - t0);
+  } else {
     p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  m_rd.dma_reqs++;
+  m_rd.dma_bytes += p.get_data_length();
 }
 
-void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose) {
-  const uint64_t now = now_ps();
+void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, bool ro) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   const uint8_t *data = p.get_data_ptr();
-  uint64_t last_end = now;
+  uint64_t last_end = now_ps();
   for (uint64_t off = 0; off < len;) {
     const uint32_t n = m_fmt.write_chunk(addr + off, len - off);
+    const uint32_t dc = FcCredits::data_credits(n);
+    up_enter(&m_fc_p, 1, dc);
+    const uint64_t now = now_ps();
     const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemWrite, addr + off, n), n, purpose);
-    const bool was_empty = m_up_q.empty();
-    m_up_q.push(r.arrival_ps, addr + off, data + off, n, purpose);
-    if (was_empty) m_up_event.notify(ps(r.arrival_ps - now));
+    const uint64_t c = commit(r.arrival_ps, addr + off, n, ro);
+    if (!m_fc_p.infinite()) {
+      /* The root port frees the buffer once the write is committed, in order. */
+      m_last_p_free_ps = std::max(m_last_p_free_ps, c);
+      m_fc_p.consume(1, dc, update_fc(kUpdateP, m_last_p_free_ps));
+    }
+    ack(m_down_dllps, m_dllp_down_event, r.arrival_ps);
+    PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
+    q.push(c, addr + off, data + off, n, purpose);
+    notify_at(m_up_event, c);
+    up_leave();
     last_end = r.end_ps;
     off += n;
   }
@@ -106,49 +243,104 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose) {
 }
 
 void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
-  const uint64_t now = now_ps();
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   uint8_t *data = p.get_data_ptr();
 
-  /* The device sends all MRds of the transfer back to back. */
-  std::vector<uint64_t> arrivals;
-  if (!m_scratch.empty()) {
-    arrivals.swap(m_scratch.back());
-    m_scratch.pop_back();
-  }
-  arrivals.clear();
+  if (m_ctx_pool.empty()) m_ctx_pool.push_back(std::make_unique<ReadCtx>());
+  std::unique_ptr<ReadCtx> ctx = std::move(m_ctx_pool.back());
+  m_ctx_pool.pop_back();
+  ctx->remaining = m_fmt.count_read_requests(addr, len);
+  ctx->last_ps = now_ps();
+  ctx->ok = true;
+
+  /* The device sends the transfer's MRds back to back, each as soon as it has
+   * a tag and the root port has a non-posted credit. */
   for (uint64_t off = 0; off < len;) {
     const uint32_t n = m_fmt.read_chunk(addr + off, len - off);
+    if (m_tags_free == 0 || m_tag_ticket_next != m_tag_ticket_serving) {
+      /* No tag, or others waiting already: wait in line (first come, first served). */
+      m_rd.tag_stalls++;
+      const uint64_t my = m_tag_ticket_next++;
+      while (m_tag_ticket_serving != my || m_tags_free == 0) wait(m_tag_freed);
+      m_tag_ticket_serving++;
+      m_tag_freed.notify();
+    }
+    m_tags_free--;
+    outstanding_change(+1);
+    up_enter(&m_fc_np, 1, 0);
+    const uint64_t now = now_ps();
     const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemRead, addr + off, 0), 0, purpose);
-    arrivals.push_back(r.arrival_ps);
+    m_rd.mrds++;
+    /* The root complex answers rd_latency after the MRd arrived, and not
+     * before every earlier posted write is committed (a read must not pass
+     * a posted write, §2.4.1). */
+    const uint64_t ready = std::max(r.arrival_ps + m_rd_latency_ps, m_last_commit_ps);
+    if (!m_fc_np.infinite()) m_fc_np.consume(1, 0, update_fc(kUpdateNp, ready));
+    ack(m_down_dllps, m_dllp_down_event, r.arrival_ps);
+    PendingRead pr;
+    pr.at_ps = ready;
+    pr.issue_ps = now;
+    pr.addr = addr + off;
+    pr.len = n;
+    pr.data = data + off;
+    pr.purpose = purpose;
+    pr.ctx = ctx.get();
+    m_rc_q.push(pr);
+    notify_at(m_rc_event, ready);
+    up_leave();
     off += n;
   }
+  while (ctx->remaining) wait(ctx->done);
+  p.set_response_status(ctx->ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  const uint64_t last = ctx->last_ps;
+  m_ctx_pool.push_back(std::move(ctx));
+  /* A read is done when its last completion byte has arrived at the device. */
+  wait_until(last);
+}
 
-  /* The root complex answers each MRd rd_latency after it arrived, reading
-   * memory then; its completions queue behind whatever the host has already
-   * sent downstream (they never pass earlier posted writes). */
-  bool ok = true;
-  uint64_t last_arrival = now;
-  size_t i = 0;
-  for (uint64_t off = 0; off < len; i++) {
-    const uint32_t n = m_fmt.read_chunk(addr + off, len - off);
-    wait_until(arrivals[i] + m_rd_latency_ps);
-    ok = mem_access(tlm::TLM_READ_COMMAND, addr + off, data + off, n, purpose) && ok;
-    for (uint32_t c = 0; c < n;) {
-      const uint32_t cn = m_fmt.completion_chunk(addr + off + c, n - c);
-      const TlpReservation r =
-          m_down.reserve(now_ps(), m_fmt.wire_bytes(TlpKind::Completion, addr + off + c, cn), cn, purpose);
-      last_arrival = r.arrival_ps;
+void PcieLink::rc_process() {
+  const uint64_t now = now_ps();
+  while (!m_rc_q.empty() && m_rc_q.front().at_ps <= now) {
+    const PendingRead r = m_rc_q.front();
+    m_rc_q.pop();
+    /* Writes committed at this very instant are visible to the read. */
+    apply_committed(now);
+    /* Memory is read now; the completions queue behind whatever the host has
+     * already sent downstream (they never pass earlier posted writes). */
+    const bool ok = mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose);
+    uint64_t last = now;
+    for (uint32_t c = 0; c < r.len;) {
+      const uint32_t cn = m_fmt.completion_chunk(r.addr + c, r.len - c);
+      const TlpReservation cr =
+          m_down.reserve(now, m_fmt.wire_bytes(TlpKind::Completion, r.addr + c, cn), cn, r.purpose);
+      ack(m_up_dllps, m_dllp_up_event, cr.arrival_ps);
+      last = cr.arrival_ps;
       c += cn;
     }
-    off += n;
+    TimeStamp t;
+    t.at_ps = last;
+    m_tag_releases.push(t);
+    notify_at(m_tag_event, last);
+    m_rd.latency.add(last - r.issue_ps);
+    r.ctx->ok = r.ctx->ok && ok;
+    r.ctx->last_ps = std::max(r.ctx->last_ps, last);
+    if (--r.ctx->remaining == 0) r.ctx->done.notify(sc_core::SC_ZERO_TIME);
   }
-  m_scratch.emplace_back();
-  m_scratch.back().swap(arrivals);
-  p.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  /* A read is done when its last completion byte has arrived at the device. */
-  wait_until(last_arrival);
+  if (!m_rc_q.empty()) notify_at(m_rc_event, m_rc_q.front().at_ps);
+}
+
+void PcieLink::tag_release() {
+  const uint64_t now = now_ps();
+  bool freed = false;
+  while (!m_tag_releases.empty() && m_tag_releases.front().at_ps <= now) {
+    m_tag_releases.pop();
+    m_tags_free++;
+    outstanding_change(-1);
+    freed = true;
+  }
+  if (freed) m_tag_freed.notify();
+  if (!m_tag_releases.empty()) notify_at(m_tag_event, m_tag_releases.front().at_ps);
 }
 
 bool PcieLink::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
@@ -169,12 +361,25 @@ bool PcieLink::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, ui
 
 void PcieLink::deliver_up() {
   const uint64_t now = now_ps();
-  while (!m_up_q.empty() && m_up_q.front().arrival_ps <= now) {
-    const PostedWrite &w = m_up_q.front();
+  apply_committed(now);
+  if (!m_up_q.empty()) notify_at(m_up_event, m_up_q.front().arrival_ps);
+  if (!m_up_ro_q.empty()) notify_at(m_up_event, m_up_ro_q.front().arrival_ps);
+}
+
+void PcieLink::apply_committed(uint64_t now) {
+  /* Two queues, each in commit order: strongly ordered writes, and RO writes
+   * on a serialising root complex. The earlier commit goes to memory first. */
+  for (;;) {
+    PostedWriteQueue *q = nullptr;
+    if (!m_up_q.empty() && m_up_q.front().arrival_ps <= now) q = &m_up_q;
+    if (!m_up_ro_q.empty() && m_up_ro_q.front().arrival_ps <= now &&
+        (!q || m_up_ro_q.front().arrival_ps < q->front().arrival_ps))
+      q = &m_up_ro_q;
+    if (!q) break;
+    const PostedWrite &w = q->front();
     mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose);
-    m_up_q.pop();
+    q->pop();
   }
-  if (!m_up_q.empty()) next_trigger(ps(m_up_q.front().arrival_ps - now));
 }
 
 void PcieLink::deliver_down_thread() {
@@ -227,6 +432,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   if (p.is_write()) {
     /* Posted: queued behind earlier downstream TLPs, applied on arrival; the CPU goes on. */
     const TlpReservation r = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemWrite, len), len, DmaPurpose::Mmio);
+    ack(m_up_dllps, m_dllp_up_event, r.arrival_ps);
     const bool was_empty = m_down_q.empty();
     m_down_q.push(r.arrival_ps, p.get_address(), p.get_data_ptr(), len, DmaPurpose::Mmio);
     if (was_empty) m_down_event.notify(ps(r.arrival_ps - now));
@@ -239,12 +445,18 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   }
   /* Non-posted: MRd down, the device answers, CplD up; the CPU waits throughout. */
   const TlpReservation rq = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemRead, 0), 0, DmaPurpose::Mmio);
+  ack(m_up_dllps, m_dllp_up_event, rq.arrival_ps);
   wait_until(rq.arrival_ps);
   sc_time rd = sc_core::SC_ZERO_TIME;
   regs->b_transport(p, rd);
   if (rd != sc_core::SC_ZERO_TIME) wait(rd);
+  /* Completion credits are infinite at a root port (§2.6.1); the CplD still
+   * queues behind earlier upstream TLPs, stalled ones included. */
+  up_enter(nullptr, 0, 0);
   const TlpReservation rc =
       m_up.reserve(now_ps(), m_fmt.bar_wire_bytes(TlpKind::Completion, len), len, DmaPurpose::Mmio);
+  ack(m_down_dllps, m_dllp_down_event, rc.arrival_ps);
+  up_leave();
   wait_until(rc.arrival_ps);
 }
 

@@ -2,15 +2,17 @@
  * pcie_link.h: a full-duplex PCIe link between one device and the root
  * complex. Device DMA becomes MWr / MRd TLPs upstream and CplD TLPs
  * downstream; CPU MMIO becomes MWr / MRd downstream and CplD upstream. Each
- * direction serialises its TLPs in FIFO order at the link's rate (PCIe
- * ordering without relaxed ordering: nothing passes a posted write).
- * Protocol of the sockets: models/common/tlp.h.
+ * direction serialises its TLPs in FIFO order at the link's rate, with Ack /
+ * UpdateFC DLLPs and SKP ordered sets; the root port's posted and non-posted
+ * credits, the device's tags and a serialising root complex (relaxed ordering
+ * lets writes pipeline) throttle the device. Protocol: models/common/tlp.h.
  */
 #ifndef NICSIM_MODELS_PCIE_PCIE_LINK_H
 #define NICSIM_MODELS_PCIE_PCIE_LINK_H
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -19,13 +21,28 @@
 #include <vector>
 
 #include "common/tlp.h"
+#include "pcie/flow_control.h"
+#include "pcie/latency_hist.h"
 #include "pcie/pcie_counters.h"
 #include "pcie/pcie_direction.h"
 #include "pcie/pcie_params.h"
 #include "pcie/posted_write_queue.h"
+#include "pcie/time_ring.h"
 #include "pcie/tlp_format.h"
 
 namespace nicsim {
+
+/* Device requests and reads through the link, cumulative since the start. */
+struct PcieReadStats {
+  uint64_t mrds = 0;            /* MRds sent */
+  uint64_t tag_stalls = 0;      /* MRds that waited for a free tag */
+  uint64_t outstanding_max = 0; /* most MRds outstanding at once since reset_outstanding_max() */
+  double outstanding_area = 0;  /* integral of outstanding MRds over time, MRd x ps */
+  LatencyHist latency;          /* per MRd: entering the link to its last CplD arriving, ps */
+  uint64_t dma_reqs = 0;        /* device DMA requests (b_transport calls) completed */
+  uint64_t dma_bytes = 0;       /* their payload bytes */
+  LatencyHist dma_rd_latency;   /* per device read request: handed to the link to its last byte back, ps */
+};
 
 /* The link, its root-complex side (host memory access) and the device's BAR0 access. */
 class PcieLink : public sc_core::sc_module {
@@ -43,6 +60,14 @@ class PcieLink : public sc_core::sc_module {
   PcieDirCounters up_counters() const;
   /* Host-to-device counters, busy time counted up to now. */
   PcieDirCounters down_counters() const;
+  /* Device-read statistics, the outstanding area counted up to now. */
+  PcieReadStats read_stats() const;
+  /* Restarts the outstanding maximum from the current count (at the start of a window). */
+  void reset_outstanding_max() { m_rd.outstanding_max = m_outstanding; }
+  /* MRds outstanding now. */
+  uint32_t outstanding() const { return m_outstanding; }
+  /* Time (ps) at which the root complex has committed every posted write queued so far. */
+  uint64_t last_commit_ps() const { return m_last_commit_ps; }
   /* The link's TLP rules. */
   const TlpFormat &format() const { return m_fmt; }
 
@@ -51,31 +76,108 @@ class PcieLink : public sc_core::sc_module {
   std::function<void(const std::string &, const std::string &)> on_violation;
 
  private:
+  /* One device read in progress: its MRds left to answer and when the last data arrives. */
+  struct ReadCtx {
+    uint32_t remaining = 0;
+    uint64_t last_ps = 0;
+    bool ok = true;
+    sc_core::sc_event done;
+  };
+  /* An MRd waiting at the root complex until at_ps. */
+  struct PendingRead {
+    uint64_t at_ps = 0;    /* when the root complex answers */
+    uint64_t issue_ps = 0; /* when it entered the link */
+    uint64_t addr = 0;
+    uint32_t len = 0;
+    uint8_t *data = nullptr;
+    DmaPurpose purpose = DmaPurpose::Other;
+    ReadCtx *ctx = nullptr;
+  };
+  /* DLLPs of one kind to send on one direction, coalesced (one covers every
+   * event up to its send time). */
+  struct DllpStream {
+    TimeRing<TimeStamp> sends;
+    uint64_t last_due_ps = 0;
+    bool any = false;
+    /* Send time (ps) of the DLLP covering an event at event_ps. */
+    uint64_t schedule(uint64_t event_ps, uint64_t latency_ps);
+  };
+  enum { kAck, kUpdateP, kUpdateNp, kStreams };
+
   void b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
   void b_transport_host(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
-  void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose);
+  void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose, bool ro);
   void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose);
   /* Root complex access to host memory at the current time; false on error. */
   bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose);
-  void deliver_up();          /* SC_METHOD: applies posted writes to memory on arrival */
+  void deliver_up();          /* SC_METHOD: applies posted writes to memory at commit */
+  /* Applies every posted write committed by now_ps (ps, the current time), earliest commit first. */
+  void apply_committed(uint64_t now_ps);
   void deliver_down_thread(); /* SC_THREAD: applies MMIO writes to the device on arrival */
+  void rc_process();          /* SC_METHOD: the root complex answers MRds */
+  void tag_release();         /* SC_METHOD: frees tags as their last CplD arrives */
+  void dllp_up();             /* SC_METHOD: the device's Acks */
+  void dllp_down();           /* SC_METHOD: the root port's Acks and UpdateFCs */
+  void send_dllps(DllpStream *streams, PcieDirection &dir, sc_core::sc_event &ev);
+  /* Schedules the Ack for a TLP arriving at arrival_ps through `dir_streams` (the receiver's). */
+  void ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps);
+  /* Schedules an UpdateFC for credits the root port frees at free_ps; returns when it reaches the device. */
+  uint64_t update_fc(int stream, uint64_t free_ps);
+  /* Waits for the upstream ordering line (FIFO of TLPs), then for hdr/data credits of fc. */
+  void up_enter(FcCredits *fc, uint32_t hdr, uint32_t data);
+  void up_leave();
+  /* Commit time of a posted write of len bytes at addr arriving at arrival_ps. */
+  uint64_t commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro);
+  void outstanding_change(int delta);
   void wait_until(uint64_t t_ps);
   void violation(const std::string &msg);
 
   TlpFormat m_fmt;
+  PcieParams m_p;
   PcieDirection m_up;
   PcieDirection m_down;
-  PostedWriteQueue m_up_q;
+  PostedWriteQueue m_up_q;    /* strongly ordered posted writes, by commit time */
+  PostedWriteQueue m_up_ro_q; /* relaxed-ordering writes on a serialising root complex, by commit time */
   PostedWriteQueue m_down_q;
   sc_core::sc_event m_up_event;
   sc_core::sc_event m_down_event;
   uint64_t m_rd_latency_ps;
+
+  /* Upstream ordering line: TLPs enter the wire in ticket order. */
+  uint64_t m_ticket_next = 0;
+  uint64_t m_ticket_serving = 0;
+  sc_core::sc_event m_ticket_event;
+  FcCredits m_fc_p;
+  FcCredits m_fc_np;
+  uint64_t m_last_p_free_ps = 0;
+
+  /* Root complex. */
+  uint64_t m_last_commit_ps = 0;
+  TimeRing<PendingRead> m_rc_q;
+  sc_core::sc_event m_rc_event;
+  std::vector<std::unique_ptr<ReadCtx>> m_ctx_pool;
+
+  /* Tags. */
+  uint32_t m_tags_free;
+  uint64_t m_tag_ticket_next = 0; /* MRds waiting for a tag are served in order */
+  uint64_t m_tag_ticket_serving = 0;
+  uint32_t m_outstanding = 0;
+  uint64_t m_outstanding_since_ps = 0;
+  sc_core::sc_event m_tag_freed;
+  TimeRing<TimeStamp> m_tag_releases;
+  sc_core::sc_event m_tag_event;
+  PcieReadStats m_rd;
+
+  /* DLLPs: streams[k] of the receiver whose DLLPs go on that direction. */
+  DllpStream m_up_dllps[kStreams];   /* sent upstream by the device */
+  DllpStream m_down_dllps[kStreams]; /* sent downstream by the root port */
+  sc_core::sc_event m_dllp_up_event;
+  sc_core::sc_event m_dllp_down_event;
+
   tlm::tlm_generic_payload m_mem_gp; /* root complex -> memory; used without waiting */
   TlpExt *m_mem_ext;                 /* owned by m_mem_gp */
   tlm::tlm_generic_payload m_reg_gp; /* MMIO write delivery -> device */
   uint8_t m_reg_buf[8] = {};
-  /* Arrival times of the MRds of reads in progress; reused, one per concurrent read. */
-  std::vector<std::vector<uint64_t>> m_scratch;
 };
 
 }  // namespace nicsim

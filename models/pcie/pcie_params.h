@@ -22,6 +22,17 @@ struct PcieParams {
   uint64_t mem_size = 0;       /* bytes of host memory, [0, mem_size): what addr_bits applies to */
   uint64_t latency_ps = 0;     /* one-way latency (both PHYs + wire) per TLP, ps */
   uint64_t rd_latency_ps = 0;  /* root complex + memory: MRd arrival to first CplD, ps */
+  bool ecrc = false;           /* every TLP carries a 4-byte ECRC (TLP digest) */
+  uint32_t tags = 256;         /* most device MRds outstanding at once */
+  bool dllp = true;            /* Ack / UpdateFC DLLPs take bytes in the opposite direction */
+  bool skp = true;             /* SKP ordered sets take bytes on both directions */
+  uint64_t ack_latency_ps = 0; /* Ack / UpdateFC coalescing time, ps; 0: the spec formula */
+  uint32_t rc_ph_credits = 0;  /* root port's posted header credits; 0: infinite */
+  uint32_t rc_pd_credits = 0;  /* root port's posted data credits (16 B); 0: infinite */
+  uint32_t rc_nph_credits = 0; /* root port's non-posted header credits; 0: infinite */
+  bool rc_serialize_writes = false; /* each non-RO posted write line waits for the previous commit */
+  uint64_t rc_commit_ps = 0;   /* coherence commit of one cache line at the root complex, ps */
+  uint32_t line_bytes = 64;    /* the host's cache line: the root complex's commit unit, bytes */
 
   /* Parameters from a resolved config (cfg.pcie.*, cfg.memory.size_mb). */
   static PcieParams from_config(const nicsim_config &cfg);

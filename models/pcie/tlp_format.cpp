@@ -3,6 +3,7 @@
 #include "pcie/tlp_format.h"
 
 #include <algorithm>
+#include <cmath>
 #include <stdexcept>
 #include <string>
 
@@ -41,9 +42,11 @@ TlpFormat::TlpFormat(const PcieParams &p) : m_p(p) {
    *  - 128b/130b (8 GT/s and up, §4.2.2.3.1 "Framing Tokens"): a 4-byte STP
    *    token carries the length and the 12-bit sequence number, no END:
    *    4 + 4 = 8 bytes.
-   * Left out: ECRC (TD = 0), SKP ordered sets, 128b/130b sync headers are in
-   * the encoding factor, lane padding of framing on wide links. */
-  m_overhead = p.gen <= 2 ? 1u + 2u + 4u + 1u : 4u + 4u;
+   * With pcie.ecrc the transaction layer appends a 4-byte TLP digest
+   * (§2.7.1). 128b/130b sync headers are in the encoding factor; SKP ordered
+   * sets are sent separately (PcieDirection). Left out: lane padding of
+   * framing on wide links. */
+  m_overhead = (p.gen <= 2 ? 1u + 2u + 4u + 1u : 4u + 4u) + (p.ecrc ? 4u : 0u);
 
   /* Serialisation: every byte is 8 bits before encoding; 8b/10b sends 10
    * bits per 8 (§4.2.1.1), 128b/130b 130 bits per 128 (§4.2.2.1). Lanes
@@ -56,6 +59,37 @@ TlpFormat::TlpFormat(const PcieParams &p) : m_p(p) {
   const uint64_t g = gcd_u64(m_ps_num, m_ps_den);
   m_ps_num /= g;
   m_ps_den /= g;
+
+  /* Ack coalescing (Base Spec 1.1 §3.5.3.1, Table 3-7, "Unadjusted
+   * AckNak_LATENCY_TIMER Limits" at 2.5 GT/s): ((MPS + TLPOverhead) x
+   * AckFactor / LinkWidth + InternalDelay) symbol times, TLPOverhead = 28,
+   * InternalDelay = 19; AckFactor 1.4 (x1-x4), 2.5 (x8), 3.0 (x12+) for MPS
+   * 128-256 B, 1.0 (x1-x8) and 2.0 (x12+) for 512 B, 1.0 above. The same
+   * formula is applied in symbol times at every rate (the later tables for
+   * 5 and 8 GT/s are not reproduced). UpdateFC DLLPs use the same time
+   * (§2.6.1.2, Table 2-46 has the same form). */
+  double factor = 1.0;
+  if (p.mps <= 256)
+    factor = p.lanes <= 4 ? 1.4 : p.lanes <= 8 ? 2.5 : 3.0;
+  else if (p.mps == 512)
+    factor = p.lanes <= 8 ? 1.0 : 2.0;
+  const double ack_symbols = (static_cast<double>(p.mps) + 28.0) * factor / p.lanes + 19.0;
+  m_ack_ps = p.ack_latency_ps ? p.ack_latency_ps
+                              : static_cast<uint64_t>(std::llround(ack_symbols * symbol_ps()));
+
+  /* SKP ordered sets (§4.2.7): 8b/10b: one every 1180 to 1538 symbol times,
+   * COM + 3 SKP = 4 symbols on every lane; 128b/130b (§4.2.7.3 of 3.0): one
+   * every 370 to 375 blocks, 16 symbols per lane. The lower interval is used. */
+  const double interval_symbols = p.gen <= 2 ? 1180.0 : 370.0 * 16.0;
+  const uint32_t skp_symbols = p.gen <= 2 ? 4u : 16u;
+  m_skp_interval_ps = static_cast<uint64_t>(std::llround(interval_symbols * symbol_ps()));
+  m_skp_ps = static_cast<uint64_t>(std::llround(skp_symbols * symbol_ps()));
+  m_skp_bytes = skp_symbols * static_cast<uint32_t>(p.lanes);
+}
+
+double TlpFormat::symbol_ps() const {
+  /* One byte per lane: lanes bytes over the whole link. */
+  return static_cast<double>(m_p.lanes) * static_cast<double>(m_ps_num) / static_cast<double>(m_ps_den);
 }
 
 uint32_t TlpFormat::header_bytes(TlpKind k, uint64_t addr) const {

@@ -40,6 +40,20 @@ class TlpFormat {
   uint64_t serialise_ps(uint64_t wire_bytes) const;
   /* Data rate after line encoding, all lanes together, in Gbit/s. */
   double effective_gbps() const;
+  /* Time of one symbol on one lane (one byte per lane), ps (not rounded). */
+  double symbol_ps() const;
+
+  /* Wire bytes of one DLLP (Ack, UpdateFC): 6 B plus framing. */
+  uint32_t dllp_wire_bytes() const { return 8; }
+  /* Time from a TLP's arrival to the Ack (or UpdateFC) DLLP that covers it, ps:
+   * pcie.ack_latency_ns, or the spec's AckNak latency formula. */
+  uint64_t ack_latency_ps() const { return m_ack_ps; }
+  /* Start-to-start interval of SKP ordered sets, ps. */
+  uint64_t skp_interval_ps() const { return m_skp_interval_ps; }
+  /* Time one SKP ordered set occupies the link, ps. */
+  uint64_t skp_ps() const { return m_skp_ps; }
+  /* Bytes of one SKP ordered set over all lanes. */
+  uint32_t skp_wire_bytes() const { return m_skp_bytes; }
 
   /* Payload bytes of the next MWr of a device write at addr with remaining bytes left:
    * at most MPS, never crossing a 4 KiB boundary. */
@@ -65,6 +79,10 @@ class TlpFormat {
   uint32_t m_overhead;    /* bytes per TLP below the transaction layer */
   uint64_t m_ps_num;      /* serialise_ps(n) = round(n * m_ps_num / m_ps_den) */
   uint64_t m_ps_den;
+  uint64_t m_ack_ps;
+  uint64_t m_skp_interval_ps;
+  uint64_t m_skp_ps;
+  uint32_t m_skp_bytes;
 };
 
 }  // namespace nicsim

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <systemc>
 
+#include "sim/bench_top.h"
 #include "sim/top.h"
 
 namespace {
@@ -96,6 +97,40 @@ int check_outcome(const nicsim::Top &top, const nicsim_config &cfg, nicsim_sim_e
   return 0;
 }
 
+/* workload.kind = dma-bench: the bench initiator, the link and host memory; no NIC, no CPU. */
+int run_dma_bench(const nicsim_config &cfg, nicsim_results *res, nicsim_sim_error *err,
+                  std::chrono::steady_clock::time_point wall0) {
+  nicsim::BenchTop *top = nullptr; /* never deleted, as the NIC top */
+  try {
+    sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
+    top = new nicsim::BenchTop("top", cfg);
+    sc_core::sc_start(sc_core::sc_time::from_value(top->time_limit_ps()));
+  } catch (const sc_core::sc_report &r) {
+    set_error(err, "systemc", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s: %s",
+              r.get_msg_type(), r.get_msg());
+    return 1;
+  } catch (const std::exception &e) {
+    set_error(err, "sim", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s", e.what());
+    return 1;
+  }
+  top->fill_results(res);
+  nicsim_results_set(res, NM_SIM_WALL_S,
+                     std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
+  if (top->violated()) {
+    set_error(err, top->component().c_str(), top->violation_time_ns(), "%s", top->message().c_str());
+    return 1;
+  }
+  if (top->bench.stopped() < cfg.workload.outstanding) {
+    set_error(err, "top.bench", static_cast<double>(top->time_limit_ps()) / 1000.0,
+              "%u of %u dma-bench requests were still in flight at the end of the drain: run.drain_us = %g is "
+              "too short",
+              static_cast<unsigned>(cfg.workload.outstanding - top->bench.stopped()),
+              static_cast<unsigned>(cfg.workload.outstanding), cfg.run.drain_us);
+    return 1;
+  }
+  return 0;
+}
+
 }  // namespace
 
 /* libsystemc.so's own main() calls sc_main, so the library leaves it
@@ -121,6 +156,14 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
   sc_core::sc_report_handler::set_handler(report_handler);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+
+  if (cfg->workload.kind == NC_WORKLOAD_DMA_BENCH) return run_dma_bench(*cfg, res, err, wall0);
+  if (cfg->bus.enabled) {
+    set_error(err, "sim", 0,
+              "bus.enabled = true needs workload.kind = dma-bench: the NIC workload runs over the PCIe link only "
+              "(docs/bus.md)");
+    return 1;
+  }
 
   /* Never deleted: the CPU thread may be suspended inside driver code at the
    * end (or the elaboration failed half-way); the modules go with the process. */

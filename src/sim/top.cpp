@@ -2,6 +2,8 @@
 // the window edges, tracks violations and the drain, and fills the metrics.
 #include "sim/top.h"
 
+#include "sim/pcie_metrics.h"
+
 #include <algorithm>
 #include <cctype>
 #include <cinttypes>
@@ -73,12 +75,14 @@ Top::Snapshot Top::snapshot() const {
   s.nic = nic.counters();
   s.up = pcie.up_counters();
   s.down = pcie.down_counters();
+  s.rd = pcie.read_stats();
   return s;
 }
 
 void Top::snapshot_thread() {
   wait(sc_time::from_value(m_warmup_ps));
   m_at_warmup = snapshot();
+  pcie.reset_outstanding_max();
   wait(sc_time::from_value(m_duration_ps - m_warmup_ps));
   m_at_duration = snapshot();
 }
@@ -135,6 +139,8 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_set(res, NM_RX_MPPS, rx_pkts / (win_ns / 1000.0));
   nicsim_results_set(res, NM_RX_PKTS, rx_pkts);
   nicsim_results_set(res, NM_RX_DROPS, rx_drops);
+  nicsim_results_set(res, NM_RX_DROPS_FIFO, static_cast<double>(b.nic.rx_drop_fifo - a.nic.rx_drop_fifo));
+  nicsim_results_set(res, NM_RX_DROPS_NODESC, static_cast<double>(b.nic.rx_drop_nodesc - a.nic.rx_drop_nodesc));
   nicsim_results_set(res, NM_TX_GBPS, tx_bytes * 8.0 / win_ns);
   nicsim_results_set(res, NM_TX_MPPS, tx_pkts / (win_ns / 1000.0));
   nicsim_results_set(res, NM_TX_PKTS, tx_pkts);
@@ -149,16 +155,16 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_set(res, NM_CPU_UNCACHED_STORES, static_cast<double>(w.uncached_stores));
   nicsim_results_set(res, NM_CPU_MMIO_READS, static_cast<double>(w.mmio_reads));
   nicsim_results_set(res, NM_CPU_MMIO_WRITES, static_cast<double>(w.mmio_writes));
+  nicsim_results_set(res, NM_CPU_CACHE_MISSES, static_cast<double>(w.cache_misses));
+  nicsim_results_set(res, NM_CPU_CACHE_MAINT_LINES, static_cast<double>(w.cache_lines));
+  nicsim_results_set(res, NM_CPU_MEMCPY_BYTES_ALIGNED, static_cast<double>(w.memcpy_bytes_aligned));
+  nicsim_results_set(res, NM_CPU_MEMCPY_BYTES_MISALIGNED, static_cast<double>(w.memcpy_bytes_misaligned));
+  nicsim_results_set(res, NM_CPU_IRQS, static_cast<double>(w.irqs));
+  nicsim_results_set(res, NM_IRQ_LATENCY_NS,
+                     w.irqs ? static_cast<double>(w.irq_latency_ps) / 1000.0 / static_cast<double>(w.irqs) : 0);
+  nicsim_results_set(res, NM_IRQ_LATENCY_NS_MAX, static_cast<double>(w.irq_latency_max_ps) / 1000.0);
 
-  nicsim_results_set(res, NM_PCIE_UP_TLPS, static_cast<double>(b.up.tlps - a.up.tlps));
-  nicsim_results_set(res, NM_PCIE_DOWN_TLPS, static_cast<double>(b.down.tlps - a.down.tlps));
-  nicsim_results_set(res, NM_PCIE_UP_BYTES, static_cast<double>(b.up.wire_bytes - a.up.wire_bytes));
-  nicsim_results_set(res, NM_PCIE_DOWN_BYTES, static_cast<double>(b.down.wire_bytes - a.down.wire_bytes));
-  nicsim_results_set(res, NM_PCIE_UP_PAYLOAD_BYTES, static_cast<double>(b.up.payload_bytes - a.up.payload_bytes));
-  nicsim_results_set(res, NM_PCIE_DOWN_PAYLOAD_BYTES,
-                     static_cast<double>(b.down.payload_bytes - a.down.payload_bytes));
-  nicsim_results_set(res, NM_PCIE_UP_UTIL, static_cast<double>(b.up.busy_ps - a.up.busy_ps) / win_ps);
-  nicsim_results_set(res, NM_PCIE_DOWN_UTIL, static_cast<double>(b.down.busy_ps - a.down.busy_ps) / win_ps);
+  fill_pcie_metrics(res, PcieSnapshot{a.up, a.down, a.rd}, PcieSnapshot{b.up, b.down, b.rd}, win_ps);
 
   const double fetch_reqs = static_cast<double>(b.nic.desc_fetch_reqs - a.nic.desc_fetch_reqs);
   nicsim_results_set(res, NM_NIC_DESC_FETCH_REQS, fetch_reqs);
@@ -170,6 +176,21 @@ void Top::fill_results(nicsim_results *res) const {
   const double irqs = static_cast<double>(b.nic.irqs_raised - a.nic.irqs_raised);
   nicsim_results_set(res, NM_IRQ_COUNT, irqs);
   nicsim_results_set(res, NM_IRQ_PER_SEC, irqs / win_s);
+  nicsim_results_set(res, NM_IRQ_SUPPRESSED, static_cast<double>(b.nic.irqs_suppressed - a.nic.irqs_suppressed));
+  nicsim_results_set(res, NM_IRQ_THROTTLED, static_cast<double>(b.nic.irqs_throttled - a.nic.irqs_throttled));
+  nicsim_results_set(res, NM_NIC_DATA_READ_BYTES, static_cast<double>(b.nic.data_read_bytes - a.nic.data_read_bytes));
+  nicsim_results_set(res, NM_NIC_DATA_WRITE_BYTES,
+                     static_cast<double>(b.nic.data_write_bytes - a.nic.data_write_bytes));
+  nicsim_results_set(res, NM_NIC_RX_RING_OCCUPANCY,
+                     static_cast<double>(b.nic.rx_ring_occ_integral - a.nic.rx_ring_occ_integral) / win_ps);
+  nicsim_results_set(res, NM_NIC_TX_RING_OCCUPANCY,
+                     static_cast<double>(b.nic.tx_ring_occ_integral - a.nic.tx_ring_occ_integral) / win_ps);
+  nicsim_results_set(res, NM_NIC_RX_RING_OCCUPANCY_MAX, static_cast<double>(f.nic.rx_ring_occ_max));
+  nicsim_results_set(res, NM_NIC_TX_RING_OCCUPANCY_MAX, static_cast<double>(f.nic.tx_ring_occ_max));
+  nicsim_results_set(res, NM_NIC_RX_READ_GRANTS, static_cast<double>(b.nic.rx_read_grants - a.nic.rx_read_grants));
+  nicsim_results_set(res, NM_NIC_TX_READ_GRANTS, static_cast<double>(b.nic.tx_read_grants - a.nic.tx_read_grants));
+  nicsim_results_set(res, NM_NIC_PAUSE_FRAMES, static_cast<double>((b.nic.pause_xoff + b.nic.pause_xon) -
+                                                                     (a.nic.pause_xoff + a.nic.pause_xon)));
 
   nicsim_results_set(res, NM_TOTAL_RX_SENT, static_cast<double>(f.nic.rx_offered_frames));
   nicsim_results_set(res, NM_TOTAL_RX_RECEIVED, static_cast<double>(t.rx_frames));
@@ -197,6 +218,16 @@ void Top::fill_results(nicsim_results *res) const {
     std::snprintf(desc, sizeof desc, "Fraction of the window's busy CPU cycles spent in %s",
                   id == CpuCore::kUnattributed ? "no profiled function" : fn);
     nicsim_results_set_extra(res, name, "fraction", NM_KIND_REAL, desc, cyc / busy);
+    /* CPU time per GB of traffic (RX delivered + TX on the wire, frame bytes
+     * with FCS), as the mvneta seed measured it. */
+    const double traffic_gb = (static_cast<double>(w.rx_frame_bytes) + tx_bytes) / 1e9;
+    if (traffic_gb > 0) {
+      std::snprintf(name, sizeof name, "cpu.ns_per_gb.%s", ident);
+      std::snprintf(desc, sizeof desc, "CPU time (self) in %s per GB of RX plus TX frame bytes",
+                    id == CpuCore::kUnattributed ? "no profiled function" : fn);
+      nicsim_results_set_extra(res, name, "ns/GB", NM_KIND_REAL, desc,
+                               cyc / (m_cfg.cpu.clock_mhz / 1000.0) / traffic_gb);
+    }
   }
   /* Extras: link traffic by DMA purpose. */
   for (size_t p = 0; p < kDmaPurposes; p++) {

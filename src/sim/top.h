@@ -32,6 +32,7 @@ class Top : public sc_core::sc_module {
     NicCounters nic;
     PcieDirCounters up;
     PcieDirCounters down;
+    PcieReadStats rd;
   };
 
   /* How the run ended. */

@@ -33,6 +33,9 @@ PcieParams gen1x1() {
   p.mem_size = kMem;
   p.latency_ps = 100000;
   p.rd_latency_ps = 200000;
+  /* The hand-computed timings below count TLPs only: no DLLPs or SKPs share the wire. */
+  p.dllp = false;
+  p.skp = false;
   return p;
 }
 

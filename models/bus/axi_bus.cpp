@@ -1,0 +1,258 @@
+// axi_bus.cpp: bursts, channel serialisation, latencies and outstanding slots of the AXI-like bus.
+#include "bus/axi_bus.h"
+
+#include <algorithm>
+#include <cinttypes>
+#include <cmath>
+#include <cstdio>
+#include <stdexcept>
+
+namespace nicsim {
+
+namespace {
+uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
+void notify_at(sc_core::sc_event &ev, uint64_t t_ps) {
+  const uint64_t now = now_ps();
+  ev.notify(ps(t_ps > now ? t_ps - now : 0));
+}
+}  // namespace
+
+AxiParams AxiParams::from_config(const nicsim_config &cfg) {
+  AxiParams p;
+  p.width_bytes = static_cast<uint32_t>(cfg.bus.width_bytes);
+  p.cycle_ps = static_cast<uint64_t>(std::llround(1e6 / cfg.bus.clock_mhz));
+  p.burst_beats = static_cast<uint32_t>(cfg.bus.burst_beats);
+  p.rd_latency_ps = static_cast<uint64_t>(std::llround(cfg.bus.rd_latency_ns * 1000.0));
+  p.wr_latency_ps = static_cast<uint64_t>(std::llround(cfg.bus.wr_latency_ns * 1000.0));
+  p.outstanding = static_cast<uint32_t>(cfg.bus.outstanding);
+  return p;
+}
+
+AxiBus::AxiBus(sc_core::sc_module_name name, const AxiParams &p)
+    : sc_module(name),
+      dev("dev"),
+      mem("mem"),
+      m_p(p),
+      m_slots_free(p.outstanding),
+      m_writes(p.width_bytes * p.burst_beats),
+      m_mem_ext(new TlpExt) {
+  if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
+    throw std::logic_error("AxiBus needs sc_set_time_resolution(1, SC_PS)");
+  if (p.width_bytes == 0 || (p.width_bytes & (p.width_bytes - 1)) || p.burst_beats == 0 || p.cycle_ps == 0 ||
+      p.outstanding == 0)
+    throw std::invalid_argument("bus: width must be a power of two; burst, clock and outstanding positive");
+  dev.register_b_transport(this, &AxiBus::b_transport_dev);
+  m_mem_gp.set_extension(m_mem_ext);
+  SC_HAS_PROCESS(AxiBus);
+  SC_METHOD(read_data);
+  sensitive << m_read_event;
+  dont_initialize();
+  SC_METHOD(write_data);
+  sensitive << m_write_event;
+  dont_initialize();
+  SC_METHOD(slot_free);
+  sensitive << m_release_event;
+  dont_initialize();
+}
+
+AxiCounters AxiBus::counters() const {
+  AxiCounters c = m_cnt;
+  const uint64_t now = now_ps();
+  /* Data-channel bookings are made at the current time: what lies beyond now is one run. */
+  if (m_r_free_ps > now) c.rd_busy_ps -= std::min(c.rd_busy_ps, m_r_free_ps - now);
+  if (m_w_free_ps > now) c.wr_busy_ps -= std::min(c.wr_busy_ps, m_w_free_ps - now);
+  return c;
+}
+
+uint32_t AxiBus::burst_chunk(uint64_t addr, uint64_t remaining) const {
+  /* AMBA AXI: a burst must not cross a 4 KiB boundary; here it also starts a
+   * new burst at a burst-size boundary (aligned bursts). */
+  const uint64_t max = static_cast<uint64_t>(m_p.width_bytes) * m_p.burst_beats;
+  const uint64_t to_4k = 4096 - (addr & 4095);
+  const uint64_t to_max = max - (addr % max);
+  return static_cast<uint32_t>(std::min({remaining, to_4k, to_max}));
+}
+
+uint32_t AxiBus::beats(uint64_t addr, uint32_t n) const {
+  const uint64_t first = addr / m_p.width_bytes;
+  const uint64_t last = (addr + n - 1) / m_p.width_bytes;
+  return static_cast<uint32_t>(last - first + 1);
+}
+
+void AxiBus::wait_until(uint64_t t_ps) {
+  const uint64_t now = now_ps();
+  if (t_ps > now) wait(ps(t_ps - now));
+}
+
+void AxiBus::acquire_slot() {
+  if (m_slots_free == 0 || m_ticket_next != m_ticket_serving) {
+    m_cnt.slot_stalls++;
+    const uint64_t my = m_ticket_next++;
+    while (m_ticket_serving != my || m_slots_free == 0) wait(m_slot_freed);
+    m_ticket_serving++;
+    m_slot_freed.notify();
+  }
+  m_slots_free--;
+}
+
+void AxiBus::release_slot(bool read, uint64_t at_ps) {
+  TimeStamp t;
+  t.at_ps = at_ps;
+  m_releases[read ? 1 : 0].push(t);
+  notify_at(m_release_event, at_ps);
+}
+
+void AxiBus::slot_free() {
+  const uint64_t now = now_ps();
+  bool freed = false;
+  for (TimeRing<TimeStamp> &q : m_releases) {
+    while (!q.empty() && q.front().at_ps <= now) {
+      q.pop();
+      m_slots_free++;
+      freed = true;
+    }
+    if (!q.empty()) notify_at(m_release_event, q.front().at_ps);
+  }
+  if (freed) m_slot_freed.notify();
+}
+
+bool AxiBus::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose) {
+  m_mem_gp.set_command(cmd);
+  m_mem_gp.set_address(addr);
+  m_mem_gp.set_data_ptr(data);
+  m_mem_gp.set_data_length(len);
+  m_mem_gp.set_streaming_width(len);
+  m_mem_gp.set_byte_enable_ptr(nullptr);
+  m_mem_gp.set_dmi_allowed(false);
+  m_mem_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  m_mem_ext->purpose = purpose;
+  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
+  mem->b_transport(m_mem_gp, zero);
+  return m_mem_gp.is_response_ok();
+}
+
+void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
+  if (d != sc_core::SC_ZERO_TIME) {
+    wait(d);
+    d = sc_core::SC_ZERO_TIME;
+  }
+  TlpExt *ext = nullptr;
+  p.get_extension(ext);
+  const DmaPurpose purpose = ext ? ext->purpose : DmaPurpose::Other;
+  if (p.get_data_length() == 0 || p.get_data_ptr() == nullptr) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "device DMA of zero length (or no data buffer) at address 0x%" PRIx64,
+                  static_cast<uint64_t>(p.get_address()));
+    if (on_violation) on_violation(name(), msg);
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const uint64_t t0 = now_ps();
+  if (p.is_write()) {
+    write(p, purpose);
+  } else if (p.is_read()) {
+    read(p, purpose);
+    m_cnt.dma_rd_latency.add(now_ps() - t0);
+  } else {
+    p.set_response_status(tlm::TLM_OK_RESPONSE);
+    return;
+  }
+  m_cnt.dma_reqs++;
+  m_cnt.dma_bytes += p.get_data_length();
+}
+
+void AxiBus::write(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
+  const uint64_t addr = p.get_address();
+  const uint64_t len = p.get_data_length();
+  const uint8_t *data = p.get_data_ptr();
+  uint64_t last_end = now_ps();
+  for (uint64_t off = 0; off < len;) {
+    const uint32_t n = burst_chunk(addr + off, len - off);
+    acquire_slot();
+    /* Write data beats go out back to back on the write-data channel, with
+     * the address; the response (and the data in memory) follows wr_latency later. */
+    const uint64_t start = std::max(now_ps(), m_w_free_ps);
+    const uint64_t busy = static_cast<uint64_t>(beats(addr + off, n)) * m_p.cycle_ps;
+    m_w_free_ps = start + busy;
+    m_cnt.wr_busy_ps += busy;
+    m_cnt.wr_bursts++;
+    m_cnt.wr_bytes += n;
+    const uint64_t done = m_w_free_ps + m_p.wr_latency_ps;
+    m_writes.push(done, addr + off, data + off, n, purpose);
+    notify_at(m_write_event, done);
+    release_slot(false, done);
+    last_end = m_w_free_ps;
+    off += n;
+  }
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  wait_until(last_end); /* as a posted PCIe write: done once the data has left the device */
+}
+
+void AxiBus::write_data() {
+  const uint64_t now = now_ps();
+  while (!m_writes.empty() && m_writes.front().arrival_ps <= now) {
+    const PostedWrite &w = m_writes.front();
+    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose);
+    m_writes.pop();
+  }
+  if (!m_writes.empty()) notify_at(m_write_event, m_writes.front().arrival_ps);
+}
+
+void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
+  const uint64_t addr = p.get_address();
+  const uint64_t len = p.get_data_length();
+  uint8_t *data = p.get_data_ptr();
+  if (m_ctx_pool.empty()) m_ctx_pool.push_back(std::make_unique<ReadCtx>());
+  std::unique_ptr<ReadCtx> ctx = std::move(m_ctx_pool.back());
+  m_ctx_pool.pop_back();
+  ctx->remaining = 0;
+  for (uint64_t off = 0; off < len; ctx->remaining++) off += burst_chunk(addr + off, len - off);
+  ctx->last_ps = now_ps();
+  ctx->ok = true;
+  for (uint64_t off = 0; off < len;) {
+    const uint32_t n = burst_chunk(addr + off, len - off);
+    acquire_slot();
+    /* One cycle on the read-address channel, then rd_latency to the first beat. */
+    const uint64_t ar = std::max(now_ps(), m_ar_free_ps);
+    m_ar_free_ps = ar + m_p.cycle_ps;
+    PendingRead r;
+    r.at_ps = m_ar_free_ps + m_p.rd_latency_ps;
+    r.addr = addr + off;
+    r.len = n;
+    r.data = data + off;
+    r.purpose = purpose;
+    r.ctx = ctx.get();
+    m_reads.push(r);
+    notify_at(m_read_event, r.at_ps);
+    off += n;
+  }
+  while (ctx->remaining) wait(ctx->done);
+  p.set_response_status(ctx->ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  const uint64_t last = ctx->last_ps;
+  m_ctx_pool.push_back(std::move(ctx));
+  wait_until(last);
+}
+
+void AxiBus::read_data() {
+  const uint64_t now = now_ps();
+  while (!m_reads.empty() && m_reads.front().at_ps <= now) {
+    const PendingRead r = m_reads.front();
+    m_reads.pop();
+    const bool ok = mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose);
+    /* The burst's beats on the read-data channel, behind earlier bursts. */
+    const uint64_t start = std::max(now, m_r_free_ps);
+    const uint64_t busy = static_cast<uint64_t>(beats(r.addr, r.len)) * m_p.cycle_ps;
+    m_r_free_ps = start + busy;
+    m_cnt.rd_busy_ps += busy;
+    m_cnt.rd_bursts++;
+    m_cnt.rd_bytes += r.len;
+    release_slot(true, m_r_free_ps);
+    r.ctx->ok = r.ctx->ok && ok;
+    r.ctx->last_ps = std::max(r.ctx->last_ps, m_r_free_ps);
+    if (--r.ctx->remaining == 0) r.ctx->done.notify(sc_core::SC_ZERO_TIME);
+  }
+  if (!m_reads.empty()) notify_at(m_read_event, m_reads.front().at_ps);
+}
+
+}  // namespace nicsim

@@ -1,0 +1,118 @@
+/*
+ * axi_bus.h: an AXI-like on-chip bus between an SoC NIC's DMA and memory
+ * (mvneta on Armada 3700, stmmac on a RISC-V SoC): bursts of beats of the
+ * bus width at the bus clock, separate read-address, read-data and
+ * write-data channels, fixed read and write latencies, and a limit on
+ * outstanding bursts. Same device-side protocol as the PCIe link
+ * (models/common/tlp.h); it carries device DMA only (no MMIO path yet).
+ */
+#ifndef NICSIM_MODELS_BUS_AXI_BUS_H
+#define NICSIM_MODELS_BUS_AXI_BUS_H
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <systemc>
+#include <tlm>
+#include <tlm_utils/simple_initiator_socket.h>
+#include <tlm_utils/simple_target_socket.h>
+#include <vector>
+
+#include "common/tlp.h"
+#include "config/config.h"
+#include "pcie/latency_hist.h"
+#include "pcie/posted_write_queue.h"
+#include "pcie/time_ring.h"
+
+namespace nicsim {
+
+/* Bus parameters in bytes and picoseconds. */
+struct AxiParams {
+  uint32_t width_bytes = 16;     /* data bytes per beat */
+  uint64_t cycle_ps = 4000;      /* one bus clock cycle, ps */
+  uint32_t burst_beats = 16;     /* most beats per burst */
+  uint64_t rd_latency_ps = 0;    /* read address accepted to first data beat ready (interconnect + memory), ps */
+  uint64_t wr_latency_ps = 0;    /* last write beat to the write response (data in memory), ps */
+  uint32_t outstanding = 8;      /* most bursts in flight, reads and writes together */
+
+  /* From cfg.bus.*. */
+  static AxiParams from_config(const nicsim_config &cfg);
+};
+
+/* Cumulative counters of the bus. */
+struct AxiCounters {
+  uint64_t rd_bursts = 0, wr_bursts = 0;
+  uint64_t rd_bytes = 0, wr_bytes = 0;
+  uint64_t rd_busy_ps = 0, wr_busy_ps = 0; /* data channels busy, up to the time asked for, ps */
+  uint64_t slot_stalls = 0;                /* bursts that waited for an outstanding slot */
+  uint64_t dma_reqs = 0, dma_bytes = 0;    /* device requests completed and their bytes */
+  LatencyHist dma_rd_latency;              /* per device read request, ps */
+};
+
+/* The bus module. */
+class AxiBus : public sc_core::sc_module {
+ public:
+  tlm_utils::simple_target_socket<AxiBus> dev;    /* device DMA in */
+  tlm_utils::simple_initiator_socket<AxiBus> mem; /* to memory */
+
+  /* A bus with parameters p; needs a SystemC time resolution of 1 ps. */
+  AxiBus(sc_core::sc_module_name name, const AxiParams &p);
+
+  /* Counters with busy time counted up to now. */
+  AxiCounters counters() const;
+  /* Bursts of a transfer of len bytes at addr: at most burst_beats x width, none crossing 4 KiB. */
+  uint32_t burst_chunk(uint64_t addr, uint64_t remaining) const;
+  /* Data beats of a burst of n bytes at addr. */
+  uint32_t beats(uint64_t addr, uint32_t n) const;
+
+  /* Called when a request cannot be carried: component, message. */
+  std::function<void(const std::string &, const std::string &)> on_violation;
+
+ private:
+  struct ReadCtx {
+    uint32_t remaining = 0;
+    uint64_t last_ps = 0;
+    bool ok = true;
+    sc_core::sc_event done;
+  };
+  struct PendingRead {
+    uint64_t at_ps = 0;
+    uint64_t addr = 0;
+    uint32_t len = 0;
+    uint8_t *data = nullptr;
+    DmaPurpose purpose = DmaPurpose::Other;
+    ReadCtx *ctx = nullptr;
+  };
+
+  void b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
+  void write(tlm::tlm_generic_payload &p, DmaPurpose purpose);
+  void read(tlm::tlm_generic_payload &p, DmaPurpose purpose);
+  void acquire_slot();
+  /* Frees a slot at at_ps; reads and writes keep separate (each time-ordered) queues. */
+  void release_slot(bool read, uint64_t at_ps);
+  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose);
+  void read_data();   /* SC_METHOD: memory answers reads, R beats booked */
+  void write_data();  /* SC_METHOD: writes reach memory */
+  void slot_free();   /* SC_METHOD: outstanding slots come back */
+  void wait_until(uint64_t t_ps);
+
+  AxiParams m_p;
+  uint64_t m_ar_free_ps = 0, m_r_free_ps = 0, m_w_free_ps = 0;
+  uint32_t m_slots_free;
+  uint64_t m_ticket_next = 0, m_ticket_serving = 0;
+  sc_core::sc_event m_slot_freed;
+  TimeRing<TimeStamp> m_releases[2]; /* [0] writes, [1] reads */
+  sc_core::sc_event m_release_event;
+  TimeRing<PendingRead> m_reads;
+  sc_core::sc_event m_read_event;
+  PostedWriteQueue m_writes;
+  sc_core::sc_event m_write_event;
+  std::vector<std::unique_ptr<ReadCtx>> m_ctx_pool;
+  AxiCounters m_cnt;
+  tlm::tlm_generic_payload m_mem_gp;
+  TlpExt *m_mem_ext;
+};
+
+}  // namespace nicsim
+#endif

@@ -1,0 +1,26 @@
+/*
+ * pcie_metrics.h: fills the pcie.* and dma.* metrics of a window from two snapshots of
+ * the link's counters and read statistics (shared by the NIC and dma-bench tops).
+ */
+#ifndef NICSIM_SIM_PCIE_METRICS_H
+#define NICSIM_SIM_PCIE_METRICS_H
+
+#include "pcie/pcie_link.h"
+#include "results/metrics.h"
+
+namespace nicsim {
+
+/* Link counters at one instant. */
+struct PcieSnapshot {
+  PcieDirCounters up;
+  PcieDirCounters down;
+  PcieReadStats rd;
+};
+
+/* Takes a snapshot of link now. */
+PcieSnapshot pcie_snapshot(const PcieLink &link);
+/* Sets every pcie.* and dma.* metric for the window from a to b, win_ps long (ps); outstanding_max is b's. */
+void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSnapshot &b, double win_ps);
+
+}  // namespace nicsim
+#endif
