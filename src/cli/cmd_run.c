@@ -1,5 +1,6 @@
 /* cmd_run.c: `nicsim run`: simulate one point of a scenario in this process,
  * print the summary table on stdout, and write JSON/CSV files if asked. */
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -7,11 +8,12 @@
 #include "results/output.h"
 #include "sim/sim.h"
 
-enum { OPT_SET = 1, OPT_POINT, OPT_JSON, OPT_CSV, OPT_QUIET, OPT_HELP };
+enum { OPT_SET = 1, OPT_POINT, OPT_JSON, OPT_CSV, OPT_TRACE, OPT_QUIET, OPT_HELP };
 
 static const struct cli_opt cli__run_opts[] = {
     {"set", 's', true, OPT_SET},     {"point", 'p', true, OPT_POINT},
     {"json", 0, true, OPT_JSON},     {"csv", 0, true, OPT_CSV},
+    {"trace", 0, true, OPT_TRACE},
     {"quiet", 'q', false, OPT_QUIET}, {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
 };
@@ -32,6 +34,9 @@ void cli_help_run(FILE *f) {
           "      --json FILE      Write the resolved config and all metrics as JSON\n"
           "      --csv FILE       Write a CSV header and one row: label, the swept keys,\n"
           "                       every metric\n"
+          "      --trace FILE     Write a timeline of the run (descriptor fetches, data\n"
+          "                       DMA, write-backs, interrupts) as Chrome/Perfetto\n"
+          "                       trace-event JSON; open it in ui.perfetto.dev\n"
           "  -q, --quiet          No progress note on stderr\n"
           "  -h, --help           Show this help\n"
           "\n"
@@ -86,7 +91,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
 int cli_cmd_run(int argc, char **argv) {
   struct cli_args a;
   struct cli_sets sets = {0};
-  const char *path = NULL, *point = NULL, *json = NULL, *csv = NULL;
+  const char *path = NULL, *point = NULL, *json = NULL, *csv = NULL, *trace = NULL;
   bool quiet = false;
   struct nc_scenario *scen = NULL;
   struct nicsim_config *cfg = NULL;
@@ -122,6 +127,9 @@ int cli_cmd_run(int argc, char **argv) {
     case OPT_CSV:
       csv = a.arg;
       break;
+    case OPT_TRACE:
+      trace = a.arg;
+      break;
     case OPT_QUIET:
       quiet = true;
       break;
@@ -132,7 +140,8 @@ int cli_cmd_run(int argc, char **argv) {
     }
   }
   if ((json && (status = cli_check_output_path("run", "JSON", json)) != 0) ||
-      (csv && (status = cli_check_output_path("run", "CSV", csv)) != 0))
+      (csv && (status = cli_check_output_path("run", "CSV", csv)) != 0) ||
+      (trace && (status = cli_check_output_path("run", "trace", trace)) != 0))
     goto out;
 
   if ((status = cli_load(path, &scen)) != 0)
@@ -177,7 +186,22 @@ int cli_cmd_run(int argc, char **argv) {
   nicsim_results_init(res);
   memset(&serr, 0, sizeof(serr));
   fflush(stdout);
-  if (nicsim_simulate(cfg, res, &serr, 0) != 0) {
+  if (trace != NULL && nicsim_trace_open(trace) != 0) {
+    fprintf(stderr, "nicsim run: cannot write trace %s: %s\n", trace, strerror(errno));
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  int sim_rc = nicsim_simulate(cfg, res, &serr, 0);
+  /* The trace is closed (and kept) even after a simulation error: it shows
+   * what led up to the violation. */
+  if (trace != NULL && nicsim_trace_close() != 0) {
+    fprintf(stderr, "nicsim run: cannot finish trace %s: %s\n", trace, strerror(errno));
+    if (sim_rc == 0) {
+      status = CLI_EXIT_USAGE;
+      goto out;
+    }
+  }
+  if (sim_rc != 0) {
     cli_format_sim_error(&serr, msg, sizeof(msg));
     fprintf(stderr, "nicsim run: %s\n", msg);
     status = CLI_EXIT_SIM;

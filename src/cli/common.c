@@ -17,7 +17,7 @@ const char *cli_synopsis(const char *cmd) {
            "       commands: run, validate, sweep, merge, plot, report, demo";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--point LABEL]\n"
-           "                  [--json FILE] [--csv FILE] [-q]";
+           "                  [--json FILE] [--csv FILE] [--trace FILE] [-q]";
   if (strcmp(cmd, "validate") == 0)
     return "usage: nicsim validate SCENARIO.yaml... [--set KEY=VALUE]...";
   if (strcmp(cmd, "sweep") == 0)

@@ -156,6 +156,50 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 c->cpu.cache_line_bytes);
   }
 
+  /* The on-chip bus carries DMA only (no MMIO path to the CPU yet). */
+  if (c->bus.enabled && c->workload.kind != NC_WORKLOAD_DMA_BENCH) {
+    const enum nc_key_id ids[] = {NC_KEY_bus_enabled, NC_KEY_workload_kind};
+    return fail(c, blame(c, rank, ids, 2), err,
+                "set workload.kind: dma-bench, or bus.enabled: false for the NIC workload (docs/bus.md)",
+                "bus.enabled = true needs workload.kind = dma-bench: the NIC workload runs over "
+                "the PCIe link only");
+  }
+  if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
+    if (c->workload.window_bytes < c->workload.size_bytes) {
+      const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_workload_size_bytes};
+      nc__fmt(hint, sizeof hint, "set workload.window_bytes to at least %" PRId64,
+              c->workload.size_bytes);
+      return fail(c, blame(c, rank, ids, 2), err, hint,
+                  "workload.window_bytes = %" PRId64 " B cannot hold one request of "
+                  "workload.size_bytes = %" PRId64 " B",
+                  c->workload.window_bytes, c->workload.size_bytes);
+    }
+    if ((double)c->workload.window_bytes > (double)c->memory.size_mb * MIB) {
+      const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_memory_size_mb};
+      nc__fmt(hint, sizeof hint, "set workload.window_bytes to at most %" PRId64 ", or raise memory.size_mb",
+              c->memory.size_mb * (int64_t)MIB);
+      return fail(c, blame(c, rank, ids, 2), err, hint,
+                  "workload.window_bytes = %" PRId64 " B does not fit in host memory "
+                  "(memory.size_mb = %" PRId64 " MiB)",
+                  c->workload.window_bytes, c->memory.size_mb);
+    }
+  }
+
+  /* The cache model keeps a copy of every line's bytes: bound its size by
+   * what a real per-core data cache plausibly is (a last-level slice). */
+  const double cache_bytes =
+      (double)c->cpu.cache_sets * (double)c->cpu.cache_ways * (double)c->cpu.cache_line_bytes;
+  if (cache_bytes > 64.0 * MIB) {
+    const enum nc_key_id ids[] = {NC_KEY_cpu_cache_sets, NC_KEY_cpu_cache_ways,
+                                  NC_KEY_cpu_cache_line_bytes};
+    nc__fmt(hint, sizeof hint,
+            "cache_sets x cache_ways x cache_line_bytes must be at most 64 MiB; "
+            "model the per-core cache the driver's data lives in");
+    return fail(c, blame(c, rank, ids, 3), err, hint,
+                "cpu cache of %" PRId64 " sets x %" PRId64 " ways x %" PRId64 " B = %.0f MiB is too large",
+                c->cpu.cache_sets, c->cpu.cache_ways, c->cpu.cache_line_bytes, cache_bytes / MIB);
+  }
+
   double need = (double)c->nic.rx_ring_size * (double)c->driver.rx_buf_bytes +
                 (double)c->nic.tx_ring_size * (double)c->traffic.frame_bytes +
                 (double)(c->nic.rx_ring_size + c->nic.tx_ring_size) * (double)sp + MIB;

@@ -223,23 +223,32 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
   nicsim__put_clean(f, c->platform[0] ? c->platform : "(none: schema defaults)");
   fputc('\n', f);
 
-  nicsim__enum_name(keys[NC_KEY_traffic_mode].choices, c->traffic.mode, mode, sizeof(mode));
-  if (c->traffic.mode == NC_MODE_RX)
-    what = " (wire to host)";
-  else if (c->traffic.mode == NC_MODE_TX)
-    what = " (host to wire)";
-  else if (c->traffic.mode == NC_MODE_BIDIR)
-    what = " (both directions)";
-  fprintf(f, "%-10s %s%s, %lld B frames, ", "Traffic", mode, what,
-          (long long)c->traffic.frame_bytes);
-  if (c->traffic.rate_gbps > 0) {
-    nicsim_format_real(c->traffic.rate_gbps, num, sizeof(num));
-    fprintf(f, "offered %s Gbit/s per direction\n", num);
+  if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
+    /* A DMA benchmark has no NIC traffic: say what the device issues instead. */
+    nicsim__enum_name(keys[NC_KEY_workload_op].choices, c->workload.op, mode, sizeof(mode));
+    fprintf(f, "%-10s dma-bench: %s, %lld B requests, %lld outstanding, %lld B window%s\n",
+            "Workload", mode, (long long)c->workload.size_bytes, (long long)c->workload.outstanding,
+            (long long)c->workload.window_bytes,
+            c->workload.relaxed_ordering ? ", relaxed ordering" : "");
   } else {
-    fprintf(f, "offered at line rate\n");
+    nicsim__enum_name(keys[NC_KEY_traffic_mode].choices, c->traffic.mode, mode, sizeof(mode));
+    if (c->traffic.mode == NC_MODE_RX)
+      what = " (wire to host)";
+    else if (c->traffic.mode == NC_MODE_TX)
+      what = " (host to wire)";
+    else if (c->traffic.mode == NC_MODE_BIDIR)
+      what = " (both directions)";
+    fprintf(f, "%-10s %s%s, %lld B frames, ", "Traffic", mode, what,
+            (long long)c->traffic.frame_bytes);
+    if (c->traffic.rate_gbps > 0) {
+      nicsim_format_real(c->traffic.rate_gbps, num, sizeof(num));
+      fprintf(f, "offered %s Gbit/s per direction\n", num);
+    } else {
+      fprintf(f, "offered at line rate\n");
+    }
+    nicsim_format_real(c->nic.line_rate_gbps, num, sizeof(num));
+    fprintf(f, "%-10s %s Gbit/s Ethernet\n", "Line rate", num);
   }
-  nicsim_format_real(c->nic.line_rate_gbps, num, sizeof(num));
-  fprintf(f, "%-10s %s Gbit/s Ethernet\n", "Line rate", num);
   nicsim_format_real(nicsim__pcie_gts(c->pcie.gen), num, sizeof(num));
   fprintf(f, "%-10s PCIe Gen%lld x%lld (%s GT/s per lane), MPS %lld B, MRRS %lld B\n", "Link",
           (long long)c->pcie.gen, (long long)c->pcie.lanes, num, (long long)c->pcie.mps,
@@ -387,6 +396,18 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
     nicsim__add_count(t, "TX frames sent", r, NM_TX_PKTS, "");
   }
 
+  if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
+    nicsim__section(t, "DMA benchmark (measurement window)");
+    nicsim__add_real(t, "Payload bandwidth", r, NM_DMA_GBPS, 1, 3, "Gbit/s");
+    if (c->workload.op != NC_WORKLOAD_WRITE) {
+      nicsim__add_real(t, "Read latency (mean)", r, NM_DMA_RD_LATENCY_NS, 1, 0, "ns");
+      nicsim__add_real(t, "Read latency (p99)", r, NM_DMA_RD_LATENCY_NS_P99, 1, 0, "ns");
+      nicsim__add_real(t, "Reads outstanding (mean)", r, NM_PCIE_RD_OUTSTANDING_MEAN, 1, 1, "");
+    }
+    nicsim__add_count(t, "Posted-credit stalls", r, NM_PCIE_UP_CREDIT_STALLS, "");
+    nicsim__add_count(t, "Tag stalls", r, NM_PCIE_TAG_STALLS, "");
+  }
+
   nicsim__section(t, "CPU");
   nicsim__add_real(t, "Utilisation", r, NM_CPU_UTIL, 100, 1, "%");
   nicsim__add_count(t, "Busy cycles", r, NM_CPU_BUSY_CYCLES, "cycles");
@@ -397,6 +418,10 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   nicsim__add_count(t, "IRQ and softirq cycles", r, NM_CPU_IRQ_CYCLES, "cycles");
   nicsim__add_count(t, "Uncached loads", r, NM_CPU_UNCACHED_LOADS, "");
   nicsim__add_count(t, "Uncached stores", r, NM_CPU_UNCACHED_STORES, "");
+  nicsim__add_count(t, "Cache misses", r, NM_CPU_CACHE_MISSES, "");
+  nicsim__add_count(t, "Cache lines cleaned/invalidated", r, NM_CPU_CACHE_MAINT_LINES, "");
+  nicsim__add_count(t, "memcpy bytes, aligned", r, NM_CPU_MEMCPY_BYTES_ALIGNED, "B");
+  nicsim__add_count(t, "memcpy bytes, misaligned", r, NM_CPU_MEMCPY_BYTES_MISALIGNED, "B");
   nicsim__add_count(t, "MMIO reads (readl)", r, NM_CPU_MMIO_READS, "");
   nicsim__add_count(t, "MMIO writes (writel)", r, NM_CPU_MMIO_WRITES, "");
 
@@ -416,10 +441,14 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   nicsim__add_real(t, "Fetch requests per frame", r, NM_NIC_DESC_FETCH_REQS_PER_PKT, 1, 3,
                    "");
   nicsim__add_count(t, "Descriptor write-backs", r, NM_NIC_DESC_WRITEBACKS, "");
+  nicsim__add_real(t, "RX ring occupancy (mean)", r, NM_NIC_RX_RING_OCCUPANCY, 1, 1, "descriptors");
+  nicsim__add_count(t, "RX drops: FIFO full", r, NM_RX_DROPS_FIFO, "");
 
   nicsim__section(t, "Interrupts");
   nicsim__add_count(t, "Interrupts raised", r, NM_IRQ_COUNT, "");
   nicsim__add_count(t, "Interrupt rate", r, NM_IRQ_PER_SEC, "/s");
+  nicsim__add_count(t, "Folded by moderation", r, NM_IRQ_SUPPRESSED, "");
+  nicsim__add_real(t, "MSI to handler (mean)", r, NM_IRQ_LATENCY_NS, 1, 0, "ns");
 
   nicsim__section(t, "Checks (whole run, drain included)");
   if (nicsim__metric(r, NM_TOTAL_RX_SENT, &a) && nicsim__metric(r, NM_TOTAL_RX_RECEIVED, &b) &&

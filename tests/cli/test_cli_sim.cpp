@@ -3,6 +3,7 @@
 #include <jansson.h>
 #include <signal.h>
 
+#include <map>
 #include <regex>
 
 #include "cli_test_util.h"
@@ -119,6 +120,40 @@ TEST_F(CliSim, RunWritesJsonAndCsvWithEveryMetric) {
   ASSERT_GE(head.size(), 1u + NM__COUNT);
   EXPECT_EQ(head[0], "label");
   EXPECT_EQ(head[1], "rx.gbps");
+}
+
+// --trace writes Chrome/Perfetto trace-event JSON: it parses, holds events,
+// and within each track (pid, tid) timestamps never go backwards.
+TEST_F(CliSim, RunWritesATimelineTrace) {
+  auto r = run({"run", data("good.yaml"), "--trace", path("t.json"), "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  json_t *doc = load_json(path("t.json"));
+  ASSERT_NE(doc, nullptr);
+  json_t *events = json_is_array(doc) ? doc : json_object_get(doc, "traceEvents");
+  ASSERT_TRUE(json_is_array(events));
+  size_t n = json_array_size(events), timed = 0;
+  EXPECT_GT(n, 10u);
+  std::map<std::pair<json_int_t, json_int_t>, double> last;
+  for (size_t i = 0; i < n; i++) {
+    json_t *e = json_array_get(events, i);
+    json_t *ts = json_object_get(e, "ts");
+    if (!json_is_number(ts)) continue;  // metadata events (track names)
+    timed++;
+    auto key = std::make_pair(json_integer_value(json_object_get(e, "pid")),
+                              json_integer_value(json_object_get(e, "tid")));
+    double t = json_number_value(ts);
+    auto it = last.find(key);
+    if (it != last.end()) {
+      EXPECT_GE(t, it->second) << "event " << i << " goes back in time";
+    }
+    last[key] = t;
+  }
+  EXPECT_GT(timed, 10u);
+  json_decref(doc);
+
+  // An unwritable trace path is bad input: exit 2, no simulation.
+  auto bad = run({"run", data("good.yaml"), "--trace", path("no/such/dir/t.json"), "-q"});
+  EXPECT_EQ(bad.status, 2) << NICSIM_SHOW(bad);
 }
 
 TEST_F(CliSim, RunAPointOfASweep) {

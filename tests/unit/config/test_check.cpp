@@ -43,6 +43,36 @@ TEST(ConfigCheck, WarmupBelowDuration) {
   check_ok("run: {warmup_us: 0, duration_us: 1}\n");
 }
 
+TEST(ConfigCheck, CpuCacheSizeIsBounded) {
+  // 65536 sets x 32 ways x 64 B = 128 MiB. Both set in the same file: the
+  // first of the equally ranked keys (cache_sets) is blamed.
+  nc_error e = check_error("cpu:\n  cache_sets: 65536\n  cache_ways: 32\n");
+  EXPECT_EQ(where(e), "t.yaml:2:15");
+  EXPECT_STREQ(e.msg, "cpu cache of 65536 sets x 32 ways x 64 B = 128 MiB is too large");
+  EXPECT_NE(std::strstr(e.hint, "at most 64 MiB"), nullptr);
+  check_ok("cpu: {cache_sets: 65536, cache_ways: 16}\n");  // exactly 64 MiB
+}
+
+TEST(ConfigCheck, BusNeedsTheDmaBenchWorkload) {
+  nc_error e = check_error("bus:\n  enabled: true\n");
+  EXPECT_EQ(where(e), "t.yaml:2:12");
+  EXPECT_NE(std::strstr(e.msg, "needs workload.kind = dma-bench"), nullptr) << e.msg;
+  check_ok("bus: {enabled: true}\nworkload: {kind: dma-bench}\n");
+}
+
+TEST(ConfigCheck, DmaBenchWindowHoldsARequestAndFitsInMemory) {
+  nc_error e = check_error("workload:\n  kind: dma-bench\n  size_bytes: 4096\n  window_bytes: 1024\n");
+  EXPECT_EQ(where(e), "t.yaml:4:17");  // both in one file: the first of the pair (the window)
+  EXPECT_STREQ(e.msg,
+               "workload.window_bytes = 1024 B cannot hold one request of workload.size_bytes = 4096 B");
+  EXPECT_STREQ(e.hint, "set workload.window_bytes to at least 4096");
+  e = check_error("workload: {kind: dma-bench}\n", {"workload.window_bytes=134217728"});
+  EXPECT_EQ(where(e), "<command line>:1:23");
+  EXPECT_NE(std::strstr(e.msg, "does not fit in host memory (memory.size_mb = 64 MiB)"), nullptr) << e.msg;
+  // The window rules do not apply to the NIC workload.
+  check_ok("workload: {size_bytes: 4096, window_bytes: 1024}\n");
+}
+
 TEST(ConfigCheck, PcieLanes) {
   nc_error e = check_error("pcie:\n  gen: 4\n  lanes: 3\n");
   EXPECT_EQ(where(e), "t.yaml:3:10");
