@@ -21,9 +21,10 @@ extern "C" {
 
 #define NICSIM_METRICS(X)                                                                          \
   X(RX_GBPS, "rx.gbps", "Gbit/s", REAL,                                                            \
-    "Ethernet frame bits (FCS included, preamble and IFG excluded) delivered to the host stack per second") \
-  X(RX_MPPS, "rx.mpps", "Mpkt/s", REAL, "Frames delivered to the host stack per second, in millions") \
-  X(RX_PKTS, "rx.pkts", "frames", COUNT, "Frames delivered to the host stack")                   \
+    "Ethernet frame bits (FCS included, preamble and IFG excluded) of frames sent in the window and delivered to the host stack, per second") \
+  X(RX_MPPS, "rx.mpps", "Mpkt/s", REAL, "rx.pkts per second of window, in millions")           \
+  X(RX_PKTS, "rx.pkts", "frames", COUNT,                                                           \
+    "Frames sent in the window and delivered to the host stack (possibly during the drain); with rx.drops they add up to the frames offered in the window") \
   X(RX_DROPS, "rx.drops", "frames", COUNT, "Frames the NIC dropped (FIFO overflow, no descriptor)") \
   X(RX_DROPS_FIFO, "rx.drops_fifo", "frames", COUNT, "Frames the NIC dropped because the MAC RX FIFO was full") \
   X(RX_DROPS_NODESC, "rx.drops_nodesc", "frames", COUNT, "Frames the NIC dropped for want of an RX descriptor") \
