@@ -93,10 +93,9 @@ PcieLink::~PcieLink() = default;
 PcieDirCounters PcieLink::up_counters() const { return m_up.counters(now_ps()); }
 PcieDirCounters PcieLink::down_counters() const { return m_down.counters(now_ps()); }
 
-PcieReadStats PcieLink::read_stats() const {
-  PcieReadStats s = m_rd;
-  s.outstanding_area += static_cast<double>(m_outstanding) * static_cast<double>(now_ps() - m_outstanding_since_ps);
-  return s;
+void PcieLink::read_stats(PcieReadStats &out) const {
+  out = m_rd;
+  out.outstanding_area += static_cast<double>(m_outstanding) * static_cast<double>(now_ps() - m_outstanding_since_ps);
 }
 
 void PcieLink::violation(const std::string &msg) {

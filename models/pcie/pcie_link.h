@@ -61,7 +61,9 @@ class PcieLink : public sc_core::sc_module {
   /* Host-to-device counters, busy time counted up to now. */
   PcieDirCounters down_counters() const;
   /* Device-read statistics, the outstanding area counted up to now. */
-  PcieReadStats read_stats() const;
+  /* Fills out with the read statistics so far. PcieReadStats holds a latency
+   * histogram (~120 KB): keep it off coroutine stacks, hence no return by value. */
+  void read_stats(PcieReadStats &out) const;
   /* Restarts the outstanding maximum from the current count (at the start of a window). */
   void reset_outstanding_max() { m_rd.outstanding_max = m_outstanding; }
   /* MRds outstanding now. */

@@ -34,8 +34,14 @@ DmaBench::DmaBench(sc_core::sc_module_name name, const DmaBenchParams &p)
     throw std::invalid_argument("dma-bench: outstanding and size must be positive and the window hold one request");
   regs.register_b_transport(this, &DmaBench::b_transport_regs);
   m_bufs.resize(p.outstanding);
+  m_slots.resize(p.outstanding);
   for (uint32_t i = 0; i < p.outstanding; i++) {
     m_bufs[i].assign(p.size_bytes, static_cast<uint8_t>(0xA0 + i));
+    m_slots[i] = std::make_unique<Slot>();
+    m_slots[i]->ext.purpose = DmaPurpose::Data;
+    m_slots[i]->ext.relaxed_ordering = p.relaxed_ordering;
+    m_slots[i]->ext.queue = static_cast<uint16_t>(i);
+    m_slots[i]->gp.set_extension(&m_slots[i]->ext);
     sc_core::sc_spawn_options o;
     char nm[32];
     std::snprintf(nm, sizeof nm, "worker%u", i);
@@ -48,12 +54,7 @@ void DmaBench::b_transport_regs(tlm::tlm_generic_payload &p, sc_core::sc_time &)
 }
 
 void DmaBench::worker(uint32_t i) {
-  tlm::tlm_generic_payload gp;
-  TlpExt ext;
-  ext.purpose = DmaPurpose::Data;
-  ext.relaxed_ordering = m_p.relaxed_ordering;
-  ext.queue = static_cast<uint16_t>(i);
-  gp.set_extension(&ext);
+  tlm::tlm_generic_payload &gp = m_slots[i]->gp;
   uint8_t *buf = m_bufs[i].data();
   for (;;) {
     const uint64_t t0 = sc_core::sc_time_stamp().value();
@@ -91,7 +92,6 @@ void DmaBench::worker(uint32_t i) {
       }
     }
   }
-  gp.clear_extension(&ext);
   m_stopped++;
 }
 

@@ -8,6 +8,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -70,6 +71,15 @@ class DmaBench : public sc_core::sc_module {
   uint64_t m_seq = 0;
   uint32_t m_stopped = 0;
   std::vector<std::vector<uint8_t>> m_bufs; /* one per thread */
+  /* One transaction per worker, owned here rather than on the worker's stack:
+   * SystemC never unwinds a thread left suspended when a run stops, so a
+   * payload on its stack would never be freed. */
+  struct Slot {
+    tlm::tlm_generic_payload gp;
+    TlpExt ext;
+    ~Slot() { gp.clear_extension(&ext); } /* the payload must not free() a member */
+  };
+  std::vector<std::unique_ptr<Slot>> m_slots;
   DmaBenchCounters m_cnt;
 };
 

@@ -53,14 +53,14 @@ void BenchTop::report(const std::string &component, const std::string &msg) {
 void BenchTop::snapshot_thread() {
   wait(sc_core::sc_time::from_value(m_warmup_ps));
   if (pcie) {
-    m_at_warmup = pcie_snapshot(*pcie);
+    pcie_snapshot(*pcie, m_at_warmup);
     pcie->reset_outstanding_max();
   } else {
     m_bus_at_warmup = bus->counters();
   }
   wait(sc_core::sc_time::from_value(m_duration_ps - m_warmup_ps));
   if (pcie)
-    m_at_duration = pcie_snapshot(*pcie);
+    pcie_snapshot(*pcie, m_at_duration);
   else
     m_bus_at_duration = bus->counters();
 }

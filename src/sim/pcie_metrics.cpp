@@ -3,12 +3,10 @@
 
 namespace nicsim {
 
-PcieSnapshot pcie_snapshot(const PcieLink &link) {
-  PcieSnapshot s;
+void pcie_snapshot(const PcieLink &link, PcieSnapshot &s) {
   s.up = link.up_counters();
   s.down = link.down_counters();
-  s.rd = link.read_stats();
-  return s;
+  link.read_stats(s.rd);
 }
 
 void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSnapshot &b, double win_ps) {

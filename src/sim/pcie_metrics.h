@@ -17,8 +17,8 @@ struct PcieSnapshot {
   PcieReadStats rd;
 };
 
-/* Takes a snapshot of link now. */
-PcieSnapshot pcie_snapshot(const PcieLink &link);
+/* Takes a snapshot of link now into s (large: keep it off coroutine stacks). */
+void pcie_snapshot(const PcieLink &link, PcieSnapshot &s);
 /* Sets every pcie.* and dma.* metric for the window from a to b, win_ps long (ps); outstanding_max is b's. */
 void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSnapshot &b, double win_ps);
 

@@ -8,6 +8,7 @@
 #include <cctype>
 #include <cinttypes>
 #include <cmath>
+#include <memory>
 #include <cstdio>
 
 namespace nicsim {
@@ -49,7 +50,7 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
   cpu.set_window(m_warmup_ps, m_duration_ps);
   cpu.drained = [this] { return check_drained(); };
   cpu.on_finished = [this](int rc, const std::string &msg) {
-    m_at_finish = snapshot();
+    snapshot(m_at_finish);
     m_out.finished = true;
     m_out.check_rc = rc;
     m_out.check_msg = msg;
@@ -69,22 +70,20 @@ uint64_t Top::time_limit_ps() const {
   return m_end_ps + extra;
 }
 
-Top::Snapshot Top::snapshot() const {
-  Snapshot s;
+void Top::snapshot(Snapshot &s) const {
   s.time_ps = now_ps();
   s.nic = nic.counters();
   s.up = pcie.up_counters();
   s.down = pcie.down_counters();
-  s.rd = pcie.read_stats();
-  return s;
+  pcie.read_stats(s.rd);
 }
 
 void Top::snapshot_thread() {
   wait(sc_time::from_value(m_warmup_ps));
-  m_at_warmup = snapshot();
+  snapshot(m_at_warmup);
   pcie.reset_outstanding_max();
   wait(sc_time::from_value(m_duration_ps - m_warmup_ps));
-  m_at_duration = snapshot();
+  snapshot(m_at_duration);
 }
 
 void Top::report(const std::string &component, const std::string &msg, double time_ns) {
@@ -120,7 +119,13 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_init(res);
   const Snapshot &a = m_at_warmup;
   const Snapshot &b = m_at_duration;
-  const Snapshot &f = m_out.finished ? m_at_finish : snapshot();
+  /* If the run stopped before the CPU finished (a violation), take the end state now. */
+  std::unique_ptr<Snapshot> now;
+  if (!m_out.finished) {
+    now = std::make_unique<Snapshot>();
+    snapshot(*now);
+  }
+  const Snapshot &f = m_out.finished ? m_at_finish : *now;
   const CpuCounters &w = cpu.window();
   const CpuCounters &t = cpu.total();
   const double win_ps = static_cast<double>(m_duration_ps - m_warmup_ps);

@@ -70,7 +70,9 @@ class Top : public sc_core::sc_module {
   void fill_results(nicsim_results *res) const;
 
  private:
-  Snapshot snapshot() const;
+  /* Fills s with every counter now. Snapshots are large (a latency
+   * histogram): they live in members, never on a coroutine stack. */
+  void snapshot(Snapshot &s) const;
   void snapshot_thread();
   void report(const std::string &component, const std::string &msg, double time_ns);
   bool check_drained();
