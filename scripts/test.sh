@@ -1,9 +1,18 @@
 #!/usr/bin/env bash
 # The test command: installs dependencies (as root), builds with warnings as
 # errors, and runs every test with ctest. .ci/run calls exactly this.
+# With CI=true (as CI sets it) it then runs the whole suite again built with
+# AddressSanitizer and UBSan (the asan preset, docs/robustness.md); set
+# NICSIM_ASAN=1 to do that locally, NICSIM_ASAN=0 to skip it in CI.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 if [ "$(id -u)" -eq 0 ]; then ./scripts/install-deps.sh; fi
 cmake --preset ci
 cmake --build --preset ci -j"$(nproc)"
 ctest --preset ci -j"$(nproc)"
+if [ "${NICSIM_ASAN:-${CI:-false}}" = "1" ] || [ "${NICSIM_ASAN:-${CI:-false}}" = "true" ]; then
+  echo "== the same suite under AddressSanitizer and UBSan ==" >&2
+  cmake --preset asan
+  cmake --build --preset asan -j"$(nproc)"
+  ctest --preset asan -j"$(nproc)"
+fi

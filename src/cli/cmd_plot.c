@@ -135,10 +135,14 @@ static void cli__plot_labels(struct cli__plot *p) {
     same = same && strcmp(cli__metric_unit(p->y[q]), cli__metric_unit(p->y[0])) == 0;
   }
   if (!p->xlabel[0]) {
+    /* A label longer than the field is cut short, which is fine for an axis
+     * (the length is taken only to say the truncation is intended). */
+    int len;
     if (k != NULL && k->unit[0])
-      snprintf(p->xlabel, sizeof(p->xlabel), "%s (%s)", p->x, k->unit);
+      len = snprintf(p->xlabel, sizeof(p->xlabel), "%s (%s)", p->x, k->unit);
     else
-      snprintf(p->xlabel, sizeof(p->xlabel), "%s", p->x);
+      len = snprintf(p->xlabel, sizeof(p->xlabel), "%s", p->x);
+    (void)len;
   }
   if (!p->ylabel[0]) {
     if (same && cli__metric_unit(p->y[0])[0])
