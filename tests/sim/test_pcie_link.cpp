@@ -7,67 +7,19 @@
 #include <string>
 #include <vector>
 
-#include "memory/host_memory.h"
 #include "pcie/pcie_link.h"
+#include "pcie_bench.h"
 #include "sim_test_util.h"
 
 namespace nicsim {
 namespace {
 
-using test::make;
 using test::now_ps;
 using test::ps;
-
-constexpr uint64_t kMem = 1ull << 20;
-constexpr uint64_t kMsi = 0xFEE00000ull;
-
-/* Gen1 x1 (4 ns per wire byte), 3DW headers, 100 ns each way, 200 ns root complex. */
-PcieParams gen1x1() {
-  PcieParams p;
-  p.gen = 1;
-  p.lanes = 1;
-  p.mps = 256;
-  p.mrrs = 512;
-  p.rcb = 64;
-  p.addr_bits = 32;
-  p.mem_size = kMem;
-  p.latency_ps = 100000;
-  p.rd_latency_ps = 200000;
-  /* The hand-computed timings below count TLPs only: no DLLPs or SKPs share the wire. */
-  p.dllp = false;
-  p.skp = false;
-  return p;
-}
-
-/* The link between a scripted device and a scripted CPU, with host memory. */
-struct Bench {
-  HostMemory *mem;
-  PcieLink *link;
-  test::ScriptedInitiator *dev;
-  test::ScriptedInitiator *cpu;
-  test::RegTarget *regs;
-  test::ScriptedThread *probe;
-  std::vector<std::string> violations;
-  std::vector<std::pair<uint64_t, uint32_t>> msis; /* (time ps, data) */
-
-  explicit Bench(const PcieParams &p) {
-    test::init_systemc();
-    mem = &make<HostMemory>("mem", kMem, kMsi);
-    link = &make<PcieLink>("pcie", p);
-    dev = &make<test::ScriptedInitiator>("dev");
-    cpu = &make<test::ScriptedInitiator>("cpu");
-    regs = &make<test::RegTarget>("regs");
-    probe = &make<test::ScriptedThread>("probe");
-    dev->socket.bind(link->dev);
-    cpu->socket.bind(link->host);
-    link->mem.bind(mem->tgt);
-    link->regs.bind(regs->socket);
-    mem->on_msi = [this](uint32_t d) { msis.push_back({now_ps(), d}); };
-    mem->on_violation = [this](const std::string &c, const std::string &m) { violations.push_back(c + ": " + m); };
-    link->on_violation = mem->on_violation;
-  }
-  void run(uint64_t until_ps) { sc_core::sc_start(ps(until_ps)); }
-};
+using test::Bench;
+using test::gen1x1;
+using test::kMem;
+using test::kMsi;
 
 TEST(PcieLink, PostedWriteReturnsWhenSerialisedAndLandsAtArrival) {
   Bench b(gen1x1());

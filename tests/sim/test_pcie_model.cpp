@@ -6,38 +6,18 @@
 #include <string>
 #include <vector>
 
-#include "memory/host_memory.h"
 #include "pcie/latency_hist.h"
 #include "pcie/pcie_link.h"
+#include "pcie_bench.h"
 #include "sim_test_util.h"
 
 namespace nicsim {
 namespace {
 
-using test::make;
 using test::now_ps;
 using test::ps;
-
-constexpr uint64_t kMem = 1ull << 20;
-constexpr uint64_t kMsi = 0xFEE00000ull;
-
-/* Gen1 x1 (4 ns per wire byte), 3DW headers, 100 ns each way, 200 ns root
- * complex; DLLPs and SKPs off unless a test turns them on. */
-PcieParams gen1x1() {
-  PcieParams p;
-  p.gen = 1;
-  p.lanes = 1;
-  p.mps = 256;
-  p.mrrs = 512;
-  p.rcb = 64;
-  p.addr_bits = 32;
-  p.mem_size = kMem;
-  p.latency_ps = 100000;
-  p.rd_latency_ps = 200000;
-  p.dllp = false;
-  p.skp = false;
-  return p;
-}
+using test::Bench;
+using test::gen1x1;
 
 /* Gen3 x8, 4DW headers, 100 ns each way; no DLLPs or SKPs. */
 PcieParams gen3x8() {
@@ -47,34 +27,6 @@ PcieParams gen3x8() {
   p.addr_bits = 64;
   return p;
 }
-
-/* A scripted device on the link, with host memory and a BAR0 register file. */
-struct Bench {
-  HostMemory *mem;
-  PcieLink *link;
-  test::ScriptedInitiator *dev;
-  test::ScriptedInitiator *cpu;
-  test::RegTarget *regs;
-  test::ScriptedThread *probe;
-  std::vector<std::string> violations;
-
-  explicit Bench(const PcieParams &p) {
-    test::init_systemc();
-    mem = &make<HostMemory>("mem", kMem, kMsi);
-    link = &make<PcieLink>("pcie", p);
-    dev = &make<test::ScriptedInitiator>("dev");
-    cpu = &make<test::ScriptedInitiator>("cpu");
-    regs = &make<test::RegTarget>("regs");
-    probe = &make<test::ScriptedThread>("probe");
-    dev->socket.bind(link->dev);
-    cpu->socket.bind(link->host);
-    link->mem.bind(mem->tgt);
-    link->regs.bind(regs->socket);
-    mem->on_violation = [this](const std::string &c, const std::string &m) { violations.push_back(c + ": " + m); };
-    link->on_violation = mem->on_violation;
-  }
-  void run(uint64_t until_ps) { sc_core::sc_start(ps(until_ps)); }
-};
 
 /* A posted write carrying the RO attribute as the DMA engine sets it from DMA_ATTR_WEAK_ORDERING. */
 tlm::tlm_response_status write_ro(test::ScriptedInitiator &d, uint64_t addr, uint8_t *data, uint32_t len) {
