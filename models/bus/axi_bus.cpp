@@ -203,13 +203,9 @@ void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   uint8_t *data = p.get_data_ptr();
-  if (m_ctx_pool.empty()) m_ctx_pool.push_back(std::make_unique<ReadCtx>());
-  std::unique_ptr<ReadCtx> ctx = std::move(m_ctx_pool.back());
-  m_ctx_pool.pop_back();
-  ctx->remaining = 0;
-  for (uint64_t off = 0; off < len; ctx->remaining++) off += burst_chunk(addr + off, len - off);
-  ctx->last_ps = now_ps();
-  ctx->ok = true;
+  uint32_t bursts = 0;
+  for (uint64_t off = 0; off < len; bursts++) off += burst_chunk(addr + off, len - off);
+  SplitReadPool::Read *ctx = m_split.begin(bursts, now_ps());
   for (uint64_t off = 0; off < len;) {
     const uint32_t n = burst_chunk(addr + off, len - off);
     acquire_slot();
@@ -222,15 +218,14 @@ void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
     r.len = n;
     r.data = data + off;
     r.purpose = purpose;
-    r.ctx = ctx.get();
+    r.ctx = ctx;
     m_reads.push(r);
     notify_at(m_read_event, r.at_ps);
     off += n;
   }
-  while (ctx->remaining) wait(ctx->done);
-  p.set_response_status(ctx->ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  const uint64_t last = ctx->last_ps;
-  m_ctx_pool.push_back(std::move(ctx));
+  uint64_t last = 0;
+  const bool ok = m_split.finish(ctx, &last);
+  p.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
   wait_until(last);
 }
 
@@ -248,9 +243,7 @@ void AxiBus::read_data() {
     m_cnt.rd_bursts++;
     m_cnt.rd_bytes += r.len;
     release_slot(true, m_r_free_ps);
-    r.ctx->ok = r.ctx->ok && ok;
-    r.ctx->last_ps = std::max(r.ctx->last_ps, m_r_free_ps);
-    if (--r.ctx->remaining == 0) r.ctx->done.notify(sc_core::SC_ZERO_TIME);
+    r.ctx->part_done(ok, m_r_free_ps);
   }
   if (!m_reads.empty()) notify_at(m_read_event, m_reads.front().at_ps);
 }

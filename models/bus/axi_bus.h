@@ -19,6 +19,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/split_read.h"
 #include "common/tlp.h"
 #include "config/config.h"
 #include "pcie/latency_hist.h"
@@ -70,19 +71,13 @@ class AxiBus : public sc_core::sc_module {
   std::function<void(const std::string &, const std::string &)> on_violation;
 
  private:
-  struct ReadCtx {
-    uint32_t remaining = 0;
-    uint64_t last_ps = 0;
-    bool ok = true;
-    sc_core::sc_event done;
-  };
   struct PendingRead {
     uint64_t at_ps = 0;
     uint64_t addr = 0;
     uint32_t len = 0;
     uint8_t *data = nullptr;
     DmaPurpose purpose = DmaPurpose::Other;
-    ReadCtx *ctx = nullptr;
+    SplitReadPool::Read *ctx = nullptr; /* the read this burst belongs to */
   };
 
   void b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
@@ -108,7 +103,7 @@ class AxiBus : public sc_core::sc_module {
   sc_core::sc_event m_read_event;
   PostedWriteQueue m_writes;
   sc_core::sc_event m_write_event;
-  std::vector<std::unique_ptr<ReadCtx>> m_ctx_pool;
+  SplitReadPool m_split; /* reads waiting for their bursts */
   AxiCounters m_cnt;
   tlm::tlm_generic_payload m_mem_gp;
   TlpExt *m_mem_ext;

@@ -67,7 +67,6 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   host.register_b_transport(this, &PcieLink::b_transport_host);
   m_mem_gp.set_extension(m_mem_ext);
   m_reg_gp.set_data_ptr(m_reg_buf);
-  for (int i = 0; i < 8; i++) m_ctx_pool.push_back(std::make_unique<ReadCtx>());
 
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(deliver_up);
@@ -246,12 +245,7 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
   const uint64_t len = p.get_data_length();
   uint8_t *data = p.get_data_ptr();
 
-  if (m_ctx_pool.empty()) m_ctx_pool.push_back(std::make_unique<ReadCtx>());
-  std::unique_ptr<ReadCtx> ctx = std::move(m_ctx_pool.back());
-  m_ctx_pool.pop_back();
-  ctx->remaining = m_fmt.count_read_requests(addr, len);
-  ctx->last_ps = now_ps();
-  ctx->ok = true;
+  SplitReadPool::Read *ctx = m_split.begin(m_fmt.count_read_requests(addr, len), now_ps());
 
   /* The device sends the transfer's MRds back to back, each as soon as it has
    * a tag and the root port has a non-posted credit. */
@@ -284,16 +278,15 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
     pr.len = n;
     pr.data = data + off;
     pr.purpose = purpose;
-    pr.ctx = ctx.get();
+    pr.ctx = ctx;
     m_rc_q.push(pr);
     notify_at(m_rc_event, ready);
     up_leave();
     off += n;
   }
-  while (ctx->remaining) wait(ctx->done);
-  p.set_response_status(ctx->ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
-  const uint64_t last = ctx->last_ps;
-  m_ctx_pool.push_back(std::move(ctx));
+  uint64_t last = 0;
+  const bool ok = m_split.finish(ctx, &last);
+  p.set_response_status(ok ? tlm::TLM_OK_RESPONSE : tlm::TLM_ADDRESS_ERROR_RESPONSE);
   /* A read is done when its last completion byte has arrived at the device. */
   wait_until(last);
 }
@@ -322,9 +315,7 @@ void PcieLink::rc_process() {
     m_tag_releases.push(t);
     notify_at(m_tag_event, last);
     m_rd.latency.add(last - r.issue_ps);
-    r.ctx->ok = r.ctx->ok && ok;
-    r.ctx->last_ps = std::max(r.ctx->last_ps, last);
-    if (--r.ctx->remaining == 0) r.ctx->done.notify(sc_core::SC_ZERO_TIME);
+    r.ctx->part_done(ok, last);
   }
   if (!m_rc_q.empty()) notify_at(m_rc_event, m_rc_q.front().at_ps);
 }

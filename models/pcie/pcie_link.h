@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/split_read.h"
 #include "common/tlp.h"
 #include "pcie/flow_control.h"
 #include "pcie/latency_hist.h"
@@ -78,13 +79,6 @@ class PcieLink : public sc_core::sc_module {
   std::function<void(const std::string &, const std::string &)> on_violation;
 
  private:
-  /* One device read in progress: its MRds left to answer and when the last data arrives. */
-  struct ReadCtx {
-    uint32_t remaining = 0;
-    uint64_t last_ps = 0;
-    bool ok = true;
-    sc_core::sc_event done;
-  };
   /* An MRd waiting at the root complex until at_ps. */
   struct PendingRead {
     uint64_t at_ps = 0;    /* when the root complex answers */
@@ -93,7 +87,7 @@ class PcieLink : public sc_core::sc_module {
     uint32_t len = 0;
     uint8_t *data = nullptr;
     DmaPurpose purpose = DmaPurpose::Other;
-    ReadCtx *ctx = nullptr;
+    SplitReadPool::Read *ctx = nullptr; /* the device read this MRd belongs to */
   };
   /* DLLPs of one kind to send on one direction, coalesced (one covers every
    * event up to its send time). */
@@ -157,7 +151,7 @@ class PcieLink : public sc_core::sc_module {
   uint64_t m_last_commit_ps = 0;
   TimeRing<PendingRead> m_rc_q;
   sc_core::sc_event m_rc_event;
-  std::vector<std::unique_ptr<ReadCtx>> m_ctx_pool;
+  SplitReadPool m_split; /* device reads waiting for their completions */
 
   /* Tags. */
   uint32_t m_tags_free;
