@@ -514,12 +514,10 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
    * counting by delivery time could report more than the line carried. A
    * frame sent inside the window and delivered during the drain counts. */
   const uint64_t bytes = static_cast<uint64_t>(len) + NF_FCS_LEN;
-  m_total.rx_frames++;
-  m_total.rx_frame_bytes += bytes;
-  if (in_window(hdr.ts_ps)) {
-    m_window.rx_frames++;
-    m_window.rx_frame_bytes += bytes;
-  }
+  count_at(hdr.ts_ps, [bytes](CpuCounters &c) {
+    c.rx_frames++;
+    c.rx_frame_bytes += bytes;
+  });
 }
 
 /* ---- interrupts and the main loop --------------------------------------- */

@@ -144,11 +144,16 @@ class CpuCore : public sc_core::sc_module {
   bool check_stale(uint64_t pa, uint64_t len, const char *what);
   void msi_arrive();
   bool in_window(uint64_t t_ps) const { return t_ps >= m_win_start_ps && t_ps < m_win_end_ps; }
-  /* Counts into the total and, if the local time is in the window, the window counters. */
+  /* Counts into the total and, if t_ps is in the window, the window counters. */
+  template <typename F>
+  void count_at(uint64_t t_ps, F f) {
+    f(m_total);
+    if (in_window(t_ps)) f(m_window);
+  }
+  /* count_at the core's local time. */
   template <typename F>
   void count(F f) {
-    f(m_total);
-    if (in_window(local_time_ps())) f(m_window);
+    count_at(local_time_ps(), f);
   }
   bool check_range(uint64_t pa, uint64_t len, const char *what);
   bool check_size(unsigned size, const char *what);
