@@ -15,30 +15,16 @@
 #include "pcie/tlp_format.h"
 #include "results/metrics.h"
 #include "sim/sim.h"
+#include "sim_run_util.h"
 
 namespace {
 
+using nicsim::test::metric;
+using nicsim::test::run_ok;
+
 /* Defaults plus "key=value" overrides, checked like a resolved scenario. */
 nicsim_config make_cfg(std::initializer_list<const char *> sets) {
-  nicsim_config c;
-  nc_config_defaults(&c);
-  nc_error e;
-  for (const char *s : sets) EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
-  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
-  return c;
-}
-
-double metric(const nicsim_results &r, const char *name) {
-  double v = NAN;
-  EXPECT_TRUE(nicsim_results_get(&r, name, &v)) << name;
-  return v;
-}
-
-/* Runs cfg; fails the test with the simulation error if there is one. */
-void run_ok(const nicsim_config &cfg, nicsim_results *res) {
-  nicsim_sim_error err;
-  const int rc = nicsim_simulate(&cfg, res, &err, 0);
-  ASSERT_EQ(rc, 0) << err.component << " at " << err.time_ns << " ns: " << err.msg;
+  return nicsim::test::checked_config({}, sets);
 }
 
 void expect_conservation(const nicsim_results &r) {

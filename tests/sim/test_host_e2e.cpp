@@ -12,39 +12,26 @@
 #include "config/config.h"
 #include "results/metrics.h"
 #include "sim/sim.h"
+#include "sim_run_util.h"
 
 namespace {
+
+using nicsim::test::metric;
+using nicsim::test::run_ok;
 
 constexpr double kFrame = 1518;       /* traffic.frame_bytes below */
 constexpr double kCopy = kFrame - 4;  /* the driver copies the frame without FCS */
 
+/* 1518 B RX on the default platform, plus "key=value" overrides, checked. */
 nicsim_config make_cfg(std::initializer_list<const char *> sets) {
-  nicsim_config c;
-  nc_config_defaults(&c);
-  nc_error e;
-  for (const char *s : {"traffic.mode=rx", "traffic.frame_bytes=1518", "run.duration_us=700", "run.warmup_us=100",
-                        "run.drain_us=1000"})
-    EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
-  for (const char *s : sets) EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
-  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
-  return c;
-}
-
-double metric(const nicsim_results &r, const char *name) {
-  double v = NAN;
-  EXPECT_TRUE(nicsim_results_get(&r, name, &v)) << name;
-  return v;
+  return nicsim::test::checked_config({"traffic.mode=rx", "traffic.frame_bytes=1518", "run.duration_us=700",
+                                       "run.warmup_us=100", "run.drain_us=1000"},
+                                      sets);
 }
 
 double metric_or0(const nicsim_results &r, const char *name) {
   double v = 0;
   return nicsim_results_get(&r, name, &v) ? v : 0;
-}
-
-void run_ok(const nicsim_config &cfg, nicsim_results *res) {
-  nicsim_sim_error err;
-  const int rc = nicsim_simulate(&cfg, res, &err, 0);
-  ASSERT_EQ(rc, 0) << err.component << " at " << err.time_ns << " ns: " << err.msg;
 }
 
 TEST(HostE2e, EveryRxFrameIsOneMisalignedMemcpyInTheMemcpyBucket) {

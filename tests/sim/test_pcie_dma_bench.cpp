@@ -17,40 +17,27 @@
 #include "pcie/tlp_format.h"
 #include "results/metrics.h"
 #include "sim/sim.h"
+#include "sim_run_util.h"
 
 namespace {
 
-/* Defaults, dma-bench on Gen3 x8, plus "key=value" overrides, checked like a scenario. */
-/* The bench config with sets applied, not yet cross-checked. */
+using nicsim::test::metric;
+using nicsim::test::run_ok;
+
+/* Defaults, dma-bench on Gen3 x8, plus "key=value" overrides; not yet cross-checked. */
 nicsim_config make_unchecked_cfg(std::initializer_list<const char *> sets) {
-  nicsim_config c;
-  nc_config_defaults(&c);
-  nc_error e;
-  for (const char *s : {"workload.kind=dma-bench", "pcie.gen=3", "pcie.lanes=8", "pcie.mps=256", "pcie.mrrs=512",
-                        "pcie.latency_ns=100", "pcie.rd_latency_ns=300", "run.duration_us=110",
-                        "run.warmup_us=10", "run.drain_us=20"})
-    EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
-  for (const char *s : sets) EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
-  return c;
+  return nicsim::test::config_with({"workload.kind=dma-bench", "pcie.gen=3", "pcie.lanes=8", "pcie.mps=256", "pcie.mrrs=512",
+                                   "pcie.latency_ns=100", "pcie.rd_latency_ns=300", "run.duration_us=110",
+                                   "run.warmup_us=10", "run.drain_us=20"},
+                                   sets);
 }
 
+/* make_unchecked_cfg, checked like a resolved scenario. */
 nicsim_config make_cfg(std::initializer_list<const char *> sets) {
   nicsim_config c = make_unchecked_cfg(sets);
   nc_error e;
   EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
   return c;
-}
-
-double metric(const nicsim_results &r, const char *name) {
-  double v = NAN;
-  EXPECT_TRUE(nicsim_results_get(&r, name, &v)) << name;
-  return v;
-}
-
-void run_ok(const nicsim_config &cfg, nicsim_results *res) {
-  nicsim_sim_error err;
-  const int rc = nicsim_simulate(&cfg, res, &err, 0);
-  ASSERT_EQ(rc, 0) << err.component << " at " << err.time_ns << " ns: " << err.msg;
 }
 
 /* TLP bandwidth of the link (Gbit/s): the encoded rate less the SKP ordered sets' share. */
