@@ -10,9 +10,11 @@ if [ "$(id -u)" -eq 0 ]; then ./scripts/install-deps.sh; fi
 cmake --preset ci
 cmake --build --preset ci -j"$(nproc)"
 ctest --preset ci -j"$(nproc)"
-if [ "${NICSIM_ASAN:-${CI:-false}}" = "1" ] || [ "${NICSIM_ASAN:-${CI:-false}}" = "true" ]; then
-  echo "== the same suite under AddressSanitizer and UBSan ==" >&2
-  cmake --preset asan
-  cmake --build --preset asan -j"$(nproc)"
-  ctest --preset asan -j"$(nproc)"
-fi
+case "${NICSIM_ASAN:-${CI:-false}}" in
+  1 | true)
+    echo "== the same suite under AddressSanitizer and UBSan ==" >&2
+    cmake --preset asan
+    cmake --build --preset asan -j"$(nproc)"
+    ctest --preset asan -j"$(nproc)"
+    ;;
+esac
