@@ -126,6 +126,40 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 sp < (int64_t)GN_DESC_SIZE ? "smaller than a descriptor" : "not a multiple of 8");
   }
 
+  /* The NIC family and its driver: each C driver speaks one descriptor format. */
+  static const char *const fam_names[] = {"generic", "lan743x", "stmmac", "i40e", "mvneta"};
+  static const int fam_driver[] = {NC_DRIVER_GENERIC, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC,
+                                   NC_DRIVER_I40E, NC_DRIVER_MVNETA};
+  static const char *const drv_names[] = {"generic", "mvneta", "lan743x", "stmmac", "i40e"};
+  if (c->workload.kind == NC_WORKLOAD_NIC && fam_driver[c->nic.family] != (int)c->driver.name) {
+    const enum nc_key_id ids[] = {NC_KEY_driver_name, NC_KEY_nic_family};
+    nc__fmt(hint, sizeof hint, "set driver.name: %s, or nic.family: %s",
+            fam_names[c->nic.family], drv_names[c->driver.name]);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "driver.name = %s cannot drive nic.family = %s: each driver speaks only its "
+                "family's descriptors and registers",
+                drv_names[c->driver.name], fam_names[c->nic.family]);
+  }
+  if (c->nic.family == NC_NIC_I40E && c->nic.rx_desc_bytes != 16 && c->nic.rx_desc_bytes != 32)
+    return fail(c, NC_KEY_nic_rx_desc_bytes, err, "use 16 or 32 (I40E_RXDID / 16-byte descriptors)",
+                "nic.rx_desc_bytes = %" PRId64 " is not an i40e RX descriptor size",
+                c->nic.rx_desc_bytes);
+  int64_t fam_desc = c->nic.family == NC_NIC_MVNETA  ? 32
+                     : c->nic.family == NC_NIC_I40E ? c->nic.rx_desc_bytes
+                                                     : (int64_t)GN_DESC_SIZE;
+  if (sp < fam_desc) {
+    const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_family};
+    nc__fmt(hint, sizeof hint, "set nic.desc_spacing to at least %" PRId64, fam_desc);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "nic.desc_spacing = %" PRId64 " B is smaller than the %" PRId64
+                "-byte %s descriptor",
+                sp, fam_desc, fam_names[c->nic.family]);
+  }
+  if (c->nic.family == NC_NIC_LAN743X && sp != 16 && sp != 32 && sp != 64 && sp != 128)
+    return fail(c, NC_KEY_nic_desc_spacing, err,
+                "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
+                "nic.desc_spacing = %" PRId64 " B is not a lan743x descriptor spacing", sp);
+
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {
     const enum nc_key_id ids[] = {NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes};

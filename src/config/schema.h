@@ -175,9 +175,33 @@
 
 /* driver: the C driver and its knobs. */
 #define NC_SECTION_driver(X)                                                                \
-  X(driver, name, ENUM, "", "generic", 0, 0, "generic", "Driver to run")                   \
+  X(driver, name, ENUM, "", "generic", 0, 0, "generic|mvneta|lan743x|stmmac|i40e",        \
+    "C driver to run (src/drivers); it must match nic.family")                            \
   X(driver, napi_budget, INT, "packets", "64", 1, 4096, "", "NAPI poll budget")          \
-  X(driver, rx_buf_bytes, INT, "B", "2048", 256, 65536, "", "Size of each RX buffer")
+  X(driver, rx_buf_bytes, INT, "B", "2048", 256, 65536, "", "Size of each RX buffer")     \
+  X(driver, reuse_desc_reads, BOOL, "", "true", 0, 0, "",                                 \
+    "mvneta: keep descriptor fields read once in locals (true, upstream) or re-read them " \
+    "from the uncached descriptor as before the patch (false)")                            \
+  X(driver, shadow_dma_addr, BOOL, "", "true", 0, 0, "",                                  \
+    "mvneta: take the RX buffer DMA address from a cacheable shadow array (true) or from " \
+    "the uncached descriptor (false)")                                                      \
+  X(driver, rx_buf_offset, INT, "B", "66", 0, 256, "",                                    \
+    "stmmac: bytes before the frame in each RX buffer; NET_SKB_PAD + NET_IP_ALIGN = 66 "    \
+    "(after the patch), 0 before")                                                          \
+  X(driver, rx_coal_frames, INT, "frames", "0", 0, 1024, "",                              \
+    "stmmac: set RDES3 IOC on every this many RX descriptors; 0: none, the RX watchdog "    \
+    "alone interrupts")                                                                     \
+  X(driver, rx_riwt, INT, "256 CSR cycles", "160", 16, 255, "",                           \
+    "stmmac: RX interrupt watchdog written to DMA_CHAN_RX_WATCHDOG (DEF_DMA_RIWT 0xa0)")    \
+  X(driver, tx_coal_frames, INT, "frames", "25", 1, 1024, "",                             \
+    "stmmac: set TDES2 IOC on every this many TX frames (STMMAC_TX_FRAMES)")               \
+  X(driver, tx_coal_timer_us, REAL, "us", "1000", 1, 1e6, "",                             \
+    "stmmac: software timer that cleans TX when no IOC came (STMMAC_COAL_TX_TIMER)")       \
+  X(driver, tx_coal_per_packet, BOOL, "", "true", 0, 0, "",                               \
+    "stmmac: count tx_coal_frames per packet (true, after the patch) or per descriptor")   \
+  X(driver, dma_weak_ordering, BOOL, "", "true", 0, 0, "",                                \
+    "i40e: map RX buffers with DMA_ATTR_WEAK_ORDERING (relaxed-ordering writes where the " \
+    "platform honours it)")
 
 /* traffic: what is offered on the wire and by the host. */
 #define NC_SECTION_traffic(X)                                                               \
@@ -227,7 +251,7 @@
 /* Enum values; the order must match the choices strings above (checked by a test). */
 enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC };
 enum nc_nic_family { NC_NIC_GENERIC, NC_NIC_LAN743X, NC_NIC_STMMAC, NC_NIC_I40E, NC_NIC_MVNETA };
-enum nc_driver_name { NC_DRIVER_GENERIC };
+enum nc_driver_name { NC_DRIVER_GENERIC, NC_DRIVER_MVNETA, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC, NC_DRIVER_I40E };
 enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR };
 enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
 enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };

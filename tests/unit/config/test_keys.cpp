@@ -132,8 +132,12 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("nic.dma_arbitration"), 2u);
   EXPECT_EQ(enum_of("nic.dma_arbitration", "rx_priority"), NC_ARB_RX_PRIORITY);
   EXPECT_EQ(enum_of("nic.dma_arbitration", "round_robin"), NC_ARB_ROUND_ROBIN);
-  EXPECT_EQ(nchoices("driver.name"), 1u);
+  EXPECT_EQ(nchoices("driver.name"), 5u);
   EXPECT_EQ(enum_of("driver.name", "generic"), NC_DRIVER_GENERIC);
+  EXPECT_EQ(enum_of("driver.name", "mvneta"), NC_DRIVER_MVNETA);
+  EXPECT_EQ(enum_of("driver.name", "lan743x"), NC_DRIVER_LAN743X);
+  EXPECT_EQ(enum_of("driver.name", "stmmac"), NC_DRIVER_STMMAC);
+  EXPECT_EQ(enum_of("driver.name", "i40e"), NC_DRIVER_I40E);
   EXPECT_EQ(nchoices("traffic.mode"), 3u);
   EXPECT_EQ(enum_of("traffic.mode", "rx"), NC_MODE_RX);
   EXPECT_EQ(enum_of("traffic.mode", "tx"), NC_MODE_TX);
