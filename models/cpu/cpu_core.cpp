@@ -36,9 +36,10 @@ void op_set_attr(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr) {
   core(ctx)->set_attr(pa, len, attr);
 }
 void op_host_rx(void *ctx, uint64_t pa, uint32_t len) { core(ctx)->host_rx(pa, len); }
+void op_timer_arm(void *ctx, int id, uint64_t delay_ns) { core(ctx)->timer_arm(id, delay_ns); }
 
-const nk_platform_ops kOps = {op_load,    op_store,  op_copy,   op_cache_maint, op_mmio_read32, op_mmio_write32,
-                              op_barrier, op_charge, op_set_attr, op_host_rx};
+const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
+                              op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm};
 
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 constexpr int kMaxVectors = 64;   /* interrupt vectors (bits of m_irq_pending) */
@@ -77,6 +78,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   m_qk.reset();
   m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
+  for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
 
   /* The device's accesses to memory reach the cache (snoop, DDIO, staleness). */
   mem.on_dma = [this](uint64_t pa, uint32_t len, bool write) { dma_access(pa, len, write); };
@@ -131,6 +133,21 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
   }
   m_bucket_window[b] += in_win;
   m_class_window[cls] += in_win;
+  /* Inclusive time: the working bucket and every distinct profiled function
+   * on the call stack (a recursive frame counts once). */
+  m_incl_total[b] += cycles;
+  m_incl_window[b] += in_win;
+  const int *stack = nullptr;
+  const int depth = nk_prof_active(&stack);
+  for (int i = 0; i < depth; i++) {
+    const int id = stack[i];
+    if (id < 0 || id >= NK_PROF_MAX || id == b) continue;
+    bool seen = false;
+    for (int j = 0; j < i && !seen; j++) seen = stack[j] == id;
+    if (seen) continue;
+    m_incl_total[id] += cycles;
+    m_incl_window[id] += in_win;
+  }
 }
 
 void CpuCore::spend(double cycles, int self) {
@@ -155,6 +172,11 @@ void CpuCore::spend_ps(uint64_t t_ps) {
 double CpuCore::bucket_cycles(int id, bool in_window) const {
   if (id < 0 || id > kUnattributed) return 0;
   return in_window ? m_bucket_window[id] : m_bucket_total[id];
+}
+
+double CpuCore::bucket_incl_cycles(int id, bool in_window) const {
+  if (id < 0 || id > kUnattributed) return 0;
+  return in_window ? m_incl_window[id] : m_incl_total[id];
 }
 
 double CpuCore::class_cycles(nk_class c, bool in_window) const {
@@ -581,6 +603,45 @@ void CpuCore::deliver_irqs() {
   }
 }
 
+void CpuCore::timer_arm(int id, uint64_t delay_ns) {
+  if (id < 0 || id >= NK_TIMER_MAX) {
+    char msg[96];
+    std::snprintf(msg, sizeof msg, "kernel armed timer %d; the core has timers 0..%d", id, NK_TIMER_MAX - 1);
+    violation(msg);
+    return;
+  }
+  if (delay_ns == NK_TIMER_CANCEL) {
+    m_timer_due_ps[id] = UINT64_MAX;
+    return;
+  }
+  const uint64_t t = local_time_ps();
+  const uint64_t d = delay_ns > (UINT64_MAX - t) / 1000 ? UINT64_MAX - 1 : t + delay_ns * 1000;
+  m_timer_due_ps[id] = d;
+}
+
+uint64_t CpuCore::next_timer_ps() const {
+  uint64_t due = UINT64_MAX;
+  for (uint64_t d : m_timer_due_ps) due = std::min(due, d);
+  return due;
+}
+
+bool CpuCore::run_timers(uint64_t t_ps) {
+  bool ran = false;
+  for (;;) {
+    int id = -1;
+    for (int i = 0; i < NK_TIMER_MAX; i++)
+      if (m_timer_due_ps[i] <= t_ps && (id < 0 || m_timer_due_ps[i] < m_timer_due_ps[id])) id = i;
+    if (id < 0) return ran;
+    /* Like an interrupt: taken between work items, at or after its expiry;
+     * the callback may re-arm it (a later expiry, not run in this pass). */
+    m_timer_due_ps[id] = UINT64_MAX;
+    nk_kernel_timer(m_kernel, id);
+    check_fault();
+    ran = true;
+    if (m_violated) return ran;
+  }
+}
+
 void CpuCore::check_fault() {
   /* The kernel layer caught a driver bug; it runs no more driver code. */
   const char *f = nk_kernel_fault(m_kernel);
@@ -656,6 +717,11 @@ void CpuCore::kernel_main() {
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
       continue;
     }
+    if (next_timer_ps() <= t) {
+      run_timers(t);
+      if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
+      continue;
+    }
     /* Softirq work (NAPI) and the application share the core by consumed
      * CPU time, as CFS shares it between ksoftirqd and the sending thread
      * under load: the one that has run less goes next; one that was not
@@ -708,6 +774,7 @@ void CpuCore::kernel_main() {
      * (frames leaving on the wire need no interrupt to finish). */
     uint64_t wake = end_reached ? now + kDrainPollPs : UINT64_MAX;
     if (app_active) wake = std::min(wake, static_cast<uint64_t>(std::ceil(next_send_ps)));
+    wake = std::min(wake, next_timer_ps()); /* a kernel timer expires */
     if (wake <= now) continue;
     /* A timeout left pending when the interrupt comes first stays in the
      * kernel's timed queue until it expires: only near ones are used; the

@@ -50,6 +50,9 @@ class CpuCore : public sc_core::sc_module {
   /* Interrupt controller input: an MSI with data word `data` arrived now; the
    * core sees it cpu.msi_latency_ns later. */
   void raise_msi(uint32_t data);
+  /* The kernel layer the core runs (NULL before the driver's probe); it lives
+   * until the core is destroyed. The device model asks it for DMA attributes. */
+  const nk_kernel *kernel() const { return m_kernel; }
   /* Vectors the core has been signalled and not yet taken (bit per vector). */
   uint64_t irqs_pending() const { return m_irq_pending; }
 
@@ -74,6 +77,9 @@ class CpuCore : public sc_core::sc_module {
   void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr);
   /* The stack hands the frame at pa (len bytes, no FCS) to the host sink. */
   void host_rx(uint64_t pa, uint32_t len);
+  /* (Re)arms kernel timer id delay_ns after the core's local time
+   * (NK_TIMER_CANCEL cancels); the main loop runs it when due. */
+  void timer_arm(int id, uint64_t delay_ns);
 
   /* ---- the device side ------------------------------------------------- */
   /* A DMA access of len bytes at pa has just been applied to memory (now, in
@@ -97,6 +103,9 @@ class CpuCore : public sc_core::sc_module {
   const CpuCounters &window() const { return m_window; }
   /* Cycles charged to profile bucket id (nk_prof_id; kUnattributed for none). */
   double bucket_cycles(int id, bool in_window) const;
+  /* Inclusive cycles of bucket id: its own plus those of everything it
+   * called (perf's "children"), as a timer around the function measures. */
+  double bucket_incl_cycles(int id, bool in_window) const;
   /* Cycles charged to all buckets of class c. */
   double class_cycles(nk_class c, bool in_window) const;
   /* All charged cycles (busy cycles). */
@@ -123,6 +132,11 @@ class CpuCore : public sc_core::sc_module {
   void kernel_main();
   void finish();
   void deliver_irqs();
+  /* Runs every kernel timer due at or before local time t_ps, earliest first;
+   * false if none was due. */
+  bool run_timers(uint64_t t_ps);
+  /* The earliest armed timer expiry, ps (UINT64_MAX: none). */
+  uint64_t next_timer_ps() const;
   void check_fault();
   /* Moves local time by cycles and charges them to bucket self (the current
    * one if negative) and the current bucket's class. */
@@ -179,6 +193,7 @@ class CpuCore : public sc_core::sc_module {
   uint64_t m_irq_raised = 0;  /* bit per vector: an MSI arrived and has not been taken yet */
   uint64_t m_irq_arrival_ps[64] = {}; /* when the first such MSI reached memory, ps */
   sc_core::sc_event m_irq_event;
+  uint64_t m_timer_due_ps[NK_TIMER_MAX]; /* kernel timers by id (UINT64_MAX: not armed) */
   sc_core::sc_event m_end_event; /* duration + drain */
   tlm::tlm_generic_payload m_mmio_gp;
   uint32_t m_mmio_buf = 0;
@@ -186,6 +201,8 @@ class CpuCore : public sc_core::sc_module {
   CpuCounters m_window;
   double m_bucket_total[NK_PROF_MAX + 1] = {};
   double m_bucket_window[NK_PROF_MAX + 1] = {};
+  double m_incl_total[NK_PROF_MAX + 1] = {};  /* self + children, per bucket */
+  double m_incl_window[NK_PROF_MAX + 1] = {};
   double m_class_total[NK_CLASS__COUNT] = {};
   double m_class_window[NK_CLASS__COUNT] = {};
   Cache m_cache;

@@ -81,7 +81,10 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   k->prof_stack_tx = nk_prof_id(NK_PROF_STACK_TX, NK_CLASS_TX);
   k->prof_irq_entry = nk_prof_id(NK_PROF_IRQ_ENTRY, NK_CLASS_IRQ);
   k->prof_softirq = nk_prof_id(NK_PROF_NET_RX_ACTION, NK_CLASS_IRQ);
-  u32 cap = (u32)cfg->nic.tx_ring_size + 2 * (u32)cfg->driver.napi_budget + NK_SKB_SLACK + 64;
+  k->prof_hrtimer = nk_prof_id(NK_PROF_HRTIMER, NK_CLASS_IRQ);
+  k->prof_copy_to_user = nk_prof_id(NK_PROF_COPY_TO_USER, NK_CLASS_RX);
+  u32 cap = (u32)cfg->nic.tx_ring_size + (u32)nk__rx_slot_skbs(cfg) + 2 * (u32)cfg->driver.napi_budget +
+            NK_SKB_SLACK + 64;
   if (nk__mem_init(k, err, errlen) != 0 || nk__dma_init(k, cap, err, errlen) != 0 ||
       nk__skb_init(k, err, errlen) != 0) {
     nk__skb_fini(k);
@@ -144,6 +147,7 @@ void nk_kernel_remove(struct nk_kernel *k) {
   k->remove_check_err[0] = '\0';
   if (k->drv->check) k->remove_check_rc = k->drv->check(&k->dev, k->remove_check_err, sizeof k->remove_check_err);
   k->drv->remove(&k->dev);
+  nk__timers_release(k);
   k->probed = false;
   k->removed = true;
 }
@@ -174,6 +178,10 @@ static int check_leaks(struct nk_kernel *k, char *err, size_t errlen) {
       snprintf(err, errlen, "IRQ vector %d still has a handler (free_irq missing)", i);
       return -1;
     }
+  if (k->timer_leak) {
+    snprintf(err, errlen, "an hrtimer was still queued after remove (hrtimer_cancel missing)");
+    return -1;
+  }
   for (int i = 0; i < NK_NAPI_MAX; i++)
     if (k->napis[i]) {
       snprintf(err, errlen, "a NAPI context is still registered (netif_napi_del missing)");
@@ -238,10 +246,21 @@ void nk_kernel_irq(struct nk_kernel *k, int vec) {
   nk_prof_leave(prev);
   if (vec < 0 || vec >= NK_IRQ_MAX || !k->irqs[vec].handler) {
     k->stats.irqs_spurious++;
+    nk__flush_user_copy(k);
     return;
   }
   k->stats.irqs++;
   if (k->irqs[vec].handler(vec, k->irqs[vec].dev_id) == IRQ_NONE) k->stats.irqs_none++;
+  nk__flush_user_copy(k);
+}
+
+void nk__flush_user_copy(struct nk_kernel *k) {
+  if (k->user_copy_bytes == 0) return;
+  const double cycles = k->cfg->cpu.stack_rx_cycles_per_byte * (double)k->user_copy_bytes;
+  k->user_copy_bytes = 0;
+  int prev = nk_prof_enter(k->prof_copy_to_user);
+  k->plat.ops->charge(k->plat.ctx, cycles);
+  nk_prof_leave(prev);
 }
 
 /* ---- TX ------------------------------------------------------------------------------ */

@@ -78,6 +78,10 @@ bool nk_kernel_softirq(struct nk_kernel *k);
 int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
 /* True while the driver has stopped its TX queue. */
 bool nk_kernel_tx_stopped(const struct nk_kernel *k);
+/* Platform timer id expired (platform.h timer_arm): charges cpu.softirq_cycles
+ * (bucket hrtimer_interrupt, IRQ) and runs the callback of the hrtimer queued
+ * on id, if any (a stale expiry is counted and ignored). */
+void nk_kernel_timer(struct nk_kernel *k, int id);
 /* End-of-run invariants: driver ring/buffer accounting (via the driver's
  * check hook), skbs and pages leaked. 0 if all hold, else -1 with err. */
 int nk_kernel_check(struct nk_kernel *k, char *err, size_t errlen);
@@ -100,6 +104,8 @@ struct nk_kernel_stats {
   uint64_t rx_bytes;
   uint64_t skb_alloc_fail;  /* napi_alloc_skb/netdev_alloc_skb returned NULL */
   uint64_t dma_map_fail;    /* dma_map_single_attrs returned DMA_MAPPING_ERROR */
+  uint64_t timers;          /* nk_kernel_timer calls that ran an hrtimer's callback */
+  uint64_t timers_stale;    /* nk_kernel_timer calls for a timer no longer queued (ignored) */
 };
 /* The kernel layer's counters. */
 const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k);
@@ -148,6 +154,10 @@ enum nk_class { NK_CLASS_RX, NK_CLASS_TX, NK_CLASS_IRQ, NK_CLASS_OTHER, NK_CLASS
 #define NK_PROF_STACK_TX "stack_tx"
 #define NK_PROF_IRQ_ENTRY "irq_entry"
 #define NK_PROF_NET_RX_ACTION "net_rx_action"
+#define NK_PROF_HRTIMER "hrtimer_interrupt" /* timer expiry (IRQ): cpu.softirq_cycles */
+/* The received bytes' copy to user space (the reader's recvmsg, in process
+ * context): charged after the NAPI poll, outside the driver's functions. */
+#define NK_PROF_COPY_TO_USER "copy_to_user"
 /* Registers (or finds) a profile bucket by function name; process-global. */
 int nk_prof_id(const char *fn, enum nk_class cls);
 /* The id of an existing bucket, or -1 (registers nothing). */
@@ -164,6 +174,12 @@ int nk_prof_current(void);
 int nk_prof_enter(int id);
 /* Returns to the bucket nk_prof_enter returned. */
 void nk_prof_leave(int prev);
+/* Deepest nesting of profiled functions tracked for inclusive time. */
+#define NK_PROF_DEPTH 16
+/* The buckets entered and not yet left, outermost first: their count, and
+ * *ids points at them (valid until the next enter/leave). A charge is
+ * inclusive time of each of them. */
+int nk_prof_active(const int **ids);
 /* At the top of a hot-path function: charges made until it returns go to it. */
 #define NK_PROFILE_FUNC(cls)                                                  \
   static int nk__prof_id = -1;                                                \
@@ -336,6 +352,35 @@ void netif_stop_queue(struct net_device *dev);
 void netif_wake_queue(struct net_device *dev);
 /* True while the TX queue is stopped. */
 bool netif_queue_stopped(const struct net_device *dev);
+
+/* ---- timers: hrtimer-like, one-shot, relative, in ns ----------------------- */
+
+typedef int64_t ktime_t; /* nanoseconds */
+#define CLOCK_MONOTONIC 1
+enum hrtimer_mode { HRTIMER_MODE_REL = 1 };                 /* the only mode: expiry relative to now */
+enum hrtimer_restart { HRTIMER_NORESTART = 0, HRTIMER_RESTART = 1 };
+
+struct hrtimer {
+  enum hrtimer_restart (*function)(struct hrtimer *); /* set after hrtimer_init, as in Linux */
+  int id;          /* platform timer id + 1 (0: not initialised) */
+  bool queued;     /* armed and not yet expired or cancelled */
+  ktime_t forward; /* interval from hrtimer_forward_now, for HRTIMER_RESTART */
+};
+static inline ktime_t ns_to_ktime(u64 ns) { return (ktime_t)ns; }
+static inline ktime_t us_to_ktime(u64 us) { return (ktime_t)(us * 1000u); }
+/* Registers the timer with the current kernel (one of NK_TIMER_MAX platform
+ * timers; a full table is a fault). clock_id and mode as Linux (REL only). */
+void hrtimer_init(struct hrtimer *timer, int clock_id, enum hrtimer_mode mode);
+/* (Re)arms the timer to expire tim ns from now (a queued one is moved, as
+ * Linux's hrtimer_start / mod_timer do). */
+void hrtimer_start(struct hrtimer *timer, ktime_t tim, enum hrtimer_mode mode);
+/* Cancels the timer; 1 if it was queued, else 0. */
+int hrtimer_cancel(struct hrtimer *timer);
+/* True while the timer is armed. */
+bool hrtimer_is_queued(const struct hrtimer *timer);
+/* From the callback: the next expiry is interval after this one; return
+ * HRTIMER_RESTART to re-arm. Returns 1 (overruns, as Linux counts them). */
+u64 hrtimer_forward_now(struct hrtimer *timer, ktime_t interval);
 
 /* ---- page pool: fixed-size DMA buffers, recycled (no allocation per packet) */
 

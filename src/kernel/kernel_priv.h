@@ -18,6 +18,12 @@
 #define NK_POOL_MAX 64
 #define NK_SKB_SLACK 64 /* skbs beyond TX ring + 2 NAPI budgets (driver-held, in flight) */
 #define NK_SKB_MIN_FRAME 1518u /* skb data room covers at least a standard Ethernet frame */
+/* skbs (and their DMA mappings) a driver keeps in its RX slots: lan743x
+ * keeps one in every slot (Linux's lan743x_rx_init_ring_element); the others
+ * refill from page pools or copy. Added to the skb pool and mapping table. */
+static inline u64 nk__rx_slot_skbs(const struct nicsim_config *c) {
+  return c->driver.name == NC_DRIVER_LAN743X ? (u64)c->nic.rx_ring_size : 0;
+}
 
 /* What an allocation of simulated memory is for (leak messages, free checks). */
 enum nk_alloc_kind { NK_ALLOC_COHERENT, NK_ALLOC_SKB_POOL, NK_ALLOC_PAGE_POOL };
@@ -97,6 +103,11 @@ struct nk_kernel {
 
   struct nk_irq irqs[NK_IRQ_MAX];
 
+  struct hrtimer *timers[NK_TIMER_MAX]; /* by platform timer id (timer.c) */
+  bool timer_queued[NK_TIMER_MAX];      /* the kernel's copy of each timer's queued state */
+  bool timer_leak;                      /* a timer was still queued at remove */
+  int prof_hrtimer;
+
   struct net_device dev;
   const struct nk_driver *drv;
   bool probed;
@@ -105,7 +116,8 @@ struct nk_kernel {
   char remove_check_err[256];
 
   struct nk_kernel_stats stats;
-  int prof_stack_rx, prof_stack_tx, prof_irq_entry, prof_softirq;
+  int prof_stack_rx, prof_stack_tx, prof_irq_entry, prof_softirq, prof_copy_to_user;
+  u64 user_copy_bytes; /* delivered bytes whose copy to user space is not yet charged */
 
   char fault[512]; /* first driver bug seen; "" if none */
   u64 nfaults;
@@ -120,6 +132,10 @@ extern struct nk_kernel *nk__current;
 struct nk_kernel *nk__cur(const char *what);
 /* Records a driver bug (first one kept, all counted) with the profile bucket. */
 void nk__fault(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Charges the copy to user space of the bytes delivered since the last call
+ * (cpu.stack_rx_cycles_per_byte each) to bucket copy_to_user, outside any
+ * driver function, as the reader's recvmsg runs after the softirq. */
+void nk__flush_user_copy(struct nk_kernel *k);
 /* Records a non-fatal error message (allocation failure) for nk_kernel_last_error. */
 void nk__error(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* The kernel of a net_device, checked. */
@@ -156,6 +172,10 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
 /* Ends the mapping that starts at pa, checking len/dir/kind like dma-debug. */
 bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
                      bool coherent, const char *what);
+
+/* Timers (timer.c): cancels every queued timer and forgets all of them
+ * (driver remove); a queued one is recorded as a leak. */
+void nk__timers_release(struct nk_kernel *k);
 
 /* skb pool (skb.c). */
 int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen);

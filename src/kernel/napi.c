@@ -180,5 +180,6 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
                 work, budget);
     }
   }
+  nk__flush_user_copy(k);
   return k->npoll > 0;
 }

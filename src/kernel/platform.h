@@ -57,7 +57,17 @@ struct nk_platform_ops {
   void (*set_attr)(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr);
   /* The stack hands a received frame (DMA'd bytes, no FCS) to the host sink. */
   void (*host_rx)(void *ctx, uint64_t pa, uint32_t len);
+  /* (Re)arms platform timer id (0 .. NK_TIMER_MAX - 1) to expire delay_ns
+   * after the CPU's current (local) time, replacing any earlier expiry of id;
+   * NK_TIMER_CANCEL cancels it. On expiry the platform calls
+   * nk_kernel_timer(k, id) on the CPU, between work items as it takes an
+   * interrupt. Optional: NULL means the platform has no timers (hrtimer_start
+   * is then a fault). */
+  void (*timer_arm)(void *ctx, int id, uint64_t delay_ns);
 };
+
+#define NK_TIMER_MAX 16            /* platform timers (kernel hrtimers) */
+#define NK_TIMER_CANCEL UINT64_MAX /* timer_arm delay that cancels */
 
 struct nk_platform {
   const struct nk_platform_ops *ops;

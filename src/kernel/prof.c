@@ -13,6 +13,9 @@ static struct {
 } nk_prof_tab[NK_PROF_MAX] = {{NK_PROF_OTHER, NK_CLASS_OTHER}};
 static int nk_prof_n = 1;
 static int nk_prof_cur = 0;
+/* Buckets entered and not yet left, outermost first, for inclusive time. */
+static int nk_prof_stack[NK_PROF_DEPTH];
+static int nk_prof_depth = 0;
 static bool nk_prof_overflow_reported = false;
 
 int nk_prof_id(const char *fn, enum nk_class cls) {
@@ -55,7 +58,19 @@ int nk_prof_current(void) { return nk_prof_cur; }
 int nk_prof_enter(int id) {
   int prev = nk_prof_cur;
   nk_prof_cur = (id >= 0 && id < nk_prof_n) ? id : 0;
+  /* Deeper than NK_PROF_DEPTH: the frame counts as self time of the
+   * current bucket only (never reached by nicsim's drivers). */
+  if (nk_prof_depth < NK_PROF_DEPTH) nk_prof_stack[nk_prof_depth] = nk_prof_cur;
+  nk_prof_depth++;
   return prev;
 }
 
-void nk_prof_leave(int prev) { nk_prof_cur = (prev >= 0 && prev < nk_prof_n) ? prev : 0; }
+void nk_prof_leave(int prev) {
+  nk_prof_cur = (prev >= 0 && prev < nk_prof_n) ? prev : 0;
+  if (nk_prof_depth > 0) nk_prof_depth--;
+}
+
+int nk_prof_active(const int **ids) {
+  if (ids) *ids = nk_prof_stack;
+  return nk_prof_depth < NK_PROF_DEPTH ? nk_prof_depth : NK_PROF_DEPTH;
+}

@@ -11,7 +11,7 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
   /* Data room for the largest frame of the run (at least a standard 1518-byte
    * one): skbs hold frames, not whole RX buffers. */
   u64 frame = c->traffic.frame_bytes > NK_SKB_MIN_FRAME ? (u64)c->traffic.frame_bytes : NK_SKB_MIN_FRAME;
-  u64 n = (u64)c->nic.tx_ring_size + 2 * (u64)c->driver.napi_budget + NK_SKB_SLACK;
+  u64 n = (u64)c->nic.tx_ring_size + nk__rx_slot_skbs(c) + 2 * (u64)c->driver.napi_budget + NK_SKB_SLACK;
   u64 bytes = nk__round_up(NET_SKB_PAD + NET_IP_ALIGN + frame, k->line);
   k->nskbs = (unsigned int)n;
   k->skb_buf_bytes = (unsigned int)bytes;
@@ -149,7 +149,10 @@ void netif_receive_skb(struct sk_buff *skb) {
   }
   const struct nc_cpu *cpu = &k->cfg->cpu;
   int prev = nk_prof_enter(k->prof_stack_rx);
-  k->plat.ops->charge(k->plat.ctx, cpu->stack_rx_cycles_per_pkt + cpu->stack_rx_cycles_per_byte * skb->len);
+  /* GRO, IP and UDP/TCP in the softirq; the copy to user space is the
+   * reader's, charged after the poll (nk__flush_user_copy). */
+  k->plat.ops->charge(k->plat.ctx, cpu->stack_rx_cycles_per_pkt);
+  k->user_copy_bytes += skb->len;
   k->plat.ops->host_rx(k->plat.ctx, nk__pa(k, skb->data), skb->len);
   nk_prof_leave(prev);
   dev->stats.rx_packets++;

@@ -93,6 +93,19 @@ static void op_host_rx(void *ctx, uint64_t pa, uint32_t len) {
   if (cp->on_host_rx) cp->on_host_rx(cp->user, pa, cp->mem + pa, len);
 }
 
+static void op_timer_arm(void *ctx, int id, uint64_t delay_ns) {
+  struct counting_platform *cp = cpof(ctx);
+  if (id < 0 || id >= NK_TIMER_MAX) abort(); /* the kernel hands out ids below NK_TIMER_MAX */
+  if (delay_ns == NK_TIMER_CANCEL) {
+    cp->c.timer_cancels++;
+    cp->timer_armed[id] = false;
+    return;
+  }
+  cp->c.timer_arms++;
+  cp->timer_armed[id] = true;
+  cp->timer_delay_ns[id] = delay_ns;
+}
+
 int cp_init(struct counting_platform *cp, uint64_t mem_size, bool coherent, uint32_t line) {
   memset(cp, 0, sizeof *cp);
   cp->mem = malloc(mem_size);
@@ -105,7 +118,8 @@ int cp_init(struct counting_platform *cp, uint64_t mem_size, bool coherent, uint
   cp->mem_size = mem_size;
   cp->line = line;
   cp->ops = (struct nk_platform_ops){op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32,
-                                     op_mmio_write32, op_barrier, op_charge, op_set_attr, op_host_rx};
+                                     op_mmio_write32, op_barrier, op_charge, op_set_attr, op_host_rx,
+                                     op_timer_arm};
   cp->plat = (struct nk_platform){&cp->ops, cp, cp->mem, mem_size, coherent, 0xFEE00000ull};
   return 0;
 }
@@ -121,4 +135,17 @@ void cp_reset_counts(struct counting_platform *cp) { memset(&cp->c, 0, sizeof cp
 
 enum nk_mem_attr cp_attr(const struct counting_platform *cp, uint64_t pa) {
   return (enum nk_mem_attr)cp->attr[pa / cp->line];
+}
+
+bool cp_fire_timer(struct counting_platform *cp, struct nk_kernel *k, int id) {
+  if (id < 0 || id >= NK_TIMER_MAX || !cp->timer_armed[id]) return false;
+  cp->timer_armed[id] = false;
+  nk_kernel_timer(k, id);
+  return true;
+}
+
+int cp_armed_timer(const struct counting_platform *cp) {
+  for (int i = 0; i < NK_TIMER_MAX; i++)
+    if (cp->timer_armed[i]) return i;
+  return -1;
 }

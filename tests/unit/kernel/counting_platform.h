@@ -43,6 +43,8 @@ struct cp_counts {
   uint64_t set_attr_calls[CP_NATTR];  /* by the attribute set */
   uint64_t host_rx;                   /* frames the stack handed up */
   uint64_t host_rx_bytes;
+  uint64_t timer_arms;                /* timer_arm calls that armed (or re-armed) a timer */
+  uint64_t timer_cancels;             /* timer_arm calls with NK_TIMER_CANCEL */
 };
 
 struct counting_platform {
@@ -54,6 +56,9 @@ struct counting_platform {
   uint8_t *attr;      /* enum nk_mem_attr per line */
   uint32_t regs[CP_NREGS]; /* the device's register file as the CPU wrote it */
   struct cp_counts c;
+  /* Platform timers as the kernel armed them; a test fires one with cp_fire_timer. */
+  bool timer_armed[NK_TIMER_MAX];
+  uint64_t timer_delay_ns[NK_TIMER_MAX]; /* delay of the latest arm */
   /* Optional hooks for a fake device / sink. */
   void *user;
   void (*on_host_rx)(void *user, uint64_t pa, const uint8_t *buf, uint32_t len);
@@ -70,6 +75,11 @@ void cp_fini(struct counting_platform *cp);
 void cp_reset_counts(struct counting_platform *cp);
 /* The attribute of the line holding pa. */
 enum nk_mem_attr cp_attr(const struct counting_platform *cp, uint64_t pa);
+/* Fires platform timer id as if it expired now: disarms it and calls
+ * nk_kernel_timer(k, id). Returns false (and does nothing) if it was not armed. */
+bool cp_fire_timer(struct counting_platform *cp, struct nk_kernel *k, int id);
+/* The lowest armed timer id, or -1. */
+int cp_armed_timer(const struct counting_platform *cp);
 
 #ifdef __cplusplus
 }

@@ -77,3 +77,30 @@ TEST(KernelProf, ProfileFuncNamesTheFunctionAndRestoresOnReturn) {
   EXPECT_EQ(nk_prof_class(outer), NK_CLASS_RX);
   EXPECT_EQ(outer_seen_after_inner, outer);
 }
+
+TEST(KernelProf, ActiveStackListsTheEnteredFunctionsOutermostFirst) {
+  int a = nk_prof_id("test_prof_stack_a", NK_CLASS_RX);
+  int b = nk_prof_id("test_prof_stack_b", NK_CLASS_RX);
+  const int *ids = nullptr;
+  const int d0 = nk_prof_active(&ids);
+  int p1 = nk_prof_enter(a);
+  int p2 = nk_prof_enter(b);
+  ASSERT_EQ(nk_prof_active(&ids), d0 + 2);
+  EXPECT_EQ(ids[d0], a);
+  EXPECT_EQ(ids[d0 + 1], b);
+  nk_prof_leave(p2);
+  ASSERT_EQ(nk_prof_active(&ids), d0 + 1);
+  EXPECT_EQ(ids[d0], a);
+  nk_prof_leave(p1);
+  EXPECT_EQ(nk_prof_active(nullptr), d0);
+}
+
+TEST(KernelProf, FramesBeyondTheTrackedDepthAreNotListedButStillUnwind) {
+  int a = nk_prof_id("test_prof_deep", NK_CLASS_RX);
+  const int d0 = nk_prof_active(nullptr);
+  int prev[NK_PROF_DEPTH + 4];
+  for (int i = 0; i < NK_PROF_DEPTH + 4; i++) prev[i] = nk_prof_enter(a);
+  EXPECT_EQ(nk_prof_active(nullptr), NK_PROF_DEPTH);
+  for (int i = NK_PROF_DEPTH + 3; i >= 0; i--) nk_prof_leave(prev[i]);
+  EXPECT_EQ(nk_prof_active(nullptr), d0);
+}
