@@ -54,6 +54,9 @@ AxiBus::AxiBus(sc_core::sc_module_name name, const AxiParams &p)
   SC_METHOD(slot_free);
   sensitive << m_release_event;
   dont_initialize();
+  SC_METHOD(irq_out);
+  sensitive << m_irq_event;
+  dont_initialize();
 }
 
 AxiCounters AxiBus::counters() const {
@@ -149,6 +152,10 @@ void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
     return;
   }
   const uint64_t t0 = now_ps();
+  if (p.is_write() && purpose == DmaPurpose::Msi && on_irq) {
+    irq(p);
+    return;
+  }
   if (p.is_write()) {
     write(p, purpose);
   } else if (p.is_read()) {
@@ -178,7 +185,10 @@ void AxiBus::write(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
     m_cnt.wr_busy_ps += busy;
     m_cnt.wr_bursts++;
     m_cnt.wr_bytes += n;
+    m_cnt.purpose_bursts[static_cast<size_t>(purpose)]++;
+    m_cnt.purpose_bytes[static_cast<size_t>(purpose)] += n;
     const uint64_t done = m_w_free_ps + m_p.wr_latency_ps;
+    m_wr_done_ps = std::max(m_wr_done_ps, done);
     m_writes.push(done, addr + off, data + off, n, purpose);
     notify_at(m_write_event, done);
     release_slot(false, done);
@@ -242,10 +252,49 @@ void AxiBus::read_data() {
     m_cnt.rd_busy_ps += busy;
     m_cnt.rd_bursts++;
     m_cnt.rd_bytes += r.len;
+    m_cnt.purpose_bursts[static_cast<size_t>(r.purpose)]++;
+    m_cnt.purpose_bytes[static_cast<size_t>(r.purpose)] += r.len;
     release_slot(true, m_r_free_ps);
     r.ctx->part_done(ok, m_r_free_ps);
   }
   if (!m_reads.empty()) notify_at(m_read_event, m_reads.front().at_ps);
+}
+
+void AxiBus::irq(tlm::tlm_generic_payload &p) {
+  /* An SoC NIC's interrupt is a wire to the interrupt controller, not a
+   * write: no bursts, no slot. The device asserts it only once the writes it
+   * reports have their write response (as an MSI does not pass earlier
+   * posted writes on PCIe), so the driver never finds a descriptor whose
+   * write-back is still on the bus. */
+  if (p.get_data_length() != 4) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "interrupt message of %u B (4 expected: the vector) at address 0x%" PRIx64,
+                  p.get_data_length(), static_cast<uint64_t>(p.get_address()));
+    if (on_violation) on_violation(name(), msg);
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return;
+  }
+  const uint8_t *b = p.get_data_ptr();
+  PendingIrq q;
+  q.data = static_cast<uint32_t>(b[0]) | static_cast<uint32_t>(b[1]) << 8 | static_cast<uint32_t>(b[2]) << 16 |
+           static_cast<uint32_t>(b[3]) << 24;
+  q.at_ps = std::max(now_ps(), m_wr_done_ps);
+  if (!m_irqs.empty()) q.at_ps = std::max(q.at_ps, m_irqs.back().at_ps);
+  m_irqs.push(q);
+  notify_at(m_irq_event, m_irqs.front().at_ps);
+  m_cnt.irqs++;
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+}
+
+void AxiBus::irq_out() {
+  const uint64_t now = now_ps();
+  write_data(); /* writes due now reach memory before the interrupt, whichever method runs first */
+  while (!m_irqs.empty() && m_irqs.front().at_ps <= now) {
+    const uint32_t data = m_irqs.front().data;
+    m_irqs.pop();
+    on_irq(data);
+  }
+  if (!m_irqs.empty()) notify_at(m_irq_event, m_irqs.front().at_ps);
 }
 
 }  // namespace nicsim

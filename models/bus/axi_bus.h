@@ -4,7 +4,9 @@
  * bus width at the bus clock, separate read-address, read-data and
  * write-data channels, fixed read and write latencies, and a limit on
  * outstanding bursts. Same device-side protocol as the PCIe link
- * (models/common/tlp.h); it carries device DMA only (no MMIO path yet).
+ * (models/common/tlp.h). With on_irq set (the NIC workload), the device's
+ * interrupt messages become a wired interrupt line instead of a write; the
+ * CPU's register path is AxiRegPort (axi_reg_port.h).
  */
 #ifndef NICSIM_MODELS_BUS_AXI_BUS_H
 #define NICSIM_MODELS_BUS_AXI_BUS_H
@@ -23,6 +25,7 @@
 #include "common/tlp.h"
 #include "config/config.h"
 #include "pcie/latency_hist.h"
+#include "pcie/pcie_counters.h"
 #include "pcie/posted_write_queue.h"
 #include "pcie/time_ring.h"
 
@@ -48,6 +51,9 @@ struct AxiCounters {
   uint64_t rd_busy_ps = 0, wr_busy_ps = 0; /* data channels busy, up to the time asked for, ps */
   uint64_t slot_stalls = 0;                /* bursts that waited for an outstanding slot */
   uint64_t dma_reqs = 0, dma_bytes = 0;    /* device requests completed and their bytes */
+  uint64_t purpose_bursts[kDmaPurposes] = {}; /* read and write bursts by DmaPurpose */
+  uint64_t purpose_bytes[kDmaPurposes] = {};  /* their data bytes by DmaPurpose */
+  uint64_t irqs = 0;                       /* wired interrupts asserted (on_irq set) */
   LatencyHist dma_rd_latency;              /* per device read request, ps */
 };
 
@@ -69,6 +75,11 @@ class AxiBus : public sc_core::sc_module {
 
   /* Called when a request cannot be carried: component, message. */
   std::function<void(const std::string &, const std::string &)> on_violation;
+  /* Wired interrupt (SoC: a GIC SPI) instead of MSI writes: when set, a
+   * device write with purpose Msi takes no bus cycles; its 4-byte data word
+   * (the vector) reaches on_irq once every earlier device write has its
+   * write response (its data is in memory). Unset: an MSI is a bus write. */
+  std::function<void(uint32_t)> on_irq;
 
  private:
   struct PendingRead {
@@ -90,6 +101,8 @@ class AxiBus : public sc_core::sc_module {
   void read_data();   /* SC_METHOD: memory answers reads, R beats booked */
   void write_data();  /* SC_METHOD: writes reach memory */
   void slot_free();   /* SC_METHOD: outstanding slots come back */
+  void irq(tlm::tlm_generic_payload &p);
+  void irq_out();     /* SC_METHOD: wired interrupts asserted once earlier writes are in memory */
   void wait_until(uint64_t t_ps);
 
   AxiParams m_p;
@@ -103,6 +116,13 @@ class AxiBus : public sc_core::sc_module {
   sc_core::sc_event m_read_event;
   PostedWriteQueue m_writes;
   sc_core::sc_event m_write_event;
+  uint64_t m_wr_done_ps = 0; /* when the last write queued so far is in memory (its response) */
+  struct PendingIrq {
+    uint64_t at_ps = 0;
+    uint32_t data = 0;
+  };
+  TimeRing<PendingIrq> m_irqs;
+  sc_core::sc_event m_irq_event;
   SplitReadPool m_split; /* reads waiting for their bursts */
   AxiCounters m_cnt;
   tlm::tlm_generic_payload m_mem_gp;

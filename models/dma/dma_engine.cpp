@@ -4,6 +4,7 @@
 #include "dma/dma_engine.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdarg>
 #include <cstdio>
 #include <cstring>
@@ -33,9 +34,11 @@ DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
   p.coal_frames = static_cast<uint32_t>(cfg.nic.irq_coal_frames);
   p.coal_usecs = cfg.nic.irq_coal_usecs;
   p.reg_read_ns = cfg.nic.reg_read_ns;
+  p.csr_clock_mhz = cfg.nic.csr_clock_mhz;
   if (cfg.nic.family == NC_NIC_STMMAC) {
-    /* The timer is the RX watchdog: RWT x 256 CSR clock cycles (dwmac4). */
-    p.coal_usecs = static_cast<double>(cfg.nic.rx_watchdog_riwt) * STMMAC_RIWT_UNIT_CYCLES / cfg.nic.csr_clock_mhz;
+    /* The timer is the RX watchdog, off (RWT 0) until the driver writes
+     * RX_WATCHDOG (dwmac4's reset value). */
+    p.coal_usecs = 0;
   }
   return p;
 }
@@ -199,6 +202,7 @@ uint32_t DmaEngine::reg_read(uint32_t offset) {
     case GN_REG_TX_HEAD: return m_tx.head();
     case GN_REG_COAL_FRAMES: return m_irq.coal_frames();
     case GN_REG_COAL_USECS: return m_irq.coal_usecs();
+    case GN_REG_RX_WATCHDOG: return m_riwt;
     case GN_REG_MSI_ADDR_LO: return m_irq.msi_addr_lo();
     case GN_REG_MSI_ADDR_HI: return m_irq.msi_addr_hi();
     case GN_REG_MSI_DATA: return m_irq.msi_data();
@@ -246,6 +250,12 @@ void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
     case GN_REG_RX_BUF_SIZE: m_rx_buf_size = value; break;
     case GN_REG_COAL_FRAMES: m_irq.set_coal_frames(value); break;
     case GN_REG_COAL_USECS: m_irq.set_coal_usecs(value); break;
+    case GN_REG_RX_WATCHDOG:
+      /* RWT (8 bits) x 256 CSR clock cycles: the moderation timer (dwmac4 DMA_CHAN_RX_WATCHDOG). */
+      m_riwt = value & 0xFFu;
+      m_irq.set_coal_ps(static_cast<uint64_t>(
+          std::llround(static_cast<double>(m_riwt) * STMMAC_RIWT_UNIT_CYCLES * 1e6 / m_p.csr_clock_mhz)));
+      break;
     case GN_REG_MSI_ADDR_LO: m_irq.set_msi_addr_lo(value); break;
     case GN_REG_MSI_ADDR_HI: m_irq.set_msi_addr_hi(value); break;
     case GN_REG_MSI_DATA: m_irq.set_msi_data(value); break;
@@ -292,6 +302,12 @@ void DmaEngine::violation(const char *fmt, ...) {
 }
 
 /* ---- common -------------------------------------------------------------- */
+
+bool DmaEngine::data_ro(uint64_t pa) {
+  if (!m_ro_fn || !m_ro_fn(pa)) return false;
+  m_cnt.ro_data_xfers++;
+  return true;
+}
 
 void DmaEngine::wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc) {
   q.idx[q.count] = idx;
@@ -482,7 +498,8 @@ void DmaEngine::rx_one_frame() {
       return;
     }
     uint32_t chunk = std::min(len - off, buf - skip);
-    if (!m_rx_data_x.write(d.buf_addr + skip, data + off, chunk, DmaPurpose::Data, 0, ready_ps)) {
+    if (!m_rx_data_x.write(d.buf_addr + skip, data + off, chunk, DmaPurpose::Data, 0, ready_ps,
+                           data_ro(d.buf_addr + skip))) {
       m_rx.halt();
       return;
     }
@@ -570,7 +587,7 @@ void DmaEngine::tx_reader(uint32_t i) {
     }
     TxJob &j = m_jobs[m_job_started % njobs];
     m_job_started++;
-    bool ok = x.read(j.d.buf_addr, j.dst, j.d.len, DmaPurpose::Data, 0, j.start_ps);
+    bool ok = x.read(j.d.buf_addr, j.dst, j.d.len, DmaPurpose::Data, 0, j.start_ps, data_ro(j.d.buf_addr));
     m_tags.release();
     if (!ok) {
       m_tx.halt(); /* the job never completes: TX stops here */

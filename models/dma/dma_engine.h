@@ -54,6 +54,7 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t coal_frames = 32;        /* COAL_FRAMES reset value, frames */
     double coal_usecs = 50;           /* COAL_USECS reset value, us */
     double reg_read_ns = 100;         /* device time to answer a register read, ns */
+    double csr_clock_mhz = 250;       /* CSR clock the RX_WATCHDOG register counts (x 256), MHz */
     /* From cfg.nic.*: desc_cache_entries 0 means two fetch batches;
      * wb_mode desc forces wb_threshold 1; head applies to TX (RX batches). */
     static Params from_config(const nicsim_config &cfg);
@@ -71,6 +72,7 @@ class DmaEngine : public sc_core::sc_module {
     uint64_t busy_cycles = 0;      /* NIC cycles spent on descriptors, both channels */
     uint64_t mmio_reads = 0;       /* register reads */
     uint64_t mmio_writes = 0;      /* register writes */
+    uint64_t ro_data_xfers = 0;    /* data transfers issued with Relaxed Ordering */
   };
 
   /* Called on an invariant violation: component (this module's name), message. */
@@ -88,6 +90,15 @@ class DmaEngine : public sc_core::sc_module {
 
   /* Where violations go; without one they are SC_REPORT_ERRORs. */
   void set_violation_handler(ViolationFn fn) { m_on_violation = std::move(fn); }
+
+  /* Tells whether a frame-data transfer starting at bus address pa carries
+   * the Relaxed Ordering attribute (the glue asks the kernel whether the
+   * mapping there has DMA_ATTR_WEAK_ORDERING). Must be O(1), no allocation. */
+  using RelaxedOrderingFn = std::function<bool(uint64_t pa)>;
+  /* Sets the RO source for RX data writes and TX data reads; unset: no RO.
+   * Descriptor fetches, write-backs and MSIs never carry RO (they must not
+   * pass the data they announce). */
+  void set_relaxed_ordering_fn(RelaxedOrderingFn fn) { m_ro_fn = std::move(fn); }
 
   /* BAR0 access (b_transport of the register target). The access takes
    * effect at the time of the call, after waiting the caller's delay. A read
@@ -156,6 +167,8 @@ class DmaEngine : public sc_core::sc_module {
   void ring_config_write(DescRing &r, const char *which, uint32_t offset, uint32_t value);
   void ctrl_changed();
   void violation(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+  /* RO attribute of a data transfer at pa (m_ro_fn), counted. */
+  bool data_ro(uint64_t pa);
 
   Params m_p;
   const DescCodec &m_codec;
@@ -166,12 +179,14 @@ class DmaEngine : public sc_core::sc_module {
   DescRing m_rx;
   DescRing m_tx;
   ViolationFn m_on_violation;
+  RelaxedOrderingFn m_ro_fn;
   IrqModerator m_irq;
 
   /* registers */
   uint32_t m_ctrl = 0;
   uint32_t m_spacing;
   uint32_t m_rx_buf_size = 0;
+  uint32_t m_riwt = 0;            /* RX_WATCHDOG (RWT) */
   uint64_t m_tx_head_wb_addr = 0; /* TX_HEAD_WB_LO/HI */
   sc_core::sc_event m_ctrl_event;
 

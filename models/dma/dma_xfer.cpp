@@ -14,19 +14,19 @@ DmaXfer::DmaXfer(tlm::tlm_initiator_socket<> &socket, const NicClock &clock, Err
 }
 
 bool DmaXfer::read(uint64_t addr, uint8_t *dst, uint32_t len, DmaPurpose purpose, uint16_t queue,
-                   uint64_t start_ps) {
-  return run(tlm::TLM_READ_COMMAND, addr, dst, len, purpose, queue, start_ps);
+                   uint64_t start_ps, bool relaxed_ordering) {
+  return run(tlm::TLM_READ_COMMAND, addr, dst, len, purpose, queue, start_ps, relaxed_ordering);
 }
 
 bool DmaXfer::write(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose,
-                    uint16_t queue, uint64_t start_ps) {
+                    uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
   /* A WRITE target reads the buffer only; the payload API is not const. */
   return run(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t *>(src), len, purpose, queue,
-             start_ps);
+             start_ps, relaxed_ordering);
 }
 
 bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
-                  DmaPurpose purpose, uint16_t queue, uint64_t start_ps) {
+                  DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
   uint64_t now = now_ps();
   uint64_t start = m_clock.after_cycles(start_ps > now ? start_ps : now, 0);
   m_gp.set_command(cmd);
@@ -40,6 +40,7 @@ bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t l
   m_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   m_ext->purpose = purpose;
   m_ext->queue = queue;
+  m_ext->relaxed_ordering = relaxed_ordering;
   sc_core::sc_time delay = ps_time(start - now);
   m_socket->b_transport(m_gp, delay);
   if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);

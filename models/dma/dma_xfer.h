@@ -33,13 +33,13 @@ class DmaXfer {
    * back (tlp.h READ semantics). The request starts at the first clock edge
    * at or after max(now, start_ps), passed to the target as the b_transport
    * delay (tlp.h: a start offset), which saves a wait here. False on an
-   * error response. */
+   * error response. relaxed_ordering: the TLPs carry the RO attribute. */
   bool read(uint64_t addr, uint8_t *dst, uint32_t len, DmaPurpose purpose, uint16_t queue,
-            uint64_t start_ps = 0);
+            uint64_t start_ps = 0, bool relaxed_ordering = false);
   /* Posted write of len bytes from src to addr; returns when the request
-   * has left the device. Start time and result as for read(). */
+   * has left the device. Start time, RO and result as for read(). */
   bool write(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose, uint16_t queue,
-             uint64_t start_ps = 0);
+             uint64_t start_ps = 0, bool relaxed_ordering = false);
   /* Records every transfer as a span on track tid of t (nullptr: none). */
   void set_trace(TraceWriter *t, uint32_t tid) {
     m_trace = t;
@@ -48,7 +48,7 @@ class DmaXfer {
 
  private:
   bool run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
-           uint16_t queue, uint64_t start_ps);
+           uint16_t queue, uint64_t start_ps, bool relaxed_ordering);
 
   tlm::tlm_initiator_socket<> &m_socket;
   const NicClock &m_clock;

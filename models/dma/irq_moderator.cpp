@@ -153,6 +153,11 @@ void IrqModerator::set_coal_usecs(uint32_t usecs) {
   arm_timer(); /* re-armed from the oldest un-notified completion */
 }
 
+void IrqModerator::set_coal_ps(uint64_t timer_ps) {
+  m_coal_ps = timer_ps;
+  arm_timer(); /* re-armed from the oldest un-notified completion */
+}
+
 void IrqModerator::msi_thread() {
   for (;;) {
     while (m_msi_queued == 0) wait(m_msi_kick);

@@ -69,6 +69,9 @@ class IrqModerator : public sc_core::sc_module {
   void set_coal_frames(uint32_t frames);
   uint32_t coal_usecs() const;
   void set_coal_usecs(uint32_t usecs);
+  /* The timer in ps (the stmmac RX watchdog's RWT x 256 CSR cycles needs
+   * sub-microsecond precision); 0 turns it off. */
+  void set_coal_ps(uint64_t timer_ps);
   /* MSI address (low/high halves) and data registers. */
   uint32_t msi_addr_lo() const { return static_cast<uint32_t>(m_msi_addr); }
   uint32_t msi_addr_hi() const { return static_cast<uint32_t>(m_msi_addr >> 32); }

@@ -32,6 +32,7 @@ struct PcieDirCounters {
   uint64_t skp_bytes = 0;     /* their bytes, all lanes */
   uint64_t credit_stalls = 0; /* TLPs that waited for flow-control credits */
   uint64_t credit_stall_ps = 0; /* total wait for credits, ps */
+  uint64_t ro_tlps = 0;       /* MWr TLPs carrying the Relaxed Ordering attribute */
   uint64_t purpose_tlps[kDmaPurposes] = {};       /* TLPs by DmaPurpose */
   uint64_t purpose_wire_bytes[kDmaPurposes] = {}; /* wire bytes by DmaPurpose */
 };

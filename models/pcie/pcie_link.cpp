@@ -89,7 +89,11 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
 
 PcieLink::~PcieLink() = default;
 
-PcieDirCounters PcieLink::up_counters() const { return m_up.counters(now_ps()); }
+PcieDirCounters PcieLink::up_counters() const {
+  PcieDirCounters c = m_up.counters(now_ps());
+  c.ro_tlps = m_up_ro_tlps;
+  return c;
+}
 PcieDirCounters PcieLink::down_counters() const { return m_down.counters(now_ps()); }
 
 void PcieLink::read_stats(PcieReadStats &out) const {
@@ -222,6 +226,7 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, bool ro)
     const uint64_t now = now_ps();
     const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemWrite, addr + off, n), n, purpose);
     const uint64_t c = commit(r.arrival_ps, addr + off, n, ro);
+    if (ro) m_up_ro_tlps++;
     if (!m_fc_p.infinite()) {
       /* The root port frees the buffer once the write is committed, in order. */
       m_last_p_free_ps = std::max(m_last_p_free_ps, c);

@@ -134,6 +134,7 @@ class PcieLink : public sc_core::sc_module {
   PcieDirection m_down;
   PostedWriteQueue m_up_q;    /* strongly ordered posted writes, by commit time */
   PostedWriteQueue m_up_ro_q; /* relaxed-ordering writes on a serialising root complex, by commit time */
+  uint64_t m_up_ro_tlps = 0;  /* upstream MWr TLPs with RO set (PcieDirCounters::ro_tlps) */
   PostedWriteQueue m_down_q;
   sc_core::sc_event m_up_event;
   sc_core::sc_event m_down_event;

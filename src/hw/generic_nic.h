@@ -34,6 +34,7 @@
 #define GN_REG_TX_HEAD 0x040
 #define GN_REG_COAL_FRAMES 0x050   /* interrupt after this many completions */
 #define GN_REG_COAL_USECS 0x054    /* or after this long, in microseconds */
+#define GN_REG_RX_WATCHDOG 0x058   /* stmmac RX watchdog RWT: units of 256 CSR clock cycles; 0 = off */
 #define GN_REG_MSI_ADDR_LO 0x060
 #define GN_REG_MSI_ADDR_HI 0x064
 #define GN_REG_MSI_DATA 0x068

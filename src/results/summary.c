@@ -249,10 +249,16 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
     nicsim_format_real(c->nic.line_rate_gbps, num, sizeof(num));
     fprintf(f, "%-10s %s Gbit/s Ethernet\n", "Line rate", num);
   }
-  nicsim_format_real(nicsim__pcie_gts(c->pcie.gen), num, sizeof(num));
-  fprintf(f, "%-10s PCIe Gen%lld x%lld (%s GT/s per lane), MPS %lld B, MRRS %lld B\n", "Link",
-          (long long)c->pcie.gen, (long long)c->pcie.lanes, num, (long long)c->pcie.mps,
-          (long long)c->pcie.mrrs);
+  if (c->bus.enabled) {
+    nicsim_format_real(c->bus.clock_mhz, num, sizeof(num));
+    fprintf(f, "%-10s on-chip bus, %lld B x %s MHz, bursts of up to %lld beats\n", "Link",
+            (long long)c->bus.width_bytes, num, (long long)c->bus.burst_beats);
+  } else {
+    nicsim_format_real(nicsim__pcie_gts(c->pcie.gen), num, sizeof(num));
+    fprintf(f, "%-10s PCIe Gen%lld x%lld (%s GT/s per lane), MPS %lld B, MRRS %lld B\n", "Link",
+            (long long)c->pcie.gen, (long long)c->pcie.lanes, num, (long long)c->pcie.mps,
+            (long long)c->pcie.mrrs);
+  }
   nicsim_format_real(c->run.warmup_us, num, sizeof(num));
   nicsim_format_real(c->run.duration_us, num2, sizeof(num2));
   fprintf(f, "%-10s metrics over %s-%s us of simulated time, seed %lld\n", "Window", num, num2,

@@ -1,5 +1,7 @@
-// pcie_metrics.cpp: the pcie.* metrics of a measurement window.
+// pcie_metrics.cpp: the pcie.* (or, on the on-chip bus, bus.*) and dma.* metrics of a measurement window.
 #include "sim/pcie_metrics.h"
+
+#include <cstdio>
 
 namespace nicsim {
 
@@ -26,6 +28,7 @@ void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSna
   nicsim_results_set(res, NM_PCIE_UP_SKP_BYTES, d(b.up.skp_bytes, a.up.skp_bytes));
   nicsim_results_set(res, NM_PCIE_DOWN_SKP_BYTES, d(b.down.skp_bytes, a.down.skp_bytes));
   nicsim_results_set(res, NM_PCIE_UP_CREDIT_STALLS, d(b.up.credit_stalls, a.up.credit_stalls));
+  nicsim_results_set(res, NM_PCIE_UP_RO_TLPS, d(b.up.ro_tlps, a.up.ro_tlps));
   nicsim_results_set(res, NM_PCIE_UP_CREDIT_STALL_NS, d(b.up.credit_stall_ps, a.up.credit_stall_ps) / 1000.0);
   nicsim_results_set(res, NM_PCIE_TAG_STALLS, d(b.rd.tag_stalls, a.rd.tag_stalls));
   nicsim_results_set(res, NM_PCIE_RD_OUTSTANDING_MAX, static_cast<double>(b.rd.outstanding_max));
@@ -37,6 +40,35 @@ void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSna
   nicsim_results_set(res, NM_DMA_RD_LATENCY_NS, b.rd.dma_rd_latency.mean_ps_since(a.rd.dma_rd_latency) / 1000.0);
   nicsim_results_set(res, NM_DMA_RD_LATENCY_NS_P99,
                      b.rd.dma_rd_latency.quantile_ps_since(a.rd.dma_rd_latency, 0.99) / 1000.0);
+}
+
+void fill_bus_metrics(nicsim_results *res, const AxiCounters &a, const AxiCounters &b, double win_ps) {
+  auto d = [](uint64_t y, uint64_t x) { return static_cast<double>(y - x); };
+  nicsim_results_set(res, NM_DMA_GBPS, d(b.dma_bytes, a.dma_bytes) * 8.0 / (win_ps / 1000.0));
+  nicsim_results_set(res, NM_DMA_RD_LATENCY_NS, b.dma_rd_latency.mean_ps_since(a.dma_rd_latency) / 1000.0);
+  nicsim_results_set(res, NM_DMA_RD_LATENCY_NS_P99, b.dma_rd_latency.quantile_ps_since(a.dma_rd_latency, 0.99) / 1000.0);
+  /* The bus's own figures, as extras (named as in a dma-bench bus run, src/sim/bench_top.cpp). */
+  nicsim_results_set_extra(res, "bus.rd_util", "fraction", NM_KIND_REAL, "Busy fraction of the bus's read-data channel",
+                           d(b.rd_busy_ps, a.rd_busy_ps) / win_ps);
+  nicsim_results_set_extra(res, "bus.wr_util", "fraction", NM_KIND_REAL, "Busy fraction of the bus's write-data channel",
+                           d(b.wr_busy_ps, a.wr_busy_ps) / win_ps);
+  nicsim_results_set_extra(res, "bus.bursts", "bursts", NM_KIND_COUNT, "Read and write bursts on the bus",
+                           d(b.rd_bursts + b.wr_bursts, a.rd_bursts + a.wr_bursts));
+  nicsim_results_set_extra(res, "bus.slot_stalls", "bursts", NM_KIND_COUNT,
+                           "Bursts that waited for an outstanding-transaction slot", d(b.slot_stalls, a.slot_stalls));
+  nicsim_results_set_extra(res, "bus.irqs", "interrupts", NM_KIND_COUNT,
+                           "Wired interrupts the device asserted (no bus transfer)", d(b.irqs, a.irqs));
+  char name[96];
+  char desc[160];
+  for (size_t p = 0; p < kDmaPurposes; p++) {
+    const char *pn = dma_purpose_name(static_cast<DmaPurpose>(p));
+    std::snprintf(name, sizeof name, "bus.%s.bursts", pn);
+    std::snprintf(desc, sizeof desc, "Bursts on the bus for purpose %s", pn);
+    nicsim_results_set_extra(res, name, "bursts", NM_KIND_COUNT, desc, d(b.purpose_bursts[p], a.purpose_bursts[p]));
+    std::snprintf(name, sizeof name, "bus.%s.bytes", pn);
+    std::snprintf(desc, sizeof desc, "Data bytes on the bus for purpose %s", pn);
+    nicsim_results_set_extra(res, name, "B", NM_KIND_COUNT, desc, d(b.purpose_bytes[p], a.purpose_bytes[p]));
+  }
 }
 
 }  // namespace nicsim

@@ -158,12 +158,6 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
 
   if (cfg->workload.kind == NC_WORKLOAD_DMA_BENCH) return run_dma_bench(*cfg, res, err, wall0);
-  if (cfg->bus.enabled) {
-    set_error(err, "sim", 0,
-              "bus.enabled = true needs workload.kind = dma-bench: the NIC workload runs over the PCIe link only "
-              "(docs/bus.md)");
-    return 1;
-  }
 
   /* Never deleted: the CPU thread may be suspended inside driver code at the
    * end (or the elaboration failed half-way); the modules go with the process. */

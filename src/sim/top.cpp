@@ -2,6 +2,7 @@
 // the window edges, tracks violations and the drain, and fills the metrics.
 #include "sim/top.h"
 
+#include "dma/dma_engine.h"
 #include "sim/pcie_metrics.h"
 
 #include <algorithm>
@@ -27,26 +28,46 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
       m_cfg(cfg),
       mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
           HostMemory::default_msi_addr(static_cast<uint64_t>(cfg.memory.size_mb) << 20)),
-      pcie("pcie", PcieParams::from_config(m_cfg)),
       nic("nic", m_cfg),
       cpu("cpu", m_cfg, mem),
       m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
       m_duration_ps(us_to_ps(cfg.run.duration_us)),
       m_end_ps(us_to_ps(cfg.run.duration_us + cfg.run.drain_us)) {
-  nic.dma.bind(pcie.dev);
-  pcie.regs.bind(nic.regs);
-  pcie.mem.bind(mem.tgt);
-  cpu.mmio.bind(pcie.host);
-
-  mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
   auto at_now = [this](const std::string &c, const std::string &m) {
     report(c, m, static_cast<double>(now_ps()) / 1000.0);
   };
+  if (m_cfg.bus.enabled) {
+    /* SoC NIC: DMA over the bus, CPU MMIO over its register port, and a
+     * wired interrupt (GIC SPI) instead of MSI writes. */
+    const AxiParams bp = AxiParams::from_config(m_cfg);
+    bus = std::make_unique<AxiBus>("bus", bp);
+    bus_regs = std::make_unique<AxiRegPort>("bus_regs", bp);
+    nic.dma.bind(bus->dev);
+    bus->mem.bind(mem.tgt);
+    cpu.mmio.bind(bus_regs->host);
+    bus_regs->regs.bind(nic.regs);
+    bus->on_irq = [this](uint32_t data) { cpu.raise_msi(data); };
+    bus->on_violation = at_now;
+    bus_regs->on_violation = at_now;
+  } else {
+    pcie = std::make_unique<PcieLink>("pcie", PcieParams::from_config(m_cfg));
+    nic.dma.bind(pcie->dev);
+    pcie->regs.bind(nic.regs);
+    pcie->mem.bind(mem.tgt);
+    cpu.mmio.bind(pcie->host);
+    pcie->on_violation = at_now;
+  }
+
+  mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
   mem.on_violation = at_now;
-  pcie.on_violation = at_now;
   nic.on_violation = at_now;
   cpu.on_violation = [this](const std::string &c, const std::string &m, double t_ns) { report(c, m, t_ns); };
   cpu.device_owns = [this](uint64_t pa) { return nic.device_owns(pa); };
+  /* RO on data TLPs where the driver mapped with DMA_ATTR_WEAK_ORDERING (docs/pcie.md). */
+  nic.engine().set_relaxed_ordering_fn([this](uint64_t pa) {
+    const nk_kernel *k = cpu.kernel();
+    return k != nullptr && (nk_dma_attrs(k, pa) & DMA_ATTR_WEAK_ORDERING) != 0;
+  });
   cpu.set_window(m_warmup_ps, m_duration_ps);
   cpu.drained = [this] { return check_drained(); };
   cpu.on_finished = [this](int rc, const std::string &msg) {
@@ -73,15 +94,19 @@ uint64_t Top::time_limit_ps() const {
 void Top::snapshot(Snapshot &s) const {
   s.time_ps = now_ps();
   s.nic = nic.counters();
-  s.up = pcie.up_counters();
-  s.down = pcie.down_counters();
-  pcie.read_stats(s.rd);
+  if (pcie) {
+    s.up = pcie->up_counters();
+    s.down = pcie->down_counters();
+    pcie->read_stats(s.rd);
+  } else {
+    s.bus = bus->counters();
+  }
 }
 
 void Top::snapshot_thread() {
   wait(sc_time::from_value(m_warmup_ps));
   snapshot(m_at_warmup);
-  pcie.reset_outstanding_max();
+  if (pcie) pcie->reset_outstanding_max();
   wait(sc_time::from_value(m_duration_ps - m_warmup_ps));
   snapshot(m_at_duration);
 }
@@ -169,7 +194,11 @@ void Top::fill_results(nicsim_results *res) const {
                      w.irqs ? static_cast<double>(w.irq_latency_ps) / 1000.0 / static_cast<double>(w.irqs) : 0);
   nicsim_results_set(res, NM_IRQ_LATENCY_NS_MAX, static_cast<double>(w.irq_latency_max_ps) / 1000.0);
 
-  fill_pcie_metrics(res, PcieSnapshot{a.up, a.down, a.rd}, PcieSnapshot{b.up, b.down, b.rd}, win_ps);
+  /* No pcie.* metrics on the bus (as in a dma-bench bus run): bus.* extras instead. */
+  if (pcie)
+    fill_pcie_metrics(res, PcieSnapshot{a.up, a.down, a.rd}, PcieSnapshot{b.up, b.down, b.rd}, win_ps);
+  else
+    fill_bus_metrics(res, a.bus, b.bus, win_ps);
 
   const double fetch_reqs = static_cast<double>(b.nic.desc_fetch_reqs - a.nic.desc_fetch_reqs);
   nicsim_results_set(res, NM_NIC_DESC_FETCH_REQS, fetch_reqs);
@@ -223,19 +252,25 @@ void Top::fill_results(nicsim_results *res) const {
     std::snprintf(desc, sizeof desc, "Fraction of the window's busy CPU cycles spent in %s",
                   id == CpuCore::kUnattributed ? "no profiled function" : fn);
     nicsim_results_set_extra(res, name, "fraction", NM_KIND_REAL, desc, cyc / busy);
-    /* CPU time per GB of traffic (RX delivered + TX on the wire, frame bytes
-     * with FCS), as the mvneta seed measured it. */
-    const double traffic_gb = (static_cast<double>(w.rx_frame_bytes) + tx_bytes) / 1e9;
-    if (traffic_gb > 0) {
+    /* CPU time per GB, as the mvneta seed measured it ("sending 1GB in
+     * mvneta_tx() costs N ns"): inclusive time in the function (itself and
+     * all it calls) per GB of its direction's frame bytes with FCS: RX
+     * functions per GB delivered, TX functions per GB sent, others per GB
+     * of both. */
+    const enum nk_class fcls = id == CpuCore::kUnattributed ? NK_CLASS_OTHER : nk_prof_class(id);
+    const double rx_gb = static_cast<double>(w.rx_frame_bytes) / 1e9, tx_gb = tx_bytes / 1e9;
+    const double dir_gb = fcls == NK_CLASS_RX ? rx_gb : fcls == NK_CLASS_TX ? tx_gb : rx_gb + tx_gb;
+    if (dir_gb > 0) {
       std::snprintf(name, sizeof name, "cpu.ns_per_gb.%s", ident);
-      std::snprintf(desc, sizeof desc, "CPU time (self) in %s per GB of RX plus TX frame bytes",
-                    id == CpuCore::kUnattributed ? "no profiled function" : fn);
+      std::snprintf(desc, sizeof desc, "CPU time in %s and its callees per GB of %s frame bytes",
+                    id == CpuCore::kUnattributed ? "no profiled function" : fn,
+                    fcls == NK_CLASS_RX ? "RX" : fcls == NK_CLASS_TX ? "TX" : "RX plus TX");
       nicsim_results_set_extra(res, name, "ns/GB", NM_KIND_REAL, desc,
-                               cyc / (m_cfg.cpu.clock_mhz / 1000.0) / traffic_gb);
+                               cpu.bucket_incl_cycles(id, true) / (m_cfg.cpu.clock_mhz / 1000.0) / dir_gb);
     }
   }
-  /* Extras: link traffic by DMA purpose. */
-  for (size_t p = 0; p < kDmaPurposes; p++) {
+  /* Extras: link traffic by DMA purpose (on the bus, fill_bus_metrics did it). */
+  for (size_t p = 0; pcie && p < kDmaPurposes; p++) {
     const char *pn = dma_purpose_name(static_cast<DmaPurpose>(p));
     const struct {
       const char *dir;

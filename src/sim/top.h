@@ -1,6 +1,7 @@
 /*
- * top.h: the SystemC top of one nicsim run: NIC (with its wire peer), PCIe
- * link, host memory and CPU core, bound together; the counter snapshots at
+ * top.h: the SystemC top of one nicsim run: NIC (with its wire peer), the
+ * interconnect (PCIe link, or with bus.enabled the AXI-like on-chip bus and
+ * its register port), host memory and CPU core, bound together; the counter snapshots at
  * the edges of the measurement window; and the run's outcome (violations,
  * drain, kernel check) for nicsim_simulate to turn into metrics or an error.
  */
@@ -8,9 +9,12 @@
 #define NICSIM_SIM_TOP_H
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <systemc>
 
+#include "bus/axi_bus.h"
+#include "bus/axi_reg_port.h"
 #include "config/config.h"
 #include "cpu/cpu_core.h"
 #include "memory/host_memory.h"
@@ -33,6 +37,7 @@ class Top : public sc_core::sc_module {
     PcieDirCounters up;
     PcieDirCounters down;
     PcieReadStats rd;
+    AxiCounters bus; /* bus.enabled */
   };
 
   /* How the run ended. */
@@ -54,7 +59,11 @@ class Top : public sc_core::sc_module {
   };
 
   HostMemory mem;
-  PcieLink pcie;
+  /* The interconnect: the PCIe link, or (bus.enabled) the bus for device DMA
+   * and interrupts plus the register port for CPU MMIO; the others are null. */
+  std::unique_ptr<PcieLink> pcie;
+  std::unique_ptr<AxiBus> bus;
+  std::unique_ptr<AxiRegPort> bus_regs;
   NicDevice nic;
   CpuCore cpu;
 

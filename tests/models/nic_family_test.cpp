@@ -154,7 +154,7 @@ TEST(Stmmac, RxIocBitsAloneDecideInterruptsWithoutTheWatchdog) {
   const uint64_t frames = 12;
   nicsim_config cfg = rx_config(1518, frames);
   cfg.nic.family = NC_NIC_STMMAC;
-  cfg.nic.rx_watchdog_riwt = 0;
+  /* RX_WATCHDOG is never written: the watchdog stays off (reset value 0). */
   NicSim s(cfg);
   s.host.driver = [&](FakeHost &h) {
     program(h, true, 64, 16, 1, 0); /* COAL_FRAMES 1 has no effect: no frame counter */
@@ -197,11 +197,11 @@ TEST(Stmmac, RxWatchdogFiresRiwtTimes256CsrCyclesAfterACompletionWithoutIoc) {
   const uint64_t frames = 10;
   nicsim_config cfg = rx_config(1518, frames);
   cfg.nic.family = NC_NIC_STMMAC;
-  cfg.nic.rx_watchdog_riwt = 10;
   cfg.nic.csr_clock_mhz = 250;
   NicSim s(cfg);
   s.host.driver = [&](FakeHost &h) {
-    h.wr(GN_REG_DESC_SPACING, 16); /* COAL_USECS is left at its reset value: the watchdog */
+    h.wr(GN_REG_DESC_SPACING, 16); /* COAL_USECS is not written: the timer is the watchdog */
+    h.wr(GN_REG_RX_WATCHDOG, 10);   /* RWT 10: 10 x 256 / 250 MHz = 10.24 us */
     h.wr(GN_REG_RX_RING_LO, static_cast<uint32_t>(kRxRing));
     h.wr(GN_REG_RX_RING_HI, 0);
     h.wr(GN_REG_RX_RING_SIZE, 64);

@@ -77,6 +77,19 @@ TEST(Summary, HeaderDescribesTheSetup) {
   EXPECT_NE(out.find("Link       PCIe Gen2 x1 (5 GT/s per lane)"), std::string::npos) << out;
 }
 
+TEST(Summary, OnChipBusPlatformNamesTheBusNotPcie) {
+  auto c = default_config();
+  c->bus.enabled = true;
+  c->bus.width_bytes = 16;
+  c->bus.clock_mhz = 250;
+  c->bus.burst_beats = 16;
+  auto r = rx_results();
+  std::string out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_NE(out.find("Link       on-chip bus, 16 B x 250 MHz, bursts of up to 16 beats"), std::string::npos)
+      << out;
+  EXPECT_EQ(out.find("Link       PCIe"), std::string::npos) << out;
+}
+
 TEST(Summary, SectionsValuesAndRounding) {
   auto c = default_config();
   c->traffic.mode = NC_MODE_RX;
