@@ -160,6 +160,32 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
                 "nic.desc_spacing = %" PRId64 " B is not a lan743x descriptor spacing", sp);
 
+  /* Ring sizes each family's driver accepts (its ethtool set_ringparam rules). */
+  for (int tx = 0; tx < 2 && c->workload.kind == NC_WORKLOAD_NIC; tx++) {
+    const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
+    const int64_t n = tx ? c->nic.tx_ring_size : c->nic.rx_ring_size;
+    const char *key = tx ? "nic.tx_ring_size" : "nic.rx_ring_size";
+    if (c->nic.family == NC_NIC_I40E && (n < 64 || n > 4096 || n % 32 != 0)) {
+      int64_t near = n < 64 ? 64 : n > 4096 ? 4096 : (n + 31) / 32 * 32;
+      nc__fmt(hint, sizeof hint,
+              "use a multiple of 32 from 64 to 4096 (I40E_REQ_DESCRIPTOR_MULTIPLE, "
+              "I40E_MIN/MAX_NUM_DESCRIPTORS), e.g. %" PRId64, near);
+      return fail(c, id, err, hint, "%s = %" PRId64 " is not an i40e ring size", key, n);
+    }
+    if (c->nic.family == NC_NIC_STMMAC && (n < 64 || n > 1024 || !pow2(n))) {
+      nearest_pow2(n, 64, 1024, a, sizeof a);
+      nc__fmt(hint, sizeof hint,
+              "use a power of two from 64 to 1024 (DMA_MIN/MAX_RX_SIZE in stmmac_ethtool.c), e.g. %s", a);
+      return fail(c, id, err, hint, "%s = %" PRId64 " is not an stmmac ring size", key, n);
+    }
+    const int64_t mv_max = tx ? 1024 : 512; /* MVNETA_MAX_TXD, MVNETA_MAX_RXD */
+    if (c->nic.family == NC_NIC_MVNETA && n > mv_max) {
+      nc__fmt(hint, sizeof hint, "use at most %" PRId64 " (%s in mvneta.c)", mv_max,
+              tx ? "MVNETA_MAX_TXD" : "MVNETA_MAX_RXD");
+      return fail(c, id, err, hint, "%s = %" PRId64 " is more than an mvneta ring holds", key, n);
+    }
+  }
+
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {
     const enum nc_key_id ids[] = {NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes};
@@ -190,13 +216,12 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 c->cpu.cache_line_bytes);
   }
 
-  /* The on-chip bus carries DMA only (no MMIO path to the CPU yet). */
-  if (c->bus.enabled && c->workload.kind != NC_WORKLOAD_DMA_BENCH) {
-    const enum nc_key_id ids[] = {NC_KEY_bus_enabled, NC_KEY_workload_kind};
-    return fail(c, blame(c, rank, ids, 2), err,
-                "set workload.kind: dma-bench, or bus.enabled: false for the NIC workload (docs/bus.md)",
-                "bus.enabled = true needs workload.kind = dma-bench: the NIC workload runs over "
-                "the PCIe link only");
+  /* The on-chip bus (either workload) moves whole beats of a power-of-two width. */
+  if (c->bus.enabled && !pow2(c->bus.width_bytes)) {
+    nearest_pow2(c->bus.width_bytes, 1, 128, a, sizeof a);
+    nc__fmt(hint, sizeof hint, "use a power of two, e.g. %s (docs/bus.md)", a);
+    return fail(c, NC_KEY_bus_width_bytes, err, hint,
+                "bus.width_bytes = %" PRId64 " is not a power of two", c->bus.width_bytes);
   }
   if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
     if (c->workload.window_bytes < c->workload.size_bytes) {

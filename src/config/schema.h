@@ -122,7 +122,7 @@
 /* nic: the network interface controller. */
 #define NC_SECTION_nic(X)                                                                   \
   X(nic, family, ENUM, "", "generic", 0, 0, "generic|lan743x|stmmac|i40e|mvneta",         \
-    "Device family (descriptor format and quirks); all but generic wait for their drivers") \
+    "Device family: descriptor format and quirks; driver.name must name the same family") \
   X(nic, line_rate_gbps, REAL, "Gbit/s", "10", 1, 100, "",                                \
     "Ethernet line rate; one of 1, 2.5, 10, 25, 40, 100")                                   \
   X(nic, clock_mhz, REAL, "MHz", "250", 1, 10000, "", "NIC core clock")                   \
@@ -159,9 +159,7 @@
   X(nic, irq_itr_usecs, REAL, "us", "0", 0, 1e6, "",                                      \
     "ITR throttling: least time between two interrupts (0: no throttling)")                \
   X(nic, csr_clock_mhz, REAL, "MHz", "250", 1, 10000, "",                                 \
-    "CSR (register interface) clock; stmmac's RX watchdog counts its cycles")             \
-  X(nic, rx_watchdog_riwt, INT, "256 CSR cycles", "0", 0, 255, "",                        \
-    "stmmac RX watchdog RWT: RX interrupt this long after a completion without IOC (0: off)") \
+    "CSR (register interface) clock; stmmac's RX watchdog (RX_WATCHDOG) counts its cycles")             \
   X(nic, pause_enable, BOOL, "", "false", 0, 0, "",                                        \
     "IEEE 802.3x flow control: the MAC sends PAUSE when the RX FIFO fills, the peer obeys") \
   X(nic, pause_quanta, INT, "512 bit times", "65535", 1, 65535, "",                       \
@@ -230,10 +228,10 @@
   X(workload, relaxed_ordering, BOOL, "", "false", 0, 0, "",                              \
     "dma-bench: requests carry the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING)")
 
-/* bus: the AXI-like on-chip bus of SoC NICs (dma-bench only, for now). */
+/* bus: the AXI-like on-chip bus of SoC NICs (both workloads). */
 #define NC_SECTION_bus(X)                                                                   \
   X(bus, enabled, BOOL, "", "false", 0, 0, "",                                            \
-    "dma-bench: the device reaches memory over the on-chip bus instead of the PCIe link")   \
+    "The device reaches memory, and the CPU its registers, over the on-chip bus instead of the PCIe link") \
   X(bus, width_bytes, INT, "B", "16", 1, 128, "", "Data bytes per beat; a power of two")   \
   X(bus, clock_mhz, REAL, "MHz", "250", 1, 10000, "", "Bus clock")                         \
   X(bus, burst_beats, INT, "beats", "16", 1, 256, "",                                     \

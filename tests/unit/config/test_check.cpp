@@ -53,10 +53,12 @@ TEST(ConfigCheck, CpuCacheSizeIsBounded) {
   check_ok("cpu: {cache_sets: 65536, cache_ways: 16}\n");  // exactly 64 MiB
 }
 
-TEST(ConfigCheck, BusNeedsTheDmaBenchWorkload) {
-  nc_error e = check_error("bus:\n  enabled: true\n");
-  EXPECT_EQ(where(e), "t.yaml:2:12");
-  EXPECT_NE(std::strstr(e.msg, "needs workload.kind = dma-bench"), nullptr) << e.msg;
+TEST(ConfigCheck, BusWidthIsAPowerOfTwoAndEitherWorkloadRunsOverTheBus) {
+  nc_error e = check_error("bus:\n  enabled: true\n  width_bytes: 12\n");
+  EXPECT_EQ(where(e), "t.yaml:3:16");
+  EXPECT_STREQ(e.msg, "bus.width_bytes = 12 is not a power of two");
+  EXPECT_STREQ(e.hint, "use a power of two, e.g. 8 or 16 (docs/bus.md)");
+  check_ok("bus: {enabled: true}\n");  // the NIC workload (docs/bus.md)
   check_ok("bus: {enabled: true}\nworkload: {kind: dma-bench}\n");
 }
 
@@ -118,6 +120,47 @@ TEST(ConfigCheck, DescriptorSpacing) {
   EXPECT_STREQ(e.msg, "nic.desc_spacing = 20 B is not a multiple of 8");
   EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte descriptor, e.g. 24");
   check_ok("nic: {desc_spacing: 24}\n");
+}
+
+TEST(ConfigCheck, DriverMustMatchTheNicFamily) {
+  nc_error e = check_error("nic: {family: lan743x}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:15");
+  EXPECT_STREQ(e.msg, "driver.name = generic cannot drive nic.family = lan743x: each driver speaks only "
+                      "its family's descriptors and registers");
+  EXPECT_STREQ(e.hint, "set driver.name: lan743x, or nic.family: generic");
+  e = check_error("driver: {name: i40e}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:16");
+  EXPECT_STREQ(e.hint, "set driver.name: generic, or nic.family: i40e");
+  check_ok("nic: {family: lan743x}\ndriver: {name: lan743x}\n");
+  check_ok("workload: {kind: dma-bench}\nnic: {family: lan743x}\n");  // no driver runs
+}
+
+TEST(ConfigCheck, FamilyDescriptorSizeAndSpacing) {
+  nc_error e = check_error("nic: {family: mvneta, desc_spacing: 16}\ndriver: {name: mvneta}\n");
+  EXPECT_STREQ(e.msg, "nic.desc_spacing = 16 B is smaller than the 32-byte mvneta descriptor");
+  EXPECT_STREQ(e.hint, "set nic.desc_spacing to at least 32");
+  e = check_error("nic: {family: i40e, rx_desc_bytes: 24, desc_spacing: 32}\ndriver: {name: i40e}\n");
+  EXPECT_STREQ(e.msg, "nic.rx_desc_bytes = 24 is not an i40e RX descriptor size");
+  e = check_error("nic: {family: lan743x, desc_spacing: 48}\ndriver: {name: lan743x}\n");
+  EXPECT_STREQ(e.msg, "nic.desc_spacing = 48 B is not a lan743x descriptor spacing");
+  EXPECT_STREQ(e.hint, "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)");
+  check_ok("nic: {family: lan743x, desc_spacing: 128}\ndriver: {name: lan743x}\n");
+}
+
+TEST(ConfigCheck, FamilyRingSizes) {
+  nc_error e = check_error("nic: {family: i40e, desc_spacing: 32, rx_ring_size: 100}\ndriver: {name: i40e}\n");
+  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 100 is not an i40e ring size");
+  EXPECT_NE(std::string(e.hint).find("e.g. 128"), std::string::npos) << e.hint;
+  e = check_error("nic: {family: stmmac, tx_ring_size: 2048}\ndriver: {name: stmmac}\n");
+  EXPECT_STREQ(e.msg, "nic.tx_ring_size = 2048 is not an stmmac ring size");
+  e = check_error("nic: {family: stmmac, rx_ring_size: 96}\ndriver: {name: stmmac}\n");
+  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 96 is not an stmmac ring size");
+  e = check_error("nic: {family: mvneta, desc_spacing: 32, rx_ring_size: 1024}\ndriver: {name: mvneta}\n");
+  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 1024 is more than an mvneta ring holds");
+  EXPECT_STREQ(e.hint, "use at most 512 (MVNETA_MAX_RXD in mvneta.c)");
+  check_ok("nic: {family: mvneta, desc_spacing: 32, rx_ring_size: 128, tx_ring_size: 532}\ndriver: {name: mvneta}\n");
+  check_ok("nic: {family: stmmac, rx_ring_size: 512, tx_ring_size: 64}\ndriver: {name: stmmac}\n");
+  check_ok("nic: {family: i40e, desc_spacing: 32, rx_ring_size: 4096}\ndriver: {name: i40e}\n");
 }
 
 TEST(ConfigCheck, FrameFitsInOneRxBuffer) {
