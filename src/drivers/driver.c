@@ -7,7 +7,7 @@
 #include "drivers/driver.h"
 
 static const struct nk_driver *const nk_drivers[] = {
-    &nk_driver_generic,
+    &nk_driver_generic, &nk_driver_mvneta, &nk_driver_lan743x, &nk_driver_stmmac, &nk_driver_i40e,
 };
 
 const struct nk_driver *nk_driver_find(const char *name) {

@@ -27,7 +27,11 @@ struct nk_driver {
   int (*check)(struct net_device *dev, char *err, size_t errlen);
 };
 
-extern const struct nk_driver nk_driver_generic;
+extern const struct nk_driver nk_driver_generic; /* generic.c: nicsim's generic NIC */
+extern const struct nk_driver nk_driver_mvneta;  /* mvneta.c: Marvell NETA (SoC, 1 GbE) */
+extern const struct nk_driver nk_driver_lan743x; /* lan743x.c: Microchip LAN743x (PCIe) */
+extern const struct nk_driver nk_driver_stmmac;  /* stmmac.c: Synopsys DWMAC 4.x */
+extern const struct nk_driver nk_driver_i40e;    /* i40e.c: Intel 700 series */
 
 /* The driver with this name, or NULL. */
 const struct nk_driver *nk_driver_find(const char *name);

@@ -1,0 +1,648 @@
+/* i40e.c: the Intel 700-series (i40e) driver's hot paths, after Linux
+ * drivers/net/ethernet/intel/i40e/i40e_txrx.c; docs/drivers/i40e.md walks
+ * them and lists what is simplified. */
+
+/* One queue pair on one vector. RX: 16 or 32 B descriptors (no OWN bit, the
+ * device writes DD), buffers from a page pool mapped DMA_FROM_DEVICE with
+ * DMA_ATTR_SKIP_CPU_SYNC and, with driver.dma_weak_ordering, DMA_ATTR_WEAK_ORDERING
+ * (I40E_RX_DMA_ATTR), reused in place (i40e_reuse_rx_page), refilled 32 at a
+ * time. TX: 16 B data descriptors with EOP|RS, completion by head write-back
+ * (i40e_get_head) or by DTYPE DESC_DONE. */
+#include <errno.h>
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "drivers/i40e.h"
+#include "drivers/ring.h"
+#include "hw/generic_nic.h"
+#include "net/frame.h"
+
+#define I40E_ETH_HLEN 14
+#define I40E_RXD_DD (1ULL << I40E_RX_DESC_STATUS_DD_SHIFT)
+#define I40E_RXD_EOF (1ULL << I40E_RX_DESC_STATUS_EOF_SHIFT)
+#define I40E_TXD_CMD (I40E_TX_DESC_CMD_EOP | I40E_TX_DESC_CMD_RS)
+
+/* The queue pair's one interrupt cause set on nicsim's common register block. */
+#define I40E_INT_ALL GN_INT_ALL
+
+/* build_ctob: qword1 of a TX data descriptor. */
+static inline u64 i40e_build_ctob(u64 td_cmd, u64 td_offset, unsigned int size) {
+  return I40E_TX_DESC_DTYPE_DATA | (td_cmd << I40E_TXD_QW1_CMD_SHIFT) | (td_offset << I40E_TXD_QW1_OFFSET_SHIFT) |
+         ((u64)size << I40E_TXD_QW1_TX_BUF_SZ_SHIFT);
+}
+
+/* i40e_test_staterr: one load of qword1 (status_error_len), as Linux reads it each time. */
+static inline bool i40e_test_staterr(const struct i40e_32byte_rx_desc *rx_desc, u64 bits) {
+  return (nk_ld64(&rx_desc->hdr_addr) & bits) != 0;
+}
+
+/* ---- TX completion --------------------------------------------------------- */
+
+/* i40e_get_head: the head index the device last wrote after the ring. */
+static inline u32 i40e_get_head(const struct i40e_ring *tx_ring) {
+  const void *head = tx_ring->desc + (size_t)tx_ring->count * sizeof(struct i40e_tx_desc);
+  return nk_ld32(head);
+}
+
+/* Reclaims the frames the device has sent: up to work_limit, stopping at the
+ * head it wrote back (one load per call), or, without head write-back, at the
+ * first EOP descriptor whose DTYPE is not DESC_DONE (one load per frame).
+ * Wakes the queue when TX_WAKE_THRESHOLD descriptors are free. Returns true
+ * if it finished under its budget. */
+static bool i40e_clean_tx_irq(struct i40e_priv *priv, struct i40e_ring *tx_ring, int napi_budget) {
+  NK_PROFILE_FUNC(NK_CLASS_TX);
+  struct net_device *dev = priv->dev;
+  u32 i = tx_ring->next_to_clean;
+  unsigned int total_bytes = 0, total_packets = 0;
+  unsigned int budget = priv->work_limit;
+  const struct i40e_tx_desc *tx_head = NULL;
+  if (priv->head_wb) tx_head = i40e_tx_desc_at(tx_ring, i40e_get_head(tx_ring) % tx_ring->count);
+  do {
+    struct i40e_tx_buffer *tx_buf = &tx_ring->tx_bi[i];
+    struct i40e_tx_desc *tx_desc = i40e_tx_desc_at(tx_ring, i);
+    struct i40e_tx_desc *eop_desc = tx_buf->next_to_watch;
+    /* if next_to_watch is not set then there is no work pending */
+    if (!eop_desc) break;
+    if (priv->head_wb) {
+      /* we have caught up to head, no work left to do */
+      if (tx_head == tx_desc) break;
+    } else if (((nk_ld64(&eop_desc->cmd_type_offset_bsz) & I40E_TXD_QW1_DTYPE_MASK) >> I40E_TXD_QW1_DTYPE_SHIFT) !=
+               I40E_TX_DESC_DTYPE_DESC_DONE) {
+      break; /* the descriptor isn't done (iavf_clean_tx_irq) */
+    }
+    tx_buf->next_to_watch = NULL;
+    total_bytes += tx_buf->bytecount;
+    total_packets++;
+    napi_consume_skb(tx_buf->skb, napi_budget);
+    dma_unmap_single(dev, tx_buf->dma, tx_buf->len, DMA_TO_DEVICE);
+    tx_buf->skb = NULL;
+    tx_buf->len = 0;
+    /* One data descriptor per frame: eop_desc == tx_desc, no fragments to unmap. */
+    i = nk_ring_next(i, tx_ring->count);
+    budget--;
+  } while (budget);
+  tx_ring->next_to_clean = i;
+  dev->stats.tx_packets += total_packets;
+  dev->stats.tx_bytes += total_bytes;
+  if (total_packets && i40e_desc_unused(tx_ring) >= I40E_TX_WAKE_THRESHOLD && netif_queue_stopped(dev)) {
+    netif_wake_queue(dev);
+    tx_ring->restart_queue++;
+  }
+  return budget != 0;
+}
+
+/* ---- RX --------------------------------------------------------------------- */
+
+/* i40e_release_rx_desc: wmb() so the descriptors are in memory, then the tail. */
+static void i40e_release_rx_desc(struct i40e_ring *rx_ring, u32 val) {
+  rx_ring->next_to_use = val;
+  rx_ring->next_to_alloc = val; /* update next to alloc since we have filled the ring */
+  wmb();
+  writel(val, rx_ring->tail);
+}
+
+/* i40e_alloc_mapped_page: keeps the reused buffer already in the slot (the
+ * usual case), else takes one from the pool (mapped at pool creation with
+ * the ring's attributes). */
+static bool i40e_alloc_mapped_page(struct i40e_priv *priv, struct i40e_ring *rx_ring, struct i40e_rx_buffer *bi) {
+  if (bi->page) {
+    rx_ring->page_reuse_count++;
+    return true;
+  }
+  struct nk_page *page = page_pool_dev_alloc_pages(priv->rx_pool);
+  if (!page) {
+    rx_ring->alloc_page_failed++;
+    return false;
+  }
+  bi->page = page;
+  bi->dma = page->dma;
+  bi->page_offset = 0; /* i40e_rx_offset(): 0 without build_skb */
+  return true;
+}
+
+/* Gives cleaned_count buffers to the device from next_to_use: sync each for
+ * the device, write pkt_addr and hdr_addr = 0 (which clears DD), then one
+ * wmb() and one tail write. Returns true if a buffer was missing (retry). */
+static bool i40e_alloc_rx_buffers(struct i40e_priv *priv, struct i40e_ring *rx_ring, u32 cleaned_count) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  struct net_device *dev = priv->dev;
+  u32 ntu = rx_ring->next_to_use;
+  if (!cleaned_count) return false;
+  bool failed = false;
+  do {
+    struct i40e_rx_buffer *bi = &rx_ring->rx_bi[ntu];
+    if (!i40e_alloc_mapped_page(priv, rx_ring, bi)) {
+      failed = true;
+      break;
+    }
+    /* sync the buffer for use by the device (mapped with SKIP_CPU_SYNC) */
+    dma_sync_single_for_device(dev, bi->dma + bi->page_offset, rx_ring->rx_buf_len, DMA_FROM_DEVICE);
+    /* Refresh the desc even if buffer_addrs didn't change
+     * because each write-back erases this info. */
+    struct i40e_32byte_rx_desc *rx_desc = i40e_rx_desc(rx_ring, ntu);
+    nk_st64(&rx_desc->pkt_addr, bi->dma + bi->page_offset);
+    nk_st64(&rx_desc->hdr_addr, 0);
+    ntu = nk_ring_next(ntu, rx_ring->count);
+    cleaned_count--;
+  } while (cleaned_count);
+  if (rx_ring->next_to_use != ntu) i40e_release_rx_desc(rx_ring, ntu);
+  return failed;
+}
+
+/* i40e_reuse_rx_page: moves the buffer of the slot just cleaned to
+ * next_to_alloc, where the next refill finds it. */
+static void i40e_reuse_rx_page(struct i40e_ring *rx_ring, struct i40e_rx_buffer *old_buff) {
+  u32 nta = rx_ring->next_to_alloc;
+  struct i40e_rx_buffer *new_buff = &rx_ring->rx_bi[nta];
+  rx_ring->next_to_alloc = nk_ring_next(nta, rx_ring->count);
+  *new_buff = *old_buff;
+  old_buff->page = NULL;
+}
+
+/* i40e_construct_skb (legacy-rx): an skb with the frame copied in. The
+ * kernel layer's skb is linear, so the whole frame is copied, as Linux does
+ * for frames up to I40E_RX_HDR_SIZE (larger ones: headers copied, the rest
+ * attached as a page fragment). The buffer stays with the driver. */
+static struct sk_buff *i40e_construct_skb(struct i40e_priv *priv, const struct i40e_rx_buffer *rx_buffer,
+                                          unsigned int size) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  struct sk_buff *skb = napi_alloc_skb(&priv->napi, size);
+  if (!skb) return NULL;
+  nk_memcpy(skb_put(skb, size), (u8 *)rx_buffer->page->addr + rx_buffer->page_offset, size);
+  return skb;
+}
+
+/* i40e_is_non_eop: advances next_to_clean; false if the descriptor ends the
+ * frame (a second load of qword1, for EOF). */
+static bool i40e_is_non_eop(struct i40e_ring *rx_ring, const struct i40e_32byte_rx_desc *rx_desc) {
+  rx_ring->next_to_clean = nk_ring_next(rx_ring->next_to_clean, rx_ring->count);
+  if (i40e_test_staterr(rx_desc, I40E_RXD_EOF)) return false;
+  rx_ring->non_eop_descs++;
+  return true;
+}
+
+/* Receives up to budget frames. Per descriptor: load qword1, stop without
+ * DD, dma_rmb(), length; sync the bytes for the CPU, copy into a new skb,
+ * reuse the buffer; EOF, RXE and the skb fields re-read qword1 as Linux does.
+ * Buffers go back to the device 32 at a time. Returns frames received, or
+ * budget after a refill failure (poll again). */
+static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, int budget) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  struct net_device *dev = priv->dev;
+  unsigned int total_rx_packets = 0;
+  u32 cleaned_count = i40e_desc_unused(rx_ring);
+  bool failure = false;
+  while (total_rx_packets < (unsigned int)budget) {
+    /* return some buffers to hardware, one at a time is too slow */
+    if (cleaned_count >= I40E_RX_BUFFER_WRITE) {
+      failure = i40e_alloc_rx_buffers(priv, rx_ring, cleaned_count) || failure;
+      cleaned_count = 0;
+    }
+    struct i40e_32byte_rx_desc *rx_desc = i40e_rx_desc(rx_ring, rx_ring->next_to_clean);
+    /* status_error_len is zero for unused descriptors (hdr_addr = 0 at refill) */
+    u64 qword = nk_ld64(&rx_desc->hdr_addr);
+    if (!(qword & I40E_RXD_DD)) break;
+    /* no other field is read until DD was seen */
+    dma_rmb();
+    unsigned int size = (unsigned int)((qword & I40E_RXD_QW1_LENGTH_PBUF_MASK) >> I40E_RXD_QW1_LENGTH_PBUF_SHIFT);
+    struct i40e_rx_buffer *rx_buffer = &rx_ring->rx_bi[rx_ring->next_to_clean];
+    if (!rx_buffer->page || size > rx_ring->rx_buf_len) {
+      /* The device completed a slot the driver never filled, or overran it. */
+      dev->stats.rx_errors++;
+      break;
+    }
+    /* i40e_get_rx_buffer: we are reusing so sync this buffer for CPU use */
+    dma_sync_single_for_cpu(dev, rx_buffer->dma + rx_buffer->page_offset, size, DMA_FROM_DEVICE);
+    struct sk_buff *skb = NULL;
+    if (!priv->rx_discard && size) {
+      skb = i40e_construct_skb(priv, rx_buffer, size);
+      if (!skb) {
+        /* exit if we failed to retrieve a buffer: the descriptor stays for the next poll */
+        rx_ring->alloc_buff_failed++;
+        break;
+      }
+    }
+    /* i40e_put_rx_buffer: the frame was copied, so the buffer is always reusable */
+    i40e_reuse_rx_page(rx_ring, rx_buffer);
+    cleaned_count++;
+    if (i40e_is_non_eop(rx_ring, rx_desc)) {
+      /* A frame spanning buffers: the linear skb cannot take fragments; drop it whole. */
+      if (skb) dev_kfree_skb_any(skb);
+      if (!priv->rx_discard) dev->stats.rx_errors++;
+      priv->rx_discard = true;
+      continue;
+    }
+    if (priv->rx_discard) {
+      /* the last buffer of a dropped frame */
+      priv->rx_discard = false;
+      if (skb) dev_kfree_skb_any(skb);
+      continue;
+    }
+    /* i40e_cleanup_headers: the receive error bit (a third load of qword1) */
+    if (i40e_test_staterr(rx_desc, I40E_RXD_QW1_ERROR_RXE) || size < I40E_ETH_HLEN) {
+      dev_kfree_skb_any(skb);
+      dev->stats.rx_errors++;
+      continue;
+    }
+    /* (rx_packets / rx_bytes are counted by napi_gro_receive in the kernel layer) */
+    /* i40e_process_skb_fields: qword1 once more (ptype, TSYN, L2TAG1P) */
+    (void)nk_ld64(&rx_desc->hdr_addr);
+    napi_gro_receive(&priv->napi, skb);
+    total_rx_packets++;
+  }
+  /* guarantee a trip back through this routine if there was a failure */
+  return failure ? budget : (int)total_rx_packets;
+}
+
+/* ---- NAPI and IRQ ------------------------------------------------------------------ */
+
+/* i40e_napi_poll: TX cleaning (its own work limit), then RX with the whole
+ * budget; done under budget: napi_complete_done and re-enable the vector
+ * (i40e_update_enable_itr: one register write). */
+static int i40e_napi_poll(struct napi_struct *napi, int budget) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  struct i40e_priv *priv = netdev_priv(napi->dev);
+  bool clean_complete = true;
+  if (!i40e_clean_tx_irq(priv, &priv->tx_ring, budget)) clean_complete = false;
+  int cleaned = i40e_clean_rx_irq(priv, &priv->rx_ring, budget);
+  if (cleaned >= budget) clean_complete = false;
+  if (!clean_complete) return budget;
+  if (napi_complete_done(napi, cleaned)) writel(0, priv->hw_addr + GN_REG_INT_MASK);
+  return cleaned < budget - 1 ? cleaned : budget - 1;
+}
+
+/* i40e_msix_clean_rings: schedules NAPI. The XL710 masks the vector itself
+ * when it fires (INTENA clears until i40e_update_enable_itr); nicsim's
+ * common register block has no auto-mask, so the handler writes the mask,
+ * one posted write standing in for the hardware's. */
+static irqreturn_t i40e_msix_clean_rings(int irq, void *data) {
+  NK_PROFILE_FUNC(NK_CLASS_IRQ);
+  struct i40e_priv *priv = data;
+  (void)irq;
+  writel(I40E_INT_ALL, priv->hw_addr + GN_REG_INT_MASK);
+  napi_schedule(&priv->napi);
+  return IRQ_HANDLED;
+}
+
+/* ---- TX ---------------------------------------------------------------------------- */
+
+/* __i40e_maybe_stop_tx / i40e_maybe_stop_tx: stops the queue unless size
+ * descriptors are free; -EBUSY if they still are not after the stop. */
+static int i40e_maybe_stop_tx(struct i40e_ring *tx_ring, struct net_device *dev, u32 size) {
+  if (i40e_desc_unused(tx_ring) >= size) return 0;
+  netif_stop_queue(dev);
+  /* smp_mb(): single core here, the clean path cannot run in between */
+  if (i40e_desc_unused(tx_ring) < size) return -EBUSY;
+  netif_wake_queue(dev);
+  tx_ring->restart_queue++;
+  return 0;
+}
+
+/* i40e_tx_map: maps the linear skb, writes buffer_addr and qword1 (EOP|RS,
+ * size), wmb(), next_to_watch, and the tail. Returns false on a mapping error
+ * (frame dropped). */
+static bool i40e_tx_map(struct i40e_priv *priv, struct i40e_ring *tx_ring, struct sk_buff *skb,
+                        struct i40e_tx_buffer *first) {
+  NK_PROFILE_FUNC(NK_CLASS_TX);
+  struct net_device *dev = priv->dev;
+  unsigned int size = skb->len;
+  u32 i = tx_ring->next_to_use;
+  dma_addr_t dma = dma_map_single(dev, skb->data, size, DMA_TO_DEVICE);
+  if (dma_mapping_error(dev, dma)) {
+    first->skb = NULL;
+    dev_kfree_skb_any(skb);
+    dev->stats.tx_dropped++;
+    return false;
+  }
+  struct i40e_tx_desc *tx_desc = i40e_tx_desc_at(tx_ring, i);
+  first->len = size;
+  first->dma = dma;
+  nk_st64(&tx_desc->buffer_addr, dma);
+  i = nk_ring_next(i, tx_ring->count);
+  tx_ring->next_to_use = i;
+  i40e_maybe_stop_tx(tx_ring, dev, I40E_DESC_NEEDED);
+  /* write last descriptor with RS and EOP bits */
+  nk_st64(&tx_desc->cmd_type_offset_bsz, i40e_build_ctob(I40E_TXD_CMD, 0, size));
+  /* Force memory writes to complete before letting h/w know there are new
+   * descriptors to fetch, and before next_to_watch is set. */
+  wmb();
+  first->next_to_watch = tx_desc;
+  /* notify HW of packet (no xmit_more here: every frame) */
+  writel(i, tx_ring->tail);
+  return true;
+}
+
+/* i40e_xmit_frame (i40e_xmit_frame_ring): one data descriptor per linear
+ * skb; NETDEV_TX_BUSY with the queue stopped when fewer than 1 + 4 + 1 are free. */
+static netdev_tx_t i40e_xmit_frame(struct sk_buff *skb, struct net_device *dev) {
+  NK_PROFILE_FUNC(NK_CLASS_TX);
+  struct i40e_priv *priv = netdev_priv(dev);
+  struct i40e_ring *tx_ring = &priv->tx_ring;
+  const u32 count = 1; /* i40e_xmit_descriptor_count: a linear skb under 16 KiB */
+  if (skb->len > I40E_TXD_QW1_TX_BUF_SZ_MASK >> I40E_TXD_QW1_TX_BUF_SZ_SHIFT) {
+    dev->stats.tx_errors++;
+    dev_kfree_skb_any(skb);
+    return NETDEV_TX_OK;
+  }
+  /* need: 1 descriptor per buffer, + 4 desc gap to avoid the cache line where
+   * head is, + 1 desc for context descriptor, otherwise try next time */
+  if (i40e_maybe_stop_tx(tx_ring, dev, count + 4 + 1)) {
+    tx_ring->tx_busy++;
+    return NETDEV_TX_BUSY;
+  }
+  struct i40e_tx_buffer *first = &tx_ring->tx_bi[tx_ring->next_to_use];
+  first->skb = skb;
+  first->bytecount = skb->len;
+  i40e_tx_map(priv, tx_ring, skb, first);
+  return NETDEV_TX_OK;
+}
+
+/* ---- probe / remove -------------------------------------------------------------------- */
+
+/* Frees whatever of the rings and buffers exists (remove and the probe error
+ * path). Frames still on the TX ring count as tx_dropped. */
+static void i40e_free_rings(struct i40e_priv *priv) {
+  struct net_device *dev = priv->dev;
+  struct i40e_ring *tx = &priv->tx_ring, *rx = &priv->rx_ring;
+  if (tx->tx_bi) {
+    for (u32 i = 0; i < tx->count; i++) {
+      struct i40e_tx_buffer *b = &tx->tx_bi[i];
+      if (!b->skb) continue;
+      if (b->len) dma_unmap_single(dev, b->dma, b->len, DMA_TO_DEVICE);
+      dev_kfree_skb_any(b->skb);
+      dev->stats.tx_dropped++;
+      *b = (struct i40e_tx_buffer){0};
+    }
+    free(tx->tx_bi);
+    tx->tx_bi = NULL;
+  }
+  if (rx->rx_bi) {
+    for (u32 i = 0; i < rx->count; i++)
+      if (rx->rx_bi[i].page) page_pool_recycle_direct(priv->rx_pool, rx->rx_bi[i].page);
+    free(rx->rx_bi);
+    rx->rx_bi = NULL;
+  }
+  if (priv->rx_pool) page_pool_destroy(priv->rx_pool);
+  priv->rx_pool = NULL;
+  if (tx->desc) dma_free_coherent(dev, tx->size, tx->desc, tx->dma);
+  if (rx->desc) dma_free_coherent(dev, rx->size, rx->desc, rx->dma);
+  tx->desc = rx->desc = NULL;
+}
+
+/* Checks the config against what the i40e queue context can express. */
+static int i40e_check_config(const struct nicsim_config *cfg, char *err, size_t errlen) {
+  const int64_t rs = cfg->nic.rx_ring_size, ts = cfg->nic.tx_ring_size;
+  if (rs < I40E_MIN_NUM_DESCRIPTORS || rs > I40E_MAX_NUM_DESCRIPTORS || rs % I40E_REQ_DESCRIPTOR_MULTIPLE ||
+      ts < I40E_MIN_NUM_DESCRIPTORS || ts > I40E_MAX_NUM_DESCRIPTORS || ts % I40E_REQ_DESCRIPTOR_MULTIPLE) {
+    snprintf(err, errlen,
+             "i40e: nic.rx_ring_size = %" PRId64 " and nic.tx_ring_size = %" PRId64
+             " must be multiples of %d in [%d, %d] (I40E_REQ_DESCRIPTOR_MULTIPLE, ethtool -G limits)",
+             rs, ts, I40E_REQ_DESCRIPTOR_MULTIPLE, I40E_MIN_NUM_DESCRIPTORS, I40E_MAX_NUM_DESCRIPTORS);
+    return -1;
+  }
+  if (cfg->nic.rx_desc_bytes != 16 && cfg->nic.rx_desc_bytes != 32) {
+    snprintf(err, errlen, "i40e: nic.rx_desc_bytes = %" PRId64 " must be 16 or 32", cfg->nic.rx_desc_bytes);
+    return -1;
+  }
+  if (cfg->nic.desc_spacing != 16 && cfg->nic.desc_spacing != cfg->nic.rx_desc_bytes) {
+    snprintf(err, errlen,
+             "i40e: nic.desc_spacing = %" PRId64 ": i40e descriptors are packed; use 16 (or nic.rx_desc_bytes = %" PRId64
+             ")",
+             cfg->nic.desc_spacing, cfg->nic.rx_desc_bytes);
+    return -1;
+  }
+  const int64_t buf = cfg->driver.rx_buf_bytes;
+  if (buf % I40E_RXQ_CTX_DBUFF_UNIT || buf > (int64_t)(I40E_RXD_QW1_LENGTH_PBUF_MASK >> I40E_RXD_QW1_LENGTH_PBUF_SHIFT)) {
+    snprintf(err, errlen,
+             "i40e: driver.rx_buf_bytes = %" PRId64 " must be a multiple of %d (the queue context's DBUFF unit) "
+             "of at most 16256 (the 14-bit write-back length)",
+             buf, I40E_RXQ_CTX_DBUFF_UNIT);
+    return -1;
+  }
+  return 0;
+}
+
+/* i40e_setup_tx_descriptors / i40e_setup_rx_descriptors, then the first
+ * i40e_alloc_rx_buffers(I40E_DESC_UNUSED) of i40e_configure_rx_ring. */
+static int i40e_setup_rings(struct i40e_priv *priv, char *err, size_t errlen) {
+  struct net_device *dev = priv->dev;
+  const struct nicsim_config *cfg = dev->cfg;
+  struct i40e_ring *tx = &priv->tx_ring, *rx = &priv->rx_ring;
+  tx->count = (u32)cfg->nic.tx_ring_size;
+  tx->desc_bytes = sizeof(struct i40e_tx_desc);
+  /* add u32 for head writeback, align after this takes care of guaranteeing
+   * this is at least one cache line in size */
+  tx->size = (size_t)tx->count * sizeof(struct i40e_tx_desc) + sizeof(u32);
+  tx->size = (tx->size + 4095) & ~(size_t)4095;
+  tx->desc = dma_alloc_coherent(dev, tx->size, &tx->dma);
+  if (!tx->desc) goto fail;
+  tx->tx_bi = calloc(tx->count, sizeof *tx->tx_bi);
+
+  rx->count = (u32)cfg->nic.rx_ring_size;
+  rx->desc_bytes = (u32)cfg->nic.rx_desc_bytes;
+  rx->size = ((size_t)rx->count * rx->desc_bytes + 4095) & ~(size_t)4095;
+  rx->desc = dma_alloc_coherent(dev, rx->size, &rx->dma);
+  if (!rx->desc) goto fail;
+  rx->rx_bi = calloc(rx->count, sizeof *rx->rx_bi);
+  if (!tx->tx_bi || !rx->rx_bi) {
+    snprintf(err, errlen, "i40e: out of host memory for ring buffers");
+    return -1;
+  }
+  rx->rx_buf_len = (u32)cfg->driver.rx_buf_bytes;
+  rx->dma_attrs = I40E_RX_DMA_ATTR_BASE | (cfg->driver.dma_weak_ordering ? DMA_ATTR_WEAK_ORDERING : 0);
+  priv->rx_pool = page_pool_create_attrs(dev, rx->count - 1, rx->rx_buf_len, DMA_FROM_DEVICE, rx->dma_attrs);
+  if (!priv->rx_pool) goto fail;
+  rx->tail = priv->hw_addr + GN_REG_RX_TAIL;
+  tx->tail = priv->hw_addr + GN_REG_TX_TAIL;
+  /* Fill the ring without the tail write: the device learns the tail when
+   * the queue is enabled (i40e_configure_rx_ring writes it after the context). */
+  u32 ntu = 0;
+  for (u32 n = rx->count - 1; n; n--) {
+    struct i40e_rx_buffer *bi = &rx->rx_bi[ntu];
+    if (!i40e_alloc_mapped_page(priv, rx, bi)) break;
+    dma_sync_single_for_device(dev, bi->dma, rx->rx_buf_len, DMA_FROM_DEVICE);
+    struct i40e_32byte_rx_desc *d = i40e_rx_desc(rx, ntu);
+    nk_st64(&d->pkt_addr, bi->dma + bi->page_offset);
+    nk_st64(&d->hdr_addr, 0);
+    ntu++;
+  }
+  rx->next_to_use = rx->next_to_alloc = ntu;
+  rx->next_to_clean = 0;
+  tx->next_to_use = tx->next_to_clean = 0;
+  rx->page_reuse_count = rx->alloc_page_failed = 0;
+  wmb();
+  return 0;
+fail:
+  snprintf(err, errlen, "i40e: %s", nk_kernel_last_error(dev->k));
+  return -1;
+}
+
+/* Programs the queue pair on nicsim's common register block (the XL710's
+ * queue contexts, QTX_TAIL/QRX_TAIL and PFINT_DYN_CTLN), then enables it. */
+static void i40e_configure(struct i40e_priv *priv) {
+  const struct nicsim_config *cfg = priv->dev->cfg;
+  void __iomem *io = priv->hw_addr;
+  const struct i40e_ring *tx = &priv->tx_ring, *rx = &priv->rx_ring;
+  u64 msi = nk_msi_addr(priv->dev);
+  writel(sizeof(struct i40e_tx_desc), io + GN_REG_DESC_SPACING); /* packed rings */
+  writel((u32)rx->dma, io + GN_REG_RX_RING_LO);
+  writel((u32)(rx->dma >> 32), io + GN_REG_RX_RING_HI);
+  writel(rx->count, io + GN_REG_RX_RING_SIZE);
+  writel(rx->rx_buf_len, io + GN_REG_RX_BUF_SIZE);
+  writel((u32)tx->dma, io + GN_REG_TX_RING_LO);
+  writel((u32)(tx->dma >> 32), io + GN_REG_TX_RING_HI);
+  writel(tx->count, io + GN_REG_TX_RING_SIZE);
+  if (priv->head_wb) {
+    /* tx_ctx.head_wb_ena = 1; head_wb_addr = ring->dma + count * desc size */
+    u64 head = tx->dma + (u64)tx->count * sizeof(struct i40e_tx_desc);
+    writel((u32)head, io + GN_REG_TX_HEAD_WB_LO);
+    writel((u32)(head >> 32), io + GN_REG_TX_HEAD_WB_HI);
+  }
+  writel((u32)cfg->nic.irq_coal_frames, io + GN_REG_COAL_FRAMES);
+  writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + GN_REG_COAL_USECS);
+  writel((u32)msi, io + GN_REG_MSI_ADDR_LO);
+  writel((u32)(msi >> 32), io + GN_REG_MSI_ADDR_HI);
+  writel(nk_msi_data(priv->dev, I40E_IRQ_VEC), io + GN_REG_MSI_DATA);
+  writel(rx->next_to_use, rx->tail);
+  writel(tx->next_to_use, tx->tail);
+  writel(GN_CTRL_RX_EN | GN_CTRL_TX_EN, io + GN_REG_CTRL);
+}
+
+/* probe: rings and buffers, queue programming, IRQ, NAPI, then the vector enabled. */
+static int i40e_probe(struct net_device *dev, char *err, size_t errlen) {
+  NK_PROFILE_FUNC(NK_CLASS_OTHER);
+  const struct nicsim_config *cfg = dev->cfg;
+  if (i40e_check_config(cfg, err, errlen) != 0) return -EINVAL;
+  struct i40e_priv *priv = calloc(1, sizeof *priv);
+  if (!priv) {
+    snprintf(err, errlen, "i40e: out of host memory");
+    return -ENOMEM;
+  }
+  dev->priv = priv;
+  priv->dev = dev;
+  priv->hw_addr = nk_ioremap(dev);
+  priv->head_wb = cfg->nic.wb_mode == NC_WB_HEAD;
+  priv->work_limit = I40E_DEFAULT_IRQ_WORK;
+
+  writel(I40E_INT_ALL, priv->hw_addr + GN_REG_INT_MASK); /* quiet until NAPI is ready */
+  int rc = -ENOMEM;
+  if (i40e_setup_rings(priv, err, errlen) != 0) goto err_free;
+  i40e_configure(priv);
+  rc = request_irq(dev, I40E_IRQ_VEC, i40e_msix_clean_rings, priv);
+  if (rc != 0) {
+    snprintf(err, errlen, "i40e: request_irq(%d) failed (%d)", I40E_IRQ_VEC, rc);
+    goto err_disable;
+  }
+  priv->irq_requested = true;
+  netif_napi_add(dev, &priv->napi, i40e_napi_poll, (int)cfg->driver.napi_budget);
+  napi_enable(&priv->napi);
+  writel(0, priv->hw_addr + GN_REG_INT_MASK); /* i40e_irq_dynamic_enable */
+  return 0;
+
+err_disable:
+  writel(0, priv->hw_addr + GN_REG_CTRL);
+err_free:
+  i40e_free_rings(priv);
+  free(priv);
+  dev->priv = NULL;
+  return rc;
+}
+
+/* remove: stops the queue pair, then frees what probe allocated. */
+static void i40e_remove(struct net_device *dev) {
+  NK_PROFILE_FUNC(NK_CLASS_OTHER);
+  struct i40e_priv *priv = netdev_priv(dev);
+  if (!priv) return;
+  writel(0, priv->hw_addr + GN_REG_CTRL);
+  writel(I40E_INT_ALL, priv->hw_addr + GN_REG_INT_MASK);
+  napi_disable(&priv->napi);
+  netif_napi_del(&priv->napi);
+  if (priv->irq_requested) free_irq(dev, I40E_IRQ_VEC);
+  i40e_free_rings(priv);
+  free(priv);
+  dev->priv = NULL;
+}
+
+/* ---- invariants ----------------------------------------------------------------------- */
+
+/* Ring indices and buffer accounting. Reads descriptors with plain loads: a
+ * check is not driver work and costs nothing. */
+static int i40e_check(struct net_device *dev, char *err, size_t errlen) {
+  const struct i40e_priv *priv = netdev_priv(dev);
+  if (!priv) {
+    snprintf(err, errlen, "i40e: no driver state (probe failed or remove ran)");
+    return -1;
+  }
+  const struct i40e_ring *rx = &priv->rx_ring, *tx = &priv->tx_ring;
+  const u32 rs = rx->count, ts = tx->count;
+  if (rx->next_to_clean >= rs || rx->next_to_use >= rs || rx->next_to_alloc >= rs || tx->next_to_clean >= ts ||
+      tx->next_to_use >= ts) {
+    snprintf(err, errlen, "i40e: ring index out of range (rx %u/%u/%u, tx %u/%u, sizes %u/%u)", rx->next_to_clean,
+             rx->next_to_use, rx->next_to_alloc, tx->next_to_clean, tx->next_to_use, rs, ts);
+    return -1;
+  }
+  /* RX: slots [next_to_clean, next_to_alloc) hold buffers (the device's up
+   * to next_to_use, then reused ones waiting for the refill); the rest are empty. */
+  if (nk_ring_used(rx->next_to_alloc, rx->next_to_clean, rs) < nk_ring_used(rx->next_to_use, rx->next_to_clean, rs)) {
+    snprintf(err, errlen, "i40e: RX next_to_alloc %u is behind next_to_use %u (clean %u)", rx->next_to_alloc,
+             rx->next_to_use, rx->next_to_clean);
+    return -1;
+  }
+  u32 held = 0;
+  for (u32 i = 0; i < rs; i++) {
+    const struct i40e_rx_buffer *b = &rx->rx_bi[i];
+    bool want = nk_ring_in_flight(i, rx->next_to_alloc, rx->next_to_clean, rs);
+    if ((b->page != NULL) != want) {
+      snprintf(err, errlen, "i40e: RX slot %u %s a buffer (clean %u, use %u, alloc %u)", i,
+               b->page ? "holds" : "lacks", rx->next_to_clean, rx->next_to_use, rx->next_to_alloc);
+      return -1;
+    }
+    if (!b->page) continue;
+    held++;
+    if (!nk_ring_in_flight(i, rx->next_to_use, rx->next_to_clean, rs)) continue;
+    u64 q0, q1;
+    memcpy(&q0, &i40e_rx_desc(rx, i)->pkt_addr, sizeof q0);
+    memcpy(&q1, &i40e_rx_desc(rx, i)->hdr_addr, sizeof q1);
+    if (!(q1 & I40E_RXD_DD) && q0 != b->dma + b->page_offset) {
+      snprintf(err, errlen, "i40e: RX descriptor %u points at %#" PRIx64 " but its buffer is at %#" PRIx64, i, q0,
+               (u64)(b->dma + b->page_offset));
+      return -1;
+    }
+  }
+  if (page_pool_in_use(priv->rx_pool) != held) {
+    snprintf(err, errlen, "i40e: %u RX buffers out of the pool but %u in the ring (leak)",
+             page_pool_in_use(priv->rx_pool), held);
+    return -1;
+  }
+  u32 in_flight = nk_ring_used(tx->next_to_use, tx->next_to_clean, ts);
+  for (u32 i = 0; i < ts; i++) {
+    bool busy = nk_ring_in_flight(i, tx->next_to_use, tx->next_to_clean, ts);
+    if ((tx->tx_bi[i].skb != NULL) != busy || (tx->tx_bi[i].next_to_watch != NULL) != busy) {
+      snprintf(err, errlen, "i40e: TX slot %u %s an skb but is %s (clean %u, use %u)", i,
+               tx->tx_bi[i].skb ? "holds" : "lacks", busy ? "in flight" : "free", tx->next_to_clean,
+               tx->next_to_use);
+      return -1;
+    }
+  }
+  if (nk_kernel_skbs_in_use(dev->k) != in_flight) {
+    snprintf(err, errlen, "i40e: %u skbs allocated but %u frames on the TX ring (leak or double free)",
+             nk_kernel_skbs_in_use(dev->k), in_flight);
+    return -1;
+  }
+  if (netif_queue_stopped(dev) && i40e_desc_unused(tx) >= I40E_TX_WAKE_THRESHOLD) {
+    snprintf(err, errlen, "i40e: TX queue stopped with %u free descriptors (wake threshold %d): missed wake",
+             i40e_desc_unused(tx), I40E_TX_WAKE_THRESHOLD);
+    return -1;
+  }
+  return 0;
+}
+
+const struct nk_driver nk_driver_i40e = {
+    .name = "i40e",
+    .probe = i40e_probe,
+    .remove = i40e_remove,
+    .ndo_start_xmit = i40e_xmit_frame,
+    .check = i40e_check,
+};
