@@ -60,6 +60,8 @@ int cli_cmd_merge(int argc, char **argv);
 int cli_cmd_plot(int argc, char **argv);
 int cli_cmd_report(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
+int cli_cmd_regress(int argc, char **argv);
+int cli_cmd_bench(int argc, char **argv);
 
 /* The --help text of a command, on f. */
 void cli_help_run(FILE *f);
@@ -69,6 +71,8 @@ void cli_help_merge(FILE *f);
 void cli_help_plot(FILE *f);
 void cli_help_report(FILE *f);
 void cli_help_demo(FILE *f);
+void cli_help_regress(FILE *f);
+void cli_help_bench(FILE *f);
 
 /* ---- shared helpers ----------------------------------------------------------- */
 
@@ -122,6 +126,8 @@ struct cli_sweep_opts {
   size_t jobs;           /* 0: online CPUs */
   struct cli_sets sets;
   bool quiet, dry_run, resume, force;
+  bool one_point; /* a scenario without a sweep runs as one point (its base, label "") */
+  bool no_table;  /* no table on stdout (the caller prints its own) */
   size_t shard_k, shard_n; /* 1-based slice K of N; N 0: no sharding */
 };
 /* Runs a sweep; the directory used goes into dirout. Returns an exit status. */

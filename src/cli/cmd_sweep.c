@@ -1,5 +1,6 @@
 /* cmd_sweep.c: `nicsim sweep`: every sweep point in its own forked child
- * (results back through a pipe), -j at a time, outputs in point order. */
+ * (results back through a pipe), -j at a time, outputs in point order.
+ * cli_sweep_exec also runs `nicsim demo` and each entry of `nicsim regress`. */
 #define _XOPEN_SOURCE 700
 
 #include <dirent.h>
@@ -119,10 +120,22 @@ struct cli__sweep {
   struct timespec t0;
 };
 
+/* Point i's index for resolving: -1 (the base) for the one point of a
+ * scenario without a sweep (cli_sweep_opts.one_point). */
+static long cli__index(const struct nc_scenario *scen, size_t i) {
+  return nc_scenario_npoints(scen) > 0 ? (long)i : -1;
+}
+
+/* Point i's label: "" for the one point of a scenario without a sweep. */
+static const char *cli__plabel(const struct nc_scenario *scen, size_t i) {
+  const char *label = nc_scenario_point_label(scen, i);
+  return label ? label : "";
+}
+
 /* Resolves point i into s->cfg; it resolved once already, so an error here
  * is unexpected (and printed). */
 static struct nicsim_config *cli__cfg(struct cli__sweep *s, size_t i) {
-  return cli_resolve(s->scen, (long)i, s->sets, s->cfg) == 0 ? s->cfg : NULL;
+  return cli_resolve(s->scen, cli__index(s->scen, i), s->sets, s->cfg) == 0 ? s->cfg : NULL;
 }
 
 /* Keeps a copy of a successful point's results; NULL on ENOMEM. */
@@ -211,7 +224,7 @@ static void cli__child(int wfd, const struct nicsim_config *cfg) {
 
 /* Path of point i's JSON file in buf. */
 static void cli__point_path(const struct cli__sweep *s, size_t i, char *buf, size_t n) {
-  cli_point_file(s->dir, i, s->digits, nc_scenario_point_label(s->scen, i), buf, n);
+  cli_point_file(s->dir, i, s->digits, cli__plabel(s->scen, i), buf, n);
 }
 
 /* Redraws the progress bar (terminal only): points done/total, failures, ETA. */
@@ -702,6 +715,8 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     goto out;
   }
   s.n = nc_scenario_npoints(scen);
+  if (s.n == 0 && o->one_point)
+    s.n = 1; /* the base point, label "" */
   if (s.n == 0) {
     fprintf(stderr,
             "nicsim sweep: %s has no sweep (no 'sweep:' section); use 'nicsim run' for one "
@@ -715,7 +730,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     const struct nc_plot *pl = nc_scenario_plot(scen, i);
     size_t q;
     for (q = 0; q < pl->ny; q++)
-      if (nicsim_metric_find(pl->y[q]) < 0) {
+      if (nicsim_metric_find(pl->y[q]) < 0 && !nicsim_metric_is_extra_name(pl->y[q])) {
         fprintf(stderr,
                 "%s:%d:%d: error: plot '%s': unknown metric '%s'\n"
                 "  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, irq.per_sec\n",
@@ -743,10 +758,10 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   }
   h = cli__fnv(h, NICSIM_VERSION, sizeof(NICSIM_VERSION)); /* builds never mix */
   for (i = 0; i < s.n; i++) {
-    if ((status = cli_resolve(scen, (long)i, &o->sets, s.cfg)) != 0)
+    if ((status = cli_resolve(scen, cli__index(scen, i), &o->sets, s.cfg)) != 0)
       goto out;
     if (cli__hash_point(s.cfg, &h) != 0 ||
-        json_array_append_new(labels, json_string(nc_scenario_point_label(scen, i))) != 0) {
+        json_array_append_new(labels, json_string(cli__plabel(scen, i))) != 0) {
       fprintf(stderr, "nicsim sweep: out of memory\n");
       status = CLI_EXIT_USAGE;
       goto out;
@@ -863,7 +878,8 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
     s.write_failed = true;
   }
-  if (nicsim_sweep_table_print_each(stdout, keys, nkeys, s.nmine, cli__get_point, &s) < 0)
+  if (!o->no_table &&
+      nicsim_sweep_table_print_each(stdout, keys, nkeys, s.nmine, cli__get_point, &s) < 0)
     s.write_failed = true;
   fflush(stdout);
   if (nfailed > 0)

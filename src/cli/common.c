@@ -14,7 +14,7 @@
 const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
-           "       commands: run, validate, sweep, merge, plot, report, demo";
+           "       commands: run, validate, sweep, merge, plot, report, demo, regress";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--point LABEL]\n"
            "                  [--json FILE] [--csv FILE] [--trace FILE] [-q]";
@@ -31,6 +31,9 @@ const char *cli_synopsis(const char *cmd) {
     return "usage: nicsim report DIR [--baseline LABEL] [--no-plots] [-q]";
   if (strcmp(cmd, "demo") == 0)
     return "usage: nicsim demo [-o DIR] [-j N] [-f] [-q]";
+  if (strcmp(cmd, "regress") == 0)
+    return "usage: nicsim regress [SUITE.yaml] [--update] [--junit FILE] [-j N] [-o DIR]\n"
+           "                      [--entry NAME]... [--check-determinism] [-q]";
   return "usage: nicsim <command> [options]";
 }
 

@@ -1,5 +1,6 @@
 /* main.c: the nicsim command: global options (--help, --version) and
- * dispatch to the run, validate, sweep, merge, plot, report and demo commands. */
+ * dispatch to the run, validate, sweep, merge, plot, report, demo and regress
+ * commands (and the others the table below lists). */
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
@@ -27,6 +28,10 @@ static const struct cli_command cli__commands[] = {
      "Write a design-review report (Markdown, HTML) of a sweep"},
     {"demo", cli_cmd_demo, cli_help_demo,
      "Run the built-in demo sweep, plot it and write its report"},
+    {"regress", cli_cmd_regress, cli_help_regress,
+     "Run the regression suite against stored baselines (tolerances, JUnit XML)"},
+    {"bench", cli_cmd_bench, cli_help_bench,
+     "Measure simulation speed: standard workloads and the bare SystemC kernel"},
 };
 #define CLI__NCOMMANDS (sizeof(cli__commands) / sizeof(cli__commands[0]))
 
@@ -52,7 +57,9 @@ static void cli__help(FILE *f) {
              "  nicsim sweep my.yaml -j 4 -o results/my\n"
              "  nicsim plot results/my && nicsim report results/my\n"
              "  nicsim demo -o demo                         # sweep + plots + report\n"
-             "\nSee docs/cli.md, docs/sweeps.md, docs/config.md and docs/metrics.md.\n");
+             "  nicsim regress --junit regress.xml          # tests/regress/suite.yaml\n"
+             "  nicsim bench --json bench.json              # speed (docs/performance.md)\n"
+             "\nSee docs/cli.md, docs/sweeps.md, docs/regress.md, docs/config.md and docs/metrics.md.\n");
 }
 
 /* The command with this name, or NULL. */

@@ -145,6 +145,41 @@ long nicsim_metric_find(const char *name) {
   return -1;
 }
 
+/* The extra-metric families (docs/metrics.md, "Extra metrics"): a prefix,
+ * then one identifier, then an optional fixed suffix. */
+static const struct {
+  const char *prefix, *suffix[2];
+} nicsim__extra_families[] = {
+    {"cpu.profile.", {"", NULL}},
+    {"cpu.ns_per_gb.", {"", NULL}},
+    {"pcie.up.", {".tlps", ".bytes"}},
+    {"pcie.down.", {".tlps", ".bytes"}},
+    {"bus.", {".bursts", ".bytes"}},
+};
+
+/* True if c may appear in a metric identifier. */
+static bool nicsim__ident_char(char c) {
+  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
+}
+
+bool nicsim_metric_is_extra_name(const char *name) {
+  if (!name) return false;
+  for (size_t f = 0; f < sizeof nicsim__extra_families / sizeof nicsim__extra_families[0]; f++) {
+    const char *pre = nicsim__extra_families[f].prefix;
+    size_t pl = strlen(pre);
+    if (strncmp(name, pre, pl) != 0) continue;
+    const char *id = name + pl;
+    size_t n = 0;
+    while (nicsim__ident_char(id[n])) n++;
+    if (n == 0) continue;
+    for (int s = 0; s < 2; s++) {
+      const char *suf = nicsim__extra_families[f].suffix[s];
+      if (suf && strcmp(id + n, suf) == 0) return true;
+    }
+  }
+  return false;
+}
+
 /* "count", "real" or "wall". */
 const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind) {
   switch (kind) {

@@ -73,6 +73,8 @@ extern "C" {
   X(PCIE_DOWN_DLLP_BYTES, "pcie.down.dllp_bytes", "B", COUNT, "Ack and UpdateFC DLLP wire bytes host to device") \
   X(PCIE_UP_SKP_BYTES, "pcie.up.skp_bytes", "B", COUNT, "SKP ordered-set bytes (all lanes) device to host") \
   X(PCIE_DOWN_SKP_BYTES, "pcie.down.skp_bytes", "B", COUNT, "SKP ordered-set bytes (all lanes) host to device") \
+  X(PCIE_UP_RO_TLPS, "pcie.up.ro_tlps", "TLPs", COUNT,                                            \
+    "Device-to-host MWr TLPs carrying the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING mappings)") \
   X(PCIE_UP_CREDIT_STALLS, "pcie.up.credit_stalls", "TLPs", COUNT,                                \
     "Device-to-host TLPs that waited for the root port's flow-control credits")                   \
   X(PCIE_UP_CREDIT_STALL_NS, "pcie.up.credit_stall_ns", "ns", REAL,                               \
@@ -173,6 +175,11 @@ bool nicsim_results_at(const struct nicsim_results *r, size_t i, struct nicsim_m
 bool nicsim_results_get(const struct nicsim_results *r, const char *name, double *v);
 /* Id of the static metric with this name, or -1. */
 long nicsim_metric_find(const char *name);
+/* True if name belongs to an extra-metric family that runs report when they
+ * have something to say (cpu.profile.<fn>, cpu.ns_per_gb.<fn>,
+ * pcie.<dir>.<purpose>.tlps|bytes, bus.<purpose>.bursts|bytes): plots and
+ * regression suites may name them. */
+bool nicsim_metric_is_extra_name(const char *name);
 /* "count", "real" or "wall". */
 const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind);
 

@@ -169,3 +169,17 @@ TEST(Metrics, GetDistinguishesAbsentStaticAndExtra) {
 }
 
 }  // namespace
+
+TEST(Metrics, ExtraFamiliesAreRecognisedByPattern) {
+  EXPECT_TRUE(nicsim_metric_is_extra_name("cpu.profile.memcpy"));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("cpu.ns_per_gb.mvneta_rx_swbm"));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("pcie.up.desc_fetch.tlps"));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("pcie.down.data.bytes"));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("bus.data.bursts"));
+  EXPECT_FALSE(nicsim_metric_is_extra_name("cpu.profile."));          // no function
+  EXPECT_FALSE(nicsim_metric_is_extra_name("cpu.profile.a.b"));       // two identifiers
+  EXPECT_FALSE(nicsim_metric_is_extra_name("pcie.up.data"));          // no .tlps/.bytes
+  EXPECT_FALSE(nicsim_metric_is_extra_name("pcie.up.data.bursts"));   // a bus suffix
+  EXPECT_FALSE(nicsim_metric_is_extra_name("rx.gbpss"));
+  EXPECT_FALSE(nicsim_metric_is_extra_name(nullptr));
+}
