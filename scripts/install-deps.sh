@@ -12,4 +12,5 @@ apt-get install -y --no-install-recommends \
   build-essential cmake pkg-config \
   libsystemc-dev libyaml-dev libjansson-dev \
   googletest libgtest-dev \
-  gnuplot-nox parallel
+  gnuplot-nox parallel \
+  clang-14 libclang-rt-14-dev
