@@ -50,6 +50,14 @@ void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
     p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
     return;
   }
+  if (dma_check && (p.is_write() || p.is_read())) {
+    const std::string why = dma_check(addr, len, p.is_write());
+    if (!why.empty()) {
+      if (on_violation) on_violation(name(), why);
+      p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
+      return;
+    }
+  }
   if (p.is_write())
     std::memcpy(m_mem.get() + addr, data, len);
   else if (p.is_read())

@@ -52,6 +52,11 @@ class HostMemory : public sc_core::sc_module {
   /* A DMA read or write of len bytes at pa has just been applied (in range):
    * pa, len, true for a write. The CPU's cache snoops through it. */
   std::function<void(uint64_t, uint32_t, bool)> on_dma;
+  /* IOMMU-style check of each DMA before it is applied: pa, len, true for a
+   * write; returns "" if the device may access [pa, pa + len), else why not
+   * (the access is then refused and reported through on_violation). Unset:
+   * every in-range access is allowed (dma-bench has no driver). */
+  std::function<std::string(uint64_t, uint32_t, bool)> dma_check;
   /* An access outside memory that is not an MSI: component, message. */
   std::function<void(const std::string &, const std::string &)> on_violation;
 

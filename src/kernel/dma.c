@@ -273,3 +273,27 @@ bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping
   if (out) *out = (struct nk_dma_mapping){m->pa, m->len, m->attrs, (int)m->dir, m->coherent};
   return true;
 }
+
+bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t len, bool write,
+                              char *why, size_t whylen) {
+  const char *op = write ? "write" : "read";
+  struct nk_dma_mapping m;
+  if (!nk_dma_lookup(k, pa, &m)) {
+    snprintf(why, whylen, "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " hits memory the driver has not mapped (IOMMU fault)",
+             op, len, pa);
+    return false;
+  }
+  if (len > m.pa + m.len - pa) {
+    snprintf(why, whylen,
+             "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " runs past the end of its mapping [0x%" PRIx64 ", 0x%" PRIx64
+             ") (IOMMU fault)",
+             op, len, pa, m.pa, m.pa + m.len);
+    return false;
+  }
+  if (!m.coherent && m.dir == (write ? DMA_TO_DEVICE : DMA_FROM_DEVICE)) {
+    snprintf(why, whylen, "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " into a mapping the driver made %s (IOMMU fault)", op,
+             len, pa, write ? "DMA_TO_DEVICE" : "DMA_FROM_DEVICE");
+    return false;
+  }
+  return true;
+}

@@ -139,6 +139,11 @@ unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa);
 /* Fills *m with the live mapping or coherent region covering pa. Returns
  * true if there is one (the device may DMA there), false otherwise. O(1). */
 bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping *m);
+/* IOMMU-style permission of a device access: true if [pa, pa + len) lies in
+ * one live mapping or coherent region and a write (read) is not into a
+ * DMA_TO_DEVICE (DMA_FROM_DEVICE) mapping. Otherwise false, with why filled. */
+bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t len, bool write,
+                              char *why, size_t whylen);
 
 /* ---- profiling: which function the CPU is in --------------------------- */
 

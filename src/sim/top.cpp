@@ -60,6 +60,9 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
 
   mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
   mem.on_violation = at_now;
+  /* IOMMU-style: the device may touch only what the driver mapped (or
+   * allocated coherent), in the mapping's direction (docs/architecture.md). */
+  mem.dma_check = [this](uint64_t pa, uint32_t len, bool write) { return dma_permission(pa, len, write); };
   nic.on_violation = at_now;
   cpu.on_violation = [this](const std::string &c, const std::string &m, double t_ns) { report(c, m, t_ns); };
   cpu.device_owns = [this](uint64_t pa) { return nic.device_owns(pa); };
@@ -118,6 +121,13 @@ void Top::report(const std::string &component, const std::string &msg, double ti
   m_out.msg = msg;
   m_out.time_ns = time_ns;
   sc_core::sc_stop();
+}
+
+std::string Top::dma_permission(uint64_t pa, uint32_t len, bool write) const {
+  const nk_kernel *k = cpu.kernel();
+  char why[256];
+  if (k == nullptr || nk_dma_device_may_access(k, pa, len, write, why, sizeof why)) return "";
+  return why;
 }
 
 bool Top::check_drained() {

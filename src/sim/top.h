@@ -85,6 +85,9 @@ class Top : public sc_core::sc_module {
   void snapshot_thread();
   void report(const std::string &component, const std::string &msg, double time_ns);
   bool check_drained();
+  /* "" if the driver's live mappings (or coherent allocations) let the device
+   * read (write = false) or write [pa, pa + len), else what is wrong. */
+  std::string dma_permission(uint64_t pa, uint32_t len, bool write) const;
 
   uint64_t m_warmup_ps;
   uint64_t m_duration_ps;

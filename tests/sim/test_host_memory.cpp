@@ -113,5 +113,27 @@ TEST(HostMemory, AccessCrossingTheEndIsAViolation) {
   EXPECT_EQ(b.mem->data()[(1u << 20) - 1], 0); /* nothing written */
 }
 
+TEST(HostMemory, DmaTheCheckRefusesIsAViolationAndChangesNothing) {
+  MemBench b;
+  /* An IOMMU that maps only [0x1000, 0x2000). */
+  b.mem->dma_check = [](uint64_t pa, uint32_t len, bool) -> std::string {
+    return pa >= 0x1000 && pa + len <= 0x2000 ? "" : "not mapped";
+  };
+  tlm::tlm_response_status in = tlm::TLM_GENERIC_ERROR_RESPONSE, out = tlm::TLM_OK_RESPONSE;
+  b.rc->script = [&](test::ScriptedInitiator &r) {
+    uint8_t v[8] = {1, 2, 3, 4, 5, 6, 7, 8};
+    in = r.transfer(tlm::TLM_WRITE_COMMAND, 0x1ff8, v, 8);
+    out = r.transfer(tlm::TLM_WRITE_COMMAND, 0x1ffc, v, 8);
+  };
+  sc_core::sc_start(test::ps(1000));
+  EXPECT_EQ(in, tlm::TLM_OK_RESPONSE);
+  EXPECT_EQ(b.mem->data()[0x1fff], 8);
+  EXPECT_EQ(out, tlm::TLM_ADDRESS_ERROR_RESPONSE);
+  ASSERT_EQ(b.violations.size(), 1u);
+  EXPECT_NE(b.violations[0].find("not mapped"), std::string::npos) << b.violations[0];
+  EXPECT_EQ(b.mem->data()[0x2000], 0); /* the refused write left nothing */
+  EXPECT_EQ(b.mem->data()[0x1ffc], 5) << "the earlier, permitted write stays";
+}
+
 }  // namespace
 }  // namespace nicsim

@@ -315,3 +315,37 @@ TEST(KernelDma, ABidirectionalMappingMaySyncInEitherDirection) {
   dma_unmap_single(t.dev(), d, 128, DMA_BIDIRECTIONAL);
   EXPECT_EQ(t.fault(), nullptr);
 }
+
+// The IOMMU-style check the simulation applies to every device access.
+TEST(KernelDma, DeviceMayAccessOnlyLiveMappingsInTheirDirection) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  char why[256];
+  dma_addr_t ring_pa;
+  void *ring = dma_alloc_coherent(t.dev(), 4096, &ring_pa);
+  ASSERT_NE(ring, nullptr);
+  // Coherent memory: both directions, up to its end.
+  EXPECT_TRUE(nk_dma_device_may_access(t.k, ring_pa, 4096, true, why, sizeof why)) << why;
+  EXPECT_TRUE(nk_dma_device_may_access(t.k, ring_pa + 4000, 96, false, why, sizeof why)) << why;
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, ring_pa + 4000, 97, false, why, sizeof why));
+  EXPECT_NE(std::string(why).find("runs past the end of its mapping"), std::string::npos) << why;
+
+  Buf tx(t), rx(t);
+  dma_addr_t to = dma_map_single(t.dev(), tx.at(0), 1514, DMA_TO_DEVICE);
+  dma_addr_t from = dma_map_single(t.dev(), rx.at(0), 1514, DMA_FROM_DEVICE);
+  EXPECT_TRUE(nk_dma_device_may_access(t.k, to, 1514, false, why, sizeof why)) << why;
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, to, 64, true, why, sizeof why));
+  EXPECT_NE(std::string(why).find("DMA_TO_DEVICE"), std::string::npos) << why;
+  EXPECT_TRUE(nk_dma_device_may_access(t.k, from, 1514, true, why, sizeof why)) << why;
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, from, 64, false, why, sizeof why));
+  EXPECT_NE(std::string(why).find("DMA_FROM_DEVICE"), std::string::npos) << why;
+
+  // After the unmap the device may not touch the buffer at all.
+  dma_unmap_single(t.dev(), to, 1514, DMA_TO_DEVICE);
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, to, 64, false, why, sizeof why));
+  EXPECT_NE(std::string(why).find("has not mapped"), std::string::npos) << why;
+  dma_unmap_single(t.dev(), from, 1514, DMA_FROM_DEVICE);
+  dma_free_coherent(t.dev(), 4096, ring, ring_pa);
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, ring_pa, 16, true, why, sizeof why));
+  EXPECT_EQ(t.fault(), nullptr);
+}
