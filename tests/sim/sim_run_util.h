@@ -1,14 +1,19 @@
 /*
  * sim_run_util.h: helpers for tests that run whole simulations through
  * nicsim_simulate: a config from defaults plus "key=value" overrides, a
- * metric by name, and a run that fails the test on a simulation error.
+ * metric by name, frame conservation, a run that fails the test on a
+ * simulation error, and a run in a child process (for tests that need more
+ * than the one simulation SystemC allows per process).
  */
 #ifndef NICSIM_TESTS_SIM_SIM_RUN_UTIL_H
 #define NICSIM_TESTS_SIM_SIM_RUN_UTIL_H
 
 #include <gtest/gtest.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 #include <cmath>
+#include <cstddef>
 #include <initializer_list>
 
 #include "config/config.h"
@@ -46,11 +51,55 @@ inline double metric(const nicsim_results &r, const char *name) {
   return v;
 }
 
+/* Every frame is accounted for: RX frames sent were received or dropped, TX
+ * frames sent were received. */
+inline void expect_conservation(const nicsim_results &r) {
+  EXPECT_EQ(metric(r, "total.rx.sent"), metric(r, "total.rx.received") + metric(r, "total.rx.dropped"));
+  EXPECT_EQ(metric(r, "total.tx.sent"), metric(r, "total.tx.received"));
+}
+
 /* Runs cfg; fails the test with the simulation error if there is one. */
 inline void run_ok(const nicsim_config &cfg, nicsim_results *res) {
   nicsim_sim_error err;
   const int rc = nicsim_simulate(&cfg, res, &err, 0);
   ASSERT_EQ(rc, 0) << err.component << " at " << err.time_ns << " ns: " << err.msg;
+}
+
+/* Runs cfg in a child process (SystemC elaborates once per process) and
+ * returns its results through a pipe; false if the run failed. */
+inline bool run_in_child(const nicsim_config &cfg, nicsim_results *out) {
+  int fd[2];
+  if (pipe(fd) != 0) return false;
+  const pid_t pid = fork();
+  if (pid == 0) {
+    close(fd[0]);
+    nicsim_results r;
+    nicsim_sim_error err;
+    const int rc = nicsim_simulate(&cfg, &r, &err, 0);
+    if (rc == 0) {
+      const char *p = reinterpret_cast<const char *>(&r);
+      size_t left = sizeof r;
+      while (left) {
+        const ssize_t n = write(fd[1], p, left);
+        if (n <= 0) _exit(2);
+        p += n;
+        left -= static_cast<size_t>(n);
+      }
+    }
+    _exit(rc);
+  }
+  close(fd[1]);
+  char *p = reinterpret_cast<char *>(out);
+  size_t got = 0;
+  while (got < sizeof *out) {
+    const ssize_t n = read(fd[0], p + got, sizeof *out - got);
+    if (n <= 0) break;
+    got += static_cast<size_t>(n);
+  }
+  close(fd[0]);
+  int status = 0;
+  waitpid(pid, &status, 0);
+  return got == sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 }  // namespace test

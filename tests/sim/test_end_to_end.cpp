@@ -3,8 +3,6 @@
 // line-rate and link-capacity bounds, bidirectional traffic, every metric
 // filled, silence on stdout, and bit-identical results across processes.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -19,17 +17,14 @@
 
 namespace {
 
+using nicsim::test::expect_conservation;
 using nicsim::test::metric;
+using nicsim::test::run_in_child;
 using nicsim::test::run_ok;
 
 /* Defaults plus "key=value" overrides, checked like a resolved scenario. */
 nicsim_config make_cfg(std::initializer_list<const char *> sets) {
   return nicsim::test::checked_config({}, sets);
-}
-
-void expect_conservation(const nicsim_results &r) {
-  EXPECT_EQ(metric(r, "total.rx.sent"), metric(r, "total.rx.received") + metric(r, "total.rx.dropped"));
-  EXPECT_EQ(metric(r, "total.tx.sent"), metric(r, "total.tx.received"));
 }
 
 /* Frame bits per second of an Ethernet link carrying frame_bytes frames back to back. */
@@ -189,42 +184,6 @@ TEST(EndToEnd, SecondSimulationInOneProcessIsRefused) {
   nicsim_sim_error err;
   EXPECT_EQ(nicsim_simulate(&cfg, &r, &err, 0), 1);
   EXPECT_NE(std::string(err.msg).find("once per process"), std::string::npos) << err.msg;
-}
-
-/* Runs cfg in a child process and returns its results through a pipe. */
-bool run_in_child(const nicsim_config &cfg, nicsim_results *out) {
-  int fd[2];
-  if (pipe(fd) != 0) return false;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    nicsim_results r;
-    nicsim_sim_error err;
-    const int rc = nicsim_simulate(&cfg, &r, &err, 0);
-    if (rc == 0) {
-      const char *p = reinterpret_cast<const char *>(&r);
-      size_t left = sizeof r;
-      while (left) {
-        const ssize_t n = write(fd[1], p, left);
-        if (n <= 0) _exit(2);
-        p += n;
-        left -= static_cast<size_t>(n);
-      }
-    }
-    _exit(rc);
-  }
-  close(fd[1]);
-  char *p = reinterpret_cast<char *>(out);
-  size_t got = 0;
-  while (got < sizeof *out) {
-    const ssize_t n = read(fd[0], p + got, sizeof *out - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return got == sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 TEST(EndToEnd, SameConfigTwiceGivesIdenticalMetrics) {

@@ -24,9 +24,7 @@ TEST(GenericCounts, RxPerPacketOnANonCoherentPlatform) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r).c;
 
   // generic_rx per frame: nk_ld16(flags) + nk_ld16(pkt_len) = 2 uncached loads;
@@ -73,9 +71,7 @@ TEST(GenericCounts, RxPerPacketOnACoherentPlatform) {
   ASSERT_TRUE(r.start(true)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r).c;
   EXPECT_EQ(c.loads[NK_MEM_UNCACHED] + c.stores[NK_MEM_UNCACHED], 0u);
   EXPECT_EQ(c.loads[NK_MEM_CACHED], 2 * N + 1);  // as above, now L1 hits
@@ -92,9 +88,7 @@ TEST(GenericCounts, RxAcrossSeveralPollsRingsTheTailOncePerPoll) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 40;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r).c;
   // Polls 1 and 2 stop at the budget without reading a 17th flags word (2 * 16 loads
   // each), poll 3 reads 8 frames and one OWN descriptor: 2 * 40 + 1.
@@ -176,13 +170,7 @@ TEST(GenericCounts, OperationsLandInTheFunctionsThatMakeThem) {
   GenericRig r;
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 5;
-  uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  ASSERT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, 0), NETDEV_TX_OK);
-  nf_seq_track track{};
-  r.tx_complete(1, &track);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_tx_counted(N, kFrame), 1);
   // generic_intr: the mask write.
   EXPECT_EQ(r.t.bucket_ops("generic_intr"), 1u);
   // generic_poll: the unmask write.

@@ -32,9 +32,7 @@ TEST(I40eCounts, RxPerPacketOnANonCoherentPlatform) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r).c;
 
   // i40e_clean_rx_irq per frame, loads of qword1 (status_error_len):
@@ -81,9 +79,7 @@ TEST(I40eCounts, RxRefillsThirtyTwoBuffersWithOneTailWrite) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 40;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r).c;
   // Poll 1: cleaned_count = UNUSED = 0 -> 16 frames, stops at the budget (no stop load).
   // Poll 2: UNUSED = 64 + 16 - 63 - 1 = 16 < 32 -> 16 frames, ends with 32 cleaned, no refill.
@@ -118,9 +114,7 @@ TEST(I40eCounts, RxPerPacketOnACoherentPlatform) {
   ASSERT_TRUE(r.start(true)) << r.probe_err;
   const uint64_t N = 40;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r).c;
   EXPECT_EQ(c.loads[NK_MEM_UNCACHED] + c.stores[NK_MEM_UNCACHED], 0u);
   EXPECT_EQ(c.loads[NK_MEM_CACHED], 4 * N + 1);
@@ -212,9 +206,7 @@ TEST(I40eCounts, OperationsLandInTheFunctionsThatMakeThem) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 5;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   EXPECT_EQ(r.t.bucket_ops("i40e_msix_clean_rings"), 1u);  // the mask write
   EXPECT_EQ(r.t.bucket_ops("i40e_napi_poll"), 1u);         // the re-enable write
   EXPECT_EQ(r.t.bucket_ops("i40e_clean_tx_irq"), 0u);

@@ -4,8 +4,6 @@
 // serialises posted writes, RX buffers mapped with DMA_ATTR_WEAK_ORDERING get
 // RO TLPs and pipeline; without it each cache line waits for the previous one.
 #include <gtest/gtest.h>
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 
@@ -15,6 +13,7 @@ namespace {
 
 using nicsim::test::checked_config;
 using nicsim::test::metric;
+using nicsim::test::run_in_child;
 using nicsim::test::run_ok;
 
 constexpr double kCommitNs = 200;  // pcie.rc_write_commit_ns below
@@ -27,43 +26,6 @@ nicsim_config i40e_config(bool rc_serialize, bool weak_ordering) {
                          "traffic.mode=rx", "traffic.frame_bytes=1518", "run.warmup_us=200", "run.duration_us=1000"},
                         {rc_serialize ? "pcie.rc_serialize_writes=true" : "pcie.rc_serialize_writes=false",
                          weak_ordering ? "driver.dma_weak_ordering=true" : "driver.dma_weak_ordering=false"});
-}
-
-// Runs cfg in a child process (SystemC elaborates once per process) and
-// returns its results through a pipe; false if the run failed.
-bool run_in_child(const nicsim_config &cfg, nicsim_results *out) {
-  int fd[2];
-  if (pipe(fd) != 0) return false;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    nicsim_results r;
-    nicsim_sim_error err;
-    const int rc = nicsim_simulate(&cfg, &r, &err, 0);
-    if (rc == 0) {
-      const char *p = reinterpret_cast<const char *>(&r);
-      size_t left = sizeof r;
-      while (left) {
-        const ssize_t n = write(fd[1], p, left);
-        if (n <= 0) _exit(2);
-        p += n;
-        left -= static_cast<size_t>(n);
-      }
-    }
-    _exit(rc);
-  }
-  close(fd[1]);
-  char *p = reinterpret_cast<char *>(out);
-  size_t got = 0;
-  while (got < sizeof *out) {
-    const ssize_t n = read(fd[0], p + got, sizeof *out - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return got == sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
 }
 
 }  // namespace

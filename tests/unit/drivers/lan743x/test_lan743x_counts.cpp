@@ -31,9 +31,7 @@ TEST(Lan743xCounts, RxPerPacketOnANonCoherentPlatform) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r);
 
   // Per frame: lan743x_rx_process_buffer loads data0 once (OWN, LS, FS, EXT,
@@ -81,9 +79,7 @@ TEST(Lan743xCounts, RxPerPacketOnACoherentPlatform) {
   ASSERT_TRUE(r.start(true)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r);
   EXPECT_EQ(c.loads[NK_MEM_UNCACHED] + c.stores[NK_MEM_UNCACHED], 0u);
   EXPECT_EQ(c.loads[NK_MEM_CACHED], 2 * N + 1);
@@ -101,9 +97,7 @@ TEST(Lan743xCounts, RxAcrossSeveralPollsMovesTheTailEveryEightDescriptors) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 40;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r);
   // Polls 1 and 2 stop at the budget without a 17th data0 load; poll 3 takes
   // 8 and finds OWN once: 2 * 40 + 1.
@@ -223,9 +217,7 @@ TEST(Lan743xCounts, BidirectionalInterruptRunsBothPolls) {
   nf_seq_track track{};
   r.tx_complete(static_cast<int>(M), &track);
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = C(r);
   // RX: 2N + 1 data0 loads; TX: M + 1 head loads.
   EXPECT_EQ(c.loads[NK_MEM_UNCACHED], 2 * N + 1 + M + 1);
@@ -298,13 +290,7 @@ TEST(Lan743xCounts, OperationsLandInTheFunctionsThatMakeThem) {
   Lan743xRig r;
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 5;
-  uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  ASSERT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, 0), NETDEV_TX_OK);
-  nf_seq_track track{};
-  r.tx_complete(1, &track);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_tx_counted(N, kFrame), 1);
   // ISR: status read, vector off, vector on.
   EXPECT_EQ(r.t.bucket_ops("lan743x_intr_entry_isr"), 3u);
   EXPECT_EQ(r.t.bucket_ops("lan743x_tx_isr"), 1u);  // the INT_EN_SET read

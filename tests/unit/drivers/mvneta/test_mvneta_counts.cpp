@@ -30,9 +30,7 @@ TEST(MvnetaCounts, RxLargeFramesPerPacketOnANonCoherentPlatform) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = r.t.cp.c;
 
   // mvneta_rx_swbm per frame: nk_ld32(status) + nk_ld16(data_size); the buffer
@@ -107,9 +105,7 @@ TEST(MvnetaCounts, RxOnACoherentPlatformHasNoUncachedAccessOrMaintenance) {
   ASSERT_TRUE(r.start(true)) << r.probe_err;
   const uint64_t N = 10;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = r.t.cp.c;
   EXPECT_EQ(c.loads[NK_MEM_UNCACHED] + c.stores[NK_MEM_UNCACHED], 0u);
   EXPECT_EQ(c.loads[NK_MEM_CACHED], 2 * N);
@@ -124,9 +120,7 @@ TEST(MvnetaCounts, RxAcrossSeveralPollsReadsTheCountAndUpdatesOncePerPoll) {
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 40;
   uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
   const cp_counts &c = r.t.cp.c;
   EXPECT_EQ(c.loads[NK_MEM_UNCACHED], 2 * N);
   EXPECT_EQ(c.stores[NK_MEM_UNCACHED], N);
@@ -203,13 +197,7 @@ TEST(MvnetaCounts, OperationsLandInTheFunctionsThatMakeThem) {
   MvnetaRig r;
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   const uint64_t N = 5;
-  uint64_t seq = 0;
-  r.rx_frames(N, kFrame, &seq);
-  ASSERT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, 0), NETDEV_TX_OK);
-  nf_seq_track track{};
-  r.tx_complete(1, &track);
-  cp_reset_counts(&r.t.cp);
-  ASSERT_EQ(r.service(), 1);
+  ASSERT_EQ(r.rx_tx_counted(N, kFrame), 1);
   EXPECT_EQ(r.t.bucket_ops("mvneta_isr"), 1u);                 // the mask write
   EXPECT_EQ(r.t.bucket_ops("mvneta_poll"), 2u);                // cause read + unmask write
   EXPECT_EQ(r.t.bucket_ops("mvneta_txq_done"), 1u);            // TX_HEAD read

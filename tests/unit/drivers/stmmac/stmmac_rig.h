@@ -1,21 +1,15 @@
 // stmmac_rig.h: the stmmac driver probed on a counting platform with a fake
 // dwmac4 device (descriptors in simulated memory, status register
-// read-to-clear and write-1-to-clear) and a checking host sink.
+// read-to-clear and write-1-to-clear), on the shared driver rig (host sink,
+// "interrupt, then softirqs" step).
 #ifndef NICSIM_TESTS_DRIVERS_STMMAC_RIG_H
 #define NICSIM_TESTS_DRIVERS_STMMAC_RIG_H
 
-#include <gtest/gtest.h>
-
 #include <cstring>
-#include <functional>
-#include <map>
-#include <memory>
 #include <string>
 
-#include "drivers/driver.h"
 #include "drivers/stmmac.h"
-#include "net/frame.h"
-#include "unit/kernel/test_support.h"
+#include "unit/drivers/driver_rig.h"
 
 // The device side of src/hw/stmmac.h on nicsim's common register block.
 // Time is not modelled: an RX completion without IOC counts as a watchdog
@@ -118,59 +112,19 @@ class FakeStmmac {
   bool m_ioc_pending = false, m_wd_pending = false;
 };
 
-struct StmmacRig {
-  TestKernel t;
-  std::unique_ptr<FakeStmmac> nic;
+struct StmmacRig : DriverRig<FakeStmmac, STMMAC_IRQ_VEC> {
   stmmac_priv *priv = nullptr;
-  std::string probe_err;
-  uint64_t rx_ok = 0, rx_bad = 0;
-  std::map<uint32_t, nf_seq_track> flows;
 
-  bool start(bool coherent, const std::function<void(nicsim_config &)> &tweak = {}) {
+  // Creates the kernel (edit t.cfg first via tweak) and probes "stmmac";
+  // INT_STATUS reads and writes go to the fake device.
+  bool start(bool coherent, const Tweak &tweak = {}) {
     t.cfg.driver.name = NC_DRIVER_STMMAC;
     t.cfg.nic.family = NC_NIC_STMMAC;
-    if (tweak) tweak(t.cfg);
-    if (!t.create(coherent)) {
-      probe_err = t.err;
-      return false;
-    }
-    nic = std::make_unique<FakeStmmac>(t.cp, static_cast<uint64_t>(t.cfg.run.seed));
-    t.cp.user = this;
-    t.cp.on_mmio_read = [](void *u, uint32_t off) { return static_cast<StmmacRig *>(u)->nic->mmio_read(off); };
-    t.cp.on_mmio_write = [](void *u, uint32_t off, uint32_t v) { static_cast<StmmacRig *>(u)->nic->mmio_write(off, v); };
-    t.cp.on_host_rx = [](void *u, uint64_t, const uint8_t *buf, uint32_t len) {
-      auto *r = static_cast<StmmacRig *>(u);
-      nf_header h{};
-      if (nf_check(buf, len, static_cast<uint64_t>(r->t.cfg.run.seed), &h) != NF_OK) {
-        r->rx_bad++;
-        return;
-      }
-      if (nf_seq_accept(&r->flows[h.flow], h.seq))
-        r->rx_ok++;
-      else
-        r->rx_bad++;
-    };
-    char err[512] = "";
-    int rc = nk_kernel_probe(t.k, err, sizeof err);
-    probe_err = err;
-    if (rc != 0) return false;
-    priv = static_cast<stmmac_priv *>(netdev_priv(t.dev()));
-    return true;
-  }
-  // Runs softirqs until no NAPI is scheduled.
-  void softirqs() {
-    while (nk_kernel_napi_pending(t.k)) nk_kernel_softirq(t.k);
-  }
-  // Takes every interrupt the device would raise now, with its softirqs.
-  int service() {
-    int irqs = 0;
-    while (nic->irq_due()) {
-      nic->irq_sent();
-      nk_kernel_irq(t.k, STMMAC_IRQ_VEC);
-      irqs++;
-      softirqs();
-    }
-    return irqs;
+    if (!create(coherent, tweak)) return false;
+    nic = std::make_unique<FakeStmmac>(t.cp, seed());
+    t.cp.on_mmio_read = [](void *u, uint32_t off) { return self(u)->nic->mmio_read(off); };
+    t.cp.on_mmio_write = [](void *u, uint32_t off, uint32_t v) { self(u)->nic->mmio_write(off, v); };
+    return probe(&priv);
   }
   // Fires the TX coalescing timer (if armed) and runs the softirqs it schedules.
   bool fire_tx_timer() {
@@ -178,16 +132,6 @@ struct StmmacRig {
     if (!cp_fire_timer(&t.cp, t.k, id)) return false;
     softirqs();
     return true;
-  }
-  void rx_frames(int n, uint32_t frame_bytes, uint64_t *seq) {
-    for (int i = 0; i < n; i++) ASSERT_EQ(nic->complete_rx(frame_bytes, 1, (*seq)++), "") << i;
-  }
-  void tx_complete(int n, nf_seq_track *track) {
-    for (int i = 0; i < n; i++) {
-      nf_header h{};
-      ASSERT_EQ(nic->complete_tx(&h), "") << i;
-      ASSERT_TRUE(nf_seq_accept(track, h.seq)) << "TX frame out of order: seq " << h.seq;
-    }
   }
 };
 

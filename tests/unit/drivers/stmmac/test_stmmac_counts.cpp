@@ -24,9 +24,7 @@ constexpr uint64_t kTxLines = 24;
 // RX of N frames (N < budget) after one interrupt, from a fresh probe.
 cp_counts rx_once(StmmacRig &r, uint64_t N) {
   uint64_t seq = 0;
-  r.rx_frames(static_cast<int>(N), kFrame, &seq);
-  cp_reset_counts(&r.t.cp);
-  EXPECT_EQ(r.service(), 1);
+  EXPECT_EQ(r.rx_counted(static_cast<int>(N), kFrame, &seq), 1);
   return r.t.cp.c;
 }
 

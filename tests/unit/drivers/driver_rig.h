@@ -1,0 +1,141 @@
+// driver_rig.h: what every driver unit-test rig shares: a kernel on the
+// counting platform, the family's fake device, a checking host sink (nf_check
+// and per-flow sequence tracking), the CPU's "interrupt, then softirqs" step
+// and frame bookkeeping. A family rig derives from DriverRig<its fake device,
+// its IRQ vector>; its start() sets the family's config, then calls create(),
+// builds its device (routing register hooks to it) and calls probe().
+#ifndef NICSIM_TESTS_DRIVERS_DRIVER_RIG_H
+#define NICSIM_TESTS_DRIVERS_DRIVER_RIG_H
+
+#include <gtest/gtest.h>
+
+#include <functional>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "drivers/driver.h"
+#include "net/frame.h"
+#include "unit/kernel/test_support.h"
+
+// Nic: the family's fake device (irq_due, irq_sent, complete_rx, complete_tx);
+// IrqVec: the vector the driver requests.
+template <class Nic, int IrqVec>
+struct DriverRig {
+  // Edits the test config before the kernel is created.
+  using Tweak = std::function<void(nicsim_config &)>;
+  static constexpr uint64_t kMemBytes = 16u << 20;  // simulated memory unless a test asks for more
+
+  TestKernel t;
+  std::unique_ptr<Nic> nic;
+  std::string probe_err;
+  // host sink: every frame checked, per-flow order tracked
+  uint64_t rx_ok = 0, rx_bad = 0;
+  std::map<uint32_t, nf_seq_track> flows;
+  nf_header last_rx{};  // the last frame that passed nf_check
+
+  // Runs softirqs until no NAPI is scheduled.
+  void softirqs() {
+    while (nk_kernel_napi_pending(t.k)) nk_kernel_softirq(t.k);
+  }
+
+  // Delivers the interrupt (if the device would raise one now) and runs
+  // softirqs until NAPI is idle; repeats while the device has more to signal.
+  // Returns the number of interrupts taken.
+  int service() {
+    int irqs = 0;
+    while (nic->irq_due()) {
+      nic->irq_sent();
+      nk_kernel_irq(t.k, IrqVec);
+      irqs++;
+      softirqs();
+    }
+    return irqs;
+  }
+
+  // Completes n RX frames of frame_bytes on flow 1, starting at *seq.
+  void rx_frames(int n, uint32_t frame_bytes, uint64_t *seq) {
+    for (int i = 0; i < n; i++) ASSERT_EQ(nic->complete_rx(frame_bytes, 1, (*seq)++), "") << i;
+  }
+  // Completes n RX frames as rx_frames does, zeroes the platform's counts and
+  // services: the counts are then what the driver did for those frames.
+  // Returns the interrupts taken.
+  int rx_counted(int n, uint32_t frame_bytes, uint64_t *seq) {
+    rx_frames(n, frame_bytes, seq);
+    cp_reset_counts(&t.cp);
+    return service();
+  }
+  // Completes n RX frames (flow 1) and sends and completes one TX frame (flow
+  // 2), all of frame_bytes, zeroes the platform's counts and services: the
+  // counts are then what one interrupt does for both. Returns the interrupts
+  // taken, or -1 (a failure) if the driver refused the frame.
+  int rx_tx_counted(int n, uint32_t frame_bytes) {
+    uint64_t seq = 0;
+    rx_frames(n, frame_bytes, &seq);
+    const auto sent = nk_kernel_xmit(t.k, frame_bytes, 2, 0);
+    EXPECT_EQ(sent, NETDEV_TX_OK);
+    if (sent != NETDEV_TX_OK) return -1;
+    nf_seq_track track{};
+    tx_complete(1, &track);
+    cp_reset_counts(&t.cp);
+    return service();
+  }
+  // Completes n TX descriptors and checks the frames' flow-2 sequence.
+  void tx_complete(int n, nf_seq_track *track) {
+    for (int i = 0; i < n; i++) {
+      nf_header h{};
+      ASSERT_EQ(nic->complete_tx(&h), "") << i;
+      ASSERT_TRUE(nf_seq_accept(track, h.seq)) << "TX frame out of order: seq " << h.seq;
+    }
+  }
+
+ protected:
+  // Applies tweak to t.cfg and creates the kernel (false, with probe_err, on
+  // failure); frames the host receives go to this rig's sink.
+  bool create(bool coherent, const Tweak &tweak, uint64_t mem_bytes = kMemBytes) {
+    if (tweak) tweak(t.cfg);
+    if (!t.create(coherent, mem_bytes)) {
+      probe_err = t.err;
+      return false;
+    }
+    t.cp.user = this;
+    t.cp.on_host_rx = &DriverRig::host_rx;
+    return true;
+  }
+  // The frame seed of the run (what the fake device fills and checks frames with).
+  uint64_t seed() const { return static_cast<uint64_t>(t.cfg.run.seed); }
+  // Register reads answered by nic->read_reg (devices with read-side effects).
+  void route_reg_reads() {
+    t.cp.on_mmio_read = [](void *u, uint32_t off) { return self(u)->nic->read_reg(off); };
+  }
+  // Probes the configured driver; on success *priv is its netdev_priv area.
+  template <class Priv>
+  bool probe(Priv **priv) {
+    char err[512] = "";
+    int rc = nk_kernel_probe(t.k, err, sizeof err);
+    probe_err = err;
+    if (rc != 0) return false;
+    *priv = static_cast<Priv *>(netdev_priv(t.dev()));
+    return true;
+  }
+  // The rig behind a platform hook's user pointer.
+  static DriverRig *self(void *u) { return static_cast<DriverRig *>(u); }
+
+ private:
+  // The host sink: counts intact, in-order frames per flow; anything else is bad.
+  static void host_rx(void *u, uint64_t, const uint8_t *buf, uint32_t len) {
+    DriverRig *r = self(u);
+    nf_header h{};
+    if (nf_check(buf, len, r->seed(), &h) != NF_OK) {
+      r->rx_bad++;
+      return;
+    }
+    r->last_rx = h;
+    if (nf_seq_accept(&r->flows[h.flow], h.seq))
+      r->rx_ok++;
+    else
+      r->rx_bad++;
+  }
+};
+
+#endif
