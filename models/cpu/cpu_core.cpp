@@ -47,7 +47,7 @@ constexpr uint64_t kDrainPollPs = 1000000; /* 1 us: drain re-check period after 
 
 }  // namespace
 
-CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemory &mem)
+CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemoryIf &mem)
     : sc_module(name),
       mmio("mmio"),
       m_cfg(cfg),
@@ -79,6 +79,10 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
   for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
+  m_tcp = cfg.traffic.protocol == NC_PROTO_TCP;
+  m_tcp_seg_payload = nf_tcp_payload(static_cast<uint32_t>(cfg.traffic.frame_bytes));
+  m_tcp_win_segs = std::max<uint64_t>(1, static_cast<uint64_t>(cfg.traffic.tcp_window_bytes) / m_tcp_seg_payload);
+  m_tcp_rto_ps = static_cast<uint64_t>(std::llround(cfg.traffic.tcp_rto_us * 1e6));
 
   /* The device's accesses to memory reach the cache (snoop, DDIO, staleness). */
   mem.on_dma = [this](uint64_t pa, uint32_t len, bool write) { dma_access(pa, len, write); };
@@ -512,6 +516,16 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
     violation(msg);
     return;
   }
+  if (m_tcp && nf_is_ack(&hdr)) {
+    tcp_ack_received(hdr);
+    const uint64_t ack_bytes = static_cast<uint64_t>(len) + NF_FCS_LEN;
+    count_at(hdr.ts_ps, [ack_bytes](CpuCounters &c) {
+      c.rx_frames++;
+      c.rx_frame_bytes += ack_bytes;
+      c.tcp_acks_received++;
+    });
+    return;
+  }
   if (hdr.flow >= m_flows.size()) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "host received a frame of flow %" PRIu32 "; the sink tracks flows below %zu",
@@ -530,6 +544,16 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
     violation(msg);
     return;
   }
+  if (m_tcp && hdr.seq != expected) {
+    /* TCP delivers every segment in order: the stack dropped out-of-order ones. */
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  "host received TCP flow %" PRIu32 " segment %" PRIu64 " but expected %" PRIu64
+                  ": the stack delivered a gap",
+                  hdr.flow, hdr.seq, expected);
+    violation(msg);
+    return;
+  }
   /* A frame belongs to the measurement window by when the wire peer sent it
    * (its timestamp), not by when a NAPI batch happened to deliver it: with
    * batched delivery a window edge can fall in the middle of a backlog, and
@@ -540,6 +564,46 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
     c.rx_frames++;
     c.rx_frame_bytes += bytes;
   });
+}
+
+void CpuCore::tcp_ack_received(const nf_header &h) {
+  const uint32_t flow = nf_flow_id(&h);
+  if (flow != 0 || h.seq > m_snd_max) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  "host received an ACK of flow %" PRIu32 " up to segment %" PRIu64
+                  "; the host sends flow 0 and has sent %" PRIu64 " segments",
+                  flow, h.seq, m_snd_max);
+    violation(msg);
+    return;
+  }
+  if (h.seq > m_snd_una) {
+    m_snd_una = h.seq;
+    if (m_snd_nxt < m_snd_una) m_snd_nxt = m_snd_una;
+    m_tcp_progress_ps = local_time_ps();
+  }
+}
+
+bool CpuCore::send_acks() {
+  uint32_t flow = 0;
+  uint64_t seq = 0;
+  while (!m_violated && nk_kernel_ack_peek(m_kernel, &flow, &seq)) {
+    const int rc = nk_kernel_xmit(m_kernel, NF_ACK_FRAME, flow | NF_FLOW_ACK, seq);
+    check_fault();
+    if (rc == NETDEV_TX_BUSY) return false;
+    if (rc != NETDEV_TX_OK) {
+      char msg[96];
+      std::snprintf(msg, sizeof msg, "nk_kernel_xmit of an ACK failed with %d", rc);
+      violation(msg);
+      return true;
+    }
+    nk_kernel_ack_pop(m_kernel);
+    count([](CpuCounters &c) {
+      c.tx_frames++;
+      c.tcp_acks_sent++;
+    });
+  }
+  return true;
 }
 
 /* ---- interrupts and the main loop --------------------------------------- */
@@ -692,6 +756,7 @@ void CpuCore::kernel_main() {
   double next_send_ps = 0;
   uint64_t seq = 0;
   bool tx_blocked = false; /* got NETDEV_TX_BUSY; retry after the next interrupt work */
+  bool ack_blocked = false; /* tcp: an ACK got NETDEV_TX_BUSY; the same */
   bool end_reached = false;
   double vr_softirq = 0, vr_app = 0; /* CPU cycles each context has consumed (CFS vruntime) */
   bool rx_was_ready = false, app_was_ready = false;
@@ -715,19 +780,40 @@ void CpuCore::kernel_main() {
     if (m_irq_pending) {
       deliver_irqs();
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
+      if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       continue;
     }
     if (next_timer_ps() <= t) {
       run_timers(t);
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
+      if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       continue;
     }
     /* Softirq work (NAPI) and the application share the core by consumed
      * CPU time, as CFS shares it between ksoftirqd and the sending thread
      * under load: the one that has run less goes next; one that was not
      * runnable starts level with the other, banking no credit. */
+    /* tcp: ACKs the stack queued and could not send yet (softirq context). */
+    if (m_tcp && !ack_blocked && nk_kernel_ack_peek(m_kernel, nullptr, nullptr)) {
+      const double before = busy_cycles(false);
+      if (!send_acks()) ack_blocked = true;
+      vr_softirq += busy_cycles(false) - before;
+      if (m_qk.need_sync()) m_qk.sync();
+      continue;
+    }
+    /* tcp: the host sends only while its window is open; with no ACK
+     * progress for tcp_rto_us it goes back to the oldest unacknowledged
+     * segment (an ACK was lost). */
+    bool tcp_closed = false;
+    if (m_tcp && app && t < m_traffic_end_ps) {
+      if (m_snd_una < m_snd_max && t >= m_tcp_progress_ps + m_tcp_rto_ps) {
+        m_snd_nxt = m_snd_una;
+        m_tcp_progress_ps = t;
+      }
+      tcp_closed = m_snd_nxt - m_snd_una >= m_tcp_win_segs;
+    }
     const bool rx_ready = nk_kernel_napi_pending(m_kernel);
-    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked;
+    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed;
     const bool app_ready = app_active && static_cast<double>(t) >= next_send_ps;
     if (rx_ready && !rx_was_ready) vr_softirq = std::max(vr_softirq, vr_app);
     if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);
@@ -738,17 +824,27 @@ void CpuCore::kernel_main() {
       count([](CpuCounters &c) { c.softirqs++; });
       nk_kernel_softirq(m_kernel);
       check_fault();
+      /* The TCP receiver's ACKs go out from the softirq, after the poll. */
+      if (m_tcp && !ack_blocked && !send_acks()) ack_blocked = true;
       vr_softirq += busy_cycles(false) - before;
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
+      if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       /* Let the rest of the model catch up between polls. */
       if (m_qk.need_sync()) m_qk.sync();
       continue;
     }
     if (app_ready) {
       const double before = busy_cycles(false);
-      const int rc = nk_kernel_xmit(m_kernel, frame_bytes, 0, seq);
+      const int rc = nk_kernel_xmit(m_kernel, frame_bytes, 0, m_tcp ? m_snd_nxt : seq);
       check_fault();
       vr_app += busy_cycles(false) - before;
+      if (rc == NETDEV_TX_OK && m_tcp) {
+        if (m_snd_una == m_snd_max) m_tcp_progress_ps = t; /* the RTO runs from the first unacknowledged segment */
+        if (m_snd_nxt < m_snd_max) count([](CpuCounters &c) { c.tcp_retransmits++; });
+        m_snd_nxt++;
+        m_snd_max = std::max(m_snd_max, m_snd_nxt);
+        m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd_nxt - m_snd_una) * m_tcp_seg_payload);
+      }
       if (rc == NETDEV_TX_OK) {
         seq++;
         count([](CpuCounters &c) { c.tx_frames++; });
@@ -774,6 +870,7 @@ void CpuCore::kernel_main() {
      * (frames leaving on the wire need no interrupt to finish). */
     uint64_t wake = end_reached ? now + kDrainPollPs : UINT64_MAX;
     if (app_active) wake = std::min(wake, static_cast<uint64_t>(std::ceil(next_send_ps)));
+    if (tcp_closed && m_snd_una < m_snd_max) wake = std::min(wake, m_tcp_progress_ps + m_tcp_rto_ps);
     wake = std::min(wake, next_timer_ps()); /* a kernel timer expires */
     if (wake <= now) continue;
     /* A timeout left pending when the interrupt comes first stays in the

@@ -35,9 +35,9 @@ class CpuCore : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<CpuCore> mmio; /* to the interconnect's host side (BAR0 offsets) */
 
-  /* A core configured by cfg (cpu.*, memory.*, traffic.*, run.*), on memory mem.
-   * Both must outlive the core. */
-  CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemory &mem);
+  /* A core configured by cfg (cpu.*, memory.*, traffic.*, run.*), on memory mem
+   * (HostMemory, or an embedder's own HostMemoryIf). Both must outlive the core. */
+  CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemoryIf &mem);
   ~CpuCore() override;
 
   /* The platform the kernel layer runs on (ops, ctx, memory, MSI address). */
@@ -114,6 +114,8 @@ class CpuCore : public sc_core::sc_module {
   double cycles_per_ps() const { return 1.0 / m_ps_per_cycle; }
   /* Frames the host sink saw out of sequence order (should be zero). */
   uint64_t rx_sequence_gaps() const;
+  /* tcp: the most payload bytes the host's TX flow ever had unacknowledged. */
+  uint64_t tcp_inflight_max() const { return m_tcp_inflight_max; }
 
   static constexpr int kUnattributed = NK_PROF_MAX; /* bucket of charges outside any profiled function */
 
@@ -132,6 +134,11 @@ class CpuCore : public sc_core::sc_module {
   void kernel_main();
   void finish();
   void deliver_irqs();
+  /* tcp: transmits the ACKs the kernel's TCP receiver queued, oldest first,
+   * until the driver answers NETDEV_TX_BUSY; false if it did. */
+  bool send_acks();
+  /* tcp: the host's ACK frame of its TX flow (h from nf_check). */
+  void tcp_ack_received(const nf_header &h);
   /* Runs every kernel timer due at or before local time t_ps, earliest first;
    * false if none was due. */
   bool run_timers(uint64_t t_ps);
@@ -175,7 +182,7 @@ class CpuCore : public sc_core::sc_module {
   void violation(const std::string &msg);
 
   const nicsim_config &m_cfg;
-  HostMemory &m_mem;
+  HostMemoryIf &m_mem;
   uint8_t *m_bytes;
   uint64_t m_mem_size;
   nk_platform m_platform;
@@ -217,6 +224,14 @@ class CpuCore : public sc_core::sc_module {
   unsigned m_msi_head = 0, m_msi_count = 0;
   double m_busy_total = 0; /* sum of m_bucket_total */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
+  /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */
+  bool m_tcp = false;
+  uint64_t m_snd_una = 0, m_snd_nxt = 0, m_snd_max = 0;
+  uint64_t m_tcp_progress_ps = 0; /* last ACK progress or go-back (local time), ps */
+  uint64_t m_tcp_win_segs = 1;    /* segments tcp_window_bytes holds */
+  uint64_t m_tcp_seg_payload = 1; /* payload bytes per segment */
+  uint64_t m_tcp_rto_ps = 0;
+  uint64_t m_tcp_inflight_max = 0;
   bool m_violated = false;
   bool m_removed = false; /* the driver's remove has run */
 };

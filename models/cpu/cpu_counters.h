@@ -35,6 +35,10 @@ struct CpuCounters {
   uint64_t rx_frame_bytes = 0;  /* their Ethernet bytes, FCS included, B */
   uint64_t tx_frames = 0;       /* frames the host application handed to the driver */
   uint64_t tx_busy = 0;         /* NETDEV_TX_BUSY answers to the application */
+  /* traffic.protocol tcp */
+  uint64_t tcp_acks_sent = 0;     /* ACK frames the host handed to the driver (counted in tx_frames too) */
+  uint64_t tcp_acks_received = 0; /* ACK frames the host sink received (counted in rx_frames too) */
+  uint64_t tcp_retransmits = 0;   /* data segments the host application sent again */
 };
 
 }  // namespace nicsim

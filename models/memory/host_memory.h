@@ -15,12 +15,14 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "kernel/platform.h"
+#include "memory/host_memory_if.h"
 #include "memory/region_map.h"
 
 namespace nicsim {
 
-/* Host DRAM plus the MSI doorbell of the interrupt controller. */
-class HostMemory : public sc_core::sc_module {
+/* Host DRAM plus the MSI doorbell of the interrupt controller; the CPU core
+ * reaches its bytes through HostMemoryIf (on_dma is declared there). */
+class HostMemory : public sc_core::sc_module, public HostMemoryIf {
  public:
   tlm_utils::simple_target_socket<HostMemory> tgt; /* from the interconnect (root complex) */
 
@@ -35,23 +37,21 @@ class HostMemory : public sc_core::sc_module {
   static uint64_t default_msi_addr(uint64_t size_bytes);
 
   /* The memory's bytes: physical address pa is data()[pa]. */
-  uint8_t *data() { return m_mem.get(); }
+  uint8_t *data() override { return m_mem.get(); }
   /* The memory's bytes, read-only. */
   const uint8_t *data() const { return m_mem.get(); }
   /* Bytes of memory. */
-  uint64_t size() const { return m_size; }
+  uint64_t size() const override { return m_size; }
   /* Address (bytes) that takes MSI writes. */
-  uint64_t msi_addr() const { return m_msi_addr; }
+  uint64_t msi_addr() const override { return m_msi_addr; }
   /* Sets the attribute of [pa, pa + len) (bytes). */
-  void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) { m_attr.set(pa, len, attr); }
+  void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) override { m_attr.set(pa, len, attr); }
   /* Attribute of the byte at pa. */
-  nk_mem_attr attr(uint64_t pa) const { return m_attr.get(pa); }
+  nk_mem_attr attr(uint64_t pa) const override { return m_attr.get(pa); }
 
   /* A 4-byte MSI write arrived; the argument is the MSI data word. */
   std::function<void(uint32_t)> on_msi;
-  /* A DMA read or write of len bytes at pa has just been applied (in range):
-   * pa, len, true for a write. The CPU's cache snoops through it. */
-  std::function<void(uint64_t, uint32_t, bool)> on_dma;
+  /* on_dma (HostMemoryIf): called after each DMA read or write is applied. */
   /* IOMMU-style check of each DMA before it is applied: pa, len, true for a
    * write; returns "" if the device may access [pa, pa + len), else why not
    * (the access is then refused and reported through on_violation). Unset:

@@ -18,6 +18,11 @@ WirePeer::Params WirePeer::Params::from_config(const nicsim_config &cfg) {
   p.rate_gbps = cfg.traffic.rate_gbps;
   p.duration_ps = round_ps(cfg.run.duration_us * 1e6);
   p.seed = static_cast<uint64_t>(cfg.run.seed);
+  p.tcp = cfg.traffic.protocol == NC_PROTO_TCP;
+  p.tcp_window_bytes = static_cast<uint64_t>(cfg.traffic.tcp_window_bytes);
+  p.tcp_ack_every = static_cast<uint32_t>(cfg.traffic.tcp_ack_every);
+  p.tcp_burst = static_cast<uint32_t>(cfg.traffic.tcp_burst_segments);
+  p.tcp_rto_ps = round_ps(cfg.traffic.tcp_rto_us * 1e6);
   return p;
 }
 
@@ -35,6 +40,19 @@ WirePeer::WirePeer(sc_core::sc_module_name name, const Params &p, Mac &mac)
   m_rng = p.seed ^ 0x494D4958494D4958ull; /* "IMIXIMIX": a stream apart from the payload's */
   m_next_bytes = p.imix ? draw_imix() : p.frame_bytes;
   SC_HAS_PROCESS(WirePeer);
+  if (p.tcp) {
+    if (p.tcp_ack_every == 0 || p.tcp_burst == 0) SC_REPORT_ERROR(this->name(), "tcp_ack_every and tcp_burst must be positive");
+    m_tcp.resize(p.flows);
+    m_seg_payload = nf_tcp_payload(p.frame_bytes);
+    m_win_segs = std::max<uint64_t>(1, p.tcp_window_bytes / m_seg_payload);
+    m_cur_flow = p.flows - 1; /* the first burst is flow 0's */
+    SC_METHOD(tcp_process);
+    sensitive << m_wake;
+    SC_METHOD(tcp_rto_process);
+    sensitive << m_rto_ev;
+    dont_initialize();
+    return;
+  }
   SC_METHOD(rx_process);
   sensitive << m_wake;
   /* Initialised: the first run schedules frame 0. */
@@ -70,6 +88,15 @@ void WirePeer::pause_received(uint32_t quanta, uint64_t at_ps) {
   m_cnt.pause_frames++;
   m_pause_at_ps = at_ps;
   m_pause_until_ps = at_ps + round_ps(quanta * 64.0 * 8000.0 / m_p.line_rate_gbps); /* 512 bits per quantum */
+  if (m_p.tcp) {
+    /* No nominal schedule to keep: the pending frame waits out the pause. */
+    if (!m_armed || m_pending_start_ps < at_ps || m_pending_start_ps >= m_pause_until_ps) return;
+    m_pending_start_ps = m_pause_until_ps;
+    m_wake.cancel();
+    m_wake.notify(ps_time(m_pending_start_ps + round_ps((Mac::kPreambleBytes + m_next_bytes) * 8000.0 /
+                                                        m_p.line_rate_gbps) - now_ps()));
+    return;
+  }
   if (!m_p.send || !m_armed || m_pending_start_ps < at_ps) return;
   uint64_t u = m_pending_nominal_ps + m_shift_ps;
   m_pending_start_ps = std::max(u, m_pause_until_ps);
@@ -137,6 +164,10 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
     m_cnt.tx_errors++;
     return;
   }
+  if (m_p.tcp) {
+    tcp_frame_received(h);
+    return;
+  }
   if (h.flow != 0) { /* the NIC's TX stream is flow 0 */
     m_cnt.tx_errors++;
     return;
@@ -147,6 +178,190 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
     m_cnt.tx_gaps += m_track.gaps - gaps_before;
   } else {
     m_cnt.tx_errors++;
+  }
+}
+
+/* ---- traffic.protocol tcp ------------------------------------------------ */
+
+bool WirePeer::tcp_can_send(uint32_t f) const {
+  const TcpFlow &fl = m_tcp[f];
+  const uint64_t cwnd = static_cast<uint64_t>(fl.cwnd);
+  return fl.nxt - fl.una < std::min(m_win_segs, std::max<uint64_t>(cwnd, 1));
+}
+
+void WirePeer::tcp_go_back(TcpFlow &fl, uint64_t now, bool rto) {
+  /* Reno: ssthresh = half the flight, at least 2; the window restarts there
+   * (fast recovery, simplified) or, after an RTO, at one segment. */
+  fl.ssthresh = std::max(static_cast<double>(fl.max - fl.una) / 2, 2.0);
+  fl.cwnd = rto ? 1.0 : fl.ssthresh;
+  fl.nxt = fl.una;
+  fl.recover = fl.max;
+  fl.recovering = true;
+  fl.progress_ps = now;
+  m_cnt.tcp_gobacks++;
+}
+
+/* The RTO event at the earliest deadline of a flow with unacknowledged
+ * data (an earlier pending notification stays: it finds nothing due and
+ * re-arms). */
+void WirePeer::tcp_arm_rto() {
+  uint64_t due = UINT64_MAX;
+  for (const TcpFlow &fl : m_tcp)
+    if (fl.una < fl.max) due = std::min(due, fl.progress_ps + m_p.tcp_rto_ps);
+  if (due == UINT64_MAX || due >= m_p.duration_ps) return;
+  const uint64_t now = now_ps();
+  m_rto_ev.notify(ps_time(due > now ? due - now : 0));
+}
+
+void WirePeer::tcp_rto_process() {
+  const uint64_t now = now_ps();
+  if (now >= m_p.duration_ps) return;
+  for (TcpFlow &fl : m_tcp)
+    if (fl.una < fl.max && now >= fl.progress_ps + m_p.tcp_rto_ps) {
+      tcp_go_back(fl, now, true);
+      m_cnt.tcp_rtos++;
+    }
+  tcp_arm_rto();
+  tcp_pick();
+}
+
+void WirePeer::tcp_pick() {
+  if (m_armed) return;
+  const uint64_t now = now_ps();
+  uint64_t start = m_last_bytes ? m_last_start_ps + round_ps(interval_ps(m_last_bytes)) : 0;
+  start = std::max(start, now);
+  if (start >= m_pause_at_ps && start < m_pause_until_ps) start = m_pause_until_ps;
+  if (start >= m_p.duration_ps) return; /* nothing starts at or after the end of traffic */
+  uint32_t bytes;
+  if (m_ack_due) {
+    /* The receiver's ACK goes before the next data frame. */
+    m_pend_ack = true;
+    m_pend_flow = 0;
+    m_pend_seq = m_ack_seq;
+    m_ack_due = false;
+    bytes = NF_ACK_FRAME;
+  } else {
+    if (!m_p.send) return;
+    uint32_t f = m_cur_flow;
+    if (m_burst_left == 0 || !tcp_can_send(f)) {
+      bool found = false;
+      for (uint32_t i = 1; i <= m_p.flows && !found; i++) {
+        const uint32_t g = (m_cur_flow + i) % m_p.flows;
+        if (tcp_can_send(g)) {
+          f = g;
+          found = true;
+        }
+      }
+      if (!found) return; /* every window is closed: an ACK wakes the peer */
+      m_cur_flow = f;
+      m_burst_left = m_p.tcp_burst;
+    }
+    m_burst_left--;
+    TcpFlow &fl = m_tcp[f];
+    const bool was_idle = fl.una == fl.max;
+    m_pend_ack = false;
+    m_pend_flow = f;
+    m_pend_seq = fl.nxt;
+    if (fl.nxt < fl.max) m_cnt.tcp_retransmits++;
+    fl.nxt++;
+    fl.max = std::max(fl.max, fl.nxt);
+    m_cnt.tcp_inflight_max = std::max(m_cnt.tcp_inflight_max, (fl.nxt - fl.una) * m_seg_payload);
+    if (was_idle) {
+      fl.progress_ps = start;
+      tcp_arm_rto();
+    }
+    bytes = m_p.frame_bytes;
+  }
+  m_armed = true;
+  m_next_bytes = bytes;
+  m_pending_start_ps = start;
+  const uint64_t flight = round_ps((Mac::kPreambleBytes + bytes) * 8000.0 / m_p.line_rate_gbps);
+  m_wake.cancel();
+  m_wake.notify(ps_time(start + flight - now));
+}
+
+/* Runs at time 0 and at each frame's arrival at the MAC. */
+void WirePeer::tcp_process() {
+  if (m_armed) {
+    m_armed = false;
+    const uint32_t len = nf_dma_len(m_next_bytes);
+    uint8_t *buf = m_mac.rx_begin(len);
+    if (buf) {
+      nf_fill_ts(buf, len, m_p.seed, m_pend_ack ? (m_pend_flow | NF_FLOW_ACK) : m_pend_flow, m_pend_seq,
+                 m_pending_start_ps);
+      m_mac.rx_end();
+    }
+    m_cnt.rx_offered_frames++;
+    m_cnt.rx_offered_bytes += m_next_bytes;
+    if (m_pend_ack) m_cnt.tcp_acks_sent++;
+    m_last_start_ps = m_pending_start_ps;
+    m_last_bytes = m_next_bytes;
+  }
+  tcp_pick();
+}
+
+void WirePeer::tcp_frame_received(const nf_header &h) {
+  const uint64_t now = now_ps();
+  if (nf_is_ack(&h)) {
+    /* The host's ACK of an RX flow. */
+    const uint32_t f = nf_flow_id(&h);
+    if (f >= m_p.flows || h.seq > m_tcp[f].max) {
+      m_cnt.tx_errors++; /* a flow the peer does not send, or data it never sent */
+      return;
+    }
+    m_cnt.tx_ok++;
+    m_cnt.tcp_acks_received++;
+    TcpFlow &fl = m_tcp[f];
+    if (h.seq > fl.una) {
+      /* Slow start: +1 segment per segment ACKed; then +1 per window. */
+      const double acked = static_cast<double>(h.seq - fl.una);
+      fl.cwnd += fl.cwnd < fl.ssthresh ? acked : acked / fl.cwnd;
+      fl.cwnd = std::min(fl.cwnd, static_cast<double>(m_win_segs));
+      fl.una = h.seq;
+      fl.progress_ps = now;
+      if (fl.nxt < fl.una) fl.nxt = fl.una;
+      if (fl.recovering && fl.una >= fl.recover) fl.recovering = false;
+    } else if (h.seq == fl.una && fl.max > fl.una) {
+      /* A duplicate ACK: the receiver dropped an out-of-order segment. The
+       * model never reorders, so one is conclusive (RFC 5681 waits for
+       * three to tolerate reordering). In recovery, the duplicates of
+       * segments sent before the go-back are ignored, until the flow has
+       * resent all of them or can send no more: then a duplicate means a
+       * retransmission was lost too, and the flow goes back again (without
+       * halving its window twice). */
+      if (!fl.recovering) {
+        tcp_go_back(fl, now, false);
+      } else if (fl.nxt >= fl.recover || !tcp_can_send(f)) {
+        fl.nxt = fl.una;
+        fl.progress_ps = now;
+        m_cnt.tcp_gobacks++;
+      }
+    }
+    tcp_pick();
+    return;
+  }
+  /* The host's data (flow 0): in order, or a retransmitted duplicate. */
+  if (h.flow != 0) {
+    m_cnt.tx_errors++;
+    return;
+  }
+  if (h.seq < m_track.next_seq) {
+    m_cnt.tx_dups++;
+    m_ack_due = true; /* a duplicate is ACKed at once */
+    m_ack_seq = m_track.next_seq;
+    m_rx_unacked = 0;
+    tcp_pick();
+    return;
+  }
+  const uint64_t gaps_before = m_track.gaps;
+  nf_seq_accept(&m_track, h.seq);
+  m_cnt.tx_ok++;
+  m_cnt.tx_gaps += m_track.gaps - gaps_before;
+  if (++m_rx_unacked >= m_p.tcp_ack_every) {
+    m_ack_due = true;
+    m_ack_seq = m_track.next_seq;
+    m_rx_unacked = 0;
+    tcp_pick();
   }
 }
 

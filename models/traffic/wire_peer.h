@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <systemc>
+#include <vector>
 
 #include "config/config.h"
 #include "mac/frame_sink.h"
@@ -28,6 +29,20 @@ class Mac;
  * stream of the seed; frame n+1 starts T(size_n) after frame n, T as above.
  * TX (NIC -> peer): every frame the MAC sends is checked with nf_check and
  * per-flow sequence tracking; intact frames count ok, the rest errors.
+ * TCP (traffic.protocol tcp, docs/nic.md): the peer is the sender of each RX
+ * flow: a flow may have at most tcp_window_bytes of payload unacknowledged,
+ * and at most its congestion window (Reno-like: 10 segments at first, +1 per
+ * ACKed segment in slow start, +1/cwnd after, halved on a go-back, 1 after
+ * an RTO);
+ * the peer sends tcp_burst segments of one flow in a row (TSO), then turns
+ * to the next flow that may send, at the line-rate slots, and idles while no
+ * window is open. The host's ACK frames open the windows; a duplicate ACK
+ * (the receiver dropped an out-of-order segment) or no ACK progress for the
+ * RTO sends the flow back to its oldest unacknowledged segment (go-back-N).
+ * For the host's TX data (flow 0) the peer is the receiver: it ACKs every
+ * tcp_ack_every in-order segments and each duplicate at once; its ACK frames
+ * go before its next data frame on the RX wire. Nothing starts at or after
+ * duration_ps. tcp sends fixed-size frames (frame_dist is udp's).
  */
 class WirePeer : public sc_core::sc_module, public FrameSink {
  public:
@@ -41,6 +56,11 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
     double rate_gbps = 0;         /* offered frame bits per second, Gbit/s; 0: line rate */
     uint64_t duration_ps = 0;     /* frames start before this time, ps */
     uint64_t seed = 1;            /* payload stream seed */
+    bool tcp = false;             /* traffic.protocol tcp (see the class comment) */
+    uint64_t tcp_window_bytes = 262144; /* unacknowledged payload bytes per flow */
+    uint32_t tcp_ack_every = 2;   /* segments per ACK (TX direction, the peer receives) */
+    uint32_t tcp_burst = 44;      /* a flow's segments in a row (TSO burst) */
+    uint64_t tcp_rto_ps = 1000000000; /* go back to snd_una after this long without ACK progress */
     /* From cfg.traffic.*, cfg.nic.line_rate_gbps and cfg.run.{duration_us,seed}. */
     static Params from_config(const nicsim_config &cfg);
   };
@@ -53,6 +73,14 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
     uint64_t tx_errors = 0;         /* corrupted, duplicated or reordered */
     uint64_t tx_gaps = 0;           /* sequence numbers skipped (frames lost) */
     uint64_t pause_frames = 0;      /* PAUSE frames received from the MAC */
+    /* traffic.protocol tcp */
+    uint64_t tcp_acks_sent = 0;     /* ACK frames the peer sent (for the host's TX data) */
+    uint64_t tcp_acks_received = 0; /* ACK frames from the host */
+    uint64_t tcp_retransmits = 0;   /* data segments sent again (go-back-N) */
+    uint64_t tcp_gobacks = 0;       /* go-backs: after a duplicate ACK or an RTO */
+    uint64_t tcp_rtos = 0;          /* of those, after an RTO */
+    uint64_t tx_dups = 0;           /* host data segments received again (host retransmits), discarded */
+    uint64_t tcp_inflight_max = 0;  /* most unacknowledged payload bytes of one flow, B */
   };
 
   WirePeer(sc_core::sc_module_name name, const Params &p, Mac &mac);
@@ -80,6 +108,29 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   nf_verdict last_tx_verdict() const { return m_last_bad; }
 
  private:
+  /* tcp: per RX flow, the sender's state (sequence numbers count segments). */
+  struct TcpFlow {
+    uint64_t una = 0;        /* oldest unacknowledged segment */
+    uint64_t nxt = 0;        /* next segment to send */
+    uint64_t max = 0;        /* one past the highest segment ever sent */
+    uint64_t recover = 0;    /* a go-back is done once una reaches this */
+    bool recovering = false; /* duplicate ACKs are ignored until then */
+    uint64_t progress_ps = 0; /* last ACK progress (or go-back), ps */
+    double cwnd = kInitCwnd;  /* congestion window, segments */
+    double ssthresh = 1e18;   /* slow-start threshold, segments */
+  };
+  /* Initial congestion window: 10 segments (RFC 6928; Linux TCP_INIT_CWND). */
+  static constexpr double kInitCwnd = 10;
+  void tcp_process();
+  void tcp_rto_process();
+  /* Picks and schedules the next frame (an ACK first, then data), if any. */
+  void tcp_pick();
+  bool tcp_can_send(uint32_t f) const;
+  /* Go-back-N from una; halves the congestion window (after an RTO: one segment). */
+  void tcp_go_back(TcpFlow &fl, uint64_t now, bool rto);
+  void tcp_arm_rto();
+  void tcp_frame_received(const nf_header &h);
+
   void rx_process();
   uint64_t nominal_start_ps() const;
   uint64_t flight_ps(uint32_t frame_bytes) const;
@@ -108,6 +159,21 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   uint64_t m_tx_last_ps = 0;
   nf_verdict m_last_bad = NF_OK;
   Counters m_cnt;
+  /* tcp */
+  std::vector<TcpFlow> m_tcp;   /* per RX flow */
+  uint64_t m_seg_payload = 1;   /* payload bytes per segment */
+  uint64_t m_win_segs = 1;      /* segments the window holds */
+  uint32_t m_cur_flow = 0;      /* flow of the current burst */
+  uint32_t m_burst_left = 0;    /* its segments still to send in a row */
+  bool m_pend_ack = false;      /* frame m_pending_* is an ACK */
+  uint32_t m_pend_flow = 0;
+  uint64_t m_pend_seq = 0;
+  uint64_t m_last_start_ps = 0; /* start of the latest frame sent */
+  uint32_t m_last_bytes = 0;    /* and its size (0: none yet) */
+  bool m_ack_due = false;       /* an ACK of the host's data waits for the wire */
+  uint64_t m_ack_seq = 0;       /* its cumulative seq */
+  uint32_t m_rx_unacked = 0;    /* host data segments since the peer's last ACK */
+  sc_core::sc_event m_rto_ev;
 };
 
 }  // namespace nicsim

@@ -71,7 +71,9 @@
   X(cpu, memcpy_byte_loop_cycles_per_byte, REAL, "cycles/B", "6", 0, 1e4, "",             \
     "riscv memcpy byte loop (lb/sb) per byte: short copies, heads, tails, (dst ^ src) & 7 != 0") \
   X(cpu, msi_latency_ns, REAL, "ns", "0", 0, 1e6, "",                                     \
-    "Interrupt controller delivery: from the MSI write reaching memory to the core seeing the vector")
+    "Interrupt controller delivery: from the MSI write reaching memory to the core seeing the vector") \
+  X(cpu, gro_cycles_per_pkt, REAL, "cycles", "300", 0, 1e7, "",                            \
+    "tcp: GRO cost per received segment (dev_gro_receive, inet/tcp4_gro_receive; estimate)")
 
 /* memory: host memory seen by the CPU and by DMA. */
 #define NC_SECTION_memory(X)                                                                \
@@ -212,7 +214,17 @@
   X(traffic, frame_dist, ENUM, "", "fixed", 0, 0, "fixed|imix",                           \
     "Wire RX frame sizes: fixed (frame_bytes) or simple IMIX 64/594/1518 B at 7:4:1, seeded") \
   X(traffic, flows, INT, "flows", "1", 1, 256, "",                                        \
-    "Wire RX flows; frame n belongs to flow n mod flows, each flow numbered in order")
+    "Wire RX flows; frame n belongs to flow n mod flows, each flow numbered in order")     \
+  X(traffic, protocol, ENUM, "", "udp", 0, 0, "udp|tcp",                                  \
+    "udp: frames at the offered rate, no ACKs (iperf3 -u); tcp: simplified windowed TCP with ACKs and GRO (docs/nic.md)") \
+  X(traffic, tcp_window_bytes, INT, "B", "262144", 1, 1ll << 30, "",                      \
+    "tcp: most unacknowledged payload bytes per flow (Linux tcp_rmem autotuning default scale, 256 KiB)") \
+  X(traffic, tcp_ack_every, INT, "segments", "2", 1, 1024, "",                            \
+    "tcp: receiver ACKs once this many segments are unacknowledged (delayed ACK, RFC 1122/5681)") \
+  X(traffic, tcp_burst_segments, INT, "segments", "44", 1, 1024, "",                      \
+    "tcp: wire peer sends a flow's segments in bursts of this many (TSO, 64 KiB gso_max_size / 1448)") \
+  X(traffic, tcp_rto_us, REAL, "us", "200000", 1, 1e9, "",                                \
+    "tcp: retransmission timeout: no ACK progress for this long sends the flow back to its oldest unacknowledged segment (Linux TCP_RTO_MIN 200 ms)")
 
 /* workload: what kind of simulation to build. */
 #define NC_SECTION_workload(X)                                                              \
@@ -254,6 +266,7 @@ enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR };
 enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
 enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };
 enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };
+enum nc_traffic_protocol { NC_PROTO_UDP, NC_PROTO_TCP };
 enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
 enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
 

@@ -106,9 +106,22 @@ struct nk_kernel_stats {
   uint64_t dma_map_fail;    /* dma_map_single_attrs returned DMA_MAPPING_ERROR */
   uint64_t timers;          /* nk_kernel_timer calls that ran an hrtimer's callback */
   uint64_t timers_stale;    /* nk_kernel_timer calls for a timer no longer queued (ignored) */
+  /* traffic.protocol tcp (skb.c, napi.c) */
+  uint64_t gro_merged;      /* segments GRO appended to a held packet of their flow */
+  uint64_t gro_flushes;     /* packets GRO handed up (each charged stack_rx once) */
+  uint64_t tcp_discards;    /* segments the TCP receiver dropped: out of order or duplicate */
+  uint64_t tcp_acks_queued; /* ACKs the TCP receiver asked for (nk_kernel_ack_peek) */
+  uint64_t tcp_acks_dropped;/* ACKs not queued: the ACK queue (NK_ACK_QUEUE) was full */
 };
 /* The kernel layer's counters. */
 const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k);
+/* traffic.protocol tcp: the oldest ACK the stack's TCP receiver wants sent
+ * (flow, cumulative seq = next segment expected); false if none. The caller
+ * transmits it with nk_kernel_xmit(k, NF_ACK_FRAME, flow | NF_FLOW_ACK, seq)
+ * and then removes it with nk_kernel_ack_pop. */
+bool nk_kernel_ack_peek(const struct nk_kernel *k, uint32_t *flow, uint64_t *seq);
+/* Removes the ACK nk_kernel_ack_peek returned (no-op if none). */
+void nk_kernel_ack_pop(struct nk_kernel *k);
 /* The first driver bug the layer caught (bad pointer, bad unmap, skb
  * overflow, NAPI misuse...), or NULL. After a fault the kernel stops running
  * driver code: irq/softirq do nothing and xmit drops. The glue should stop

@@ -65,6 +65,31 @@ struct nk_irq {
   void *dev_id;
 };
 
+/* GRO (traffic.protocol tcp): Linux holds up to MAX_GRO_SKBS = 8 packets per
+ * NAPI (include/net/gro.h, formerly netdevice.h) and flushes the oldest when
+ * a ninth flow arrives; a packet grows to less than 64 KiB
+ * (GRO_LEGACY_MAX_SIZE / gso_max_size, net/core/gro.c skb_gro_receive). */
+#define NK_GRO_MAX 8
+#define NK_GRO_MAX_SIZE 65536u
+#define NK_TCP_FLOWS 256  /* traffic.flows at most */
+#define NK_ACK_QUEUE 1024 /* ACKs waiting for the driver (txqueuelen 1000 scale) */
+
+/* One held GRO packet: consecutive segments of one flow, chained by skb->next. */
+struct nk_gro_entry {
+  bool live;
+  u32 flow;
+  u64 next_seq;  /* seq a segment must carry to be appended */
+  u32 segs;
+  u32 ip_bytes;  /* IP length of the merged packet (first IP packet + appended payloads) */
+  u64 age;       /* order of creation: the smallest is the oldest */
+  struct sk_buff *first, *last;
+};
+
+struct nk_ack {
+  u32 flow;
+  u64 seq;
+};
+
 struct nk_kernel {
   struct nk_platform plat;
   const struct nicsim_config *cfg;
@@ -118,6 +143,16 @@ struct nk_kernel {
   struct nk_kernel_stats stats;
   int prof_stack_rx, prof_stack_tx, prof_irq_entry, prof_softirq, prof_copy_to_user;
   u64 user_copy_bytes; /* delivered bytes whose copy to user space is not yet charged */
+
+  /* traffic.protocol tcp (skb.c): GRO table, receiver state, ACK queue */
+  bool tcp;
+  int prof_gro;
+  struct nk_gro_entry gro[NK_GRO_MAX];
+  u64 gro_age;
+  u64 tcp_rcv_nxt[NK_TCP_FLOWS];  /* next segment expected, per flow */
+  u32 tcp_unacked[NK_TCP_FLOWS];  /* segments received since the last ACK */
+  struct nk_ack acks[NK_ACK_QUEUE]; /* ring */
+  u32 ack_head, ack_count;
 
   char fault[512]; /* first driver bug seen; "" if none */
   u64 nfaults;
@@ -180,5 +215,9 @@ void nk__timers_release(struct nk_kernel *k);
 /* skb pool (skb.c). */
 int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen);
 void nk__skb_fini(struct nk_kernel *k);
+/* GRO (skb.c): hands every held packet up, oldest first; then, at the end of
+ * a poll (end_of_poll), asks for an ACK of every flow with unacknowledged
+ * segments. */
+void nk__gro_flush(struct nk_kernel *k, bool end_of_poll);
 
 #endif

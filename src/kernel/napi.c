@@ -141,6 +141,8 @@ bool napi_complete_done(struct napi_struct *napi, int work_done) {
   }
   napi->scheduled = false;
   poll_list_del(k, napi);
+  /* napi_complete_done hands GRO's held packets up (napi_gro_flush). */
+  if (k->polling == napi) nk__gro_flush(k, false);
   return true;
 }
 
@@ -167,6 +169,11 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
     k->polling = napi;
     k->polling_budget = budget;
     int work = napi->poll(napi, budget);
+    /* The end of the poll: whatever GRO still holds goes up (Linux keeps
+     * packets of the current jiffy across full-budget polls; here a poll
+     * always ends with an empty GRO table), and the TCP receiver ACKs the
+     * rest. */
+    if (!k->fault[0]) nk__gro_flush(k, true);
     k->polling = NULL;
     k->stats.napi_polls++;
     k->stats.napi_work += work > 0 ? (u64)work : 0;

@@ -1,10 +1,13 @@
-/* skb.c: the preallocated sk_buff pool (data in cacheable simulated memory)
- * and RX delivery to the host stack. */
+/* skb.c: the preallocated sk_buff pool (data in cacheable simulated memory),
+ * RX delivery to the host stack, and (traffic.protocol tcp) GRO and the TCP
+ * receiver's in-order check and ACK queue. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "kernel/kernel_priv.h"
+#include "net/frame.h"
 
 int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
   const struct nicsim_config *c = k->cfg;
@@ -34,6 +37,8 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
     k->skb_free = s;
   }
   k->skbs_in_use = 0;
+  k->tcp = c->traffic.protocol == NC_PROTO_TCP;
+  k->prof_gro = nk_prof_id("napi_gro_receive", NK_CLASS_RX);
   return 0;
 }
 
@@ -136,35 +141,197 @@ void napi_consume_skb(struct sk_buff *skb, int budget) {
   dev_kfree_skb_any(skb);
 }
 
+/* The test-frame header of skb's data (read natively: parsing headers is
+ * part of the GRO and stack charges). False if it is no nicsim frame. */
+static bool skb_frame_header(const struct sk_buff *skb, struct nf_header *h) {
+  if (skb->len < NF_HDR_OFF + NF_HDR_LEN) return false;
+  memcpy(h, skb->data + NF_HDR_OFF, sizeof *h);
+  return h->magic == NF_MAGIC;
+}
+
+/* Hands one frame to the host sink and frees it (the stack's per-packet
+ * charge is the caller's). */
+static void deliver_one(struct nk_kernel *k, struct sk_buff *skb) {
+  struct net_device *dev = skb->dev;
+  const u32 len = skb->len;
+  /* The copy to user space is the reader's, charged after the poll
+   * (nk__flush_user_copy). */
+  k->user_copy_bytes += len;
+  k->plat.ops->host_rx(k->plat.ctx, nk__pa(k, skb->data), len);
+  dev->stats.rx_packets++;
+  dev->stats.rx_bytes += len;
+  k->stats.rx_delivered++;
+  k->stats.rx_bytes += len;
+  dev_kfree_skb_any(skb);
+}
+
+/* Queues an ACK of flow up to seq for the CPU to transmit; a full queue
+ * drops it, as a full qdisc would. */
+static void queue_ack(struct nk_kernel *k, u32 flow, u64 seq) {
+  k->tcp_unacked[flow] = 0;
+  if (k->ack_count == NK_ACK_QUEUE) {
+    k->stats.tcp_acks_dropped++;
+    return;
+  }
+  k->acks[(k->ack_head + k->ack_count++) % NK_ACK_QUEUE] = (struct nk_ack){flow, seq};
+  k->stats.tcp_acks_queued++;
+}
+
+/* The stack's receive of one packet (a GRO chain of segments of one flow, or
+ * a single frame): stack_rx once, then each segment to the host sink. With
+ * tcp, a data segment is accepted only in order (seq == rcv_nxt); others
+ * are discarded with an immediate duplicate ACK (no out-of-order queue); the
+ * receiver ACKs once tcp_ack_every segments are unacknowledged (Linux sends
+ * one ACK per GRO packet of two or more segments: a stretch ACK). */
+static void stack_receive(struct nk_kernel *k, struct sk_buff *first) {
+  const struct nc_cpu *cpu = &k->cfg->cpu;
+  int prev = nk_prof_enter(k->prof_stack_rx);
+  /* IP and UDP/TCP in the softirq, once per (merged) packet. */
+  k->plat.ops->charge(k->plat.ctx, cpu->stack_rx_cycles_per_pkt);
+  bool tcp_data = false, discarded = false;
+  u32 flow = 0;
+  for (struct sk_buff *skb = first, *next; skb; skb = next) {
+    next = skb->next;
+    skb->next = NULL;
+    struct nf_header h;
+    if (k->tcp && skb_frame_header(skb, &h) && !nf_is_ack(&h) && h.flow < NK_TCP_FLOWS) {
+      tcp_data = true;
+      flow = h.flow;
+      if (h.seq != k->tcp_rcv_nxt[flow]) {
+        k->stats.tcp_discards++;
+        discarded = true;
+        dev_kfree_skb_any(skb);
+        continue;
+      }
+      k->tcp_rcv_nxt[flow] = h.seq + 1;
+      k->tcp_unacked[flow]++;
+    }
+    deliver_one(k, skb);
+  }
+  if (tcp_data) {
+    if (discarded)
+      queue_ack(k, flow, k->tcp_rcv_nxt[flow]);
+    else if (k->tcp_unacked[flow] >= (u32)k->cfg->traffic.tcp_ack_every)
+      queue_ack(k, flow, k->tcp_rcv_nxt[flow]);
+  }
+  nk_prof_leave(prev);
+}
+
 void netif_receive_skb(struct sk_buff *skb) {
   if (!skb) {
     nk__fault(nk__cur("netif_receive_skb"), "netif_receive_skb(NULL)");
     return;
   }
-  struct net_device *dev = skb->dev;
-  struct nk_kernel *k = nk__dev_kernel(dev, "netif_receive_skb");
+  struct nk_kernel *k = nk__dev_kernel(skb->dev, "netif_receive_skb");
   if (!skb->in_use) {
     nk__fault(k, "netif_receive_skb: skb %td is not allocated", skb - k->skbs);
     return;
   }
-  const struct nc_cpu *cpu = &k->cfg->cpu;
-  int prev = nk_prof_enter(k->prof_stack_rx);
-  /* GRO, IP and UDP/TCP in the softirq; the copy to user space is the
-   * reader's, charged after the poll (nk__flush_user_copy). */
-  k->plat.ops->charge(k->plat.ctx, cpu->stack_rx_cycles_per_pkt);
-  k->user_copy_bytes += skb->len;
-  k->plat.ops->host_rx(k->plat.ctx, nk__pa(k, skb->data), skb->len);
-  nk_prof_leave(prev);
-  dev->stats.rx_packets++;
-  dev->stats.rx_bytes += skb->len;
-  k->stats.rx_delivered++;
-  k->stats.rx_bytes += skb->len;
-  dev_kfree_skb_any(skb);
+  skb->next = NULL;
+  stack_receive(k, skb);
 }
 
+/* Hands held packet e up and frees its slot. */
+static void gro_flush_entry(struct nk_kernel *k, struct nk_gro_entry *e) {
+  struct sk_buff *first = e->first;
+  e->live = false;
+  e->first = e->last = NULL;
+  k->stats.gro_flushes++;
+  stack_receive(k, first);
+}
+
+void nk__gro_flush(struct nk_kernel *k, bool end_of_poll) {
+  for (;;) {
+    struct nk_gro_entry *old = NULL;
+    for (int i = 0; i < NK_GRO_MAX; i++)
+      if (k->gro[i].live && (!old || k->gro[i].age < old->age)) old = &k->gro[i];
+    if (!old) break;
+    gro_flush_entry(k, old);
+  }
+  if (!end_of_poll || !k->tcp) return;
+  /* The end of the poll: ACK what is left unacknowledged (instead of
+   * Linux's delayed-ACK timer, which would fire later). */
+  u32 flows = (u32)k->cfg->traffic.flows < NK_TCP_FLOWS ? (u32)k->cfg->traffic.flows : NK_TCP_FLOWS;
+  for (u32 f = 0; f < flows; f++)
+    if (k->tcp_unacked[f]) queue_ack(k, f, k->tcp_rcv_nxt[f]);
+}
+
+/* With traffic.protocol tcp: Linux's GRO (net/core/gro.c) in small. Each
+ * segment costs cpu.gro_cycles_per_pkt; a data segment that continues a held
+ * packet of its flow (next seq, under 64 KiB) is appended, else the held one
+ * is flushed and the segment starts a new one; a ninth flow flushes the
+ * oldest. ACK frames and non-nicsim frames go up at once. Held packets go up
+ * at napi_complete_done and at the end of every poll. udp: no GRO, every
+ * frame goes up on its own. */
 void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
-  (void)napi; /* no GRO: every frame goes up on its own */
-  netif_receive_skb(skb);
+  (void)napi;
+  if (!skb) {
+    nk__fault(nk__cur("napi_gro_receive"), "napi_gro_receive(NULL)");
+    return;
+  }
+  struct nk_kernel *k = nk__dev_kernel(skb->dev, "napi_gro_receive");
+  if (!k->tcp || !k->polling) {
+    netif_receive_skb(skb);
+    return;
+  }
+  if (!skb->in_use) {
+    nk__fault(k, "napi_gro_receive: skb %td is not allocated", skb - k->skbs);
+    return;
+  }
+  int prev = nk_prof_enter(k->prof_gro);
+  k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.gro_cycles_per_pkt);
+  nk_prof_leave(prev);
+  struct nf_header h;
+  if (!skb_frame_header(skb, &h) || nf_is_ack(&h) || h.flow >= NK_TCP_FLOWS ||
+      skb->len + NF_FCS_LEN <= NF_TCP_OVERHEAD) {
+    netif_receive_skb(skb); /* not mergeable: up at once */
+    return;
+  }
+  skb->next = NULL;
+  const u32 ip_len = skb->len - NF_ETH_HLEN;
+  const u32 payload = skb->len + NF_FCS_LEN - NF_TCP_OVERHEAD;
+  struct nk_gro_entry *e = NULL, *free_slot = NULL, *oldest = NULL;
+  for (int i = 0; i < NK_GRO_MAX; i++) {
+    struct nk_gro_entry *g = &k->gro[i];
+    if (!g->live) {
+      if (!free_slot) free_slot = g;
+      continue;
+    }
+    if (g->flow == h.flow) e = g;
+    if (!oldest || g->age < oldest->age) oldest = g;
+  }
+  if (e) {
+    if (h.seq == e->next_seq && e->ip_bytes + payload < NK_GRO_MAX_SIZE) {
+      e->last->next = skb;
+      e->last = skb;
+      e->segs++;
+      e->ip_bytes += payload;
+      e->next_seq = h.seq + 1;
+      k->stats.gro_merged++;
+      return;
+    }
+    gro_flush_entry(k, e); /* not the next segment, or 64 KiB reached */
+    free_slot = e;
+  } else if (!free_slot) {
+    gro_flush_entry(k, oldest); /* MAX_GRO_SKBS held: the oldest goes up */
+    free_slot = oldest;
+  }
+  *free_slot = (struct nk_gro_entry){.live = true, .flow = h.flow, .next_seq = h.seq + 1, .segs = 1,
+                                     .ip_bytes = ip_len, .age = ++k->gro_age, .first = skb, .last = skb};
+}
+
+bool nk_kernel_ack_peek(const struct nk_kernel *k, uint32_t *flow, uint64_t *seq) {
+  if (k->ack_count == 0) return false;
+  const struct nk_ack *a = &k->acks[k->ack_head];
+  if (flow) *flow = a->flow;
+  if (seq) *seq = a->seq;
+  return true;
+}
+
+void nk_kernel_ack_pop(struct nk_kernel *k) {
+  if (k->ack_count == 0) return;
+  k->ack_head = (k->ack_head + 1) % NK_ACK_QUEUE;
+  k->ack_count--;
 }
 
 unsigned int nk_kernel_skbs_in_use(const struct nk_kernel *k) { return k->skbs_in_use; }

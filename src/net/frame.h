@@ -41,6 +41,24 @@ struct nf_header {
 };
 static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 32 bytes");
 
+/* traffic.protocol tcp: an ACK frame sets this bit in its header's flow
+ * field; its seq is the cumulative ACK (the next segment the receiver
+ * expects). ACK frames are NF_ACK_FRAME bytes with FCS; data segments carry
+ * no flag. */
+#define NF_FLOW_ACK 0x80000000u
+#define NF_ACK_FRAME 64u
+/* Headers a TCP segment's frame carries around its payload: Ethernet 14,
+ * IPv4 20, TCP 20 + 12 (timestamps option), FCS 4: MSS 1448 at a 1518 B frame. */
+#define NF_TCP_OVERHEAD 70u
+/* True if h is an ACK frame's header. */
+static inline bool nf_is_ack(const struct nf_header *h) { return (h->flow & NF_FLOW_ACK) != 0; }
+/* The flow number of h without the ACK flag. */
+static inline uint32_t nf_flow_id(const struct nf_header *h) { return h->flow & ~NF_FLOW_ACK; }
+/* TCP payload bytes of a data segment in a frame of frame_bytes (at least 1). */
+static inline uint32_t nf_tcp_payload(uint32_t frame_bytes) {
+  return frame_bytes > NF_TCP_OVERHEAD ? frame_bytes - NF_TCP_OVERHEAD : 1u;
+}
+
 /* Bytes of a frame as moved by DMA (frame_bytes without FCS). */
 static inline uint32_t nf_dma_len(uint32_t frame_bytes) { return frame_bytes - NF_FCS_LEN; }
 

@@ -118,11 +118,21 @@ extern "C" {
     "Moderation conditions met while masked, folded into a later interrupt")                      \
   X(IRQ_THROTTLED, "irq.throttled", "interrupts", COUNT,                                          \
     "Interrupts merged into one deferred by ITR throttling (nic.irq_itr_usecs)")                  \
+  X(TCP_ACKS, "tcp.acks", "frames", COUNT,                                                        \
+    "traffic.protocol tcp: ACK frames sent by the host and the wire peer")                          \
+  X(TCP_RETRANSMITS, "tcp.retransmits", "frames", COUNT,                                          \
+    "traffic.protocol tcp: data segments sent again (go-back-N after a duplicate ACK or an RTO)")   \
+  X(TCP_INFLIGHT_MAX, "tcp.inflight_max", "B", COUNT,                                             \
+    "traffic.protocol tcp, whole run: most unacknowledged payload bytes one flow had (peer's RX flows, host's TX flow)") \
+  X(GRO_MERGED, "gro.merged", "segments", COUNT,                                                  \
+    "traffic.protocol tcp: received segments GRO appended to a held packet of their flow")         \
+  X(GRO_FLUSHES, "gro.flushes", "packets", COUNT,                                                  \
+    "traffic.protocol tcp: packets GRO handed to the stack (one stack_rx charge each)")           \
   X(TOTAL_RX_SENT, "total.rx.sent", "frames", COUNT, "Whole run: frames the wire peer sent to the NIC") \
-  X(TOTAL_RX_RECEIVED, "total.rx.received", "frames", COUNT, "Whole run: frames the host received intact") \
+  X(TOTAL_RX_RECEIVED, "total.rx.received", "frames", COUNT, "Whole run: frames the host received intact (tcp: also those its TCP receiver discarded)") \
   X(TOTAL_RX_DROPPED, "total.rx.dropped", "frames", COUNT, "Whole run: frames the NIC dropped and counted") \
   X(TOTAL_TX_SENT, "total.tx.sent", "frames", COUNT, "Whole run: frames the host handed to the driver") \
-  X(TOTAL_TX_RECEIVED, "total.tx.received", "frames", COUNT, "Whole run: frames the wire peer received intact") \
+  X(TOTAL_TX_RECEIVED, "total.tx.received", "frames", COUNT, "Whole run: frames the wire peer received intact (tcp: also duplicates it discarded)") \
   X(SIM_TIME_NS, "sim.time_ns", "ns", COUNT, "Simulated time at the end of the run, drain included") \
   X(SIM_EVENTS, "sim.events", "events", COUNT, "SystemC delta cycles executed (kernel activations)") \
   X(SIM_WALL_S, "sim.wall_s", "s", WALL, "Wall-clock time of the simulation (not deterministic)")

@@ -104,6 +104,8 @@ void Top::snapshot(Snapshot &s) const {
   } else {
     s.bus = bus->counters();
   }
+  s.peer = const_cast<NicDevice &>(nic).peer().counters(); /* peer() has no const overload; only read here */
+  if (const nk_kernel *k = cpu.kernel()) s.kstats = *nk_kernel_get_stats(k);
 }
 
 void Top::snapshot_thread() {
@@ -133,9 +135,15 @@ std::string Top::dma_permission(uint64_t pa, uint32_t len, bool write) const {
 bool Top::check_drained() {
   const NicCounters c = nic.counters();
   const CpuCounters &h = cpu.total();
+  /* tcp: segments the host's TCP receiver discarded (out of order,
+   * duplicate) and duplicates the peer discarded arrived too. */
+  const nk_kernel *k = cpu.kernel();
+  const uint64_t rx_discards = k ? nk_kernel_get_stats(k)->tcp_discards : 0;
+  const uint64_t tx_dups = nic.peer().counters().tx_dups;
   const int64_t rx = static_cast<int64_t>(c.rx_offered_frames) -
-                     static_cast<int64_t>(h.rx_frames + c.rx_drop_fifo + c.rx_drop_nodesc);
-  const int64_t tx = static_cast<int64_t>(h.tx_frames) - static_cast<int64_t>(c.tx_peer_ok + c.tx_peer_errors);
+                     static_cast<int64_t>(h.rx_frames + rx_discards + c.rx_drop_fifo + c.rx_drop_nodesc);
+  const int64_t tx =
+      static_cast<int64_t>(h.tx_frames) - static_cast<int64_t>(c.tx_peer_ok + c.tx_peer_errors + tx_dups);
   if (!m_out.end_seen) {
     m_out.end_seen = true;
     m_out.end_ps = now_ps();
@@ -236,11 +244,21 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_set(res, NM_NIC_PAUSE_FRAMES, static_cast<double>((b.nic.pause_xoff + b.nic.pause_xon) -
                                                                      (a.nic.pause_xoff + a.nic.pause_xon)));
 
+  nicsim_results_set(res, NM_TCP_ACKS,
+                     static_cast<double>(w.tcp_acks_sent + (b.peer.tcp_acks_sent - a.peer.tcp_acks_sent)));
+  nicsim_results_set(res, NM_TCP_RETRANSMITS,
+                     static_cast<double>(w.tcp_retransmits + (b.peer.tcp_retransmits - a.peer.tcp_retransmits)));
+  nicsim_results_set(res, NM_TCP_INFLIGHT_MAX,
+                     static_cast<double>(std::max(f.peer.tcp_inflight_max, cpu.tcp_inflight_max())));
+  nicsim_results_set(res, NM_GRO_MERGED, static_cast<double>(b.kstats.gro_merged - a.kstats.gro_merged));
+  nicsim_results_set(res, NM_GRO_FLUSHES, static_cast<double>(b.kstats.gro_flushes - a.kstats.gro_flushes));
+
   nicsim_results_set(res, NM_TOTAL_RX_SENT, static_cast<double>(f.nic.rx_offered_frames));
-  nicsim_results_set(res, NM_TOTAL_RX_RECEIVED, static_cast<double>(t.rx_frames));
+  /* Frames that reached the host: delivered, or discarded by its TCP receiver. */
+  nicsim_results_set(res, NM_TOTAL_RX_RECEIVED, static_cast<double>(t.rx_frames + f.kstats.tcp_discards));
   nicsim_results_set(res, NM_TOTAL_RX_DROPPED, static_cast<double>(f.nic.rx_drop_fifo + f.nic.rx_drop_nodesc));
   nicsim_results_set(res, NM_TOTAL_TX_SENT, static_cast<double>(t.tx_frames));
-  nicsim_results_set(res, NM_TOTAL_TX_RECEIVED, static_cast<double>(f.nic.tx_peer_ok));
+  nicsim_results_set(res, NM_TOTAL_TX_RECEIVED, static_cast<double>(f.nic.tx_peer_ok + f.peer.tx_dups));
   nicsim_results_set(res, NM_SIM_TIME_NS, static_cast<double>(m_end_ps / 1000));
   nicsim_results_set(res, NM_SIM_EVENTS, static_cast<double>(sc_core::sc_delta_count()));
 

@@ -21,6 +21,7 @@
 #include "nic/nic_device.h"
 #include "pcie/pcie_link.h"
 #include "results/metrics.h"
+#include "traffic/wire_peer.h"
 
 namespace nicsim {
 
@@ -38,6 +39,8 @@ class Top : public sc_core::sc_module {
     PcieDirCounters down;
     PcieReadStats rd;
     AxiCounters bus; /* bus.enabled */
+    WirePeer::Counters peer;   /* the wire peer (tcp counters) */
+    nk_kernel_stats kstats{};  /* the kernel layer (GRO, TCP receiver); zero before the probe */
   };
 
   /* How the run ended. */

@@ -145,6 +145,9 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("traffic.frame_dist"), 2u);
   EXPECT_EQ(enum_of("traffic.frame_dist", "fixed"), NC_DIST_FIXED);
   EXPECT_EQ(enum_of("traffic.frame_dist", "imix"), NC_DIST_IMIX);
+  EXPECT_EQ(nchoices("traffic.protocol"), 2u);
+  EXPECT_EQ(enum_of("traffic.protocol", "udp"), NC_PROTO_UDP);
+  EXPECT_EQ(enum_of("traffic.protocol", "tcp"), NC_PROTO_TCP);
   EXPECT_EQ(nchoices("workload.kind"), 2u);
   EXPECT_EQ(enum_of("workload.kind", "nic"), NC_WORKLOAD_NIC);
   EXPECT_EQ(enum_of("workload.kind", "dma-bench"), NC_WORKLOAD_DMA_BENCH);
@@ -155,7 +158,7 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 9u);
+  EXPECT_EQ(enums, 10u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

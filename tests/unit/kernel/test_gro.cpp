@@ -1,0 +1,185 @@
+// test_gro.cpp: GRO and the TCP receiver of the kernel layer
+// (traffic.protocol tcp) on the counting platform, by hand count: merges of
+// consecutive segments up to 64 KiB, the 8-packet table flushing its oldest,
+// stack_rx once per GRO packet, gro_cycles per segment, in-order delivery
+// with duplicate ACKs for what follows a hole, and udp's per-frame path.
+#include <gtest/gtest.h>
+
+#include <utility>
+#include <vector>
+
+#include "net/frame.h"
+#include "unit/kernel/test_support.h"
+
+namespace {
+
+constexpr uint32_t kFrame = 1518;          // with FCS
+constexpr uint32_t kLen = kFrame - 4;      // in the skb
+struct Seg {
+  uint32_t flow;
+  uint64_t seq;
+  bool ack = false;
+};
+
+// A NAPI context whose poll hands `segs` to napi_gro_receive, then completes.
+struct GroRig {
+  TestKernel t;
+  napi_struct napi{};
+  std::vector<Seg> segs;
+  std::vector<std::pair<uint32_t, uint64_t>> delivered;  // (flow, seq) at host_rx
+  static GroRig *cur;
+
+  explicit GroRig(bool tcp) {
+    t.cfg.traffic.protocol = tcp ? NC_PROTO_TCP : NC_PROTO_UDP;
+    t.cfg.traffic.flows = 16;
+    t.cfg.driver.napi_budget = 128;
+    EXPECT_TRUE(t.create(true)) << t.err;
+    t.cp.on_host_rx = [](void *, uint64_t, const uint8_t *buf, uint32_t len) {
+      nf_header h;
+      EXPECT_EQ(nf_check(buf, len, 1, &h), NF_OK);
+      cur->delivered.push_back({h.flow, h.seq});
+    };
+    cur = this;
+    netif_napi_add(t.dev(), &napi, poll, 128);
+    napi_enable(&napi);
+  }
+  ~GroRig() {
+    if (t.k && !t.fault()) {
+      napi_disable(&napi);
+      netif_napi_del(&napi);
+    }
+  }
+  static int poll(napi_struct *n, int budget) {
+    int work = 0;
+    for (const Seg &s : cur->segs) {
+      sk_buff *skb = napi_alloc_skb(n, s.ack ? NF_ACK_FRAME - 4 : kLen);
+      const uint32_t len = s.ack ? NF_ACK_FRAME - 4 : kLen;
+      nf_fill(skb_put(skb, len), len, 1, s.ack ? (s.flow | NF_FLOW_ACK) : s.flow, s.seq);
+      napi_gro_receive(n, skb);
+      work++;
+    }
+    EXPECT_LT(work, budget);
+    napi_complete_done(n, work);
+    return work;
+  }
+  // One softirq polling segs.
+  void run(std::vector<Seg> s) {
+    segs = std::move(s);
+    napi_schedule(&napi);
+    nk_kernel_softirq(t.k);
+  }
+  const nk_kernel_stats &st() const { return *nk_kernel_get_stats(t.k); }
+  std::vector<std::pair<uint32_t, uint64_t>> acks() {
+    std::vector<std::pair<uint32_t, uint64_t>> a;
+    uint32_t f;
+    uint64_t q;
+    while (nk_kernel_ack_peek(t.k, &f, &q)) {
+      a.push_back({f, q});
+      nk_kernel_ack_pop(t.k);
+    }
+    return a;
+  }
+};
+GroRig *GroRig::cur = nullptr;
+
+std::vector<Seg> one_flow(uint32_t flow, uint64_t from, int n) {
+  std::vector<Seg> v;
+  for (int i = 0; i < n; i++) v.push_back({flow, from + static_cast<uint64_t>(i)});
+  return v;
+}
+
+TEST(KernelGro, SixtyFourSegmentsOfOneFlowAreTwoPacketsOf45And19) {
+  GroRig g(true);
+  g.run(one_flow(0, 0, 64));
+  // 64 KiB: a packet of k segments has IP length 1500 + (k - 1) x 1448, which
+  // stays below 65536 up to k = 45; the 46th starts a new packet.
+  EXPECT_EQ(g.st().gro_flushes, 2u);
+  EXPECT_EQ(g.st().gro_merged, 62u);
+  EXPECT_EQ(g.t.cp.c.host_rx, 64u);
+  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 2 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 64 * g.t.cfg.cpu.gro_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(g.t.bucket("copy_to_user"), 64.0 * kLen * g.t.cfg.cpu.stack_rx_cycles_per_byte);
+  // One (stretch) ACK per packet: after segment 45 and after segment 64.
+  auto a = g.acks();
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0], std::make_pair(0u, uint64_t{45}));
+  EXPECT_EQ(a[1], std::make_pair(0u, uint64_t{64}));
+  for (size_t i = 0; i < g.delivered.size(); i++) EXPECT_EQ(g.delivered[i].second, i);
+  EXPECT_EQ(g.t.fault(), nullptr);
+  EXPECT_EQ(nk_kernel_skbs_in_use(g.t.k), 0u) << "GRO holds nothing after the poll";
+}
+
+TEST(KernelGro, EightFlowsInTurnMergeButANinthFlushesTheOldestEachTime) {
+  GroRig g8(true);
+  std::vector<Seg> v;
+  for (uint64_t r = 0; r < 2; r++)
+    for (uint32_t f = 0; f < 8; f++) v.push_back({f, r});
+  g8.run(v);
+  EXPECT_EQ(g8.st().gro_merged, 8u);   // the second round joins the first
+  EXPECT_EQ(g8.st().gro_flushes, 8u);  // at napi_complete_done
+  EXPECT_EQ(g8.acks().size(), 8u);     // each packet of 2 segments is ACKed once
+}
+
+TEST(KernelGro, NineFlowsInTurnDefeatGro) {
+  GroRig g(true);
+  std::vector<Seg> v;
+  for (uint64_t r = 0; r < 2; r++)
+    for (uint32_t f = 0; f < 9; f++) v.push_back({f, r});
+  g.run(v);
+  // Every arrival finds 8 packets held and flushes the oldest, which is the
+  // next flow to arrive: nothing merges, 18 one-segment packets.
+  EXPECT_EQ(g.st().gro_merged, 0u);
+  EXPECT_EQ(g.st().gro_flushes, 18u);
+  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 18 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
+  // Each flow reaches two unacknowledged segments once: 9 ACKs, none left
+  // for the end of the poll.
+  EXPECT_EQ(g.acks().size(), 9u);
+}
+
+TEST(KernelGro, ASegmentAfterAHoleIsDiscardedWithADuplicateAck) {
+  GroRig g(true);
+  g.run({{0, 0}, {0, 1}, {0, 3}, {0, 4}});
+  // [0,1] is one packet, delivered and ACKed (2); [3,4] continues no packet:
+  // a new one, which the receiver discards (it expects 2) with a duplicate ACK.
+  EXPECT_EQ(g.t.cp.c.host_rx, 2u);
+  EXPECT_EQ(g.st().tcp_discards, 2u);
+  auto a = g.acks();
+  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(a[0].second, 2u);
+  EXPECT_EQ(a[1].second, 2u) << "duplicate ACK";
+  // The retransmission from 2 is accepted.
+  g.run(one_flow(0, 2, 3));
+  EXPECT_EQ(g.t.cp.c.host_rx, 5u);
+  EXPECT_EQ(g.t.fault(), nullptr);
+  EXPECT_EQ(nk_kernel_skbs_in_use(g.t.k), 0u) << "GRO holds nothing after the poll";
+}
+
+TEST(KernelGro, AcksGoUpAtOnceAndAnOddRemainderIsAckedAtTheEndOfThePoll) {
+  GroRig g(true);
+  g.run({{0, 0}, {5, 7, true}, {0, 1}, {0, 2}});
+  // The ACK frame (flow 5) is not merged and goes up at once; data [0..2] is
+  // one packet of 3, ACKed once (3 >= 2).
+  EXPECT_EQ(g.st().gro_flushes, 1u);
+  EXPECT_EQ(g.st().gro_merged, 2u);
+  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 2 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 4 * g.t.cfg.cpu.gro_cycles_per_pkt);
+  EXPECT_EQ(g.acks().size(), 1u);
+  g.t.cfg.traffic.tcp_ack_every = 4;  // the kernel reads cfg live
+  g.run(one_flow(0, 3, 1));
+  auto a = g.acks();
+  ASSERT_EQ(a.size(), 1u) << "the end of the poll ACKs the one unacknowledged segment";
+  EXPECT_EQ(a[0].second, 4u);
+}
+
+TEST(KernelGro, UdpHasNoGroEveryFrameIsOnePacket) {
+  GroRig g(false);
+  g.run(one_flow(0, 0, 10));
+  EXPECT_EQ(g.st().gro_flushes, 0u);
+  EXPECT_EQ(g.st().gro_merged, 0u);
+  EXPECT_EQ(g.t.cp.c.host_rx, 10u);
+  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 10 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 0.0);
+  EXPECT_TRUE(g.acks().empty());
+}
+
+}  // namespace
