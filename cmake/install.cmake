@@ -133,6 +133,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/pcie/posted_write_queue.h
     models/pcie/time_ring.h
     models/pcie/tlp_format.h
+    models/traffic/tcp_sack.h
     src/config/config.h
     src/config/schema.h
     src/kernel/kernel.h

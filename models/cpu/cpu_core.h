@@ -27,6 +27,7 @@
 #include "kernel/platform.h"
 #include "memory/host_memory.h"
 #include "net/frame.h"
+#include "traffic/tcp_sack.h"
 
 namespace nicsim {
 
@@ -137,8 +138,8 @@ class CpuCore : public sc_core::sc_module {
   /* tcp: transmits the ACKs the kernel's TCP receiver queued, oldest first,
    * until the driver answers NETDEV_TX_BUSY; false if it did. */
   bool send_acks();
-  /* tcp: the host's ACK frame of its TX flow (h from nf_check). */
-  void tcp_ack_received(const nf_header &h);
+  /* tcp: the host's ACK frame of its TX flow (h from nf_check; sack its blocks). */
+  void tcp_ack_received(const nf_header &h, const nf_sack &sack);
   /* Runs every kernel timer due at or before local time t_ps, earliest first;
    * false if none was due. */
   bool run_timers(uint64_t t_ps);
@@ -226,8 +227,8 @@ class CpuCore : public sc_core::sc_module {
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
   /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */
   bool m_tcp = false;
-  uint64_t m_snd_una = 0, m_snd_nxt = 0, m_snd_max = 0;
-  uint64_t m_tcp_progress_ps = 0; /* last ACK progress or go-back (local time), ps */
+  TcpSackSender m_snd;            /* window and SACK recovery; no congestion window */
+  uint64_t m_tcp_progress_ps = 0; /* last ACK progress or RTO (local time), ps */
   uint64_t m_tcp_win_segs = 1;    /* segments tcp_window_bytes holds */
   uint64_t m_tcp_seg_payload = 1; /* payload bytes per segment */
   uint64_t m_tcp_rto_ps = 0;

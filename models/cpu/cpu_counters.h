@@ -33,6 +33,7 @@ struct CpuCounters {
   uint64_t softirqs = 0;        /* NET_RX softirq runs */
   uint64_t rx_frames = 0;       /* frames the host sink received intact */
   uint64_t rx_frame_bytes = 0;  /* their Ethernet bytes, FCS included, B */
+  uint64_t rx_goodput_bytes = 0; /* data frames' bytes (FCS included) by when the stack got them, B */
   uint64_t tx_frames = 0;       /* frames the host application handed to the driver */
   uint64_t tx_busy = 0;         /* NETDEV_TX_BUSY answers to the application */
   /* traffic.protocol tcp */

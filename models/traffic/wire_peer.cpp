@@ -45,6 +45,8 @@ WirePeer::WirePeer(sc_core::sc_module_name name, const Params &p, Mac &mac)
     m_tcp.resize(p.flows);
     m_seg_payload = nf_tcp_payload(p.frame_bytes);
     m_win_segs = std::max<uint64_t>(1, p.tcp_window_bytes / m_seg_payload);
+    for (TcpFlow &fl : m_tcp) fl.snd.init(m_win_segs, true);
+    m_rcv.init(m_win_segs);
     m_cur_flow = p.flows - 1; /* the first burst is flow 0's */
     SC_METHOD(tcp_process);
     sensitive << m_wake;
@@ -165,7 +167,7 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
     return;
   }
   if (m_p.tcp) {
-    tcp_frame_received(h);
+    tcp_frame_received(h, data, dma_len);
     return;
   }
   if (h.flow != 0) { /* the NIC's TX stream is flow 0 */
@@ -183,23 +185,7 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
 
 /* ---- traffic.protocol tcp ------------------------------------------------ */
 
-bool WirePeer::tcp_can_send(uint32_t f) const {
-  const TcpFlow &fl = m_tcp[f];
-  const uint64_t cwnd = static_cast<uint64_t>(fl.cwnd);
-  return fl.nxt - fl.una < std::min(m_win_segs, std::max<uint64_t>(cwnd, 1));
-}
-
-void WirePeer::tcp_go_back(TcpFlow &fl, uint64_t now, bool rto) {
-  /* Reno: ssthresh = half the flight, at least 2; the window restarts there
-   * (fast recovery, simplified) or, after an RTO, at one segment. */
-  fl.ssthresh = std::max(static_cast<double>(fl.max - fl.una) / 2, 2.0);
-  fl.cwnd = rto ? 1.0 : fl.ssthresh;
-  fl.nxt = fl.una;
-  fl.recover = fl.max;
-  fl.recovering = true;
-  fl.progress_ps = now;
-  m_cnt.tcp_gobacks++;
-}
+bool WirePeer::tcp_can_send(uint32_t f) { return m_tcp[f].snd.can_send(); }
 
 /* The RTO event at the earliest deadline of a flow with unacknowledged
  * data (an earlier pending notification stays: it finds nothing due and
@@ -207,7 +193,7 @@ void WirePeer::tcp_go_back(TcpFlow &fl, uint64_t now, bool rto) {
 void WirePeer::tcp_arm_rto() {
   uint64_t due = UINT64_MAX;
   for (const TcpFlow &fl : m_tcp)
-    if (fl.una < fl.max) due = std::min(due, fl.progress_ps + m_p.tcp_rto_ps);
+    if (fl.snd.una() < fl.snd.max()) due = std::min(due, fl.progress_ps + m_p.tcp_rto_ps);
   if (due == UINT64_MAX || due >= m_p.duration_ps) return;
   const uint64_t now = now_ps();
   m_rto_ev.notify(ps_time(due > now ? due - now : 0));
@@ -217,8 +203,10 @@ void WirePeer::tcp_rto_process() {
   const uint64_t now = now_ps();
   if (now >= m_p.duration_ps) return;
   for (TcpFlow &fl : m_tcp)
-    if (fl.una < fl.max && now >= fl.progress_ps + m_p.tcp_rto_ps) {
-      tcp_go_back(fl, now, true);
+    if (fl.snd.una() < fl.snd.max() && now >= fl.progress_ps + m_p.tcp_rto_ps) {
+      fl.snd.on_rto();
+      fl.progress_ps = now;
+      m_cnt.tcp_recoveries++;
       m_cnt.tcp_rtos++;
     }
   tcp_arm_rto();
@@ -237,7 +225,7 @@ void WirePeer::tcp_pick() {
     /* The receiver's ACK goes before the next data frame. */
     m_pend_ack = true;
     m_pend_flow = 0;
-    m_pend_seq = m_ack_seq;
+    m_pend_seq = 0; /* the cumulative ACK and SACK blocks as of the frame's fill */
     m_ack_due = false;
     bytes = NF_ACK_FRAME;
   } else {
@@ -258,14 +246,13 @@ void WirePeer::tcp_pick() {
     }
     m_burst_left--;
     TcpFlow &fl = m_tcp[f];
-    const bool was_idle = fl.una == fl.max;
+    const bool was_idle = fl.snd.una() == fl.snd.max();
     m_pend_ack = false;
     m_pend_flow = f;
-    m_pend_seq = fl.nxt;
-    if (fl.nxt < fl.max) m_cnt.tcp_retransmits++;
-    fl.nxt++;
-    fl.max = std::max(fl.max, fl.nxt);
-    m_cnt.tcp_inflight_max = std::max(m_cnt.tcp_inflight_max, (fl.nxt - fl.una) * m_seg_payload);
+    bool rtx = false;
+    m_pend_seq = fl.snd.next(&rtx);
+    if (rtx) m_cnt.tcp_retransmits++;
+    m_cnt.tcp_inflight_max = std::max(m_cnt.tcp_inflight_max, (fl.snd.max() - fl.snd.una()) * m_seg_payload);
     if (was_idle) {
       fl.progress_ps = start;
       tcp_arm_rto();
@@ -286,9 +273,13 @@ void WirePeer::tcp_process() {
     m_armed = false;
     const uint32_t len = nf_dma_len(m_next_bytes);
     uint8_t *buf = m_mac.rx_begin(len);
-    if (buf) {
-      nf_fill_ts(buf, len, m_p.seed, m_pend_ack ? (m_pend_flow | NF_FLOW_ACK) : m_pend_flow, m_pend_seq,
-                 m_pending_start_ps);
+    if (buf && m_pend_ack) {
+      nf_sack sack;
+      m_rcv.sack(&sack);
+      nf_fill_ack(buf, len, m_p.seed, m_pend_flow, m_rcv.nxt(), m_pending_start_ps, &sack);
+      m_mac.rx_end();
+    } else if (buf) {
+      nf_fill_ts(buf, len, m_p.seed, m_pend_flow, m_pend_seq, m_pending_start_ps);
       m_mac.rx_end();
     }
     m_cnt.rx_offered_frames++;
@@ -300,66 +291,55 @@ void WirePeer::tcp_process() {
   tcp_pick();
 }
 
-void WirePeer::tcp_frame_received(const nf_header &h) {
+void WirePeer::tcp_frame_received(const nf_header &h, const uint8_t *data, uint32_t dma_len) {
   const uint64_t now = now_ps();
   if (nf_is_ack(&h)) {
     /* The host's ACK of an RX flow. */
     const uint32_t f = nf_flow_id(&h);
-    if (f >= m_p.flows || h.seq > m_tcp[f].max) {
+    if (f >= m_p.flows || h.seq > m_tcp[f].snd.max()) {
       m_cnt.tx_errors++; /* a flow the peer does not send, or data it never sent */
       return;
     }
     m_cnt.tx_ok++;
     m_cnt.tcp_acks_received++;
     TcpFlow &fl = m_tcp[f];
-    if (h.seq > fl.una) {
-      /* Slow start: +1 segment per segment ACKed; then +1 per window. */
-      const double acked = static_cast<double>(h.seq - fl.una);
-      fl.cwnd += fl.cwnd < fl.ssthresh ? acked : acked / fl.cwnd;
-      fl.cwnd = std::min(fl.cwnd, static_cast<double>(m_win_segs));
-      fl.una = h.seq;
-      fl.progress_ps = now;
-      if (fl.nxt < fl.una) fl.nxt = fl.una;
-      if (fl.recovering && fl.una >= fl.recover) fl.recovering = false;
-    } else if (h.seq == fl.una && fl.max > fl.una) {
-      /* A duplicate ACK: the receiver dropped an out-of-order segment. The
-       * model never reorders, so one is conclusive (RFC 5681 waits for
-       * three to tolerate reordering). In recovery, the duplicates of
-       * segments sent before the go-back are ignored, until the flow has
-       * resent all of them or can send no more: then a duplicate means a
-       * retransmission was lost too, and the flow goes back again (without
-       * halving its window twice). */
-      if (!fl.recovering) {
-        tcp_go_back(fl, now, false);
-      } else if (fl.nxt >= fl.recover || !tcp_can_send(f)) {
-        fl.nxt = fl.una;
-        fl.progress_ps = now;
-        m_cnt.tcp_gobacks++;
-      }
-    }
+    nf_sack sack;
+    nf_ack_sack(data, dma_len, &sack);
+    const TcpSackSender::Ack a = fl.snd.on_ack(h.seq, sack);
+    if (a == TcpSackSender::Ack::kProgress) fl.progress_ps = now;
+    if (a == TcpSackSender::Ack::kRecovery) m_cnt.tcp_recoveries++;
     tcp_pick();
     return;
   }
-  /* The host's data (flow 0): in order, or a retransmitted duplicate. */
+  /* The host's data (flow 0). */
   if (h.flow != 0) {
     m_cnt.tx_errors++;
     return;
   }
-  if (h.seq < m_track.next_seq) {
-    m_cnt.tx_dups++;
-    m_ack_due = true; /* a duplicate is ACKed at once */
-    m_ack_seq = m_track.next_seq;
-    m_rx_unacked = 0;
-    tcp_pick();
-    return;
+  const TcpSackReceiver::Rx r = m_rcv.receive(h.seq);
+  bool quick = true;
+  switch (r) {
+    case TcpSackReceiver::Rx::kDuplicate:
+      m_cnt.tx_dups++;
+      break;
+    case TcpSackReceiver::Rx::kBeyond:
+      m_cnt.tx_errors++; /* beyond the window: the host's sender is broken */
+      break;
+    case TcpSackReceiver::Rx::kHeld:
+      m_cnt.tx_ok++;
+      m_cnt.tx_held++;
+      break;
+    case TcpSackReceiver::Rx::kFilled:
+      m_cnt.tx_ok++;
+      break;
+    case TcpSackReceiver::Rx::kInOrder:
+      m_cnt.tx_ok++;
+      quick = ++m_rx_unacked >= m_p.tcp_ack_every;
+      break;
   }
-  const uint64_t gaps_before = m_track.gaps;
-  nf_seq_accept(&m_track, h.seq);
-  m_cnt.tx_ok++;
-  m_cnt.tx_gaps += m_track.gaps - gaps_before;
-  if (++m_rx_unacked >= m_p.tcp_ack_every) {
+  m_track.next_seq = m_rcv.nxt();
+  if (quick) {
     m_ack_due = true;
-    m_ack_seq = m_track.next_seq;
     m_rx_unacked = 0;
     tcp_pick();
   }

@@ -10,6 +10,7 @@
 #include "config/config.h"
 #include "mac/frame_sink.h"
 #include "net/frame.h"
+#include "traffic/tcp_sack.h"
 
 namespace nicsim {
 
@@ -31,17 +32,21 @@ class Mac;
  * per-flow sequence tracking; intact frames count ok, the rest errors.
  * TCP (traffic.protocol tcp, docs/nic.md): the peer is the sender of each RX
  * flow: a flow may have at most tcp_window_bytes of payload unacknowledged,
- * and at most its congestion window (Reno-like: 10 segments at first, +1 per
- * ACKed segment in slow start, +1/cwnd after, halved on a go-back, 1 after
- * an RTO);
+ * and at most its congestion window in flight, with SACK loss recovery
+ * (TcpSackSender, traffic/tcp_sack.h: 10 segments at first, slow start and
+ * congestion avoidance, halved once per loss event, 1 after an RTO); a
+ * flow sends its lost segments (those below its highest SACKed one) before
+ * new data;
  * the peer sends tcp_burst segments of one flow in a row (TSO), then turns
  * to the next flow that may send, at the line-rate slots, and idles while no
- * window is open. The host's ACK frames open the windows; a duplicate ACK
- * (the receiver dropped an out-of-order segment) or no ACK progress for the
- * RTO sends the flow back to its oldest unacknowledged segment (go-back-N).
- * For the host's TX data (flow 0) the peer is the receiver: it ACKs every
- * tcp_ack_every in-order segments and each duplicate at once; its ACK frames
- * go before its next data frame on the RX wire. Nothing starts at or after
+ * window is open. The host's ACK frames (cumulative ACK + SACK blocks) open
+ * the windows; the third duplicate ACK starts a fast retransmit; no ACK
+ * progress for the RTO marks every segment not SACKed lost.
+ * For the host's TX data (flow 0) the peer is the receiver
+ * (TcpSackReceiver): it records out-of-order segments within the window, ACKs
+ * every tcp_ack_every in-order segments, and at once an out-of-order
+ * segment, one that fills a hole or a duplicate, with SACK blocks; its ACK
+ * frames go before its next data frame on the RX wire. Nothing starts at or after
  * duration_ps. tcp sends fixed-size frames (frame_dist is udp's).
  */
 class WirePeer : public sc_core::sc_module, public FrameSink {
@@ -60,7 +65,7 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
     uint64_t tcp_window_bytes = 262144; /* unacknowledged payload bytes per flow */
     uint32_t tcp_ack_every = 2;   /* segments per ACK (TX direction, the peer receives) */
     uint32_t tcp_burst = 44;      /* a flow's segments in a row (TSO burst) */
-    uint64_t tcp_rto_ps = 1000000000; /* go back to snd_una after this long without ACK progress */
+    uint64_t tcp_rto_ps = 1000000000; /* RTO: every segment not SACKed is lost after this long without ACK progress */
     /* From cfg.traffic.*, cfg.nic.line_rate_gbps and cfg.run.{duration_us,seed}. */
     static Params from_config(const nicsim_config &cfg);
   };
@@ -76,10 +81,11 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
     /* traffic.protocol tcp */
     uint64_t tcp_acks_sent = 0;     /* ACK frames the peer sent (for the host's TX data) */
     uint64_t tcp_acks_received = 0; /* ACK frames from the host */
-    uint64_t tcp_retransmits = 0;   /* data segments sent again (go-back-N) */
-    uint64_t tcp_gobacks = 0;       /* go-backs: after a duplicate ACK or an RTO */
-    uint64_t tcp_rtos = 0;          /* of those, after an RTO */
+    uint64_t tcp_retransmits = 0;   /* data segments sent again (lost ones, SACK recovery or RTO) */
+    uint64_t tcp_recoveries = 0;    /* loss events: fast retransmits (third duplicate ACK) and RTOs */
+    uint64_t tcp_rtos = 0;          /* of those, RTOs */
     uint64_t tx_dups = 0;           /* host data segments received again (host retransmits), discarded */
+    uint64_t tx_held = 0;           /* host data segments received out of order (counted in tx_ok) */
     uint64_t tcp_inflight_max = 0;  /* most unacknowledged payload bytes of one flow, B */
   };
 
@@ -110,26 +116,16 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
  private:
   /* tcp: per RX flow, the sender's state (sequence numbers count segments). */
   struct TcpFlow {
-    uint64_t una = 0;        /* oldest unacknowledged segment */
-    uint64_t nxt = 0;        /* next segment to send */
-    uint64_t max = 0;        /* one past the highest segment ever sent */
-    uint64_t recover = 0;    /* a go-back is done once una reaches this */
-    bool recovering = false; /* duplicate ACKs are ignored until then */
-    uint64_t progress_ps = 0; /* last ACK progress (or go-back), ps */
-    double cwnd = kInitCwnd;  /* congestion window, segments */
-    double ssthresh = 1e18;   /* slow-start threshold, segments */
+    TcpSackSender snd;
+    uint64_t progress_ps = 0; /* last ACK progress (or RTO), ps */
   };
-  /* Initial congestion window: 10 segments (RFC 6928; Linux TCP_INIT_CWND). */
-  static constexpr double kInitCwnd = 10;
   void tcp_process();
   void tcp_rto_process();
   /* Picks and schedules the next frame (an ACK first, then data), if any. */
   void tcp_pick();
-  bool tcp_can_send(uint32_t f) const;
-  /* Go-back-N from una; halves the congestion window (after an RTO: one segment). */
-  void tcp_go_back(TcpFlow &fl, uint64_t now, bool rto);
+  bool tcp_can_send(uint32_t f);
   void tcp_arm_rto();
-  void tcp_frame_received(const nf_header &h);
+  void tcp_frame_received(const nf_header &h, const uint8_t *data, uint32_t dma_len);
 
   void rx_process();
   uint64_t nominal_start_ps() const;
@@ -171,7 +167,7 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   uint64_t m_last_start_ps = 0; /* start of the latest frame sent */
   uint32_t m_last_bytes = 0;    /* and its size (0: none yet) */
   bool m_ack_due = false;       /* an ACK of the host's data waits for the wire */
-  uint64_t m_ack_seq = 0;       /* its cumulative seq */
+  TcpSackReceiver m_rcv;        /* the host's TX flow: what arrived */
   uint32_t m_rx_unacked = 0;    /* host data segments since the peer's last ACK */
   sc_core::sc_event m_rto_ev;
 };

@@ -145,6 +145,8 @@ void nk_kernel_remove(struct nk_kernel *k) {
   nk_kernel_set_current(k);
   k->remove_check_rc = 0;
   k->remove_check_err[0] = '\0';
+  /* The socket closes first: segments still held out of order are freed. */
+  nk__tcp_ooo_purge(k);
   if (k->drv->check) k->remove_check_rc = k->drv->check(&k->dev, k->remove_check_err, sizeof k->remove_check_err);
   k->drv->remove(&k->dev);
   nk__timers_release(k);
@@ -270,7 +272,9 @@ void netif_wake_queue(struct net_device *dev) { dev->tx_stopped = false; }
 bool netif_queue_stopped(const struct net_device *dev) { return dev->tx_stopped; }
 bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return k->dev.tx_stopped; }
 
-int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq) {
+/* nk_kernel_xmit of a data frame, or (sack non-NULL) of an ACK frame. */
+static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq,
+                      const struct nf_sack *sack) {
   nk_kernel_set_current(k);
   if (!k->probed) return -ENODEV;
   if (k->fault[0]) return -EFAULT;
@@ -292,7 +296,10 @@ int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uin
   k->plat.ops->charge(k->plat.ctx, cpu->stack_tx_cycles_per_pkt + cpu->stack_tx_cycles_per_byte * len);
   nk_prof_leave(prev);
   /* The application's bytes land in the skb directly: their copy is part of the charge above. */
-  nf_fill(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq);
+  if (sack)
+    nf_fill_ack(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq, 0, sack);
+  else
+    nf_fill(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq);
   netdev_tx_t rc = k->drv->ndo_start_xmit(skb, dev);
   if (rc == NETDEV_TX_BUSY) {
     k->stats.xmit_busy_driver++;
@@ -301,6 +308,21 @@ int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uin
   }
   k->stats.xmit_ok++;
   return NETDEV_TX_OK;
+}
+
+int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq) {
+  return xmit_frame(k, frame_bytes, flow, seq, NULL);
+}
+
+int nk_kernel_xmit_ack(struct nk_kernel *k) {
+  uint32_t flow;
+  uint64_t seq;
+  if (!nk_kernel_ack_peek(k, &flow, &seq)) return 1;
+  struct nf_sack sack;
+  nk_kernel_ack_sack(k, &sack);
+  const int rc = xmit_frame(k, NF_ACK_FRAME, flow, seq, &sack);
+  if (rc == NETDEV_TX_OK) nk_kernel_ack_pop(k);
+  return rc;
 }
 
 /* ---- queries --------------------------------------------------------------------------- */

@@ -24,6 +24,7 @@
 
 #include "config/config.h"
 #include "kernel/platform.h"
+#include "net/frame.h"
 
 #ifdef __cplusplus
 extern "C" {
@@ -109,7 +110,10 @@ struct nk_kernel_stats {
   /* traffic.protocol tcp (skb.c, napi.c) */
   uint64_t gro_merged;      /* segments GRO appended to a held packet of their flow */
   uint64_t gro_flushes;     /* packets GRO handed up (each charged stack_rx once) */
-  uint64_t tcp_discards;    /* segments the TCP receiver dropped: out of order or duplicate */
+  uint64_t tcp_discards;    /* segments the TCP receiver dropped: duplicate, out of window or no room to hold */
+  uint64_t tcp_ooo_queued;  /* segments the TCP receiver held out of order (cumulative) */
+  uint64_t tcp_ooo_held;    /* of those, held now (not yet delivered) */
+  uint64_t tcp_ooo_purged;  /* held segments freed undelivered at remove (their hole never filled) */
   uint64_t tcp_acks_queued; /* ACKs the TCP receiver asked for (nk_kernel_ack_peek) */
   uint64_t tcp_acks_dropped;/* ACKs not queued: the ACK queue (NK_ACK_QUEUE) was full */
 };
@@ -122,6 +126,11 @@ const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k);
 bool nk_kernel_ack_peek(const struct nk_kernel *k, uint32_t *flow, uint64_t *seq);
 /* Removes the ACK nk_kernel_ack_peek returned (no-op if none). */
 void nk_kernel_ack_pop(struct nk_kernel *k);
+/* The SACK blocks of the ACK nk_kernel_ack_peek returns (n = 0 if none or no ACK). */
+void nk_kernel_ack_sack(const struct nk_kernel *k, struct nf_sack *sack);
+/* Transmits the oldest queued ACK as an NF_ACK_FRAME with its SACK blocks and
+ * pops it on NETDEV_TX_OK; returns as nk_kernel_xmit, or 1 if none is queued. */
+int nk_kernel_xmit_ack(struct nk_kernel *k);
 /* The first driver bug the layer caught (bad pointer, bad unmap, skb
  * overflow, NAPI misuse...), or NULL. After a fault the kernel stops running
  * driver code: irq/softirq do nothing and xmit drops. The glue should stop

@@ -88,7 +88,11 @@ struct nk_gro_entry {
 struct nk_ack {
   u32 flow;
   u64 seq;
+  struct nf_sack sack;
 };
+/* Out-of-order segments the TCP receiver may hold at once, all flows (its
+ * skbs are added to the pool; Linux bounds the ofo queue by socket memory). */
+#define NK_OOO_MAX 2048u
 
 struct nk_kernel {
   struct nk_platform plat;
@@ -151,6 +155,11 @@ struct nk_kernel {
   u64 gro_age;
   u64 tcp_rcv_nxt[NK_TCP_FLOWS];  /* next segment expected, per flow */
   u32 tcp_unacked[NK_TCP_FLOWS];  /* segments received since the last ACK */
+  /* out-of-order queue per flow: skbs sorted by seq, chained by skb->next */
+  struct sk_buff *ooo_head[NK_TCP_FLOWS], *ooo_tail[NK_TCP_FLOWS];
+  u64 ooo_last_seq[NK_TCP_FLOWS]; /* the latest segment held (its block is SACKed first) */
+  u32 ooo_cap;                    /* NK_OOO_MAX or less: segments held at most */
+  u64 tcp_win_segs;               /* segments the window holds: the receiver holds no more ahead */
   struct nk_ack acks[NK_ACK_QUEUE]; /* ring */
   u32 ack_head, ack_count;
 
@@ -219,5 +228,8 @@ void nk__skb_fini(struct nk_kernel *k);
  * a poll (end_of_poll), asks for an ACK of every flow with unacknowledged
  * segments. */
 void nk__gro_flush(struct nk_kernel *k, bool end_of_poll);
+/* TCP receiver (skb.c): frees the segments still held out of order (the
+ * socket closes), counting them in stats.tcp_ooo_purged. */
+void nk__tcp_ooo_purge(struct nk_kernel *k);
 
 #endif

@@ -15,6 +15,16 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
    * one): skbs hold frames, not whole RX buffers. */
   u64 frame = c->traffic.frame_bytes > NK_SKB_MIN_FRAME ? (u64)c->traffic.frame_bytes : NK_SKB_MIN_FRAME;
   u64 n = (u64)c->nic.tx_ring_size + nk__rx_slot_skbs(c) + 2 * (u64)c->driver.napi_budget + NK_SKB_SLACK;
+  k->tcp = c->traffic.protocol == NC_PROTO_TCP;
+  if (k->tcp) {
+    /* The TCP receiver's out-of-order queue holds skbs too: at most a window
+     * per flow, NK_OOO_MAX in all. */
+    k->tcp_win_segs = (u64)c->traffic.tcp_window_bytes / nf_tcp_payload((u32)c->traffic.frame_bytes);
+    if (k->tcp_win_segs == 0) k->tcp_win_segs = 1;
+    u64 cap = k->tcp_win_segs * (u64)(c->traffic.flows > 0 ? c->traffic.flows : 1);
+    k->ooo_cap = cap < NK_OOO_MAX ? (u32)cap : NK_OOO_MAX;
+    n += k->ooo_cap;
+  }
   u64 bytes = nk__round_up(NET_SKB_PAD + NET_IP_ALIGN + frame, k->line);
   k->nskbs = (unsigned int)n;
   k->skb_buf_bytes = (unsigned int)bytes;
@@ -37,7 +47,6 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
     k->skb_free = s;
   }
   k->skbs_in_use = 0;
-  k->tcp = c->traffic.protocol == NC_PROTO_TCP;
   k->prof_gro = nk_prof_id("napi_gro_receive", NK_CLASS_RX);
   return 0;
 }
@@ -165,30 +174,150 @@ static void deliver_one(struct nk_kernel *k, struct sk_buff *skb) {
   dev_kfree_skb_any(skb);
 }
 
-/* Queues an ACK of flow up to seq for the CPU to transmit; a full queue
- * drops it, as a full qdisc would. */
+/* The sequence number of a held skb (a nicsim TCP segment). */
+static u64 skb_seq(const struct sk_buff *skb) {
+  struct nf_header h;
+  skb_frame_header(skb, &h);
+  return h.seq;
+}
+
+/* Fills sack with flow's held blocks above the cumulative ACK seq: the one
+ * holding the latest arrival first (RFC 2018), then the others from the
+ * lowest, NF_SACK_BLOCKS at most, offsets clipped to 16 bits. */
+static void build_sack(const struct nk_kernel *k, u32 flow, u64 seq, struct nf_sack *sack) {
+  memset(sack, 0, sizeof *sack);
+  u64 starts[NF_SACK_BLOCKS + 1], ends[NF_SACK_BLOCKS + 1];
+  int nb = 0, first = -1;
+  const u64 last = k->ooo_last_seq[flow];
+  for (const struct sk_buff *s = k->ooo_head[flow]; s;) {
+    const u64 b = skb_seq(s);
+    u64 e = b + 1;
+    s = s->next;
+    while (s && skb_seq(s) == e) {
+      e++;
+      s = s->next;
+    }
+    const bool has_last = last >= b && last < e;
+    if (has_last || nb < NF_SACK_BLOCKS - (first < 0 ? 1 : 0)) {
+      starts[nb] = b;
+      ends[nb] = e;
+      if (has_last) first = nb;
+      nb++;
+    }
+    if (first >= 0 && nb >= NF_SACK_BLOCKS) break;
+  }
+  int out = 0;
+  for (int pass = 0; pass < 2; pass++)
+    for (int i = 0; i < nb && out < NF_SACK_BLOCKS; i++) {
+      if ((pass == 0) != (i == first)) continue;
+      if (starts[i] < seq || starts[i] - seq > 0xFFFFu) continue;
+      const u64 e = ends[i] - seq > 0xFFFFu ? 0xFFFFu : ends[i] - seq;
+      sack->blk[out][0] = (uint16_t)(starts[i] - seq);
+      sack->blk[out][1] = (uint16_t)e;
+      out++;
+    }
+  sack->n = (uint16_t)out;
+}
+
+/* Queues an ACK of flow up to seq (with its SACK blocks) for the CPU to
+ * transmit; a full queue drops it, as a full qdisc would. */
 static void queue_ack(struct nk_kernel *k, u32 flow, u64 seq) {
   k->tcp_unacked[flow] = 0;
   if (k->ack_count == NK_ACK_QUEUE) {
     k->stats.tcp_acks_dropped++;
     return;
   }
-  k->acks[(k->ack_head + k->ack_count++) % NK_ACK_QUEUE] = (struct nk_ack){flow, seq};
+  struct nk_ack *a = &k->acks[(k->ack_head + k->ack_count++) % NK_ACK_QUEUE];
+  a->flow = flow;
+  a->seq = seq;
+  build_sack(k, flow, seq, &a->sack);
   k->stats.tcp_acks_queued++;
 }
 
+/* Holds out-of-order segment skb (seq) of flow in its sorted queue; false
+ * if it is held already (a duplicate). */
+static bool ooo_insert(struct nk_kernel *k, u32 flow, struct sk_buff *skb, u64 seq) {
+  skb->next = NULL;
+  struct sk_buff *tail = k->ooo_tail[flow];
+  if (!tail || skb_seq(tail) < seq) { /* the common case: after the latest */
+    if (tail)
+      tail->next = skb;
+    else
+      k->ooo_head[flow] = skb;
+    k->ooo_tail[flow] = skb;
+    return true;
+  }
+  struct sk_buff **link = &k->ooo_head[flow];
+  while (*link && skb_seq(*link) < seq) link = &(*link)->next;
+  if (skb_seq(*link) == seq) return false;
+  skb->next = *link;
+  *link = skb;
+  return true;
+}
+
+/* A TCP data segment of flow in the stack: in order (delivered, then the
+ * held segments it makes contiguous), ahead of rcv_nxt within the window
+ * (held, Linux's out-of-order queue) or else discarded. Returns true if the
+ * receiver ACKs at once (RFC 5681 4.2: an out-of-order segment, one that
+ * fills a hole, a duplicate). */
+static bool tcp_receive(struct nk_kernel *k, u32 flow, u64 seq, struct sk_buff *skb) {
+  const u64 nxt = k->tcp_rcv_nxt[flow];
+  if (seq == nxt) {
+    const bool filling = k->ooo_head[flow] != NULL;
+    k->tcp_rcv_nxt[flow] = seq + 1;
+    k->tcp_unacked[flow]++;
+    deliver_one(k, skb);
+    struct sk_buff *h;
+    while ((h = k->ooo_head[flow]) && skb_seq(h) == k->tcp_rcv_nxt[flow]) {
+      k->ooo_head[flow] = h->next;
+      if (!h->next) k->ooo_tail[flow] = NULL;
+      h->next = NULL;
+      k->stats.tcp_ooo_held--;
+      k->tcp_rcv_nxt[flow]++;
+      k->tcp_unacked[flow]++;
+      deliver_one(k, h);
+    }
+    return filling;
+  }
+  if (seq > nxt && seq - nxt < k->tcp_win_segs && k->stats.tcp_ooo_held < k->ooo_cap &&
+      ooo_insert(k, flow, skb, seq)) {
+    k->stats.tcp_ooo_queued++;
+    k->stats.tcp_ooo_held++;
+    k->ooo_last_seq[flow] = seq;
+    return true;
+  }
+  /* A duplicate, beyond the window, or no room to hold it. */
+  k->stats.tcp_discards++;
+  dev_kfree_skb_any(skb);
+  return true;
+}
+
+void nk__tcp_ooo_purge(struct nk_kernel *k) {
+  for (u32 f = 0; f < NK_TCP_FLOWS; f++) {
+    while (k->ooo_head[f]) {
+      struct sk_buff *s = k->ooo_head[f];
+      k->ooo_head[f] = s->next;
+      s->next = NULL;
+      k->stats.tcp_ooo_held--;
+      k->stats.tcp_ooo_purged++;
+      dev_kfree_skb_any(s);
+    }
+    k->ooo_tail[f] = NULL;
+  }
+}
+
 /* The stack's receive of one packet (a GRO chain of segments of one flow, or
- * a single frame): stack_rx once, then each segment to the host sink. With
- * tcp, a data segment is accepted only in order (seq == rcv_nxt); others
- * are discarded with an immediate duplicate ACK (no out-of-order queue); the
- * receiver ACKs once tcp_ack_every segments are unacknowledged (Linux sends
- * one ACK per GRO packet of two or more segments: a stretch ACK). */
+ * a single frame): stack_rx once, then each segment to the host sink; with
+ * tcp, through the receiver (tcp_receive), which ACKs at once after an
+ * out-of-order segment, a hole filled or a duplicate, and else once
+ * tcp_ack_every segments are unacknowledged (Linux sends one ACK per GRO
+ * packet of two or more segments: a stretch ACK). */
 static void stack_receive(struct nk_kernel *k, struct sk_buff *first) {
   const struct nc_cpu *cpu = &k->cfg->cpu;
   int prev = nk_prof_enter(k->prof_stack_rx);
   /* IP and UDP/TCP in the softirq, once per (merged) packet. */
   k->plat.ops->charge(k->plat.ctx, cpu->stack_rx_cycles_per_pkt);
-  bool tcp_data = false, discarded = false;
+  bool tcp_data = false, quick = false;
   u32 flow = 0;
   for (struct sk_buff *skb = first, *next; skb; skb = next) {
     next = skb->next;
@@ -197,23 +326,13 @@ static void stack_receive(struct nk_kernel *k, struct sk_buff *first) {
     if (k->tcp && skb_frame_header(skb, &h) && !nf_is_ack(&h) && h.flow < NK_TCP_FLOWS) {
       tcp_data = true;
       flow = h.flow;
-      if (h.seq != k->tcp_rcv_nxt[flow]) {
-        k->stats.tcp_discards++;
-        discarded = true;
-        dev_kfree_skb_any(skb);
-        continue;
-      }
-      k->tcp_rcv_nxt[flow] = h.seq + 1;
-      k->tcp_unacked[flow]++;
+      if (tcp_receive(k, flow, h.seq, skb)) quick = true;
+      continue;
     }
     deliver_one(k, skb);
   }
-  if (tcp_data) {
-    if (discarded)
-      queue_ack(k, flow, k->tcp_rcv_nxt[flow]);
-    else if (k->tcp_unacked[flow] >= (u32)k->cfg->traffic.tcp_ack_every)
-      queue_ack(k, flow, k->tcp_rcv_nxt[flow]);
-  }
+  if (tcp_data && (quick || k->tcp_unacked[flow] >= (u32)k->cfg->traffic.tcp_ack_every))
+    queue_ack(k, flow, k->tcp_rcv_nxt[flow]);
   nk_prof_leave(prev);
 }
 
@@ -326,6 +445,14 @@ bool nk_kernel_ack_peek(const struct nk_kernel *k, uint32_t *flow, uint64_t *seq
   if (flow) *flow = a->flow;
   if (seq) *seq = a->seq;
   return true;
+}
+
+void nk_kernel_ack_sack(const struct nk_kernel *k, struct nf_sack *sack) {
+  if (k->ack_count == 0) {
+    memset(sack, 0, sizeof *sack);
+    return;
+  }
+  *sack = k->acks[k->ack_head].sack;
 }
 
 void nk_kernel_ack_pop(struct nk_kernel *k) {

@@ -62,6 +62,25 @@ void nf_fill_ts(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, ui
   memcpy(buf + NF_HDR_OFF, &h, sizeof h);
 }
 
+void nf_fill_ack(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq,
+                 uint64_t ts_ps, const struct nf_sack *sack) {
+  nf_fill_ts(buf, dma_len, seed, flow | NF_FLOW_ACK, seq, ts_ps);
+  struct nf_sack none;
+  memset(&none, 0, sizeof none);
+  memcpy(buf + NF_SACK_OFF, sack ? sack : &none, sizeof none);
+  struct nf_header h;
+  memcpy(&h, buf + NF_HDR_OFF, sizeof h);
+  h.checksum = frame_sum(buf, dma_len);
+  memcpy(buf + NF_HDR_OFF, &h, sizeof h);
+}
+
+void nf_ack_sack(const uint8_t *buf, uint32_t dma_len, struct nf_sack *sack) {
+  memset(sack, 0, sizeof *sack);
+  if (dma_len < NF_SACK_OFF + sizeof *sack) return;
+  memcpy(sack, buf + NF_SACK_OFF, sizeof *sack);
+  if (sack->n > NF_SACK_BLOCKS) sack->n = 0;
+}
+
 enum nf_verdict nf_check(const uint8_t *buf, uint32_t dma_len, uint64_t seed, struct nf_header *hdr) {
   if (dma_len < NF_MIN_FRAME - NF_FCS_LEN) return NF_BAD_LEN;
   struct nf_header h;
@@ -73,6 +92,21 @@ enum nf_verdict nf_check(const uint8_t *buf, uint32_t dma_len, uint64_t seed, st
    * stream is keyed by (seed, flow, seq), so regenerate and compare. */
   uint64_t s = stream_key(seed, h.flow, h.seq);
   uint32_t off = NF_HDR_OFF + NF_HDR_LEN;
+  if (h.flow & NF_FLOW_ACK) { /* an ACK's SACK bytes replace the stream's first bytes */
+    uint32_t skip = (uint32_t)sizeof(struct nf_sack);
+    while (skip >= 8 && off < dma_len) {
+      splitmix64(&s);
+      off += 8;
+      skip -= 8;
+    }
+    if (skip) {
+      uint64_t r = splitmix64(&s);
+      uint32_t end = off + 8 < dma_len ? off + 8 : dma_len;
+      uint32_t from = off + skip < end ? off + skip : end;
+      if (memcmp(buf + from, (const uint8_t *)&r + skip, end - from) != 0) return NF_BAD_PAYLOAD;
+      off = end;
+    }
+  }
   while (off < dma_len) {
     uint64_t r = splitmix64(&s);
     uint32_t n = dma_len - off < 8 ? dma_len - off : 8;

@@ -50,6 +50,19 @@ static_assert(sizeof(struct nf_header) == NF_HDR_LEN, "nicsim frame header is 32
 /* Headers a TCP segment's frame carries around its payload: Ethernet 14,
  * IPv4 20, TCP 20 + 12 (timestamps option), FCS 4: MSS 1448 at a 1518 B frame. */
 #define NF_TCP_OVERHEAD 70u
+/* SACK (RFC 2018) in an ACK frame: up to NF_SACK_BLOCKS blocks of segments
+ * the receiver holds above the cumulative ACK, each [ack + start, ack + end)
+ * as 16-bit offsets from the ACK's seq, the block holding the latest
+ * arrival first. They sit in the 14 bytes after the nicsim header (offsets
+ * 46..59 of the 60 DMA'd bytes of a 64 B ACK frame), covered by the
+ * checksum; n = 0: no SACK (an ordinary ACK). */
+#define NF_SACK_BLOCKS 3
+#define NF_SACK_OFF (NF_HDR_OFF + NF_HDR_LEN)
+struct nf_sack {
+  uint16_t n;                         /* blocks used, 0..NF_SACK_BLOCKS */
+  uint16_t blk[NF_SACK_BLOCKS][2];    /* [start, end) offsets from the cumulative ACK */
+};
+static_assert(sizeof(struct nf_sack) == 14, "SACK blocks fill a 64 B ACK frame's payload");
 /* True if h is an ACK frame's header. */
 static inline bool nf_is_ack(const struct nf_header *h) { return (h->flow & NF_FLOW_ACK) != 0; }
 /* The flow number of h without the ACK flag. */
@@ -69,6 +82,12 @@ void nf_fill_ts(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, ui
                 uint64_t ts_ps);
 /* nf_fill_ts with timestamp 0, for senders outside simulated time. */
 void nf_fill(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq);
+/* Fills an ACK frame (flow | NF_FLOW_ACK, cumulative ACK seq) carrying sack
+ * (NULL: none) in its first payload bytes; dma_len at least 60. */
+void nf_fill_ack(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq,
+                 uint64_t ts_ps, const struct nf_sack *sack);
+/* The SACK blocks of an ACK frame that passed nf_check (n = 0 if none). */
+void nf_ack_sack(const uint8_t *buf, uint32_t dma_len, struct nf_sack *sack);
 
 /* Result of checking one received frame. */
 enum nf_verdict { NF_OK, NF_BAD_LEN, NF_BAD_MAGIC, NF_BAD_CHECKSUM, NF_BAD_PAYLOAD };

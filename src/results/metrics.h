@@ -23,6 +23,8 @@ extern "C" {
   X(RX_GBPS, "rx.gbps", "Gbit/s", REAL,                                                            \
     "Ethernet frame bits (FCS included, preamble and IFG excluded) of frames sent in the window and delivered to the host stack, per second") \
   X(RX_MPPS, "rx.mpps", "Mpkt/s", REAL, "rx.pkts per second of window, in millions")           \
+  X(RX_GOODPUT_GBPS, "rx.goodput_gbps", "Gbit/s", REAL,                                            \
+    "Frame bits (FCS included) of data frames the host stack received during the window, per second, whenever they were sent: what iperf reports; below rx.gbps when a backlog grows") \
   X(RX_PKTS, "rx.pkts", "frames", COUNT,                                                           \
     "Frames sent in the window and delivered to the host stack (possibly during the drain); with rx.drops they add up to the frames offered in the window") \
   X(RX_DROPS, "rx.drops", "frames", COUNT, "Frames the NIC dropped (FIFO overflow, no descriptor)") \

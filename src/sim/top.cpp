@@ -135,10 +135,12 @@ std::string Top::dma_permission(uint64_t pa, uint32_t len, bool write) const {
 bool Top::check_drained() {
   const NicCounters c = nic.counters();
   const CpuCounters &h = cpu.total();
-  /* tcp: segments the host's TCP receiver discarded (out of order,
-   * duplicate) and duplicates the peer discarded arrived too. */
+  /* tcp: segments the host's TCP receiver discarded (duplicate, out of
+   * window) or holds out of order (or freed held at remove: their hole never
+   * filled), and duplicates the peer discarded, arrived too. */
   const nk_kernel *k = cpu.kernel();
-  const uint64_t rx_discards = k ? nk_kernel_get_stats(k)->tcp_discards : 0;
+  const nk_kernel_stats *ks = k ? nk_kernel_get_stats(k) : nullptr;
+  const uint64_t rx_discards = ks ? ks->tcp_discards + ks->tcp_ooo_held + ks->tcp_ooo_purged : 0;
   const uint64_t tx_dups = nic.peer().counters().tx_dups;
   const int64_t rx = static_cast<int64_t>(c.rx_offered_frames) -
                      static_cast<int64_t>(h.rx_frames + rx_discards + c.rx_drop_fifo + c.rx_drop_nodesc);
@@ -184,6 +186,7 @@ void Top::fill_results(nicsim_results *res) const {
   const double win_cycles = win_ps * cpu.cycles_per_ps();
 
   nicsim_results_set(res, NM_RX_GBPS, static_cast<double>(w.rx_frame_bytes) * 8.0 / win_ns);
+  nicsim_results_set(res, NM_RX_GOODPUT_GBPS, static_cast<double>(w.rx_goodput_bytes) * 8.0 / win_ns);
   nicsim_results_set(res, NM_RX_MPPS, rx_pkts / (win_ns / 1000.0));
   nicsim_results_set(res, NM_RX_PKTS, rx_pkts);
   nicsim_results_set(res, NM_RX_DROPS, rx_drops);
@@ -254,8 +257,10 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_set(res, NM_GRO_FLUSHES, static_cast<double>(b.kstats.gro_flushes - a.kstats.gro_flushes));
 
   nicsim_results_set(res, NM_TOTAL_RX_SENT, static_cast<double>(f.nic.rx_offered_frames));
-  /* Frames that reached the host: delivered, or discarded by its TCP receiver. */
-  nicsim_results_set(res, NM_TOTAL_RX_RECEIVED, static_cast<double>(t.rx_frames + f.kstats.tcp_discards));
+  /* Frames that reached the host: delivered, or discarded or held undelivered by its TCP receiver. */
+  nicsim_results_set(res, NM_TOTAL_RX_RECEIVED,
+                     static_cast<double>(t.rx_frames + f.kstats.tcp_discards + f.kstats.tcp_ooo_held +
+                                         f.kstats.tcp_ooo_purged));
   nicsim_results_set(res, NM_TOTAL_RX_DROPPED, static_cast<double>(f.nic.rx_drop_fifo + f.nic.rx_drop_nodesc));
   nicsim_results_set(res, NM_TOTAL_TX_SENT, static_cast<double>(t.tx_frames));
   nicsim_results_set(res, NM_TOTAL_TX_RECEIVED, static_cast<double>(f.nic.tx_peer_ok + f.peer.tx_dups));

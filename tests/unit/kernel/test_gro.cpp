@@ -2,7 +2,8 @@
 // (traffic.protocol tcp) on the counting platform, by hand count: merges of
 // consecutive segments up to 64 KiB, the 8-packet table flushing its oldest,
 // stack_rx once per GRO packet, gro_cycles per segment, in-order delivery
-// with duplicate ACKs for what follows a hole, and udp's per-frame path.
+// with segments after a hole held (out-of-order queue) and SACKed until the
+// hole fills, SACK blocks in ACK frames, and udp's per-frame path.
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -69,12 +70,15 @@ struct GroRig {
     nk_kernel_softirq(t.k);
   }
   const nk_kernel_stats &st() const { return *nk_kernel_get_stats(t.k); }
-  std::vector<std::pair<uint32_t, uint64_t>> acks() {
+  std::vector<std::pair<uint32_t, uint64_t>> acks(std::vector<nf_sack> *sacks = nullptr) {
     std::vector<std::pair<uint32_t, uint64_t>> a;
     uint32_t f;
     uint64_t q;
     while (nk_kernel_ack_peek(t.k, &f, &q)) {
       a.push_back({f, q});
+      nf_sack s;
+      nk_kernel_ack_sack(t.k, &s);
+      if (sacks) sacks->push_back(s);
       nk_kernel_ack_pop(t.k);
     }
     return a;
@@ -136,22 +140,93 @@ TEST(KernelGro, NineFlowsInTurnDefeatGro) {
   EXPECT_EQ(g.acks().size(), 9u);
 }
 
-TEST(KernelGro, ASegmentAfterAHoleIsDiscardedWithADuplicateAck) {
+// SACK block i of s as (start, end) offsets from the cumulative ACK.
+std::pair<int, int> blk(const nf_sack &s, int i) { return {s.blk[i][0], s.blk[i][1]}; }
+
+TEST(KernelGro, SegmentsAfterAHoleAreHeldSackedAndDeliveredInOrderWhenItFills) {
   GroRig g(true);
-  g.run({{0, 0}, {0, 1}, {0, 3}, {0, 4}});
-  // [0,1] is one packet, delivered and ACKed (2); [3,4] continues no packet:
-  // a new one, which the receiver discards (it expects 2) with a duplicate ACK.
+  g.run({{0, 0}, {0, 1}, {0, 3}, {0, 4}, {0, 6}});
+  // GRO packets [0,1], [3,4], [6]. [0,1] is delivered and ACKed (2, two
+  // unacknowledged). [3,4] is ahead of rcv_nxt 2: held, and ACKed at once
+  // with SACK 3..4 (offsets 1..3 from 2). [6] (flushed at the end of the
+  // poll) is held too: ACK 2 with the latest arrival's block [6] (4..5)
+  // first, then [3,4].
   EXPECT_EQ(g.t.cp.c.host_rx, 2u);
-  EXPECT_EQ(g.st().tcp_discards, 2u);
-  auto a = g.acks();
-  ASSERT_EQ(a.size(), 2u);
+  EXPECT_EQ(g.st().tcp_discards, 0u);
+  EXPECT_EQ(g.st().tcp_ooo_queued, 3u);
+  EXPECT_EQ(g.st().tcp_ooo_held, 3u);
+  EXPECT_EQ(nk_kernel_skbs_in_use(g.t.k), 3u) << "the out-of-order queue holds 3 skbs";
+  std::vector<nf_sack> s;
+  auto a = g.acks(&s);
+  ASSERT_EQ(a.size(), 3u);
   EXPECT_EQ(a[0].second, 2u);
+  EXPECT_EQ(s[0].n, 0u);
   EXPECT_EQ(a[1].second, 2u) << "duplicate ACK";
-  // The retransmission from 2 is accepted.
-  g.run(one_flow(0, 2, 3));
+  ASSERT_EQ(s[1].n, 1u);
+  EXPECT_EQ(blk(s[1], 0), std::make_pair(1, 3));
+  EXPECT_EQ(a[2].second, 2u) << "duplicate ACK";
+  ASSERT_EQ(s[2].n, 2u);
+  EXPECT_EQ(blk(s[2], 0), std::make_pair(4, 5));
+  EXPECT_EQ(blk(s[2], 1), std::make_pair(1, 3));
+  // The retransmission of 2 fills the first hole: 2, 3, 4 go up; 6 stays
+  // held; the ACK (at once: a hole was filled) is 5 with SACK [6] (1..2).
+  g.run({{0, 2}});
   EXPECT_EQ(g.t.cp.c.host_rx, 5u);
+  EXPECT_EQ(g.st().tcp_ooo_held, 1u);
+  s.clear();
+  a = g.acks(&s);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].second, 5u);
+  ASSERT_EQ(s[0].n, 1u);
+  EXPECT_EQ(blk(s[0], 0), std::make_pair(1, 2));
+  // 5 fills the last hole: 5, 6 up, ACK 7 without SACK.
+  g.run({{0, 5}});
+  EXPECT_EQ(g.t.cp.c.host_rx, 7u);
+  EXPECT_EQ(g.st().tcp_ooo_held, 0u);
+  s.clear();
+  a = g.acks(&s);
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].second, 7u);
+  EXPECT_EQ(s[0].n, 0u);
+  // A late duplicate (3 again) is discarded and answered at once.
+  g.run({{0, 3}});
+  EXPECT_EQ(g.t.cp.c.host_rx, 7u);
+  EXPECT_EQ(g.st().tcp_discards, 1u);
+  a = g.acks();
+  ASSERT_EQ(a.size(), 1u);
+  EXPECT_EQ(a[0].second, 7u);
+  // Every segment reached the sink once, in order.
+  ASSERT_EQ(g.delivered.size(), 7u);
+  for (size_t i = 0; i < g.delivered.size(); i++) EXPECT_EQ(g.delivered[i].second, i);
   EXPECT_EQ(g.t.fault(), nullptr);
-  EXPECT_EQ(nk_kernel_skbs_in_use(g.t.k), 0u) << "GRO holds nothing after the poll";
+  EXPECT_EQ(nk_kernel_skbs_in_use(g.t.k), 0u);
+}
+
+TEST(KernelGro, AckFramesCarryTheirSackBlocksThroughTheChecksum) {
+  uint8_t buf[NF_ACK_FRAME - 4];
+  nf_sack s{};
+  s.n = 2;
+  s.blk[0][0] = 4;
+  s.blk[0][1] = 5;
+  s.blk[1][0] = 1;
+  s.blk[1][1] = 3;
+  nf_fill_ack(buf, sizeof buf, 1, 3, 42, 0, &s);
+  nf_header h;
+  ASSERT_EQ(nf_check(buf, sizeof buf, 1, &h), NF_OK);
+  EXPECT_TRUE(nf_is_ack(&h));
+  EXPECT_EQ(nf_flow_id(&h), 3u);
+  EXPECT_EQ(h.seq, 42u);
+  nf_sack r;
+  nf_ack_sack(buf, sizeof buf, &r);
+  ASSERT_EQ(r.n, 2u);
+  EXPECT_EQ(blk(r, 0), std::make_pair(4, 5));
+  EXPECT_EQ(blk(r, 1), std::make_pair(1, 3));
+  buf[NF_SACK_OFF + 2] ^= 1;  // a corrupted block
+  EXPECT_EQ(nf_check(buf, sizeof buf, 1, &h), NF_BAD_CHECKSUM);
+  // A longer ACK-flagged frame keeps checking the rest of its payload.
+  uint8_t big[200];
+  nf_fill_ack(big, sizeof big, 1, 0, 7, 0, &s);
+  ASSERT_EQ(nf_check(big, sizeof big, 1, &h), NF_OK);
 }
 
 TEST(KernelGro, AcksGoUpAtOnceAndAnOddRemainderIsAckedAtTheEndOfThePoll) {
