@@ -88,25 +88,16 @@ struct cli__job {
   struct timespec t0;
 };
 
-/* The results of a finished point, without the unused part of the extras
- * table (a sweep may hold many thousands of points). */
-struct cli__stored {
-  double value[NM__COUNT];
-  bool present[NM__COUNT];
-  size_t nextra;
-  unsigned char extra[]; /* nextra entries of struct nicsim_results' extra[] */
-};
-#define CLI__EXTRA_SIZE sizeof(((struct nicsim_results *)0)->extra[0])
-
 /* One sweep: its inputs and what has come back so far. Configs are resolved
  * again whenever needed (tens of microseconds) rather than kept per point. */
 struct cli__sweep {
   const struct nc_scenario *scen;
   const struct cli_sets *sets;
   size_t n;
-  struct cli__stored **done; /* NULL until (unless) the point succeeds */
+  bool *done;               /* the point succeeded: its results are in its file */
   struct nicsim_config *cfg; /* scratch: the point being handled */
-  struct nicsim_results *res; /* scratch: a stored result unpacked */
+  struct nicsim_results *res; /* scratch: a point's results read back */
+  struct nicsim_config *file_cfg; /* scratch: the config a point file holds */
   const char *dir;
   int digits; /* width of the index in point file names */
   bool quiet;
@@ -138,28 +129,7 @@ static struct nicsim_config *cli__cfg(struct cli__sweep *s, size_t i) {
   return cli_resolve(s->scen, cli__index(s->scen, i), s->sets, s->cfg) == 0 ? s->cfg : NULL;
 }
 
-/* Keeps a copy of a successful point's results; NULL on ENOMEM. */
-static struct cli__stored *cli__store(const struct nicsim_results *r) {
-  size_t nextra = r->nextra <= NICSIM_MAX_EXTRA_METRICS ? r->nextra : NICSIM_MAX_EXTRA_METRICS;
-  struct cli__stored *st = malloc(sizeof(*st) + nextra * CLI__EXTRA_SIZE);
-
-  if (st == NULL)
-    return NULL;
-  memcpy(st->value, r->value, sizeof(st->value));
-  memcpy(st->present, r->present, sizeof(st->present));
-  st->nextra = nextra;
-  memcpy(st->extra, r->extra, nextra * CLI__EXTRA_SIZE);
-  return st;
-}
-
-/* Unpacks stored results into r. */
-static void cli__unstore(const struct cli__stored *st, struct nicsim_results *r) {
-  nicsim_results_init(r);
-  memcpy(r->value, st->value, sizeof(st->value));
-  memcpy(r->present, st->present, sizeof(st->present));
-  r->nextra = st->nextra;
-  memcpy(r->extra, st->extra, st->nextra * CLI__EXTRA_SIZE);
-}
+static void cli__point_path(const struct cli__sweep *s, size_t i, char *buf, size_t n);
 
 /* nicsim_point_fn over the sweep's points, for the CSV and the table. */
 static int cli__get_point(void *arg, size_t i, struct nicsim_point *out) {
@@ -173,8 +143,20 @@ static int cli__get_point(void *arg, size_t i, struct nicsim_point *out) {
   if (out->cfg == NULL)
     return -EINVAL;
   out->res = NULL;
-  if (s->done[i] != NULL) {
-    cli__unstore(s->done[i], s->res);
+  if (s->done[i]) {
+    /* Read back from the point's file: a sweep holds no point's results in
+     * memory, so its footprint does not grow with the number of points. */
+    char path[NC_PATH_MAX + 256], why[512];
+    json_t *doc = NULL;
+    int rc;
+    cli__point_path(s, i, path, sizeof(path));
+    rc = nicsim_point_json_read(path, s->file_cfg, s->res, &doc, why, sizeof(why));
+    json_decref(doc);
+    if (rc != 0) {
+      fprintf(stderr, "nicsim sweep: cannot read back %s: %s\n", path, why);
+      return -EIO;
+    }
+    out->cfg = cli__cfg(s, i); /* the read may not touch s->cfg, but be sure */
     out->res = s->res;
   }
   return 0;
@@ -285,11 +267,6 @@ static void cli__point_done(struct cli__sweep *s, size_t i, const struct nicsim_
   double rx = 0, tx = 0;
   int rc;
 
-  s->done[i] = cli__store(res);
-  if (s->done[i] == NULL) {
-    cli__point_failed(s, i, "out of memory to keep its results");
-    return;
-  }
   s->finished++;
   s->nrun_done++;
   c = cli__cfg(s, i);
@@ -313,6 +290,8 @@ static void cli__point_done(struct cli__sweep *s, size_t i, const struct nicsim_
     cli__bar_clear(s);
     fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", path, strerror(-rc));
     s->write_failed = true;
+  } else {
+    s->done[i] = true;
   }
   cli__bar(s);
 }
@@ -646,8 +625,8 @@ static bool cli__resume_point(struct cli__sweep *s, size_t i) {
     if (!same)
       fprintf(stderr, "nicsim sweep: rerunning %s: %s holds another configuration\n",
               cli__label(s, i), path);
-    else if ((s->done[i] = cli__store(s->res)) == NULL)
-      same = false;
+    else
+      s->done[i] = true;
   }
   json_decref(doc);
   free(tmp);
@@ -748,9 +727,10 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   s.skip = calloc(s.n, sizeof(*s.skip));
   s.cfg = calloc(1, sizeof(*s.cfg));
   s.res = calloc(1, sizeof(*s.res));
+  s.file_cfg = calloc(1, sizeof(*s.file_cfg));
   labels = json_array();
   swept = json_array();
-  if (s.done == NULL || s.cfg == NULL || s.res == NULL || s.mine == NULL || s.skip == NULL ||
+  if (s.done == NULL || s.cfg == NULL || s.res == NULL || s.file_cfg == NULL || s.mine == NULL || s.skip == NULL ||
       labels == NULL || swept == NULL) {
     fprintf(stderr, "nicsim sweep: out of memory\n");
     status = CLI_EXIT_USAGE;
@@ -872,7 +852,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   cli__bar_clear(&s);
 
   for (i = 0; i < s.nmine; i++)
-    nfailed += s.done[s.mine[i]] == NULL;
+    nfailed += !s.done[s.mine[i]];
   rc = nicsim_csv_write_each(csv, keys, nkeys, s.nmine, cli__get_point, &s);
   if (rc < 0) {
     fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
@@ -889,10 +869,8 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   status = s.write_failed ? CLI_EXIT_USAGE : (s.failed ? CLI_EXIT_SIM : CLI_EXIT_OK);
 
 out:
-  if (s.done != NULL)
-    for (i = 0; i < s.n; i++)
-      free(s.done[i]);
   free(s.done);
+  free(s.file_cfg);
   free(s.mine);
   free(s.skip);
   free(s.cfg);
