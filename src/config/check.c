@@ -144,9 +144,8 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     return fail(c, NC_KEY_nic_rx_desc_bytes, err, "use 16 or 32 (I40E_RXDID / 16-byte descriptors)",
                 "nic.rx_desc_bytes = %" PRId64 " is not an i40e RX descriptor size",
                 c->nic.rx_desc_bytes);
-  int64_t fam_desc = c->nic.family == NC_NIC_MVNETA  ? 32
-                     : c->nic.family == NC_NIC_I40E ? c->nic.rx_desc_bytes
-                                                     : (int64_t)GN_DESC_SIZE;
+  /* i40e: 16 B TX descriptors; its RX ring follows nic.rx_desc_bytes (below). */
+  int64_t fam_desc = c->nic.family == NC_NIC_MVNETA ? 32 : (int64_t)GN_DESC_SIZE;
   if (sp < fam_desc) {
     const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_family};
     nc__fmt(hint, sizeof hint, "set nic.desc_spacing to at least %" PRId64, fam_desc);
@@ -155,6 +154,18 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "-byte %s descriptor",
                 sp, fam_desc, fam_names[c->nic.family]);
   }
+  if (c->nic.family == NC_NIC_I40E && sp != 16 && sp != c->nic.rx_desc_bytes) {
+    const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes};
+    nc__fmt(hint, sizeof hint, "use 16 or %" PRId64 " (nic.rx_desc_bytes): i40e rings are packed",
+            c->nic.rx_desc_bytes);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "nic.desc_spacing = %" PRId64 " B is not an i40e descriptor stride", sp);
+  }
+  if (c->nic.family == NC_NIC_STMMAC && sp != 16)
+    return fail(c, NC_KEY_nic_desc_spacing, err,
+                "use 16: stmmac rings are packed (DMA_BUS_MODE descriptor skip length 0)",
+                "nic.desc_spacing = %" PRId64 " B: the stmmac driver lays its 16-byte descriptors "
+                "out back to back", sp);
   if (c->nic.family == NC_NIC_LAN743X && sp != 16 && sp != 32 && sp != 64 && sp != 128)
     return fail(c, NC_KEY_nic_desc_spacing, err,
                 "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
@@ -177,6 +188,12 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
       nc__fmt(hint, sizeof hint,
               "use a power of two from 64 to 1024 (DMA_MIN/MAX_RX_SIZE in stmmac_ethtool.c), e.g. %s", a);
       return fail(c, id, err, hint, "%s = %" PRId64 " is not an stmmac ring size", key, n);
+    }
+    if (c->nic.family == NC_NIC_LAN743X && !tx && n % 8 != 0) {
+      nc__fmt(hint, sizeof hint,
+              "use a multiple of 8, e.g. %" PRId64 " (the driver moves RX_TAIL every 8 descriptors)",
+              (n + 7) / 8 * 8);
+      return fail(c, id, err, hint, "%s = %" PRId64 " is not a lan743x RX ring size", key, n);
     }
     const int64_t mv_max = tx ? 1024 : 512; /* MVNETA_MAX_TXD, MVNETA_MAX_RXD */
     if (c->nic.family == NC_NIC_MVNETA && n > mv_max) {

@@ -145,6 +145,12 @@ TEST(ConfigCheck, FamilyDescriptorSizeAndSpacing) {
   EXPECT_STREQ(e.msg, "nic.desc_spacing = 48 B is not a lan743x descriptor spacing");
   EXPECT_STREQ(e.hint, "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)");
   check_ok("nic: {family: lan743x, desc_spacing: 128}\ndriver: {name: lan743x}\n");
+  e = check_error("nic: {family: i40e, rx_desc_bytes: 32, desc_spacing: 64}\ndriver: {name: i40e}\n");
+  EXPECT_STREQ(e.msg, "nic.desc_spacing = 64 B is not an i40e descriptor stride");
+  EXPECT_STREQ(e.hint, "use 16 or 32 (nic.rx_desc_bytes): i40e rings are packed");
+  check_ok("nic: {family: i40e, rx_desc_bytes: 32, desc_spacing: 16}\ndriver: {name: i40e}\n");
+  e = check_error("nic: {family: stmmac, desc_spacing: 32}\ndriver: {name: stmmac}\n");
+  EXPECT_NE(std::string(e.msg).find("back to back"), std::string::npos) << e.msg;
 }
 
 TEST(ConfigCheck, FamilyRingSizes) {
@@ -160,6 +166,9 @@ TEST(ConfigCheck, FamilyRingSizes) {
   EXPECT_STREQ(e.hint, "use at most 512 (MVNETA_MAX_RXD in mvneta.c)");
   check_ok("nic: {family: mvneta, desc_spacing: 32, rx_ring_size: 128, tx_ring_size: 532}\ndriver: {name: mvneta}\n");
   check_ok("nic: {family: stmmac, rx_ring_size: 512, tx_ring_size: 64}\ndriver: {name: stmmac}\n");
+  e = check_error("nic: {family: lan743x, rx_ring_size: 100}\ndriver: {name: lan743x}\n");
+  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 100 is not a lan743x RX ring size");
+  EXPECT_NE(std::string(e.hint).find("e.g. 104"), std::string::npos) << e.hint;
   check_ok("nic: {family: i40e, desc_spacing: 32, rx_ring_size: 4096}\ndriver: {name: i40e}\n");
 }
 
