@@ -215,8 +215,8 @@ TEST_F(SeedsScript, RendersTheSeedPlot) {
   ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
   std::map<std::string, Row> rows = read_tsv(path("out/validation.tsv"));
   ASSERT_EQ(rows.size(), 2u);
-  EXPECT_EQ(rows["before/sparc rx.gbps"]["rule"], "ratio");        // 31.6 / 2.33 = 13.6x
-  EXPECT_EQ(rows["before/x86 rx.gbps"]["verdict"], "PASS");        // 13.1307 both
+  EXPECT_EQ(rows["before/sparc rx.goodput_gbps"]["rule"], "ratio");        // 31.6 / 2.33 = 13.6x
+  EXPECT_EQ(rows["before/x86 rx.goodput_gbps"]["verdict"], "PASS");        // 13.1307 both
   std::string svg = slurp(path("svg/i40e-relaxed-ordering.svg"));
   EXPECT_NE(svg.find("<svg"), std::string::npos);
   EXPECT_NE(svg.find("i40e-relaxed-ordering: RX throughput"), std::string::npos);
