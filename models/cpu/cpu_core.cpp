@@ -517,6 +517,18 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
     violation(msg);
     return;
   }
+  /* Causality: time is monotonic, so a frame cannot reach the host stack
+   * before the wire peer sent it. */
+  if (hdr.ts_ps > local_time_ps()) {
+    char msg[200];
+    std::snprintf(msg, sizeof msg,
+                  "host received flow %" PRIu32 " frame %" PRIu64 " at %.3f ns, before it was sent (%.3f ns): "
+                  "simulated time ran backwards",
+                  hdr.flow, hdr.seq, static_cast<double>(local_time_ps()) / 1000.0,
+                  static_cast<double>(hdr.ts_ps) / 1000.0);
+    violation(msg);
+    return;
+  }
   if (m_tcp && nf_is_ack(&hdr)) {
     nf_sack sack;
     nf_ack_sack(m_bytes + pa, len, &sack);

@@ -246,6 +246,22 @@ TEST(CpuCore, HostSinkReportsAReorderedFrame) {
   EXPECT_NE(b.violations[0].find("out of order"), std::string::npos) << b.violations[0];
 }
 
+TEST(CpuCore, HostSinkReportsAFrameReceivedBeforeItWasSent) {
+  CpuBench b;
+  const uint32_t len = nf_dma_len(64);
+  nf_fill_ts(b.mem->data() + 0x1000, len, b.cfg.run.seed, 0, 0, 100);            /* sent at 100 ps */
+  nf_fill_ts(b.mem->data() + 0x2000, len, b.cfg.run.seed, 0, 1, 5'000'000'000ull); /* at 5 ms */
+  b.cpu->set_program([&](CpuCore &c) {
+    c.charge(2000); /* 1 us at 2 GHz */
+    c.host_rx(0x1000, len);
+    EXPECT_TRUE(b.violations.empty());
+    c.host_rx(0x2000, len);
+  });
+  b.run();
+  ASSERT_EQ(b.violations.size(), 1u);
+  EXPECT_NE(b.violations[0].find("before it was sent"), std::string::npos) << b.violations[0];
+}
+
 TEST(CpuCore, HostSinkReportsACorruptedFrame) {
   CpuBench b;
   const uint32_t len = nf_dma_len(256);
