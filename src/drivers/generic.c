@@ -25,11 +25,18 @@ static void generic_tx_clean(struct generic_priv *priv, int budget) {
   NK_PROFILE_FUNC(NK_CLASS_TX);
   struct net_device *dev = priv->dev;
   u32 cleaned = 0;
+  /* Head write-back: one load of the head word says how far the device got;
+   * otherwise each descriptor's OWN bit says it. */
+  const u32 head = priv->tx_head_wb ? nk_ld32(priv->tx_head_wb) % priv->tx_size : 0;
   while (priv->tx_dirty != priv->tx_cur) {
     u32 entry = priv->tx_dirty;
-    struct gn_tx_desc *desc = generic_tx_desc(priv, entry);
-    u16 flags = nk_ld16(&desc->flags);
-    if (flags & GN_DESC_OWN) break;
+    u16 flags = 0;
+    if (priv->tx_head_wb) {
+      if (entry == head) break;
+    } else {
+      flags = nk_ld16(&generic_tx_desc(priv, entry)->flags);
+      if (flags & GN_DESC_OWN) break;
+    }
     /* Only OWN is read from the descriptor: the rest comes from the shadow,
      * so no dma_rmb() is needed. */
     struct generic_tx_buf *tb = &priv->tx_buf[entry];
@@ -200,6 +207,8 @@ static void generic_free_rings(struct generic_priv *priv) {
   }
   if (priv->rx_pool) page_pool_destroy(priv->rx_pool);
   priv->rx_pool = NULL;
+  if (priv->tx_head_wb) dma_free_coherent(dev, sizeof(u32), priv->tx_head_wb, priv->tx_head_wb_dma);
+  priv->tx_head_wb = NULL;
   if (priv->tx_ring) dma_free_coherent(dev, priv->tx_ring_bytes, priv->tx_ring, priv->tx_ring_dma);
   if (priv->rx_ring) dma_free_coherent(dev, priv->rx_ring_bytes, priv->rx_ring, priv->rx_ring_dma);
   priv->tx_ring = priv->rx_ring = NULL;
@@ -242,6 +251,10 @@ static int generic_alloc_rings(struct generic_priv *priv, char *err, size_t errl
   if (!priv->rx_ring) goto fail;
   priv->tx_ring = dma_alloc_coherent(dev, priv->tx_ring_bytes, &priv->tx_ring_dma);
   if (!priv->tx_ring) goto fail;
+  if (dev->cfg->nic.wb_mode == NC_WB_HEAD) {
+    priv->tx_head_wb = dma_alloc_coherent(dev, sizeof(u32), &priv->tx_head_wb_dma);
+    if (!priv->tx_head_wb) goto fail;
+  }
   priv->rx_pool = page_pool_create(dev, priv->rx_size - 1, priv->rx_buf_len, DMA_FROM_DEVICE);
   if (!priv->rx_pool) goto fail;
   priv->rx_buf = calloc(priv->rx_size, sizeof *priv->rx_buf);
@@ -281,6 +294,10 @@ static void generic_program(struct generic_priv *priv) {
   writel((u32)priv->tx_ring_dma, io + GN_REG_TX_RING_LO);
   writel((u32)(priv->tx_ring_dma >> 32), io + GN_REG_TX_RING_HI);
   writel(priv->tx_size, io + GN_REG_TX_RING_SIZE);
+  if (priv->tx_head_wb) {
+    writel((u32)priv->tx_head_wb_dma, io + GN_REG_TX_HEAD_WB_LO);
+    writel((u32)(priv->tx_head_wb_dma >> 32), io + GN_REG_TX_HEAD_WB_HI);
+  }
   writel((u32)cfg->nic.irq_coal_frames, io + GN_REG_COAL_FRAMES);
   writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + GN_REG_COAL_USECS); /* whole microseconds */
   writel((u32)msi, io + GN_REG_MSI_ADDR_LO);

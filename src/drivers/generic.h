@@ -47,6 +47,10 @@ struct generic_priv {
   u32 tx_dirty; /* next descriptor to clean */
   u32 tx_wake_thresh;
   struct generic_tx_buf *tx_buf; /* shadow: one per TX descriptor */
+  /* nic.wb_mode head: the device writes its TX head index here (coherent
+   * memory) instead of clearing OWN in each descriptor. NULL otherwise. */
+  u32 *tx_head_wb;
+  dma_addr_t tx_head_wb_dma;
 
   struct napi_struct napi;
   bool irq_requested;
