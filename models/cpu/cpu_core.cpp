@@ -54,6 +54,10 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
       m_mem(mem),
       m_bytes(mem.data()),
       m_mem_size(mem.size()),
+      m_ncores(static_cast<int>(cfg.cpu.cores)),
+      m_app_core(cfg.cpu.cores >= 2 ? static_cast<int>(cfg.cpu.app_core) : 0),
+      m_cores(static_cast<size_t>(std::max<int64_t>(1, cfg.cpu.cores))),
+      m_cur(&m_cores[0]),
       m_ps_per_cycle(1e6 / cfg.cpu.clock_mhz),
       m_uncached_load_ps(static_cast<uint64_t>(std::llround(cfg.memory.uncached_load_ns * 1000.0))),
       m_traffic_end_ps(static_cast<uint64_t>(std::llround(cfg.run.duration_us * 1e6))),
@@ -75,7 +79,9 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   m_platform.msi_addr = mem.msi_addr();
   tlm_utils::tlm_quantumkeeper::set_global_quantum(
       ps(static_cast<uint64_t>(std::llround(cfg.cpu.quantum_ns * 1000.0))));
-  m_qk.reset();
+  for (CoreCtx &x : m_cores) x.qk.reset();
+  if (m_ncores < 1) m_ncores = 1;
+  if (m_ncores >= 2) m_prof_lock_wait = nk_prof_id("lock_wait", NK_CLASS_OTHER);
   m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
   for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
@@ -95,6 +101,10 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   SC_THREAD(thread);
   /* The C driver and kernel layer run on this thread's stack. */
   set_stack_size(1 << 20);
+  if (m_ncores >= 2) {
+    SC_THREAD(app_thread);
+    set_stack_size(1 << 20);
+  }
 }
 
 CpuCore::~CpuCore() {
@@ -110,10 +120,22 @@ void CpuCore::set_window(uint64_t start_ps, uint64_t end_ps) {
 
 /* ---- time and accounting ------------------------------------------------ */
 
-uint64_t CpuCore::local_time_ps() const { return now_ps() + m_qk.get_local_time().value(); }
+uint64_t CpuCore::local_time_ps() const { return now_ps() + m_cur->qk.get_local_time().value(); }
 
 void CpuCore::sync() {
-  if (m_qk.get_local_time() != sc_core::SC_ZERO_TIME) m_qk.sync();
+  if (m_cur->qk.get_local_time() != sc_core::SC_ZERO_TIME) qk_sync();
+}
+
+void CpuCore::qk_sync() {
+  tlm_utils::tlm_quantumkeeper &qk = m_cur->qk;
+  suspend([&qk] { qk.sync(); });
+}
+
+void CpuCore::enter_core(int c) {
+  m_cur = &m_cores[static_cast<size_t>(c)];
+  if (m_ncores < 2) return;
+  nk_prof_restore(&m_cur->prof);
+  nk_kernel_set_current(m_cur->kern);
 }
 
 void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int self) {
@@ -127,6 +149,10 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
   m_bucket_total[b] += cycles;
   m_class_total[cls] += cycles;
   m_busy_total += cycles;
+  if (m_ncores >= 2) {
+    m_cur->busy_total += cycles;
+    m_cur->bucket_total[b] += cycles;
+  }
   const uint64_t end_ps = start_ps + dur_ps;
   double in_win = 0;
   if (start_ps >= m_win_start_ps && end_ps <= m_win_end_ps) {
@@ -138,6 +164,10 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
   }
   m_bucket_window[b] += in_win;
   m_class_window[cls] += in_win;
+  if (m_ncores >= 2) {
+    m_cur->busy_window += in_win;
+    m_cur->bucket_window[b] += in_win;
+  }
   /* Inclusive time: the working bucket and every distinct profiled function
    * on the call stack (a recursive frame counts once). */
   m_incl_total[b] += cycles;
@@ -158,20 +188,33 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
 void CpuCore::spend(double cycles, int self) {
   if (cycles <= 0) return;
   const uint64_t start = local_time_ps();
-  const double t = cycles * m_ps_per_cycle + m_frac_ps;
+  const double t = cycles * m_ps_per_cycle + m_cur->frac_ps;
   const uint64_t whole = static_cast<uint64_t>(t);
-  m_frac_ps = t - static_cast<double>(whole);
-  if (whole) m_qk.inc(ps(whole));
+  m_cur->frac_ps = t - static_cast<double>(whole);
+  if (whole) m_cur->qk.inc(ps(whole));
   account(cycles, start, whole, self);
-  if (m_qk.need_sync()) m_qk.sync();
+  if (m_cur->qk.need_sync()) qk_sync();
 }
 
-void CpuCore::spend_ps(uint64_t t_ps) {
+void CpuCore::spend_ps(uint64_t t_ps, int self) {
   if (t_ps == 0) return;
   const uint64_t start = local_time_ps();
-  m_qk.inc(ps(t_ps));
-  account(static_cast<double>(t_ps) / m_ps_per_cycle, start, t_ps);
-  if (m_qk.need_sync()) m_qk.sync();
+  m_cur->qk.inc(ps(t_ps));
+  account(static_cast<double>(t_ps) / m_ps_per_cycle, start, t_ps, self);
+  if (m_cur->qk.need_sync()) qk_sync();
+}
+
+double CpuCore::core_busy_cycles(int c, bool in_window) const {
+  if (c < 0 || c >= m_ncores || m_ncores < 2) return c == 0 ? busy_cycles(in_window) : 0;
+  const CoreCtx &x = m_cores[static_cast<size_t>(c)];
+  return in_window ? x.busy_window : x.busy_total;
+}
+
+double CpuCore::core_bucket_cycles(int c, int id, bool in_window) const {
+  if (c < 0 || c >= m_ncores || id < 0 || id > kUnattributed) return 0;
+  if (m_ncores < 2) return bucket_cycles(id, in_window);
+  const CoreCtx &x = m_cores[static_cast<size_t>(c)];
+  return in_window ? x.bucket_window[id] : x.bucket_total[id];
 }
 
 double CpuCore::bucket_cycles(int id, bool in_window) const {
@@ -451,8 +494,10 @@ uint32_t CpuCore::mmio_read32(uint32_t off) {
   m_mmio_gp.set_byte_enable_ptr(nullptr);
   m_mmio_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time d = sc_core::SC_ZERO_TIME;
-  mmio->b_transport(m_mmio_gp, d);
-  if (d != sc_core::SC_ZERO_TIME) wait(d);
+  suspend([this, &d] {
+    mmio->b_transport(m_mmio_gp, d);
+    if (d != sc_core::SC_ZERO_TIME) wait(d);
+  });
   /* The core stalled for the whole round trip. */
   const uint64_t dur = now_ps() - t0;
   account(static_cast<double>(dur) / m_ps_per_cycle, t0, dur);
@@ -479,8 +524,8 @@ void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
   m_mmio_gp.set_byte_enable_ptr(nullptr);
   m_mmio_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   sc_time d = sc_core::SC_ZERO_TIME;
-  mmio->b_transport(m_mmio_gp, d);
-  if (d != sc_core::SC_ZERO_TIME) m_qk.inc(d);
+  suspend([this, &d] { mmio->b_transport(m_mmio_gp, d); });
+  if (d != sc_core::SC_ZERO_TIME) m_cur->qk.inc(d);
   if (!m_mmio_gp.is_response_ok()) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "MMIO write of BAR0 offset 0x%" PRIx32 " failed: %s", off,
@@ -725,7 +770,149 @@ void CpuCore::check_fault() {
   if (f && f[0]) violation(std::string("kernel fault: ") + f);
 }
 
+void CpuCore::lock_kernel() {
+  if (m_ncores < 2) return;
+  const int me = static_cast<int>(m_cur - m_cores.data());
+  /* Decide at the core's true time: with its local time ahead, the lock's
+   * state would be read out of order with the other core's. */
+  sync();
+  const uint64_t t0 = local_time_ps();
+  while (m_lock_owner >= 0) {
+    if (m_lock_owner == me) {
+      violation("core re-entered the kernel lock it holds");
+      return;
+    }
+    suspend([this] { wait(m_lock_event); });
+  }
+  /* The spin: from wanting the lock to the holder's release (its local
+   * time, which may still be ahead of this core's). Busy cycles. */
+  const uint64_t t1 = local_time_ps();
+  if (t1 > t0) account(static_cast<double>(t1 - t0) / m_ps_per_cycle, t0, t1 - t0, m_prof_lock_wait);
+  if (m_lock_free_ps > t1) spend_ps(m_lock_free_ps - t1, m_prof_lock_wait);
+  m_lock_owner = me;
+  if (++m_lock_inside != 1) {
+    char msg[120];
+    std::snprintf(msg, sizeof msg, "%d cores inside the kernel at once (kernel lock broken)", m_lock_inside);
+    violation(msg);
+  }
+}
+
+void CpuCore::unlock_kernel() {
+  if (m_ncores < 2) return;
+  const int me = static_cast<int>(m_cur - m_cores.data());
+  if (m_lock_owner != me) {
+    char msg[120];
+    std::snprintf(msg, sizeof msg, "core %d released the kernel lock held by %d", me, m_lock_owner);
+    violation(msg);
+  }
+  m_lock_inside--;
+  m_lock_owner = -1;
+  m_lock_free_ps = local_time_ps();
+  m_lock_event.notify(m_cur->qk.get_local_time());
+}
+
+void CpuCore::kernel_work_done() {
+  if (m_ncores < 2) return;
+  m_kwork_gen++;
+  m_app_event.notify(m_cur->qk.get_local_time());
+}
+
+void CpuCore::app_thread() {
+  enter_core(m_app_core);
+  if (m_program) return;
+  while (!m_probed) {
+    if (m_violated) return;
+    suspend([this] { wait(m_probe_event | m_end_event); });
+  }
+  nk_kernel *k = m_kernel;
+  const bool app = m_cfg.traffic.mode == NC_MODE_TX || m_cfg.traffic.mode == NC_MODE_BIDIR;
+  const uint32_t frame_bytes = static_cast<uint32_t>(m_cfg.traffic.frame_bytes);
+  const double interval_ps = m_cfg.traffic.rate_gbps > 0
+                                 ? frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps
+                                 : (frame_bytes + 20) * 8.0 * 1000.0 / m_cfg.nic.line_rate_gbps;
+  double next_send_ps = 0;
+  uint64_t seq = 0;
+  bool tx_blocked = false;
+  uint64_t blocked_gen = 0; /* core 0's kernel work pass when the send got NETDEV_TX_BUSY */
+  bool prepaid = false;     /* the stack cost of the frame to send is charged (it waits in the qdisc) */
+  for (;;) {
+    if (m_violated || m_removed) {
+      sync();
+      return;
+    }
+    const uint64_t t = local_time_ps();
+    /* The reader copies what the softirq delivered (process context, no lock). */
+    if (nk_kernel_user_copy_pending(k)) {
+      nk_kernel_user_copy(k);
+      if (m_cur->qk.need_sync()) qk_sync();
+      continue;
+    }
+    if (tx_blocked && m_kwork_gen != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
+    bool tcp_closed = false;
+    if (m_tcp && app && t < m_traffic_end_ps) {
+      if (m_snd.una() < m_snd.max() && t >= m_tcp_progress_ps + m_tcp_rto_ps) {
+        m_snd.on_rto();
+        m_tcp_progress_ps = t;
+      }
+      tcp_closed = !m_snd.can_send();
+    }
+    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed;
+    if (app_active && static_cast<double>(t) >= next_send_ps) {
+      /* The stack's work runs outside the kernel lock, then the driver's xmit inside it. */
+      if (!prepaid) {
+        nk_kernel_stack_tx(k, frame_bytes);
+        prepaid = true;
+      }
+      lock_kernel();
+      if (m_removed || m_violated) {
+        unlock_kernel();
+        continue;
+      }
+      bool rtx = false;
+      const uint64_t tseq = m_tcp ? m_snd.peek(&rtx) : 0;
+      const int rc = nk_kernel_xmit_prepared(k, frame_bytes, 0, m_tcp ? tseq : seq);
+      check_fault();
+      unlock_kernel();
+      if (rc == NETDEV_TX_OK && m_tcp) {
+        if (m_snd.una() == m_snd.max()) m_tcp_progress_ps = t;
+        if (rtx) count([](CpuCounters &c) { c.tcp_retransmits++; });
+        m_snd.sent(tseq, rtx);
+        m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
+      }
+      if (rc == NETDEV_TX_OK) {
+        seq++;
+        prepaid = false;
+        count([](CpuCounters &c) { c.tx_frames++; });
+        next_send_ps = std::max(next_send_ps + interval_ps, static_cast<double>(t));
+      } else if (rc == NETDEV_TX_BUSY) {
+        count([](CpuCounters &c) { c.tx_busy++; });
+        tx_blocked = true;
+        blocked_gen = m_kwork_gen;
+      } else {
+        char msg[96];
+        std::snprintf(msg, sizeof msg, "nk_kernel_xmit failed with %d", rc);
+        violation(msg);
+      }
+      if (m_cur->qk.need_sync()) qk_sync();
+      continue;
+    }
+    /* Idle: wait for core 0's kernel work, the next send or an RTO. */
+    sync();
+    const uint64_t now = now_ps();
+    uint64_t wake = UINT64_MAX;
+    if (app_active) wake = std::min(wake, static_cast<uint64_t>(std::ceil(next_send_ps)));
+    if (tcp_closed && m_snd.una() < m_snd.max()) wake = std::min(wake, m_tcp_progress_ps + m_tcp_rto_ps);
+    if (app && t < m_traffic_end_ps) wake = std::min(wake, m_traffic_end_ps);
+    if (wake <= now) continue;
+    if (wake == UINT64_MAX)
+      suspend([this] { wait(m_app_event); });
+    else
+      suspend([this, wake, now] { wait(ps(wake - now), m_app_event); });
+  }
+}
+
 void CpuCore::thread() {
+  enter_core(0);
   if (m_program) {
     m_program(*this);
     sync();
@@ -736,8 +923,11 @@ void CpuCore::thread() {
 
 void CpuCore::finish() {
   sync();
+  lock_kernel();
   nk_kernel_remove(m_kernel);
   m_removed = true;
+  unlock_kernel();
+  kernel_work_done();
   char err[512] = "";
   const int rc = nk_kernel_check(m_kernel, err, sizeof err);
   sync();
@@ -757,11 +947,14 @@ void CpuCore::kernel_main() {
     return;
   }
   check_fault();
+  m_probed = true;
+  m_probe_event.notify(m_cur->qk.get_local_time());
 
   /* The host application: frames of traffic.frame_bytes, flow 0, paced at
    * traffic.rate_gbps frame bits per second, or back to back at the line
-   * rate with preamble and inter-frame gap (20 B) when it is 0. */
-  const bool app = m_cfg.traffic.mode == NC_MODE_TX || m_cfg.traffic.mode == NC_MODE_BIDIR;
+   * rate with preamble and inter-frame gap (20 B) when it is 0. With
+   * several cores it runs on its own (app_thread). */
+  const bool app = m_ncores < 2 && (m_cfg.traffic.mode == NC_MODE_TX || m_cfg.traffic.mode == NC_MODE_BIDIR);
   const uint32_t frame_bytes = static_cast<uint32_t>(m_cfg.traffic.frame_bytes);
   const double interval_ps = m_cfg.traffic.rate_gbps > 0
                                  ? frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps
@@ -791,13 +984,19 @@ void CpuCore::kernel_main() {
       }
     }
     if (m_irq_pending) {
+      lock_kernel();
       deliver_irqs();
+      unlock_kernel();
+      kernel_work_done();
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       continue;
     }
     if (next_timer_ps() <= t) {
+      lock_kernel();
       run_timers(t);
+      unlock_kernel();
+      kernel_work_done();
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       continue;
@@ -809,9 +1008,12 @@ void CpuCore::kernel_main() {
     /* tcp: ACKs the stack queued and could not send yet (softirq context). */
     if (m_tcp && !ack_blocked && nk_kernel_ack_peek(m_kernel, nullptr, nullptr)) {
       const double before = busy_cycles(false);
+      lock_kernel();
       if (!send_acks()) ack_blocked = true;
+      unlock_kernel();
+      kernel_work_done();
       vr_softirq += busy_cycles(false) - before;
-      if (m_qk.need_sync()) m_qk.sync();
+      if (m_cur->qk.need_sync()) qk_sync();
       continue;
     }
     /* tcp: the host sends lost segments (SACK recovery) or new data while
@@ -835,15 +1037,18 @@ void CpuCore::kernel_main() {
     if (rx_ready && (!app_ready || vr_softirq <= vr_app)) {
       const double before = busy_cycles(false);
       count([](CpuCounters &c) { c.softirqs++; });
+      lock_kernel();
       nk_kernel_softirq(m_kernel);
       check_fault();
       /* The TCP receiver's ACKs go out from the softirq, after the poll. */
       if (m_tcp && !ack_blocked && !send_acks()) ack_blocked = true;
+      unlock_kernel();
+      kernel_work_done();
       vr_softirq += busy_cycles(false) - before;
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       /* Let the rest of the model catch up between polls. */
-      if (m_qk.need_sync()) m_qk.sync();
+      if (m_cur->qk.need_sync()) qk_sync();
       continue;
     }
     if (app_ready) {
@@ -874,7 +1079,7 @@ void CpuCore::kernel_main() {
         std::snprintf(msg, sizeof msg, "nk_kernel_xmit failed with %d", rc);
         violation(msg);
       }
-      if (m_qk.need_sync()) m_qk.sync();
+      if (m_cur->qk.need_sync()) qk_sync();
       continue;
     }
     /* Idle: wait for an interrupt, the next send, or the end of the run. */
@@ -891,9 +1096,9 @@ void CpuCore::kernel_main() {
      * kernel's timed queue until it expires: only near ones are used; the
      * end of the run is an event notified once. */
     if (wake == UINT64_MAX)
-      wait(m_irq_event | m_end_event);
+      suspend([this] { wait(m_irq_event | m_end_event); });
     else
-      wait(ps(wake - now), m_irq_event | m_end_event);
+      suspend([this, wake, now] { wait(ps(wake - now), m_irq_event | m_end_event); });
   }
 }
 

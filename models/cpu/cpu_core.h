@@ -6,6 +6,10 @@
  * of DMA-visible memory and MMIO synchronise first, so they see exactly the
  * DMA writes completed by then. Its main loop takes interrupts, runs NAPI
  * softirqs and, in tx/bidir mode, a host application sending test frames.
+ * With cpu.cores >= 2 the module holds several core contexts (each with its
+ * own local time and thread): core 0 takes interrupts, softirqs and timers,
+ * cpu.app_core runs the application (TX stack, copy to user space), and one
+ * kernel lock serialises entry into the kernel layer and driver.
  */
 #ifndef NICSIM_MODELS_CPU_CPU_CORE_H
 #define NICSIM_MODELS_CPU_CPU_CORE_H
@@ -117,6 +121,15 @@ class CpuCore : public sc_core::sc_module {
   uint64_t rx_sequence_gaps() const;
   /* tcp: the most payload bytes the host's TX flow ever had unacknowledged. */
   uint64_t tcp_inflight_max() const { return m_tcp_inflight_max; }
+  /* Cores (cpu.cores) and the application's core (0 with one core). */
+  int cores() const { return m_ncores; }
+  int app_core() const { return m_app_core; }
+  /* Busy cycles of core c (cores >= 2; with one core see busy_cycles). */
+  double core_busy_cycles(int c, bool in_window) const;
+  /* Cycles core c charged to bucket id (cores >= 2). */
+  double core_bucket_cycles(int c, int id, bool in_window) const;
+  /* Profile bucket of the kernel lock's spin (cores >= 2; -1 with one core). */
+  int lock_wait_bucket() const { return m_prof_lock_wait; }
 
   static constexpr int kUnattributed = NK_PROF_MAX; /* bucket of charges outside any profiled function */
 
@@ -131,6 +144,46 @@ class CpuCore : public sc_core::sc_module {
   std::function<void(int, const std::string &)> on_finished;
 
  private:
+  /* One core's context: its local time and the process-global "current CPU"
+   * state of the kernel layer, saved while its thread is suspended. */
+  struct CoreCtx {
+    tlm_utils::tlm_quantumkeeper qk;
+    double frac_ps = 0; /* sub-ps remainder of local time */
+    nk_prof_state prof{};
+    nk_kernel *kern = nullptr;
+    double busy_total = 0, busy_window = 0;
+    double bucket_total[NK_PROF_MAX + 1] = {};
+    double bucket_window[NK_PROF_MAX + 1] = {};
+  };
+  /* Runs f, which may suspend the calling core's thread, and then makes the
+   * caller's core current again (its context, profiler state, kernel). */
+  template <typename F>
+  void suspend(F f) {
+    if (m_ncores < 2) {
+      f();
+      return;
+    }
+    CoreCtx *me = m_cur;
+    nk_prof_save(&me->prof);
+    me->kern = nk_kernel_get_current();
+    f();
+    m_cur = me;
+    nk_prof_restore(&me->prof);
+    nk_kernel_set_current(me->kern);
+  }
+  /* The current core's quantum keeper sync, as a suspension point. */
+  void qk_sync();
+  /* Makes core c current at the start of its thread. */
+  void enter_core(int c);
+  /* Enters (leaves) the kernel: the one lock serialising the kernel layer
+   * and the driver across cores; the wait spins (busy, bucket lock_wait).
+   * No-ops with one core. */
+  void lock_kernel();
+  void unlock_kernel();
+  /* Core 0 did kernel work: wakes the application core (TX queue, copies). */
+  void kernel_work_done();
+  /* The application core's thread: sends frames and copies to user space. */
+  void app_thread();
   void thread();
   void kernel_main();
   void finish();
@@ -150,7 +203,7 @@ class CpuCore : public sc_core::sc_module {
    * one if negative) and the current bucket's class. */
   void spend(double cycles, int self = -1);
   /* Moves local time by t_ps (ps) and charges the equivalent cycles. */
-  void spend_ps(uint64_t t_ps);
+  void spend_ps(uint64_t t_ps, int self = -1);
   /* Charges cycles that took dur_ps starting at start_ps (time already passed)
    * to bucket self (the current one if negative) and to the class of the
    * current bucket (the caller's). */
@@ -187,9 +240,20 @@ class CpuCore : public sc_core::sc_module {
   uint8_t *m_bytes;
   uint64_t m_mem_size;
   nk_platform m_platform;
-  tlm_utils::tlm_quantumkeeper m_qk;
+  int m_ncores;
+  int m_app_core;
+  std::vector<CoreCtx> m_cores;
+  CoreCtx *m_cur; /* the core whose thread runs now */
+  int m_lock_owner = -1;       /* core inside the kernel, -1: none */
+  int m_lock_inside = 0;       /* cores inside (never above 1) */
+  uint64_t m_lock_free_ps = 0; /* local time of the last release, ps */
+  sc_core::sc_event m_lock_event;
+  sc_core::sc_event m_app_event;   /* core 0 did kernel work */
+  sc_core::sc_event m_probe_event; /* the driver is probed */
+  uint64_t m_kwork_gen = 0;        /* kernel work passes of core 0 */
+  bool m_probed = false;
+  int m_prof_lock_wait = -1;
   double m_ps_per_cycle;
-  double m_frac_ps = 0; /* sub-ps remainder of local time */
   uint64_t m_uncached_load_ps;
   uint64_t m_win_start_ps = 0;
   uint64_t m_win_end_ps = UINT64_MAX;

@@ -83,6 +83,14 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "run.warmup_us (%s us) must be below run.duration_us (%s us)", a, b);
   }
 
+  if (c->cpu.cores >= 2 && c->cpu.app_core >= c->cpu.cores) {
+    const enum nc_key_id ids[] = {NC_KEY_cpu_app_core, NC_KEY_cpu_cores};
+    nc__fmt(hint, sizeof hint, "set cpu.app_core below %" PRId64 ", or cpu.cores to at least %" PRId64,
+            c->cpu.cores, c->cpu.app_core + 1);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "cpu.app_core = %" PRId64 " names no core: cpu.cores is %" PRId64, c->cpu.app_core, c->cpu.cores);
+  }
+
   int64_t lanes = c->pcie.lanes;
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
     return fail(c, NC_KEY_pcie_lanes, err, "use 1, 2, 4, 8 or 16",

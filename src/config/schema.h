@@ -33,6 +33,10 @@
   X(cpu, kind, ENUM, "", "x86", 0, 0, "x86|arm64|riscv|sparc",                            \
     "Instruction-set family; selects memcpy and cache-maintenance behaviour")              \
   X(cpu, clock_mhz, REAL, "MHz", "2000", 1, 10000, "", "Core clock")                      \
+  X(cpu, cores, INT, "cores", "1", 1, 64, "",                                             \
+    "Host CPU cores: core 0 takes the NIC's interrupts and softirqs; with 2 or more the application runs on cpu.app_core") \
+  X(cpu, app_core, INT, "", "1", 1, 63, "",                                               \
+    "With cpu.cores >= 2, the core running the host application (TX stack, copy to user); below cpu.cores. Ignored with 1 core") \
   X(cpu, quantum_ns, REAL, "ns", "1000", 1, 1e6, "",                                      \
     "Temporal-decoupling quantum: the CPU runs ahead of the model by at most this much")   \
   X(cpu, cached_access_cycles, REAL, "cycles", "1", 0, 1e4, "",                           \

@@ -49,6 +49,7 @@ struct nk_kernel *nk__dev_kernel(const struct net_device *dev, const char *what)
 }
 
 void nk_kernel_set_current(struct nk_kernel *k) { nk__current = k; }
+struct nk_kernel *nk_kernel_get_current(void) { return nk__current; }
 
 /* ---- create / destroy --------------------------------------------------------- */
 
@@ -257,6 +258,15 @@ void nk_kernel_irq(struct nk_kernel *k, int vec) {
 }
 
 void nk__flush_user_copy(struct nk_kernel *k) {
+  /* With several cores the reader runs on its own core and copies there
+   * (nk_kernel_user_copy); with one it runs right after the softirq. */
+  if (k->cfg->cpu.cores >= 2) return;
+  nk_kernel_user_copy(k);
+}
+
+uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k) { return k->user_copy_bytes; }
+
+void nk_kernel_user_copy(struct nk_kernel *k) {
   if (k->user_copy_bytes == 0) return;
   const double cycles = k->cfg->cpu.stack_rx_cycles_per_byte * (double)k->user_copy_bytes;
   k->user_copy_bytes = 0;
@@ -274,7 +284,7 @@ bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return k->dev.tx_stopped;
 
 /* nk_kernel_xmit of a data frame, or (sack non-NULL) of an ACK frame. */
 static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq,
-                      const struct nf_sack *sack) {
+                      const struct nf_sack *sack, bool charge_stack) {
   nk_kernel_set_current(k);
   if (!k->probed) return -ENODEV;
   if (k->fault[0]) return -EFAULT;
@@ -291,10 +301,7 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
     k->stats.xmit_nomem++;
     return NETDEV_TX_BUSY;
   }
-  const struct nc_cpu *cpu = &k->cfg->cpu;
-  int prev = nk_prof_enter(k->prof_stack_tx);
-  k->plat.ops->charge(k->plat.ctx, cpu->stack_tx_cycles_per_pkt + cpu->stack_tx_cycles_per_byte * len);
-  nk_prof_leave(prev);
+  if (charge_stack) nk_kernel_stack_tx(k, frame_bytes);
   /* The application's bytes land in the skb directly: their copy is part of the charge above. */
   if (sack)
     nf_fill_ack(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq, 0, sack);
@@ -311,7 +318,20 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
 }
 
 int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq) {
-  return xmit_frame(k, frame_bytes, flow, seq, NULL);
+  return xmit_frame(k, frame_bytes, flow, seq, NULL, true);
+}
+
+int nk_kernel_xmit_prepared(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq) {
+  return xmit_frame(k, frame_bytes, flow, seq, NULL, false);
+}
+
+void nk_kernel_stack_tx(struct nk_kernel *k, uint32_t frame_bytes) {
+  nk_kernel_set_current(k);
+  const struct nc_cpu *cpu = &k->cfg->cpu;
+  const uint32_t len = nf_dma_len(frame_bytes);
+  int prev = nk_prof_enter(k->prof_stack_tx);
+  k->plat.ops->charge(k->plat.ctx, cpu->stack_tx_cycles_per_pkt + cpu->stack_tx_cycles_per_byte * len);
+  nk_prof_leave(prev);
 }
 
 int nk_kernel_xmit_ack(struct nk_kernel *k) {
@@ -320,7 +340,7 @@ int nk_kernel_xmit_ack(struct nk_kernel *k) {
   if (!nk_kernel_ack_peek(k, &flow, &seq)) return 1;
   struct nf_sack sack;
   nk_kernel_ack_sack(k, &sack);
-  const int rc = xmit_frame(k, NF_ACK_FRAME, flow, seq, &sack);
+  const int rc = xmit_frame(k, NF_ACK_FRAME, flow, seq, &sack, true);
   if (rc == NETDEV_TX_OK) nk_kernel_ack_pop(k);
   return rc;
 }

@@ -77,6 +77,18 @@ bool nk_kernel_softirq(struct nk_kernel *k);
  * calls the driver's ndo_start_xmit. Returns NETDEV_TX_OK, or NETDEV_TX_BUSY
  * if the queue is stopped (nothing was consumed; retry after a wake). */
 int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
+/* Multi-core (cpu.cores >= 2): the application's TX stack cost of one frame
+ * of frame_bytes (bucket stack_tx), charged in the sending process before it
+ * enters the driver, outside the kernel lock. */
+void nk_kernel_stack_tx(struct nk_kernel *k, uint32_t frame_bytes);
+/* nk_kernel_xmit with the stack cost already charged by nk_kernel_stack_tx. */
+int nk_kernel_xmit_prepared(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
+/* Multi-core (cpu.cores >= 2): received bytes whose copy to user space the
+ * reader has not made yet (the softirq leaves it to the reader's core). */
+uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k);
+/* The reader copies every pending byte to user space: charges
+ * cpu.stack_rx_cycles_per_byte per byte (bucket copy_to_user) to the caller. */
+void nk_kernel_user_copy(struct nk_kernel *k);
 /* True while the driver has stopped its TX queue. */
 bool nk_kernel_tx_stopped(const struct nk_kernel *k);
 /* Platform timer id expired (platform.h timer_arm): charges cpu.softirq_cycles
@@ -143,6 +155,9 @@ struct net_device *nk_kernel_netdev(struct nk_kernel *k);
 /* Makes k the current kernel without running anything (tests, harnesses
  * that call kernel.h functions directly). Entry points do this themselves. */
 void nk_kernel_set_current(struct nk_kernel *k);
+/* The current kernel (NULL if none): a multi-core platform saves it with
+ * the rest of a core's state while the core is suspended. */
+struct nk_kernel *nk_kernel_get_current(void);
 /* skbs currently allocated from the kernel's pool. */
 unsigned int nk_kernel_skbs_in_use(const struct nk_kernel *k);
 
@@ -207,6 +222,17 @@ void nk_prof_leave(int prev);
  * *ids points at them (valid until the next enter/leave). A charge is
  * inclusive time of each of them. */
 int nk_prof_active(const int **ids);
+/* The profiler's "current CPU" state (bucket and stack of entered buckets):
+ * a multi-core platform saves it when a core's thread is suspended and
+ * restores it when the core resumes, as a context switch does. */
+struct nk_prof_state {
+  int cur, depth;
+  int stack[NK_PROF_DEPTH];
+};
+/* Copies the current profiler state into *s. */
+void nk_prof_save(struct nk_prof_state *s);
+/* Makes *s the current profiler state. */
+void nk_prof_restore(const struct nk_prof_state *s);
 /* At the top of a hot-path function: charges made until it returns go to it. */
 #define NK_PROFILE_FUNC(cls)                                                  \
   static int nk__prof_id = -1;                                                \

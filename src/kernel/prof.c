@@ -70,6 +70,18 @@ void nk_prof_leave(int prev) {
   if (nk_prof_depth > 0) nk_prof_depth--;
 }
 
+void nk_prof_save(struct nk_prof_state *s) {
+  s->cur = nk_prof_cur;
+  s->depth = nk_prof_depth;
+  memcpy(s->stack, nk_prof_stack, sizeof s->stack);
+}
+
+void nk_prof_restore(const struct nk_prof_state *s) {
+  nk_prof_cur = s->cur;
+  nk_prof_depth = s->depth;
+  memcpy(nk_prof_stack, s->stack, sizeof nk_prof_stack);
+}
+
 int nk_prof_active(const int **ids) {
   if (ids) *ids = nk_prof_stack;
   return nk_prof_depth < NK_PROF_DEPTH ? nk_prof_depth : NK_PROF_DEPTH;

@@ -162,8 +162,25 @@ static bool nicsim__ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
 }
 
+/* True if name is cpu.core<N>.util or cpu.core<N>.profile.<ident> (cpu.cores >= 2). */
+static bool nicsim__core_extra(const char *name) {
+  if (strncmp(name, "cpu.core", 8) != 0) return false;
+  const char *p = name + 8;
+  size_t n = 0;
+  while (p[n] >= '0' && p[n] <= '9') n++;
+  if (n == 0) return false;
+  p += n;
+  if (strcmp(p, ".util") == 0) return true;
+  if (strncmp(p, ".profile.", 9) != 0) return false;
+  p += 9;
+  for (n = 0; nicsim__ident_char(p[n]); n++) {
+  }
+  return n > 0 && p[n] == '\0';
+}
+
 bool nicsim_metric_is_extra_name(const char *name) {
   if (!name) return false;
+  if (strcmp(name, "cpu.lock_wait_cycles") == 0 || nicsim__core_extra(name)) return true;
   for (size_t f = 0; f < sizeof nicsim__extra_families / sizeof nicsim__extra_families[0]; f++) {
     const char *pre = nicsim__extra_families[f].prefix;
     size_t pl = strlen(pre);

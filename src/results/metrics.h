@@ -34,8 +34,9 @@ extern "C" {
     "Ethernet frame bits (FCS included, preamble and IFG excluded) the MAC put on the wire per second") \
   X(TX_MPPS, "tx.mpps", "Mpkt/s", REAL, "Frames the MAC put on the wire per second, in millions") \
   X(TX_PKTS, "tx.pkts", "frames", COUNT, "Frames the MAC put on the wire")                        \
-  X(CPU_UTIL, "cpu.util", "fraction", REAL, "Busy fraction of the CPU core")                     \
-  X(CPU_BUSY_CYCLES, "cpu.busy_cycles", "cycles", COUNT, "CPU cycles spent on driver, IRQ and stack work") \
+  X(CPU_UTIL, "cpu.util", "fraction", REAL, "Busy fraction of the CPU, averaged over cpu.cores") \
+  X(CPU_BUSY_CYCLES, "cpu.busy_cycles", "cycles", COUNT,                                         \
+    "CPU cycles spent on driver, IRQ and stack work (all cores)")                                \
   X(CPU_CYCLES_PER_RX_PKT, "cpu.cycles_per_rx_pkt", "cycles", REAL,                              \
     "CPU cycles in RX context (RX poll, refill, RX stack) per delivered frame")                   \
   X(CPU_CYCLES_PER_TX_PKT, "cpu.cycles_per_tx_pkt", "cycles", REAL,                              \
@@ -189,8 +190,9 @@ bool nicsim_results_get(const struct nicsim_results *r, const char *name, double
 long nicsim_metric_find(const char *name);
 /* True if name belongs to an extra-metric family that runs report when they
  * have something to say (cpu.profile.<fn>, cpu.ns_per_gb.<fn>,
- * pcie.<dir>.<purpose>.tlps|bytes, bus.<purpose>.bursts|bytes): plots and
- * regression suites may name them. */
+ * pcie.<dir>.<purpose>.tlps|bytes, bus.<purpose>.bursts|bytes; with
+ * cpu.cores >= 2 cpu.core<N>.util, cpu.core<N>.profile.<fn> and
+ * cpu.lock_wait_cycles): plots and regression suites may name them. */
 bool nicsim_metric_is_extra_name(const char *name);
 /* "count", "real" or "wall". */
 const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind);

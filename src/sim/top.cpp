@@ -195,7 +195,9 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_set(res, NM_TX_GBPS, tx_bytes * 8.0 / win_ns);
   nicsim_results_set(res, NM_TX_MPPS, tx_pkts / (win_ns / 1000.0));
   nicsim_results_set(res, NM_TX_PKTS, tx_pkts);
-  nicsim_results_set(res, NM_CPU_UTIL, win_cycles > 0 ? busy / win_cycles : 0);
+  /* The average over the cores, as netperf and iperf report system-wide CPU. */
+  const int ncores = cpu.cores();
+  nicsim_results_set(res, NM_CPU_UTIL, win_cycles > 0 ? busy / (win_cycles * ncores) : 0);
   nicsim_results_set(res, NM_CPU_BUSY_CYCLES, std::round(busy));
   const double rx_cyc = cpu.class_cycles(NK_CLASS_RX, true);
   const double tx_cyc = cpu.class_cycles(NK_CLASS_TX, true);
@@ -302,6 +304,33 @@ void Top::fill_results(nicsim_results *res) const {
                                cpu.bucket_incl_cycles(id, true) / (m_cfg.cpu.clock_mhz / 1000.0) / dir_gb);
     }
   }
+  /* Extras with several cores: each core's utilisation and profile, and the
+   * kernel lock's spin. */
+  for (int core = 0; ncores >= 2 && core < ncores; core++) {
+    const double cbusy = cpu.core_busy_cycles(core, true);
+    std::snprintf(name, sizeof name, "cpu.core%d.util", core);
+    std::snprintf(desc, sizeof desc, "Fraction of the window core %d was busy%s", core,
+                  core == 0 ? " (interrupts, softirqs, timers)" : core == cpu.app_core() ? " (the application)" : "");
+    nicsim_results_set_extra(res, name, "fraction", NM_KIND_REAL, desc, win_cycles > 0 ? cbusy / win_cycles : 0);
+    for (int id = 0; id <= CpuCore::kUnattributed && cbusy > 0; id++) {
+      const double cyc = cpu.core_bucket_cycles(core, id, true);
+      if (cyc <= 0) continue;
+      const char *fn = id == CpuCore::kUnattributed ? "unattributed" : nk_prof_name(id);
+      if (!fn) fn = "unknown";
+      char ident[64];
+      size_t n = 0;
+      for (const char *ch = fn; *ch && n + 1 < sizeof ident; ch++)
+        if (std::isalnum(static_cast<unsigned char>(*ch)) || *ch == '_') ident[n++] = *ch;
+      ident[n] = '\0';
+      std::snprintf(name, sizeof name, "cpu.core%d.profile.%s", core, ident);
+      std::snprintf(desc, sizeof desc, "Fraction of core %d's busy cycles in the window spent in %s", core, fn);
+      nicsim_results_set_extra(res, name, "fraction", NM_KIND_REAL, desc, cyc / cbusy);
+    }
+  }
+  if (ncores >= 2)
+    nicsim_results_set_extra(res, "cpu.lock_wait_cycles", "cycles", NM_KIND_COUNT,
+                             "Cycles cores spun waiting for the kernel lock in the window (part of cpu.busy_cycles)",
+                             std::round(cpu.bucket_cycles(cpu.lock_wait_bucket(), true)));
   /* Extras: link traffic by DMA purpose (on the bus, fill_bus_metrics did it). */
   for (size_t p = 0; pcie && p < kDmaPurposes; p++) {
     const char *pn = dma_purpose_name(static_cast<DmaPurpose>(p));

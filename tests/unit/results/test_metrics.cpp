@@ -182,4 +182,10 @@ TEST(Metrics, ExtraFamiliesAreRecognisedByPattern) {
   EXPECT_FALSE(nicsim_metric_is_extra_name("pcie.up.data.bursts"));   // a bus suffix
   EXPECT_FALSE(nicsim_metric_is_extra_name("rx.gbpss"));
   EXPECT_FALSE(nicsim_metric_is_extra_name(nullptr));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("cpu.core1.util"));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("cpu.core12.profile.stack_tx"));
+  EXPECT_TRUE(nicsim_metric_is_extra_name("cpu.lock_wait_cycles"));
+  EXPECT_FALSE(nicsim_metric_is_extra_name("cpu.core.util"));
+  EXPECT_FALSE(nicsim_metric_is_extra_name("cpu.core1.profile."));
+  EXPECT_FALSE(nicsim_metric_is_extra_name("cpu.core1.busy"));
 }

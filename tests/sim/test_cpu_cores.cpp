@@ -1,0 +1,181 @@
+// test_cpu_cores.cpp: whole runs with cpu.cores (docs/host.md, "Cores"): one
+// core is the same run as without the key; two cores put the application's
+// TX stack cost and the copy to user space on the application core and raise
+// a CPU-bound TX rate; the kernel lock is contended without two cores ever
+// inside the kernel (a violation would fail the run); determinism,
+// conservation, and cpu.util as the average over the cores. Each run in its
+// own process (run_ok once per TEST, run_in_child for more).
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <string>
+
+#include "config/config.h"
+#include "results/metrics.h"
+#include "sim/sim.h"
+#include "sim_run_util.h"
+
+namespace {
+
+using nicsim::test::expect_conservation;
+using nicsim::test::metric;
+using nicsim::test::run_in_child;
+using nicsim::test::run_ok;
+
+/* Short runs on the default platform (generic NIC, 10 GbE, x86 at 2 GHz). */
+nicsim_config make_cfg(std::initializer_list<const char *> sets) {
+  return nicsim::test::checked_config({"run.duration_us=1000", "run.warmup_us=200", "run.drain_us=1000"}, sets);
+}
+
+/* TX of minimum frames: the sending application is CPU-bound (a frame costs
+ * stack_tx 1500 + 0.25 x 60 cycles plus the driver's xmit, about 0.8 us at
+ * 2 GHz, against 67 ns on the wire). */
+nicsim_config tx_cfg(std::initializer_list<const char *> sets) {
+  nicsim_config c = make_cfg({"traffic.mode=tx", "traffic.frame_bytes=64"});
+  nc_error e;
+  for (const char *s : sets) EXPECT_EQ(nc_config_set(&c, s, &e), 0) << s << ": " << e.msg;
+  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
+  return c;
+}
+
+double metric_or0(const nicsim_results &r, const char *name) {
+  double v = 0;
+  return nicsim_results_get(&r, name, &v) ? v : 0;
+}
+
+/* Every metric but wall-clock ones has the same value in a and b, and both
+ * have the same set of metrics. */
+void expect_same_metrics(const nicsim_results &a, const nicsim_results &b) {
+  size_t n = 0;
+  nicsim_metric_view va, vb;
+  for (size_t i = 0; nicsim_results_at(&a, i, &va); i++, n++) {
+    ASSERT_TRUE(nicsim_results_at(&b, i, &vb)) << "b lacks metric " << i << " (" << va.name << ")";
+    ASSERT_STREQ(va.name, vb.name);
+    if (va.kind == NM_KIND_WALL) continue;
+    if (std::strcmp(va.name, "sim.events") == 0) continue; /* delta cycles: not a result of the model */
+    EXPECT_EQ(va.value, vb.value) << va.name;
+  }
+  EXPECT_FALSE(nicsim_results_at(&b, n, &vb)) << "b has more metrics than a";
+  EXPECT_GT(n, 30u);
+}
+
+TEST(CpuCores, OneCoreIsTheRunWithoutTheKey) {
+  /* cpu.cores = 1 (and an app_core that one core ignores) must not change a
+   * single figure, RX and TX: the same code path as before the key existed. */
+  for (const char *mode : {"traffic.mode=rx", "traffic.mode=bidir"}) {
+    SCOPED_TRACE(mode);
+    nicsim_results absent, one;
+    ASSERT_TRUE(run_in_child(make_cfg({mode}), &absent));
+    ASSERT_TRUE(run_in_child(make_cfg({mode, "cpu.cores=1", "cpu.app_core=5"}), &one));
+    expect_same_metrics(absent, one);
+    double v;
+    EXPECT_FALSE(nicsim_results_get(&one, "cpu.core0.util", &v)); /* per-core extras only with 2 or more */
+    EXPECT_FALSE(nicsim_results_get(&one, "cpu.lock_wait_cycles", &v));
+  }
+}
+
+TEST(CpuCores, TwoCoresPutTheSenderOnItsCoreAndRaiseCpuBoundTx) {
+  nicsim_results one, two;
+  ASSERT_TRUE(run_in_child(tx_cfg({}), &one));
+  run_ok(tx_cfg({"cpu.cores=2"}), &two);
+  expect_conservation(two);
+  /* One core: the sender shares it with the interrupts and TX cleaning, and
+   * the core is saturated. */
+  EXPECT_GT(metric(one, "cpu.util"), 0.99);
+  /* Two cores: the application core is saturated by the sender alone ... */
+  const double u0 = metric(two, "cpu.core0.util"), u1 = metric(two, "cpu.core1.util");
+  EXPECT_GT(u1, 0.99);
+  /* ... core 0 only takes interrupts and cleans (a few % here) ... */
+  EXPECT_LT(u0, 0.2);
+  EXPECT_GT(u0, 0);
+  /* ... so the sender has more cycles: more frames. */
+  EXPECT_GT(metric(two, "tx.pkts"), metric(one, "tx.pkts"));
+  /* Every stack_tx and xmit cycle is the application core's. */
+  EXPECT_GT(metric(two, "cpu.core1.profile.stack_tx"), 0.8);
+  EXPECT_EQ(metric_or0(two, "cpu.core0.profile.stack_tx"), 0);
+  EXPECT_EQ(metric_or0(two, "cpu.core0.profile.generic_xmit"), 0);
+  EXPECT_GT(metric(two, "cpu.core1.profile.generic_xmit"), 0);
+  /* The interrupt work stays on core 0. */
+  EXPECT_GT(metric(two, "cpu.core0.profile.irq_entry"), 0);
+  EXPECT_EQ(metric_or0(two, "cpu.core1.profile.irq_entry"), 0);
+  /* cpu.util is the average of the cores, cpu.busy_cycles their sum. */
+  EXPECT_NEAR(metric(two, "cpu.util"), (u0 + u1) / 2, 1e-9);
+  const double win_cycles = 800e-6 * 2e9; /* 800 us window at 2000 MHz */
+  EXPECT_NEAR(metric(two, "cpu.busy_cycles"), (u0 + u1) * win_cycles, 2);
+  /* The kernel lock was contended (core 0's interrupts against the xmit)
+   * and the spin is busy time of the profile. */
+  EXPECT_GT(metric(two, "cpu.lock_wait_cycles"), 0);
+  EXPECT_NEAR(metric(two, "cpu.profile.lock_wait") * metric(two, "cpu.busy_cycles"),
+              metric(two, "cpu.lock_wait_cycles"), 1);
+}
+
+TEST(CpuCores, RxCopyToUserRunsOnTheApplicationCore) {
+  nicsim_results one, two;
+  ASSERT_TRUE(run_in_child(make_cfg({"traffic.mode=rx"}), &one));
+  run_ok(make_cfg({"traffic.mode=rx", "cpu.cores=2"}), &two);
+  expect_conservation(two);
+  /* Line rate either way (one core is not saturated by 10 GbE of 1518 B). */
+  EXPECT_EQ(metric(two, "rx.pkts"), metric(one, "rx.pkts"));
+  EXPECT_EQ(metric(two, "rx.drops"), 0);
+  /* In RX the application core only reads: all its cycles are the copy. */
+  EXPECT_DOUBLE_EQ(metric(two, "cpu.core1.profile.copy_to_user"), 1.0);
+  EXPECT_EQ(metric_or0(two, "cpu.core0.profile.copy_to_user"), 0);
+  /* The copy costs what it cost on one core: stack_rx_cycles_per_byte (0.25)
+   * per delivered byte (one frame: 1514 B x 0.25 = 378.5 cycles), except
+   * that the copy of a poll's batch straddling a window edge lands on
+   * either side of it: up to one batch (driver.napi_budget, 64 frames). */
+  const double copy_cycles = metric(two, "cpu.core1.util") * 800e-6 * 2e9;
+  const double copy_one = metric(one, "cpu.profile.copy_to_user") * metric(one, "cpu.busy_cycles");
+  EXPECT_NEAR(copy_cycles, copy_one, 64 * 378.5);
+  /* Line rate for the 800 us window: 10e9 / (1538 x 8) x 800e-6 = 650.2
+   * frames, and no more copied than that plus one batch. */
+  EXPECT_LE(copy_cycles, (650.2 + 64) * 378.5);
+  /* The reader takes no kernel lock: nothing to spin for on RX. */
+  EXPECT_EQ(metric(two, "cpu.lock_wait_cycles"), 0);
+}
+
+TEST(CpuCores, TcpBidirUnderTheLockIsCleanAndDeterministic) {
+  /* Both cores enter the kernel all the time (softirq and ACKs on core 0,
+   * the sender's xmit on core 1): the lock asserts one core inside, which
+   * would fail the run with a violation. */
+  const nicsim_config cfg = make_cfg({"traffic.protocol=tcp", "traffic.mode=bidir", "traffic.frame_bytes=1518",
+                                      "cpu.cores=2"});
+  nicsim_results a, b;
+  ASSERT_TRUE(run_in_child(cfg, &b)); /* before this process runs its own simulation */
+  run_ok(cfg, &a);
+  expect_conservation(a);
+  EXPECT_GT(metric(a, "cpu.lock_wait_cycles"), 0);
+  EXPECT_GT(metric(a, "rx.pkts"), 0);
+  EXPECT_GT(metric(a, "tx.pkts"), 0);
+  expect_same_metrics(a, b);
+}
+
+TEST(CpuCores, IdleCoresCountInTheAverage) {
+  /* Four cores, the application on core 3: cores 1 and 2 stay idle and
+   * cpu.util is the sum over four. */
+  nicsim_results r;
+  run_ok(make_cfg({"traffic.mode=bidir", "cpu.cores=4", "cpu.app_core=3"}), &r);
+  expect_conservation(r);
+  EXPECT_EQ(metric(r, "cpu.core1.util"), 0);
+  EXPECT_EQ(metric(r, "cpu.core2.util"), 0);
+  EXPECT_GT(metric(r, "cpu.core3.profile.stack_tx"), 0);
+  EXPECT_NEAR(metric(r, "cpu.util"), (metric(r, "cpu.core0.util") + metric(r, "cpu.core3.util")) / 4, 1e-9);
+}
+
+TEST(CpuCores, ApplicationCoreMustExist) {
+  nicsim_config c;
+  nc_config_defaults(&c);
+  nc_error e;
+  ASSERT_EQ(nc_config_set(&c, "cpu.cores=2", &e), 0);
+  ASSERT_EQ(nc_config_set(&c, "cpu.app_core=2", &e), 0);
+  EXPECT_NE(nc_config_check(&c, &e), 0);
+  EXPECT_NE(std::string(e.msg).find("cpu.app_core"), std::string::npos) << e.msg;
+  ASSERT_EQ(nc_config_set(&c, "cpu.app_core=1", &e), 0);
+  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
+  EXPECT_NE(nc_config_set(&c, "cpu.cores=65", &e), 0); /* max 64 */
+  EXPECT_NE(nc_config_set(&c, "cpu.cores=0", &e), 0);
+}
+
+}  // namespace
