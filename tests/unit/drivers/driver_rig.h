@@ -28,6 +28,12 @@ struct DriverRig {
 
   TestKernel t;
   std::unique_ptr<Nic> nic;
+  // The driver's remove (in the kernel's destruction) still writes registers,
+  // which the hooks route to the fake device: remove while it is alive.
+  ~DriverRig() {
+    if (t.k) nk_kernel_destroy(t.k);
+    t.k = nullptr;
+  }
   std::string probe_err;
   // host sink: every frame checked, per-flow order tracked
   uint64_t rx_ok = 0, rx_bad = 0;
