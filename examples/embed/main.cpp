@@ -194,7 +194,8 @@ class Platform : public sc_core::sc_module {
 };
 
 int usage() {
-  std::fprintf(stderr, "usage: nicsim_embed [SCENARIO.yaml] [--point LABEL] [--set KEY=VALUE]... [--json FILE]\n");
+  std::fprintf(stderr, "usage: nicsim_embed [SCENARIO.yaml] [--point LABEL] [--set KEY=VALUE]... [--json FILE]\n"
+                       "                    [--mem-latency-ns NS]  (the embedder's memory's own latency, default 0)\n");
   return 2;
 }
 
@@ -204,6 +205,7 @@ int usage() {
 int sc_main(int argc, char **argv) {
   const char *scenario = nullptr, *json = nullptr, *point = nullptr;
   std::vector<const char *> sets;
+  double mem_latency_ns = 0;
   for (int i = 1; i < argc; i++) {
     if (std::strcmp(argv[i], "--set") == 0 && i + 1 < argc) {
       sets.push_back(argv[++i]);
@@ -211,6 +213,13 @@ int sc_main(int argc, char **argv) {
       point = argv[++i];
     } else if (std::strcmp(argv[i], "--json") == 0 && i + 1 < argc) {
       json = argv[++i];
+    } else if (std::strcmp(argv[i], "--mem-latency-ns") == 0 && i + 1 < argc) {
+      char *end = nullptr;
+      mem_latency_ns = std::strtod(argv[++i], &end);
+      if (*end != '\0' || !(mem_latency_ns >= 0 && mem_latency_ns <= 1e6)) {
+        std::fprintf(stderr, "nicsim_embed: --mem-latency-ns wants a number of ns from 0 to 1e6, not '%s'\n", argv[i]);
+        return 2;
+      }
     } else if (argv[i][0] != '-' && !scenario) {
       scenario = argv[i];
     } else {
@@ -250,6 +259,7 @@ int sc_main(int argc, char **argv) {
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS); /* nicsim's models need 1 ps */
   /* Never deleted: the CPU thread may be suspended inside driver code at the end. */
   Platform *top = new Platform("top", cfg);
+  top->mem.set_latency(sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(mem_latency_ns * 1000.0))));
   /* Past the end of the drain, as long again (at least 10 ms) for stragglers. */
   const uint64_t end_ps = us_to_ps(cfg.run.duration_us + cfg.run.drain_us);
   const uint64_t extra = std::max<uint64_t>(10 * us_to_ps(cfg.run.drain_us), us_to_ps(10000));
@@ -277,6 +287,7 @@ int sc_main(int argc, char **argv) {
     if (mc.requests[p])
       std::printf("  %-16s %10" PRIu64 " requests %12" PRIu64 " B\n", kPurpose[p], mc.requests[p], mc.bytes[p]);
   std::printf("  %-16s %10" PRIu64 "\n", "MSIs", mc.msis);
+  std::printf("  %-16s %10" PRIu64 "\n", "RO requests", mc.ro_requests);
 
   /* Every metric, one per line: name value unit. */
   std::printf("\nMetrics\n");

@@ -5,15 +5,18 @@
  * everything nicsim asks of a memory that replaces its HostMemory
  * (docs/embedding.md):
  *  - the target socket the PCIe link's "mem" initiator binds to: reads and
- *    writes take effect at the time of the call, zero delay;
+ *    writes take effect at the time of the call (no wait()), and the
+ *    memory's own latency (set_latency, zero by default) is returned as the
+ *    b_transport delay, which the link honours (read data that much later,
+ *    write committed that much later);
  *  - 4-byte writes with TlpExt::purpose Msi to the MSI address go to the
  *    interrupt controller (on_msi), not to memory;
  *  - nicsim::HostMemoryIf, the CPU core's direct (DMI-like) view of the same
  *    bytes, with the region attributes the driver sets, and a call of on_dma
  *    after each DMA access (the CPU's cache snoops through it).
- * It also counts DMA bytes per TlpExt purpose (the interconnect sets purpose
- * on what it passes to memory; RO, no-snoop and traffic class are consumed by
- * the link's ordering and are not forwarded).
+ * It also counts DMA bytes per TlpExt purpose and the requests with relaxed
+ * ordering (the interconnect passes the originating TLP's type, tag, RO,
+ * no-snoop and traffic class on to memory in TlpExt).
  */
 #ifndef NICSIM_EXAMPLES_EMBED_SIMPLE_MEMORY_H
 #define NICSIM_EXAMPLES_EMBED_SIMPLE_MEMORY_H
@@ -43,6 +46,7 @@ class SimpleMemory : public sc_core::sc_module, public nicsim::HostMemoryIf {
     uint64_t bytes[6] = {};    /* by nicsim::DmaPurpose */
     uint64_t requests[6] = {};
     uint64_t msis = 0;
+    uint64_t ro_requests = 0; /* DMA requests whose TLP had relaxed ordering */
   };
 
   /* size bytes of zeroed memory; msi_addr must lie outside it. */
@@ -65,12 +69,13 @@ class SimpleMemory : public sc_core::sc_module, public nicsim::HostMemoryIf {
 
   /* Counters so far. */
   const Counters &counters() const { return m_cnt; }
+  /* The memory's own latency, returned on every DMA access (zero: nicsim's HostMemory timing). */
+  void set_latency(const sc_core::sc_time &t) { m_latency = t; }
 
  private:
-  /* The interconnect's access: takes effect now, with no delay. The link
-   * calls it from SC_METHODs: it must not wait(), and a returned delay is
-   * ignored (the link's parameters hold the root complex's latency). */
-  void b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
+  /* The interconnect's access: takes effect now; the link calls it from
+   * SC_METHODs, so it must not wait(): it adds its latency to d instead. */
+  void b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
     const uint64_t addr = p.get_address();
     const uint32_t len = p.get_data_length();
     uint8_t *buf = p.get_data_ptr();
@@ -101,6 +106,8 @@ class SimpleMemory : public sc_core::sc_module, public nicsim::HostMemoryIf {
       m_cnt.bytes[purpose] += len;
       m_cnt.requests[purpose]++;
     }
+    if (ext && ext->relaxed_ordering) m_cnt.ro_requests++;
+    d += m_latency;
     /* Tell the CPU core's cache (HostMemoryIf::on_dma, set by CpuCore). */
     if (on_dma && (p.is_write() || p.is_read())) on_dma(addr, len, p.is_write());
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -110,6 +117,7 @@ class SimpleMemory : public sc_core::sc_module, public nicsim::HostMemoryIf {
   uint64_t m_msi_addr;
   nicsim::RegionMap m_attr; /* the CPU's page attributes (cached unless set) */
   Counters m_cnt;
+  sc_core::sc_time m_latency = sc_core::SC_ZERO_TIME;
 };
 
 #endif

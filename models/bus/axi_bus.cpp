@@ -120,7 +120,8 @@ void AxiBus::slot_free() {
   if (freed) m_slot_freed.notify();
 }
 
-bool AxiBus::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose) {
+bool AxiBus::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
+                        const TlpAttrs &attrs, uint64_t *delay_ps) {
   m_mem_gp.set_command(cmd);
   m_mem_gp.set_address(addr);
   m_mem_gp.set_data_ptr(data);
@@ -130,8 +131,14 @@ bool AxiBus::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint
   m_mem_gp.set_dmi_allowed(false);
   m_mem_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   m_mem_ext->purpose = purpose;
-  sc_core::sc_time zero = sc_core::SC_ZERO_TIME;
-  mem->b_transport(m_mem_gp, zero);
+  m_mem_ext->relaxed_ordering = attrs.relaxed_ordering;
+  m_mem_ext->no_snoop = attrs.no_snoop;
+  m_mem_ext->traffic_class = attrs.traffic_class;
+  m_mem_ext->type = cmd == tlm::TLM_READ_COMMAND ? TlpType::MemRead : TlpType::MemWrite;
+  m_mem_ext->tag = 0;
+  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
+  mem->b_transport(m_mem_gp, d);
+  *delay_ps = d.value();
   return m_mem_gp.is_response_ok();
 }
 
@@ -143,6 +150,7 @@ void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
   TlpExt *ext = nullptr;
   p.get_extension(ext);
   const DmaPurpose purpose = ext ? ext->purpose : DmaPurpose::Other;
+  const TlpAttrs attrs = ext ? ext->attrs() : TlpAttrs();
   if (p.get_data_length() == 0 || p.get_data_ptr() == nullptr) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "device DMA of zero length (or no data buffer) at address 0x%" PRIx64,
@@ -157,9 +165,9 @@ void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
     return;
   }
   if (p.is_write()) {
-    write(p, purpose);
+    write(p, purpose, attrs);
   } else if (p.is_read()) {
-    read(p, purpose);
+    read(p, purpose, attrs);
     m_cnt.dma_rd_latency.add(now_ps() - t0);
   } else {
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -169,7 +177,7 @@ void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
   m_cnt.dma_bytes += p.get_data_length();
 }
 
-void AxiBus::write(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
+void AxiBus::write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   const uint8_t *data = p.get_data_ptr();
@@ -189,7 +197,7 @@ void AxiBus::write(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
     m_cnt.purpose_bytes[static_cast<size_t>(purpose)] += n;
     const uint64_t done = m_w_free_ps + m_p.wr_latency_ps;
     m_wr_done_ps = std::max(m_wr_done_ps, done);
-    m_writes.push(done, addr + off, data + off, n, purpose);
+    m_writes.push(done, addr + off, data + off, n, purpose, attrs);
     notify_at(m_write_event, done);
     release_slot(false, done);
     last_end = m_w_free_ps;
@@ -203,13 +211,17 @@ void AxiBus::write_data() {
   const uint64_t now = now_ps();
   while (!m_writes.empty() && m_writes.front().arrival_ps <= now) {
     const PostedWrite &w = m_writes.front();
-    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose);
+    /* Handed to memory now; complete once the memory's delay has passed. */
+    uint64_t mem_delay = 0;
+    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, &mem_delay);
+    m_wr_mem_done_ps = std::max(m_wr_mem_done_ps, now + mem_delay);
+    m_wr_done_ps = std::max(m_wr_done_ps, m_wr_mem_done_ps);
     m_writes.pop();
   }
   if (!m_writes.empty()) notify_at(m_write_event, m_writes.front().arrival_ps);
 }
 
-void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
+void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   uint8_t *data = p.get_data_ptr();
@@ -228,6 +240,7 @@ void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose) {
     r.len = n;
     r.data = data + off;
     r.purpose = purpose;
+    r.attrs = attrs;
     r.ctx = ctx;
     m_reads.push(r);
     notify_at(m_read_event, r.at_ps);
@@ -244,9 +257,11 @@ void AxiBus::read_data() {
   while (!m_reads.empty() && m_reads.front().at_ps <= now) {
     const PendingRead r = m_reads.front();
     m_reads.pop();
-    const bool ok = mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose);
-    /* The burst's beats on the read-data channel, behind earlier bursts. */
-    const uint64_t start = std::max(now, m_r_free_ps);
+    uint64_t mem_delay = 0;
+    const bool ok = mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, &mem_delay);
+    /* The burst's beats on the read-data channel once the memory has the data
+     * (its own delay after rd_latency), behind earlier bursts. */
+    const uint64_t start = std::max(now + mem_delay, m_r_free_ps);
     const uint64_t busy = static_cast<uint64_t>(beats(r.addr, r.len)) * m_p.cycle_ps;
     m_r_free_ps = start + busy;
     m_cnt.rd_busy_ps += busy;
@@ -289,6 +304,11 @@ void AxiBus::irq(tlm::tlm_generic_payload &p) {
 void AxiBus::irq_out() {
   const uint64_t now = now_ps();
   write_data(); /* writes due now reach memory before the interrupt, whichever method runs first */
+  if (m_wr_mem_done_ps > now) {
+    /* Earlier writes are still completing in memory (it returned a delay). */
+    notify_at(m_irq_event, m_wr_mem_done_ps);
+    return;
+  }
   while (!m_irqs.empty() && m_irqs.front().at_ps <= now) {
     const uint32_t data = m_irqs.front().data;
     m_irqs.pop();

@@ -88,16 +88,20 @@ class AxiBus : public sc_core::sc_module {
     uint32_t len = 0;
     uint8_t *data = nullptr;
     DmaPurpose purpose = DmaPurpose::Other;
+    TlpAttrs attrs;                     /* the device request's RO / no-snoop / traffic class */
     SplitReadPool::Read *ctx = nullptr; /* the read this burst belongs to */
   };
 
   void b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
-  void write(tlm::tlm_generic_payload &p, DmaPurpose purpose);
-  void read(tlm::tlm_generic_payload &p, DmaPurpose purpose);
+  void write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
+  void read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
   void acquire_slot();
   /* Frees a slot at at_ps; reads and writes keep separate (each time-ordered) queues. */
   void release_slot(bool read, uint64_t at_ps);
-  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose);
+  /* Bus access to memory now for a burst with attrs; false on error. *delay_ps gets the
+   * delay the memory returned, ps. */
+  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
+                  const TlpAttrs &attrs, uint64_t *delay_ps);
   void read_data();   /* SC_METHOD: memory answers reads, R beats booked */
   void write_data();  /* SC_METHOD: writes reach memory */
   void slot_free();   /* SC_METHOD: outstanding slots come back */
@@ -117,6 +121,7 @@ class AxiBus : public sc_core::sc_module {
   PostedWriteQueue m_writes;
   sc_core::sc_event m_write_event;
   uint64_t m_wr_done_ps = 0; /* when the last write queued so far is in memory (its response) */
+  uint64_t m_wr_mem_done_ps = 0; /* when every write handed to memory so far is complete (memory delay) */
   struct PendingIrq {
     uint64_t at_ps = 0;
     uint32_t data = 0;

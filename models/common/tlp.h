@@ -13,8 +13,14 @@
  *  - CPU MMIO (CPU initiator -> interconnect "host" target), address = BAR0
  *      offset: WRITE is posted (returns at once; applied at arrival); READ
  *      returns when the completion has arrived back at the CPU.
- *  - Interconnect -> host memory and interconnect -> device registers: the
- *      access takes effect at the simulated time of the call, zero delay.
+ *  - Interconnect -> host memory: the root complex / bus calls the memory
+ *      when it serves an MRd (READ) or commits a posted write (WRITE), with
+ *      TlpExt carrying the originating TLP's type, tag and attributes. The
+ *      memory may return a delay D in b_transport's delay argument: a READ's
+ *      data is available D after the call (the completions leave then); a
+ *      WRITE is complete (committed) D after the call. docs/embedding.md.
+ *  - Interconnect -> device registers: the access takes effect at the
+ *      simulated time of the call, zero delay.
  * The caller's delay argument is honoured as a start offset and returned as 0
  * (the target waits internally), so timing does not depend on the initiator
  * being approximately or loosely timed.
@@ -31,12 +37,34 @@ namespace nicsim {
  * device's batching policy keys on it. */
 enum class DmaPurpose : uint8_t { DescFetch, DescWriteBack, Data, Msi, Mmio, Other };
 
+/* The request TLP a host-memory access comes from (None: not set, e.g. device DMA requests). */
+enum class TlpType : uint8_t { None, MemRead, MemWrite };
+
+/* A TLP's ordering and traffic attributes, as carried along with a request. */
+struct TlpAttrs {
+  bool relaxed_ordering = false;
+  bool no_snoop = false;
+  uint8_t traffic_class = 0;
+};
+
 struct TlpExt : tlm::tlm_extension<TlpExt> {
   DmaPurpose purpose = DmaPurpose::Other;
   bool relaxed_ordering = false; /* RO attribute (DMA_ATTR_WEAK_ORDERING) */
   bool no_snoop = false;
   uint8_t traffic_class = 0;
   uint16_t queue = 0; /* device queue, for per-queue accounting */
+  /* Set by the interconnect on host-memory accesses: */
+  TlpType type = TlpType::None; /* MemRead for an MRd served, MemWrite for a posted write committed */
+  uint16_t tag = 0;             /* the MRd's tag (PCIe, 0..pcie.tags-1); 0 for writes and on the bus */
+
+  /* The attributes as one value. */
+  TlpAttrs attrs() const {
+    TlpAttrs a;
+    a.relaxed_ordering = relaxed_ordering;
+    a.no_snoop = no_snoop;
+    a.traffic_class = traffic_class;
+    return a;
+  }
 
   tlm::tlm_extension_base *clone() const override { return new TlpExt(*this); }
   void copy_from(const tlm::tlm_extension_base &other) override {

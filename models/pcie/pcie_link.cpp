@@ -67,6 +67,8 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   host.register_b_transport(this, &PcieLink::b_transport_host);
   m_mem_gp.set_extension(m_mem_ext);
   m_reg_gp.set_data_ptr(m_reg_buf);
+  for (uint32_t t = p.tags; t-- > 0;) m_tag_ids.push_back(static_cast<uint16_t>(t));
+  m_rc_delayed.reserve(p.tags);
 
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(deliver_up);
@@ -75,6 +77,9 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   SC_THREAD(deliver_down_thread);
   SC_METHOD(rc_process);
   sensitive << m_rc_event;
+  dont_initialize();
+  SC_METHOD(rc_delayed);
+  sensitive << m_rc_delayed_event;
   dont_initialize();
   SC_METHOD(tag_release);
   sensitive << m_tag_event;
@@ -191,7 +196,7 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
   TlpExt *ext = nullptr;
   p.get_extension(ext);
   const DmaPurpose purpose = ext ? ext->purpose : DmaPurpose::Other;
-  const bool ro = ext && ext->relaxed_ordering;
+  const TlpAttrs attrs = ext ? ext->attrs() : TlpAttrs();
   if (p.get_data_length() == 0 || p.get_data_ptr() == nullptr) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "device DMA of zero length (or no data buffer) at address 0x%" PRIx64,
@@ -202,9 +207,9 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
   }
   const uint64_t t0 = now_ps();
   if (p.is_write()) {
-    device_write(p, purpose, ro);
+    device_write(p, purpose, attrs);
   } else if (p.is_read()) {
-    device_read(p, purpose);
+    device_read(p, purpose, attrs);
     m_rd.dma_rd_latency.add(now_ps() - t0);
   } else {
     p.set_response_status(tlm::TLM_OK_RESPONSE);
@@ -214,7 +219,8 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
   m_rd.dma_bytes += p.get_data_length();
 }
 
-void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, bool ro) {
+void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
+  const bool ro = attrs.relaxed_ordering;
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   const uint8_t *data = p.get_data_ptr();
@@ -234,7 +240,8 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, bool ro)
     }
     ack(m_down_dllps, m_dllp_down_event, r.arrival_ps);
     PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
-    q.push(c, addr + off, data + off, n, purpose);
+    q.push(c, addr + off, data + off, n, purpose, attrs);
+    if (&q == &m_up_q) m_so_pushed++;
     notify_at(m_up_event, c);
     up_leave();
     last_end = r.end_ps;
@@ -245,7 +252,7 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, bool ro)
   wait_until(last_end);
 }
 
-void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
+void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   uint8_t *data = p.get_data_ptr();
@@ -265,6 +272,8 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
       m_tag_freed.notify();
     }
     m_tags_free--;
+    const uint16_t tag = m_tag_ids.back();
+    m_tag_ids.pop_back();
     outstanding_change(+1);
     up_enter(&m_fc_np, 1, 0);
     const uint64_t now = now_ps();
@@ -283,6 +292,9 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
     pr.len = n;
     pr.data = data + off;
     pr.purpose = purpose;
+    pr.attrs = attrs;
+    pr.tag = tag;
+    pr.so_writes = m_so_pushed;
     pr.ctx = ctx;
     m_rc_q.push(pr);
     notify_at(m_rc_event, ready);
@@ -298,37 +310,79 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose) {
 
 void PcieLink::rc_process() {
   const uint64_t now = now_ps();
+  m_rc_blocked = false;
   while (!m_rc_q.empty() && m_rc_q.front().at_ps <= now) {
-    const PendingRead r = m_rc_q.front();
-    m_rc_q.pop();
     /* Writes committed at this very instant are visible to the read. */
     apply_committed(now);
-    /* Memory is read now; the completions queue behind whatever the host has
-     * already sent downstream (they never pass earlier posted writes). */
-    const bool ok = mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose);
-    uint64_t last = now;
-    for (uint32_t c = 0; c < r.len;) {
-      const uint32_t cn = m_fmt.completion_chunk(r.addr + c, r.len - c);
-      const TlpReservation cr =
-          m_down.reserve(now, m_fmt.wire_bytes(TlpKind::Completion, r.addr + c, cn), cn, r.purpose);
-      ack(m_up_dllps, m_dllp_up_event, cr.arrival_ps);
-      last = cr.arrival_ps;
-      c += cn;
+    if (m_so_applied < m_rc_q.front().so_writes) {
+      /* An earlier write, held back by the memory's delays, is not in memory
+       * yet: the read waits for it (apply_committed wakes it). */
+      m_rc_blocked = true;
+      return;
     }
-    TimeStamp t;
-    t.at_ps = last;
-    m_tag_releases.push(t);
-    notify_at(m_tag_event, last);
-    m_rd.latency.add(last - r.issue_ps);
-    r.ctx->part_done(ok, last);
+    const PendingRead r = m_rc_q.front();
+    m_rc_q.pop();
+    /* Memory is read now; its data is there once the memory's own delay has
+     * passed and every write handed to it so far is complete (a read does not
+     * pass a posted write). */
+    uint64_t mem_delay = 0;
+    const bool ok =
+        mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, r.tag, &mem_delay);
+    const uint64_t data_ps = std::max(now + mem_delay, m_wr_mem_done_ps);
+    if (data_ps <= now) {
+      send_completions(r, ok);
+      continue;
+    }
+    DelayedRead d;
+    d.at_ps = data_ps;
+    d.seq = m_rc_delayed_seq++;
+    d.r = r;
+    d.ok = ok;
+    m_rc_delayed.push_back(d);
+    std::push_heap(m_rc_delayed.begin(), m_rc_delayed.end());
+    notify_at(m_rc_delayed_event, m_rc_delayed.front().at_ps);
   }
   if (!m_rc_q.empty()) notify_at(m_rc_event, m_rc_q.front().at_ps);
+}
+
+void PcieLink::rc_delayed() {
+  const uint64_t now = now_ps();
+  while (!m_rc_delayed.empty() && m_rc_delayed.front().at_ps <= now) {
+    std::pop_heap(m_rc_delayed.begin(), m_rc_delayed.end());
+    const DelayedRead d = m_rc_delayed.back();
+    m_rc_delayed.pop_back();
+    send_completions(d.r, d.ok);
+  }
+  if (!m_rc_delayed.empty()) notify_at(m_rc_delayed_event, m_rc_delayed.front().at_ps);
+}
+
+void PcieLink::send_completions(const PendingRead &r, bool ok) {
+  /* The completions queue behind whatever the host has already sent
+   * downstream (they never pass earlier posted writes). */
+  const uint64_t now = now_ps();
+  uint64_t last = now;
+  for (uint32_t c = 0; c < r.len;) {
+    const uint32_t cn = m_fmt.completion_chunk(r.addr + c, r.len - c);
+    const TlpReservation cr =
+        m_down.reserve(now, m_fmt.wire_bytes(TlpKind::Completion, r.addr + c, cn), cn, r.purpose);
+    ack(m_up_dllps, m_dllp_up_event, cr.arrival_ps);
+    last = cr.arrival_ps;
+    c += cn;
+  }
+  TagRelease t;
+  t.at_ps = last;
+  t.tag = r.tag;
+  m_tag_releases.push(t);
+  notify_at(m_tag_event, last);
+  m_rd.latency.add(last - r.issue_ps);
+  r.ctx->part_done(ok, last);
 }
 
 void PcieLink::tag_release() {
   const uint64_t now = now_ps();
   bool freed = false;
   while (!m_tag_releases.empty() && m_tag_releases.front().at_ps <= now) {
+    m_tag_ids.push_back(m_tag_releases.front().tag);
     m_tag_releases.pop();
     m_tags_free++;
     outstanding_change(-1);
@@ -339,7 +393,7 @@ void PcieLink::tag_release() {
 }
 
 bool PcieLink::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
-                          DmaPurpose purpose) {
+                          DmaPurpose purpose, const TlpAttrs &attrs, uint16_t tag, uint64_t *delay_ps) {
   m_mem_gp.set_command(cmd);
   m_mem_gp.set_address(addr);
   m_mem_gp.set_data_ptr(data);
@@ -349,15 +403,31 @@ bool PcieLink::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, ui
   m_mem_gp.set_dmi_allowed(false);
   m_mem_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
   m_mem_ext->purpose = purpose;
-  sc_time zero = sc_core::SC_ZERO_TIME;
-  mem->b_transport(m_mem_gp, zero);
+  m_mem_ext->relaxed_ordering = attrs.relaxed_ordering;
+  m_mem_ext->no_snoop = attrs.no_snoop;
+  m_mem_ext->traffic_class = attrs.traffic_class;
+  m_mem_ext->type = cmd == tlm::TLM_READ_COMMAND ? TlpType::MemRead : TlpType::MemWrite;
+  m_mem_ext->tag = tag;
+  sc_time d = sc_core::SC_ZERO_TIME;
+  mem->b_transport(m_mem_gp, d);
+  *delay_ps = d.value();
   return m_mem_gp.is_response_ok();
+}
+
+uint64_t PcieLink::so_due_ps() const {
+  const PostedWrite &w = m_up_q.front();
+  if (!m_p.rc_serialize_writes) return w.arrival_ps;
+  /* Queued at its commit time without the memory's delays: a serialising
+   * root complex starts its lines only once the previous strongly ordered
+   * write is complete in memory. */
+  const uint64_t lines = (w.addr + w.len - 1) / m_p.line_bytes - w.addr / m_p.line_bytes + 1;
+  return std::max(w.arrival_ps, m_so_done_ps + lines * m_p.rc_commit_ps);
 }
 
 void PcieLink::deliver_up() {
   const uint64_t now = now_ps();
   apply_committed(now);
-  if (!m_up_q.empty()) notify_at(m_up_event, m_up_q.front().arrival_ps);
+  if (!m_up_q.empty()) notify_at(m_up_event, so_due_ps());
   if (!m_up_ro_q.empty()) notify_at(m_up_event, m_up_ro_q.front().arrival_ps);
 }
 
@@ -366,13 +436,24 @@ void PcieLink::apply_committed(uint64_t now) {
    * on a serialising root complex. The earlier commit goes to memory first. */
   for (;;) {
     PostedWriteQueue *q = nullptr;
-    if (!m_up_q.empty() && m_up_q.front().arrival_ps <= now) q = &m_up_q;
-    if (!m_up_ro_q.empty() && m_up_ro_q.front().arrival_ps <= now &&
-        (!q || m_up_ro_q.front().arrival_ps < q->front().arrival_ps))
+    const uint64_t so_due = m_up_q.empty() ? UINT64_MAX : so_due_ps();
+    if (so_due <= now) q = &m_up_q;
+    if (!m_up_ro_q.empty() && m_up_ro_q.front().arrival_ps <= now && (!q || m_up_ro_q.front().arrival_ps < so_due))
       q = &m_up_ro_q;
     if (!q) break;
     const PostedWrite &w = q->front();
-    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose);
+    /* The write is handed to memory now and complete once the memory's delay has passed. */
+    uint64_t mem_delay = 0;
+    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, 0, &mem_delay);
+    const uint64_t done = now + mem_delay;
+    if (q == &m_up_q) {
+      m_so_done_ps = done;
+      m_so_applied++;
+      if (m_rc_blocked) m_rc_event.notify(sc_core::SC_ZERO_TIME);
+    }
+    m_wr_mem_done_ps = std::max(m_wr_mem_done_ps, done);
+    /* Later requests wait for it as for any commit (reads, serialised writes). */
+    m_last_commit_ps = std::max(m_last_commit_ps, done);
     q->pop();
   }
 }

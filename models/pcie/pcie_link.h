@@ -87,7 +87,24 @@ class PcieLink : public sc_core::sc_module {
     uint32_t len = 0;
     uint8_t *data = nullptr;
     DmaPurpose purpose = DmaPurpose::Other;
+    TlpAttrs attrs;                     /* the MRd's RO / no-snoop / traffic class */
+    uint16_t tag = 0;                   /* the MRd's tag */
+    uint64_t so_writes = 0;             /* strongly ordered writes queued before it (it must not pass them) */
     SplitReadPool::Read *ctx = nullptr; /* the device read this MRd belongs to */
+  };
+  /* An MRd whose data the memory returns later (it answered with a delay), at at_ps. */
+  struct DelayedRead {
+    uint64_t at_ps = 0;
+    uint64_t seq = 0; /* order among reads ready at the same time */
+    PendingRead r;
+    bool ok = true;
+    /* Later first, for the min-heap. */
+    bool operator<(const DelayedRead &o) const { return at_ps != o.at_ps ? at_ps > o.at_ps : seq > o.seq; }
+  };
+  /* A tag to free at at_ps, when the MRd's last CplD arrives. */
+  struct TagRelease {
+    uint64_t at_ps = 0;
+    uint16_t tag = 0;
   };
   /* DLLPs of one kind to send on one direction, coalesced (one covers every
    * event up to its send time). */
@@ -102,10 +119,17 @@ class PcieLink : public sc_core::sc_module {
 
   void b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
   void b_transport_host(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
-  void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose, bool ro);
-  void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose);
-  /* Root complex access to host memory at the current time; false on error. */
-  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose);
+  void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
+  void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
+  /* Root complex access to host memory at the current time for the TLP (type, tag, attrs);
+   * false on error. *delay_ps gets the delay the memory returned, ps. */
+  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
+                  const TlpAttrs &attrs, uint16_t tag, uint64_t *delay_ps);
+  /* Sends the completions of MRd r (memory answered ok) from now on; frees its tag on arrival. */
+  void send_completions(const PendingRead &r, bool ok);
+  void rc_delayed(); /* SC_METHOD: completions of MRds whose memory access took time */
+  /* When the earliest strongly ordered posted write commits (m_up_q not empty), ps. */
+  uint64_t so_due_ps() const;
   void deliver_up();          /* SC_METHOD: applies posted writes to memory at commit */
   /* Applies every posted write committed by now_ps (ps, the current time), earliest commit first. */
   void apply_committed(uint64_t now_ps);
@@ -152,6 +176,14 @@ class PcieLink : public sc_core::sc_module {
   uint64_t m_last_commit_ps = 0;
   TimeRing<PendingRead> m_rc_q;
   sc_core::sc_event m_rc_event;
+  std::vector<DelayedRead> m_rc_delayed; /* min-heap by time: MRds whose memory returned a delay */
+  uint64_t m_rc_delayed_seq = 0;
+  sc_core::sc_event m_rc_delayed_event;
+  uint64_t m_so_done_ps = 0;     /* when the last strongly ordered write handed to memory is complete */
+  uint64_t m_wr_mem_done_ps = 0; /* when every write handed to memory so far is complete */
+  uint64_t m_so_pushed = 0;      /* strongly ordered writes queued (m_up_q) so far */
+  uint64_t m_so_applied = 0;     /* ... and handed to memory so far */
+  bool m_rc_blocked = false;     /* an MRd is due but waits for an earlier write delayed by memory */
   SplitReadPool m_split; /* device reads waiting for their completions */
 
   /* Tags. */
@@ -161,7 +193,8 @@ class PcieLink : public sc_core::sc_module {
   uint32_t m_outstanding = 0;
   uint64_t m_outstanding_since_ps = 0;
   sc_core::sc_event m_tag_freed;
-  TimeRing<TimeStamp> m_tag_releases;
+  TimeRing<TagRelease> m_tag_releases;
+  std::vector<uint16_t> m_tag_ids; /* free tag numbers, next one at the back */
   sc_core::sc_event m_tag_event;
   PcieReadStats m_rd;
 

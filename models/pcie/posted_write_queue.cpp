@@ -34,7 +34,7 @@ void PostedWriteQueue::grow() {
 }
 
 void PostedWriteQueue::push(uint64_t arrival_ps, uint64_t addr, const uint8_t *data, uint32_t len,
-                            DmaPurpose purpose) {
+                            DmaPurpose purpose, const TlpAttrs &attrs) {
   if (len > m_max_payload) throw std::length_error("posted write larger than the queue's max payload");
   if (m_count && arrival_ps < m_slots[(m_head + m_count - 1) % m_slots.size()].arrival_ps)
     throw std::logic_error("posted writes must be queued in arrival order");
@@ -44,6 +44,7 @@ void PostedWriteQueue::push(uint64_t arrival_ps, uint64_t addr, const uint8_t *d
   w.addr = addr;
   w.len = len;
   w.purpose = purpose;
+  w.attrs = attrs;
   std::memcpy(w.data, data, len);
   m_count++;
 }

@@ -21,6 +21,7 @@ struct PostedWrite {
   uint64_t addr = 0;       /* target address (bus address, or BAR offset) */
   uint32_t len = 0;        /* payload bytes */
   DmaPurpose purpose = DmaPurpose::Other;
+  TlpAttrs attrs;          /* the TLP's RO / no-snoop / traffic class */
   uint8_t *data = nullptr; /* len bytes, valid until pop() */
 };
 
@@ -31,7 +32,8 @@ class PostedWriteQueue {
   explicit PostedWriteQueue(uint32_t max_payload, size_t initial_slots = 64);
 
   /* Appends a write arriving at arrival_ps (ps, not before the last one's), copying len bytes. */
-  void push(uint64_t arrival_ps, uint64_t addr, const uint8_t *data, uint32_t len, DmaPurpose purpose);
+  void push(uint64_t arrival_ps, uint64_t addr, const uint8_t *data, uint32_t len, DmaPurpose purpose,
+            const TlpAttrs &attrs = TlpAttrs());
   /* True if no write is waiting. */
   bool empty() const { return m_count == 0; }
   /* Writes waiting. */
