@@ -35,15 +35,13 @@ AxiBus::AxiBus(sc_core::sc_module_name name, const AxiParams &p)
       mem("mem"),
       m_p(p),
       m_slots_free(p.outstanding),
-      m_writes(p.width_bytes * p.burst_beats),
-      m_mem_ext(new TlpExt) {
+      m_writes(p.width_bytes * p.burst_beats) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::logic_error("AxiBus needs sc_set_time_resolution(1, SC_PS)");
   if (p.width_bytes == 0 || (p.width_bytes & (p.width_bytes - 1)) || p.burst_beats == 0 || p.cycle_ps == 0 ||
       p.outstanding == 0)
     throw std::invalid_argument("bus: width must be a power of two; burst, clock and outstanding positive");
   dev.register_b_transport(this, &AxiBus::b_transport_dev);
-  m_mem_gp.set_extension(m_mem_ext);
   SC_HAS_PROCESS(AxiBus);
   SC_METHOD(read_data);
   sensitive << m_read_event;
@@ -120,28 +118,6 @@ void AxiBus::slot_free() {
   if (freed) m_slot_freed.notify();
 }
 
-bool AxiBus::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
-                        const TlpAttrs &attrs, uint64_t *delay_ps) {
-  m_mem_gp.set_command(cmd);
-  m_mem_gp.set_address(addr);
-  m_mem_gp.set_data_ptr(data);
-  m_mem_gp.set_data_length(len);
-  m_mem_gp.set_streaming_width(len);
-  m_mem_gp.set_byte_enable_ptr(nullptr);
-  m_mem_gp.set_dmi_allowed(false);
-  m_mem_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  m_mem_ext->purpose = purpose;
-  m_mem_ext->relaxed_ordering = attrs.relaxed_ordering;
-  m_mem_ext->no_snoop = attrs.no_snoop;
-  m_mem_ext->traffic_class = attrs.traffic_class;
-  m_mem_ext->type = cmd == tlm::TLM_READ_COMMAND ? TlpType::MemRead : TlpType::MemWrite;
-  m_mem_ext->tag = 0;
-  sc_core::sc_time d = sc_core::SC_ZERO_TIME;
-  mem->b_transport(m_mem_gp, d);
-  *delay_ps = d.value();
-  return m_mem_gp.is_response_ok();
-}
-
 void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
   if (d != sc_core::SC_ZERO_TIME) {
     wait(d);
@@ -213,7 +189,7 @@ void AxiBus::write_data() {
     const PostedWrite &w = m_writes.front();
     /* Handed to memory now; complete once the memory's delay has passed. */
     uint64_t mem_delay = 0;
-    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, &mem_delay);
+    m_mem(mem, tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, 0, &mem_delay);
     m_wr_mem_done_ps = std::max(m_wr_mem_done_ps, now + mem_delay);
     m_wr_done_ps = std::max(m_wr_done_ps, m_wr_mem_done_ps);
     m_writes.pop();
@@ -258,7 +234,7 @@ void AxiBus::read_data() {
     const PendingRead r = m_reads.front();
     m_reads.pop();
     uint64_t mem_delay = 0;
-    const bool ok = mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, &mem_delay);
+    const bool ok = m_mem(mem, tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, 0, &mem_delay);
     /* The burst's beats on the read-data channel once the memory has the data
      * (its own delay after rd_latency), behind earlier bursts. */
     const uint64_t start = std::max(now + mem_delay, m_r_free_ps);

@@ -21,6 +21,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/mem_access.h"
 #include "common/split_read.h"
 #include "common/tlp.h"
 #include "config/config.h"
@@ -98,10 +99,6 @@ class AxiBus : public sc_core::sc_module {
   void acquire_slot();
   /* Frees a slot at at_ps; reads and writes keep separate (each time-ordered) queues. */
   void release_slot(bool read, uint64_t at_ps);
-  /* Bus access to memory now for a burst with attrs; false on error. *delay_ps gets the
-   * delay the memory returned, ps. */
-  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
-                  const TlpAttrs &attrs, uint64_t *delay_ps);
   void read_data();   /* SC_METHOD: memory answers reads, R beats booked */
   void write_data();  /* SC_METHOD: writes reach memory */
   void slot_free();   /* SC_METHOD: outstanding slots come back */
@@ -130,8 +127,7 @@ class AxiBus : public sc_core::sc_module {
   sc_core::sc_event m_irq_event;
   SplitReadPool m_split; /* reads waiting for their bursts */
   AxiCounters m_cnt;
-  tlm::tlm_generic_payload m_mem_gp;
-  TlpExt *m_mem_ext;
+  HostMemAccess m_mem; /* to memory, one access per burst (tag 0) */
 };
 
 }  // namespace nicsim

@@ -52,8 +52,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
       m_rd_latency_ps(p.rd_latency_ps),
       m_fc_p(p.rc_ph_credits, p.rc_pd_credits),
       m_fc_np(p.rc_nph_credits, 0),
-      m_tags_free(p.tags),
-      m_mem_ext(new TlpExt) {
+      m_tags_free(p.tags) {
   if (sc_core::sc_get_time_resolution() != sc_time(1, sc_core::SC_PS))
     throw std::logic_error("PcieLink needs sc_set_time_resolution(1, SC_PS)");
   if (p.tags < 1) throw std::invalid_argument("pcie.tags must be at least 1");
@@ -65,7 +64,6 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
     throw std::invalid_argument("the root complex's cache line must be a power of two");
   dev.register_b_transport(this, &PcieLink::b_transport_dev);
   host.register_b_transport(this, &PcieLink::b_transport_host);
-  m_mem_gp.set_extension(m_mem_ext);
   m_reg_gp.set_data_ptr(m_reg_buf);
   for (uint32_t t = p.tags; t-- > 0;) m_tag_ids.push_back(static_cast<uint16_t>(t));
   m_rc_delayed.reserve(p.tags);
@@ -327,7 +325,7 @@ void PcieLink::rc_process() {
      * pass a posted write). */
     uint64_t mem_delay = 0;
     const bool ok =
-        mem_access(tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, r.tag, &mem_delay);
+        m_mem(mem, tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, r.tag, &mem_delay);
     const uint64_t data_ps = std::max(now + mem_delay, m_wr_mem_done_ps);
     if (data_ps <= now) {
       send_completions(r, ok);
@@ -392,28 +390,6 @@ void PcieLink::tag_release() {
   if (!m_tag_releases.empty()) notify_at(m_tag_event, m_tag_releases.front().at_ps);
 }
 
-bool PcieLink::mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
-                          DmaPurpose purpose, const TlpAttrs &attrs, uint16_t tag, uint64_t *delay_ps) {
-  m_mem_gp.set_command(cmd);
-  m_mem_gp.set_address(addr);
-  m_mem_gp.set_data_ptr(data);
-  m_mem_gp.set_data_length(len);
-  m_mem_gp.set_streaming_width(len);
-  m_mem_gp.set_byte_enable_ptr(nullptr);
-  m_mem_gp.set_dmi_allowed(false);
-  m_mem_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
-  m_mem_ext->purpose = purpose;
-  m_mem_ext->relaxed_ordering = attrs.relaxed_ordering;
-  m_mem_ext->no_snoop = attrs.no_snoop;
-  m_mem_ext->traffic_class = attrs.traffic_class;
-  m_mem_ext->type = cmd == tlm::TLM_READ_COMMAND ? TlpType::MemRead : TlpType::MemWrite;
-  m_mem_ext->tag = tag;
-  sc_time d = sc_core::SC_ZERO_TIME;
-  mem->b_transport(m_mem_gp, d);
-  *delay_ps = d.value();
-  return m_mem_gp.is_response_ok();
-}
-
 uint64_t PcieLink::so_due_ps() const {
   const PostedWrite &w = m_up_q.front();
   if (!m_p.rc_serialize_writes) return w.arrival_ps;
@@ -444,7 +420,7 @@ void PcieLink::apply_committed(uint64_t now) {
     const PostedWrite &w = q->front();
     /* The write is handed to memory now and complete once the memory's delay has passed. */
     uint64_t mem_delay = 0;
-    mem_access(tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, 0, &mem_delay);
+    m_mem(mem, tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, 0, &mem_delay);
     const uint64_t done = now + mem_delay;
     if (q == &m_up_q) {
       m_so_done_ps = done;

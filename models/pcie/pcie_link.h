@@ -20,6 +20,7 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/mem_access.h"
 #include "common/split_read.h"
 #include "common/tlp.h"
 #include "pcie/flow_control.h"
@@ -121,10 +122,6 @@ class PcieLink : public sc_core::sc_module {
   void b_transport_host(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
   void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
   void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
-  /* Root complex access to host memory at the current time for the TLP (type, tag, attrs);
-   * false on error. *delay_ps gets the delay the memory returned, ps. */
-  bool mem_access(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
-                  const TlpAttrs &attrs, uint16_t tag, uint64_t *delay_ps);
   /* Sends the completions of MRd r (memory answered ok) from now on; frees its tag on arrival. */
   void send_completions(const PendingRead &r, bool ok);
   void rc_delayed(); /* SC_METHOD: completions of MRds whose memory access took time */
@@ -204,8 +201,7 @@ class PcieLink : public sc_core::sc_module {
   sc_core::sc_event m_dllp_up_event;
   sc_core::sc_event m_dllp_down_event;
 
-  tlm::tlm_generic_payload m_mem_gp; /* root complex -> memory; used without waiting */
-  TlpExt *m_mem_ext;                 /* owned by m_mem_gp */
+  HostMemAccess m_mem; /* root complex -> memory, one access per MRd served or MWr committed */
   tlm::tlm_generic_payload m_reg_gp; /* MMIO write delivery -> device */
   uint8_t m_reg_buf[8] = {};
 };
