@@ -37,9 +37,13 @@ void op_set_attr(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr) {
 }
 void op_host_rx(void *ctx, uint64_t pa, uint32_t len) { core(ctx)->host_rx(pa, len); }
 void op_timer_arm(void *ctx, int id, uint64_t delay_ns) { core(ctx)->timer_arm(id, delay_ns); }
+double op_user_copy_cycles(void *ctx, uint64_t dst, uint64_t src, uint64_t len) {
+  return core(ctx)->user_copy_cycles(dst, src, len);
+}
 
 const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
-                              op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm};
+                              op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
+                              op_user_copy_cycles};
 
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 constexpr int kMaxVectors = 64;   /* interrupt vectors (bits of m_irq_pending) */

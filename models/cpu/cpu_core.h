@@ -68,6 +68,11 @@ class CpuCore : public sc_core::sc_module {
   void store(uint64_t pa, uint64_t val, unsigned size);
   /* memcpy of len bytes inside simulated memory. */
   void copy(uint64_t dst, uint64_t src, uint64_t len);
+  /* Cycles the CPU kind's copy-to-user routine takes for len bytes from src
+   * to dst (usercopy_cycles), charging nothing: ops->user_copy_cycles. */
+  double user_copy_cycles(uint64_t dst, uint64_t src, uint64_t len) const {
+    return usercopy_cycles(m_memcpy, dst, src, len);
+  }
   /* Cache maintenance over [pa, pa + len) (bytes), per line. */
   void cache_maint(uint64_t pa, uint64_t len, nk_cache_op op);
   /* Register read at BAR0 offset off: a full round trip over the interconnect. */

@@ -52,11 +52,43 @@ MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len) {
   return plan;
 }
 
-double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len) {
-  const MemcpyPlan plan = memcpy_plan(p.kind, dst, src, len);
+MemcpyPlan usercopy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len) {
+  if (kind != NC_CPU_RISCV) return memcpy_plan(kind, dst, src, len);
+  MemcpyPlan plan;
+  if (((dst ^ src) & 7) != 0) {
+    plan.byte_loop_bytes = len; /* "word-oriented copy only if low-order bits match" */
+    return plan;
+  }
+  /* Co-aligned: bytes up to the first 8-byte boundary of src, whole words,
+   * then the bytes after the last boundary (all bytes if no word fits). */
+  const uint64_t first = (src + 7) & ~uint64_t{7};
+  const uint64_t last = (src + len) & ~uint64_t{7};
+  if (first >= last) {
+    plan.byte_loop_bytes = len;
+    return plan;
+  }
+  plan.bulk_bytes = last - first;
+  plan.byte_loop_bytes = len - plan.bulk_bytes;
+  return plan;
+}
+
+namespace {
+
+/* call + each path's bytes at its rate. */
+double plan_cycles(const MemcpyParams &p, const MemcpyPlan &plan) {
   return p.call_cycles + static_cast<double>(plan.bulk_bytes) * p.cycles_per_byte +
          static_cast<double>(plan.misaligned_bytes) * p.misaligned_cycles_per_byte +
          static_cast<double>(plan.byte_loop_bytes) * p.byte_loop_cycles_per_byte;
+}
+
+}  // namespace
+
+double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len) {
+  return plan_cycles(p, memcpy_plan(p.kind, dst, src, len));
+}
+
+double usercopy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len) {
+  return plan_cycles(p, usercopy_plan(p.kind, dst, src, len));
 }
 
 }  // namespace nicsim

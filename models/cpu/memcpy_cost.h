@@ -35,6 +35,15 @@ MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len);
 /* Cycles of memcpy(dst, src, len): call + each path's bytes at its rate. */
 double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len);
 
+/* How copy_to_user(dst, src, len) runs on kind: riscv's __asm_copy_to_user
+ * (uaccess.S before v5.14) copies words only when (dst ^ src) & 7 == 0 (bytes
+ * up to alignment, words, then the tail in bytes) and everything byte by
+ * byte otherwise; the other kinds' routines (x86 rep movsb, arm64
+ * copy_template.S, sparc's block copies) follow their memcpy. */
+MemcpyPlan usercopy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len);
+/* Cycles of copy_to_user(dst, src, len): call + each path's bytes at its rate. */
+double usercopy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len);
+
 /* riscv memcpy.S (Linux v5.13) copies anything shorter than this, in bytes,
  * with its byte/word tail loop, never with the 16-register block loop. */
 constexpr uint64_t kRiscvMemcpyBlockMin = 128;

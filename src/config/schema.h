@@ -62,7 +62,11 @@
   X(cpu, stack_rx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
     "Network-stack cost per received packet above the driver (IP/UDP, socket)")            \
   X(cpu, stack_rx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
-    "Network-stack cost per received byte (copy to user space)")                           \
+    "Network-stack cost per received byte (copy to user space) with cpu.user_copy per_byte") \
+  X(cpu, user_copy, ENUM, "", "per_byte", 0, 0, "per_byte|memcpy",                        \
+    "Copy to user space: per_byte charges stack_rx_cycles_per_byte per delivered byte; memcpy " \
+    "copies each L4 payload from its place in the skb into the reader's buffer at the cost of " \
+    "the CPU kind's copy routine (length and relative alignment, cpu.memcpy_*)")              \
   X(cpu, stack_tx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
     "Network-stack cost per sent packet above the driver")                                 \
   X(cpu, stack_tx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
@@ -227,6 +231,9 @@
     "tcp: receiver ACKs once this many segments are unacknowledged (delayed ACK, RFC 1122/5681)") \
   X(traffic, tcp_burst_segments, INT, "segments", "44", 1, 1024, "",                      \
     "tcp: wire peer sends a flow's segments in bursts of this many (TSO, 64 KiB gso_max_size / 1448)") \
+  X(traffic, read_bytes, INT, "B", "131072", 64, 1ll << 30, "",                           \
+    "Bytes the receiving application asks for per read() (iperf3's TCP default, -l 128 KiB); " \
+    "sets where in its buffer each payload lands with cpu.user_copy memcpy")               \
   X(traffic, tcp_rto_us, REAL, "us", "200000", 1, 1e9, "",                                \
     "tcp: retransmission timeout: no ACK progress for this long sends the flow back to its oldest unacknowledged segment (Linux TCP_RTO_MIN 200 ms)")
 
@@ -271,6 +278,7 @@ enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
 enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };
 enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };
 enum nc_traffic_protocol { NC_PROTO_UDP, NC_PROTO_TCP };
+enum nc_cpu_user_copy { NC_USER_COPY_PER_BYTE, NC_USER_COPY_MEMCPY };
 enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
 enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
 

@@ -268,8 +268,14 @@ uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k) { return k->user
 
 void nk_kernel_user_copy(struct nk_kernel *k) {
   if (k->user_copy_bytes == 0) return;
-  const double cycles = k->cfg->cpu.stack_rx_cycles_per_byte * (double)k->user_copy_bytes;
+  /* One read() of everything pending: with cpu.user_copy memcpy the copies
+   * were priced at delivery (user_copy_price in skb.c). */
+  const bool priced = k->cfg->cpu.user_copy == NC_USER_COPY_MEMCPY && k->plat.ops->user_copy_cycles;
+  const double cycles =
+      priced ? k->user_copy_cycles : k->cfg->cpu.stack_rx_cycles_per_byte * (double)k->user_copy_bytes;
   k->user_copy_bytes = 0;
+  k->user_copy_cycles = 0;
+  k->user_copy_payload = 0;
   int prev = nk_prof_enter(k->prof_copy_to_user);
   k->plat.ops->charge(k->plat.ctx, cycles);
   nk_prof_leave(prev);

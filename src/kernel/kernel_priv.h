@@ -147,6 +147,10 @@ struct nk_kernel {
   struct nk_kernel_stats stats;
   int prof_stack_rx, prof_stack_tx, prof_irq_entry, prof_softirq, prof_copy_to_user;
   u64 user_copy_bytes; /* delivered bytes whose copy to user space is not yet charged */
+  /* cpu.user_copy memcpy: the pending copies' cycles (ops->user_copy_cycles), and
+   * the payload bytes they put into the reader's buffer in this read() */
+  double user_copy_cycles;
+  u64 user_copy_payload;
 
   /* traffic.protocol tcp (skb.c): GRO table, receiver state, ACK queue */
   bool tcp;

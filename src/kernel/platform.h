@@ -64,6 +64,12 @@ struct nk_platform_ops {
    * interrupt. Optional: NULL means the platform has no timers (hrtimer_start
    * is then a fault). */
   void (*timer_arm)(void *ctx, int id, uint64_t delay_ns);
+  /* Cycles the CPU's copy-to-user routine takes for len bytes from src to
+   * dst (by length and relative alignment), without moving bytes or charging
+   * them: cpu.user_copy memcpy prices the reader's copies with it (its
+   * buffer is outside simulated memory). Optional: NULL means cpu.user_copy
+   * memcpy falls back to per_byte. */
+  double (*user_copy_cycles)(void *ctx, uint64_t dst, uint64_t src, uint64_t len);
 };
 
 #define NK_TIMER_MAX 16            /* platform timers (kernel hrtimers) */

@@ -158,6 +158,36 @@ static bool skb_frame_header(const struct sk_buff *skb, struct nf_header *h) {
   return h->magic == NF_MAGIC;
 }
 
+/* Headers in front of a UDP datagram's payload: Ethernet 14, IPv4 20, UDP 8. */
+#define NK_UDP_HDRS 42u
+/* Where the reader's buffer starts: a 128 KiB malloc is mmap'd, so its data
+ * is at least 16-byte aligned (glibc); only the alignment matters here. */
+#define NK_USER_BUF_BASE 0x10000ull
+
+/* cpu.user_copy memcpy: prices the copy of skb's L4 payload into the reader's
+ * buffer with the CPU's copy routine. The payload starts after the real
+ * protocol headers (TCP with timestamps 66 B, UDP 42 B) at skb->data; a TCP
+ * reader's read() fills its buffer from offset 0 with the payloads in order
+ * (traffic.read_bytes, a segment split across two reads), a UDP recv() puts
+ * each datagram at offset 0. ACK frames carry no payload for the reader. */
+static void user_copy_price(struct nk_kernel *k, const struct sk_buff *skb) {
+  struct nf_header h;
+  if (skb_frame_header(skb, &h) && nf_is_ack(&h)) return;
+  const u32 hdr = k->tcp ? NF_TCP_OVERHEAD - NF_FCS_LEN : NK_UDP_HDRS;
+  if (skb->len <= hdr) return;
+  u64 src = nk__pa(k, skb->data) + hdr;
+  u64 n = skb->len - hdr;
+  const u64 buf = (u64)k->cfg->traffic.read_bytes;
+  while (n > 0) {
+    const u64 off = k->tcp ? k->user_copy_payload % buf : 0;
+    const u64 part = off + n > buf ? buf - off : n;
+    k->user_copy_cycles += k->plat.ops->user_copy_cycles(k->plat.ctx, NK_USER_BUF_BASE + off, src, part);
+    k->user_copy_payload += part;
+    src += part;
+    n -= part;
+  }
+}
+
 /* Hands one frame to the host sink and frees it (the stack's per-packet
  * charge is the caller's). */
 static void deliver_one(struct nk_kernel *k, struct sk_buff *skb) {
@@ -166,6 +196,8 @@ static void deliver_one(struct nk_kernel *k, struct sk_buff *skb) {
   /* The copy to user space is the reader's, charged after the poll
    * (nk__flush_user_copy). */
   k->user_copy_bytes += len;
+  if (k->cfg->cpu.user_copy == NC_USER_COPY_MEMCPY && k->plat.ops->user_copy_cycles)
+    user_copy_price(k, skb);
   k->plat.ops->host_rx(k->plat.ctx, nk__pa(k, skb->data), len);
   dev->stats.rx_packets++;
   dev->stats.rx_bytes += len;

@@ -69,6 +69,29 @@ TEST(Memcpy, RiscvPlanFollowsMemcpyS) {
   EXPECT_EQ(e.byte_loop_bytes + e.bulk_bytes, 0u);
 }
 
+TEST(Memcpy, RiscvUserCopyFollowsUaccessSBeforeV514) {
+  /* A TCP payload at skb->data + 66 (skb->data & 7 == 2, so & 7 == 4) into
+   * an 8-aligned user buffer: not co-aligned, so all 1448 B byte by byte,
+   * where memcpy.S would use its 4-byte word tail loop. */
+  MemcpyPlan a = usercopy_plan(NC_CPU_RISCV, 0x10000, 0x2044, 1448);
+  EXPECT_EQ(a.byte_loop_bytes, 1448u);
+  EXPECT_EQ(a.bulk_bytes, 0u);
+  EXPECT_EQ(memcpy_plan(NC_CPU_RISCV, 0x10000, 0x2044, 1448).byte_loop_bytes, 0u);
+  /* Co-aligned at 4 mod 8, 1448 B: 4 head bytes, 180 words (1440 B), 4 tail bytes. */
+  MemcpyPlan b = usercopy_plan(NC_CPU_RISCV, 0x10004, 0x2044, 1448);
+  EXPECT_EQ(b.byte_loop_bytes, 8u);
+  EXPECT_EQ(b.bulk_bytes, 1440u);
+  /* Co-aligned but shorter than a word after alignment: bytes. */
+  MemcpyPlan c = usercopy_plan(NC_CPU_RISCV, 0x10003, 0x2003, 5);
+  EXPECT_EQ(c.byte_loop_bytes, 5u);
+  EXPECT_EQ(c.bulk_bytes, 0u);
+  /* Other kinds copy to user space as their memcpy does. */
+  const MemcpyParams x = params(NC_CPU_ARM64);
+  EXPECT_DOUBLE_EQ(usercopy_cycles(x, 0x10000, 0x2044, 1448), memcpy_cycles(x, 0x10000, 0x2044, 1448));
+  /* Cost: the riscv misaligned user copy at the byte-loop rate. */
+  EXPECT_DOUBLE_EQ(usercopy_cycles(params(NC_CPU_RISCV), 0x10000, 0x2044, 1448), 1448 * 6.0);
+}
+
 TEST(Memcpy, CallCostIsPaidOncePerCall) {
   MemcpyParams p = params(NC_CPU_X86);
   p.call_cycles = 20;

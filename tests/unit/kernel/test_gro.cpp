@@ -3,7 +3,8 @@
 // consecutive segments up to 64 KiB, the 8-packet table flushing its oldest,
 // stack_rx once per GRO packet, gro_cycles per segment, in-order delivery
 // with segments after a hole held (out-of-order queue) and SACKed until the
-// hole fills, SACK blocks in ACK frames, and udp's per-frame path.
+// hole fills, SACK blocks in ACK frames, udp's per-frame path, and the
+// copy to user space priced per payload (cpu.user_copy memcpy).
 #include <gtest/gtest.h>
 
 #include <utility>
@@ -30,8 +31,10 @@ struct GroRig {
   std::vector<std::pair<uint32_t, uint64_t>> delivered;  // (flow, seq) at host_rx
   static GroRig *cur;
 
-  explicit GroRig(bool tcp) {
+  explicit GroRig(bool tcp, int user_copy = NC_USER_COPY_PER_BYTE, int64_t read_bytes = 131072) {
     t.cfg.traffic.protocol = tcp ? NC_PROTO_TCP : NC_PROTO_UDP;
+    t.cfg.cpu.user_copy = user_copy;
+    t.cfg.traffic.read_bytes = read_bytes;
     t.cfg.traffic.flows = 16;
     t.cfg.driver.napi_budget = 128;
     EXPECT_TRUE(t.create(true)) << t.err;
@@ -255,6 +258,78 @@ TEST(KernelGro, UdpHasNoGroEveryFrameIsOnePacket) {
   EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 10 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
   EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 0.0);
   EXPECT_TRUE(g.acks().empty());
+}
+
+// cpu.user_copy memcpy: the copies the kernel prices through ops->user_copy_cycles.
+struct UserCopy {
+  uint64_t dst, src, len;
+};
+std::vector<UserCopy> g_copies;
+double record_copy(void *, uint64_t dst, uint64_t src, uint64_t len) {
+  g_copies.push_back({dst, src, len});
+  return 2.0 * static_cast<double>(len) + 1.0;  // any function of the call
+}
+constexpr uint64_t kTcpPayload = kFrame - NF_TCP_OVERHEAD;  // 1448: headers 66 + FCS 4
+constexpr uint64_t kTcpHdrs = NF_TCP_OVERHEAD - 4;
+
+TEST(KernelUserCopy, TcpPayloadsFillTheReadBufferInOrderFromItsStart) {
+  GroRig g(true, NC_USER_COPY_MEMCPY);
+  g.t.cp.ops.user_copy_cycles = record_copy;
+  g_copies.clear();
+  g.run({{0, 0}, {0, 1}, {3, 0, true}, {0, 2}});
+  // Three data segments (the ACK frame has no payload for the reader), each
+  // from skb->data + 66 into the buffer at 0, 1448, 2896 (one read()).
+  ASSERT_EQ(g_copies.size(), 3u);
+  for (size_t i = 0; i < 3; i++) {
+    EXPECT_EQ(g_copies[i].len, kTcpPayload);
+    EXPECT_EQ(g_copies[i].dst - g_copies[0].dst, i * kTcpPayload);
+    // skb->data sits NET_SKB_PAD + NET_IP_ALIGN into a line-aligned buffer.
+    EXPECT_EQ((g_copies[i].src - kTcpHdrs) % 8, 2u);
+  }
+  EXPECT_EQ(g_copies[0].dst % 16, 0u) << "the reader's buffer is malloc-aligned";
+  EXPECT_DOUBLE_EQ(g.t.bucket("copy_to_user"), 3 * (2.0 * kTcpPayload + 1.0));
+  // The next softirq's read() starts at the buffer's start again.
+  const uint64_t base = g_copies[0].dst;
+  g_copies.clear();
+  g.run({{0, 3}});
+  ASSERT_EQ(g_copies.size(), 1u);
+  EXPECT_EQ(g_copies[0].dst, base);
+}
+
+TEST(KernelUserCopy, ASegmentCrossingTheEndOfTheReadIsCopiedInTwoReads) {
+  GroRig g(true, NC_USER_COPY_MEMCPY, 2000);
+  g.t.cp.ops.user_copy_cycles = record_copy;
+  g_copies.clear();
+  g.run(one_flow(0, 0, 3));
+  // read_bytes 2000: 1448 at 0 | 552 at 1448, 896 at 0 | 1104 at 896, 344 at 0.
+  ASSERT_EQ(g_copies.size(), 5u);
+  const uint64_t b = g_copies[0].dst;
+  const uint64_t want[5][2] = {{0, 1448}, {1448, 552}, {0, 896}, {896, 1104}, {0, 344}};
+  for (size_t i = 0; i < 5; i++) {
+    EXPECT_EQ(g_copies[i].dst - b, want[i][0]) << i;
+    EXPECT_EQ(g_copies[i].len, want[i][1]) << i;
+  }
+  EXPECT_EQ(g_copies[2].src, g_copies[1].src + 552) << "the split continues in the same payload";
+}
+
+TEST(KernelUserCopy, UdpDatagramsEachLandAtTheBufferStart) {
+  GroRig g(false, NC_USER_COPY_MEMCPY);
+  g.t.cp.ops.user_copy_cycles = record_copy;
+  g_copies.clear();
+  g.run(one_flow(0, 0, 2));
+  ASSERT_EQ(g_copies.size(), 2u);
+  EXPECT_EQ(g_copies[0].dst, g_copies[1].dst);
+  EXPECT_EQ(g_copies[0].len, kLen - 42u);  // Ethernet 14 + IPv4 20 + UDP 8
+  EXPECT_EQ((g_copies[0].src - 42) % 8, 2u);
+}
+
+TEST(KernelUserCopy, PerByteChargesTheRateAndPricesNothing) {
+  GroRig g(false);
+  g.t.cp.ops.user_copy_cycles = record_copy;
+  g_copies.clear();
+  g.run(one_flow(0, 0, 2));
+  EXPECT_TRUE(g_copies.empty());
+  EXPECT_DOUBLE_EQ(g.t.bucket("copy_to_user"), 2.0 * kLen * g.t.cfg.cpu.stack_rx_cycles_per_byte);
 }
 
 }  // namespace
