@@ -114,6 +114,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/cpu/cpu_core.h
     models/cpu/cpu_counters.h
     models/cpu/memcpy_cost.h
+    models/cpu/wc_buffers.h
     models/dma/desc_codec.h
     models/dma/desc_ring.h
     models/dma/dma_engine.h
@@ -121,8 +122,10 @@ set(NICSIM_PUBLIC_HEADERS
     models/dma/irq_moderator.h
     models/dma/nic_clock.h
     models/dma/read_tag_pool.h
+    models/memory/dram_channel.h
     models/memory/host_memory.h
     models/memory/host_memory_if.h
+    models/memory/iommu.h
     models/memory/region_map.h
     models/nic/nic_device.h
     models/pcie/flow_control.h

@@ -41,9 +41,12 @@ double op_user_copy_cycles(void *ctx, uint64_t dst, uint64_t src, uint64_t len) 
   return core(ctx)->user_copy_cycles(dst, src, len);
 }
 
+void op_iommu_map(void *ctx, uint64_t pa, uint64_t len, bool map) { core(ctx)->iommu_map(pa, len, map); }
+
 const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                               op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
-                              op_user_copy_cycles};
+                              op_user_copy_cycles,
+                              op_iommu_map};
 
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 constexpr int kMaxVectors = 64;   /* interrupt vectors (bits of m_irq_pending) */
@@ -73,6 +76,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
       m_msi_ps(static_cast<uint64_t>(std::llround(cfg.cpu.msi_latency_ns * 1000.0))),
       m_prof_memcpy(nk_prof_id("memcpy", NK_CLASS_OTHER)),
       m_prof_cache_maint(nk_prof_id("cache_maint", NK_CLASS_OTHER)),
+      m_wc(static_cast<unsigned>(cfg.cpu.wc_buffers)),
       m_msi_queue("msi_queue"),
       m_flows(kMaxFlows) {
   m_platform.ops = &kOps;
@@ -86,6 +90,10 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   for (CoreCtx &x : m_cores) x.qk.reset();
   if (m_ncores < 1) m_ncores = 1;
   if (m_ncores >= 2) m_prof_lock_wait = nk_prof_id("lock_wait", NK_CLASS_OTHER);
+  if (cfg.iommu.enabled) {
+    m_prof_iommu_map = nk_prof_id("iommu_map", NK_CLASS_OTHER);
+    m_prof_iommu_unmap = nk_prof_id("iommu_unmap", NK_CLASS_OTHER);
+  }
   m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
   for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
@@ -297,9 +305,13 @@ uint64_t CpuCore::load(uint64_t pa, unsigned size) {
     cached_read(pa, size, reinterpret_cast<uint8_t *>(&v));
   } else {
     std::memcpy(&v, m_bytes + pa, size);
-    /* Uncached (Normal-NC, Device) and write-combining loads go to memory; the core stalls. */
+    /* An uncached load drains the write-combining buffers (Intel SDM vol. 3A
+     * §11.3.1); a WC load first sends out the buffer of its own line. */
+    wc_bursts(m_mem.attr(pa) == NK_MEM_WC ? m_wc.flush_line(pa) : m_wc.flush_all());
+    /* Uncached (Normal-NC, Device) and write-combining loads go to memory; the
+     * core stalls, and longer if the DRAM channel is busy. */
     count([](CpuCounters &c) { c.uncached_loads++; });
-    spend_ps(m_uncached_load_ps);
+    spend_ps(m_uncached_load_ps + m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes()));
   }
   return v;
 }
@@ -313,11 +325,23 @@ void CpuCore::store(uint64_t pa, uint64_t val, unsigned size) {
     /* Write-allocate; a miss does not stall the core (the store buffer). */
     const Cache::Line *before = m_cache.find(pa);
     const Cache::Line *before_end = m_cache.find(pa + size - 1);
-    if (!before || !before_end) count([](CpuCounters &c) { c.cache_misses++; });
+    if (!before || !before_end) {
+      count([](CpuCounters &c) { c.cache_misses++; });
+      /* The line is read in (RFO) behind the store buffer: the channel is busy, the core is not. */
+      m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes());
+    }
     cache_write(pa, size);
     spend(m_cfg.cpu.cached_access_cycles);
+  } else if (m_mem.attr(pa) == NK_MEM_WC) {
+    /* Merged into a write-combining buffer; a burst leaves when a line fills
+     * or the oldest buffer is evicted for a new line. */
+    count([](CpuCounters &c) { c.wc_stores++; });
+    spend(m_cfg.cpu.cached_access_cycles);
+    wc_bursts(m_wc.store(pa, size));
   } else {
+    wc_bursts(m_wc.flush_all()); /* an uncached store drains the WC buffers first */
     count([](CpuCounters &c) { c.uncached_stores++; });
+    m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes()); /* buffered: no stall */
     spend(m_cfg.cpu.uncached_store_cycles);
   }
 }
@@ -328,18 +352,47 @@ void CpuCore::copy(uint64_t dst, uint64_t src, uint64_t len) {
   /* memcpy reads its source through the cache: a stale line is old data. */
   if (len > 0 && m_mem.attr(src) == NK_MEM_CACHED) check_stale(src, len, "memcpy from");
   std::memmove(m_bytes + dst, m_bytes + src, len);
+  /* With a DRAM bandwidth: the lines the copy streams from or to DRAM
+   * (source misses, destination RFOs, uncached lines), B. */
+  const bool dram = len > 0 && m_mem.dram_limited();
+  const uint64_t lb = m_cache.line_bytes();
+  uint64_t dram_bytes = 0;
+  if (dram) {
+    const uint64_t lines = (dst + len - 1) / lb - dst / lb + 1;
+    if (m_mem.attr(dst) == NK_MEM_CACHED) {
+      for (uint64_t a = m_cache.line_base(dst); a < dst + len; a += lb)
+        if (!m_cache.find(a)) dram_bytes += lb;
+    } else if (m_mem.attr(dst) == NK_MEM_UNCACHED) {
+      dram_bytes += lines * lb;
+    }
+    if (m_mem.attr(src) != NK_MEM_CACHED) dram_bytes += ((src + len - 1) / lb - src / lb + 1) * lb;
+  }
   /* The lines it touches become resident (the cost of their misses is part
    * of the per-byte rates); the destination's are dirty. */
   if (len > 0) {
     if (m_mem.attr(src) == NK_MEM_CACHED)
       for (uint64_t a = m_cache.line_base(src); a < src + len; a += m_cache.line_bytes()) {
-        if (Cache::Line *l = m_cache.find(a))
+        if (Cache::Line *l = m_cache.find(a)) {
           m_cache.touch(l);
-        else
+        } else {
           m_cache.fill(a, m_bytes);
+          if (dram) dram_bytes += lb;
+        }
       }
     if (m_mem.attr(dst) == NK_MEM_CACHED) cache_write(dst, len);
+    if (m_mem.attr(dst) == NK_MEM_WC) {
+      /* Into write-combining memory: the bytes merge line by line in the WC buffers. */
+      unsigned bursts = 0;
+      for (uint64_t a = dst; a < dst + len;) {
+        const uint64_t n = std::min(dst + len, (a & ~(WcBuffers::kLineBytes - 1)) + WcBuffers::kLineBytes) - a;
+        bursts += m_wc.store(a, static_cast<unsigned>(n));
+        a += n;
+      }
+      wc_bursts(bursts);
+    }
   }
+  uint64_t dram_wait = 0, dram_service = 0;
+  if (dram_bytes) dram_wait = m_mem.cpu_dram_access(local_time_ps(), dram_bytes, &dram_service);
   const bool aligned = ((dst ^ src) & 7) == 0;
   count([len, aligned](CpuCounters &c) {
     c.copies++;
@@ -349,6 +402,11 @@ void CpuCore::copy(uint64_t dst, uint64_t src, uint64_t len) {
   /* Self cycles to the memcpy bucket; the caller's class still gets them. */
   const double cycles = memcpy_cycles(m_memcpy, dst, src, len);
   spend(cycles, m_prof_memcpy);
+  /* The copy lasts at least as long as the DRAM channel needs for its lines
+   * (its rates include the misses on an idle channel). */
+  const double copy_ps = cycles * m_ps_per_cycle;
+  if (dram_bytes && static_cast<double>(dram_wait + dram_service) > copy_ps)
+    spend_ps(static_cast<uint64_t>(static_cast<double>(dram_wait + dram_service) - copy_ps), m_prof_memcpy);
 }
 
 void CpuCore::cache_maint(uint64_t pa, uint64_t len, nk_cache_op op) {
@@ -381,7 +439,7 @@ void CpuCore::cached_read(uint64_t pa, unsigned len, uint8_t *out) {
     if (!l) {
       /* A miss: the core stalls for the DRAM round trip, then the line is resident. */
       count([](CpuCounters &c) { c.cache_misses++; });
-      stall_ps += m_dram_ps;
+      stall_ps += m_dram_ps + m_mem.cpu_dram_access(local_time_ps() + stall_ps, m_cache.line_bytes());
       m_cache.fill(a, m_bytes);
       continue;
     }
@@ -486,6 +544,7 @@ void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
 }
 
 uint32_t CpuCore::mmio_read32(uint32_t off) {
+  wc_bursts(m_wc.flush_all()); /* an uncached (UC) access drains the WC buffers */
   sync();
   const uint64_t t0 = now_ps();
   count([](CpuCounters &c) { c.mmio_reads++; });
@@ -517,6 +576,7 @@ uint32_t CpuCore::mmio_read32(uint32_t off) {
 void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
   /* The write enters the interconnect at the core's time, after every
    * earlier store (which is already in memory). */
+  wc_bursts(m_wc.flush_all()); /* an uncached (UC) access drains the WC buffers */
   sync();
   count([](CpuCounters &c) { c.mmio_writes++; });
   m_mmio_buf = val;
@@ -539,9 +599,33 @@ void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
   spend(m_cfg.cpu.mmio_write_cycles);
 }
 
-void CpuCore::barrier(nk_barrier) {
+void CpuCore::barrier(nk_barrier b) {
   count([](CpuCounters &c) { c.barriers++; });
   spend(m_cfg.cpu.barrier_cycles);
+  /* Store-ordering barriers (sfence/mfence; dmb st) send out the WC buffers; rmb does not. */
+  if (b == NK_BARRIER_MB || b == NK_BARRIER_WMB || b == NK_BARRIER_DMA_WMB) wc_bursts(m_wc.flush_all());
+}
+
+void CpuCore::wc_bursts(unsigned n) {
+  if (n == 0) return;
+  count([n](CpuCounters &c) { c.wc_flushes += n; });
+  for (unsigned i = 0; i < n; i++) m_mem.cpu_dram_access(local_time_ps(), WcBuffers::kLineBytes);
+  spend(static_cast<double>(n) * m_cfg.cpu.wc_flush_cycles);
+}
+
+void CpuCore::iommu_map(uint64_t pa, uint64_t len, bool map) {
+  if (!m_cfg.iommu.enabled || len == 0) return;
+  if (map) {
+    count([](CpuCounters &c) { c.iommu_maps++; });
+    spend(m_cfg.iommu.map_cycles, m_prof_iommu_map);
+    return;
+  }
+  count([](CpuCounters &c) { c.iommu_unmaps++; });
+  spend(m_cfg.iommu.unmap_cycles, m_prof_iommu_unmap);
+  /* Strict mode: the unmap returns once the IOTLB invalidation is done, so
+   * it takes effect at the core's time; no DMA after it uses the old entry. */
+  sync();
+  m_mem.iommu_invalidate(pa, len);
 }
 
 void CpuCore::charge(double cycles) { spend(cycles); }

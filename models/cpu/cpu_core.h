@@ -27,6 +27,7 @@
 #include "cpu/cache.h"
 #include "cpu/cpu_counters.h"
 #include "cpu/memcpy_cost.h"
+#include "cpu/wc_buffers.h"
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 #include "memory/host_memory.h"
@@ -90,6 +91,10 @@ class CpuCore : public sc_core::sc_module {
   /* (Re)arms kernel timer id delay_ns after the core's local time
    * (NK_TIMER_CANCEL cancels); the main loop runs it when due. */
   void timer_arm(int id, uint64_t delay_ns);
+  /* The DMA API mapped (map true) or unmapped [pa, pa + len): with
+   * iommu.enabled charges iommu.map_cycles / unmap_cycles (buckets iommu_map,
+   * iommu_unmap) and, on unmap, invalidates the IOTLB; else nothing. */
+  void iommu_map(uint64_t pa, uint64_t len, bool map);
 
   /* ---- the device side ------------------------------------------------- */
   /* A DMA access of len bytes at pa has just been applied to memory (now, in
@@ -101,6 +106,11 @@ class CpuCore : public sc_core::sc_module {
   /* Profile bucket ids of memcpy and cache maintenance (self cycles). */
   int memcpy_bucket() const { return m_prof_memcpy; }
   int cache_maint_bucket() const { return m_prof_cache_maint; }
+  /* Profile buckets of IOMMU map and unmap (-1 unless iommu.enabled). */
+  int iommu_map_bucket() const { return m_prof_iommu_map; }
+  int iommu_unmap_bucket() const { return m_prof_iommu_unmap; }
+  /* The core's write-combining buffers. */
+  const WcBuffers &wc() const { return m_wc; }
 
   /* ---- time and results ---------------------------------------------- */
   /* The core's local time: simulated time plus its decoupling offset, in ps. */
@@ -222,6 +232,9 @@ class CpuCore : public sc_core::sc_module {
   /* A violation if a cached line of [pa, pa + len) holds a stale copy that
    * differs from memory (the CPU would read old data); what names the access. */
   bool check_stale(uint64_t pa, uint64_t len, const char *what);
+  /* Write-combining bursts that left the core: counted, each a 64 B DRAM
+   * write (no stall), cpu.wc_flush_cycles each. */
+  void wc_bursts(unsigned n);
   void msi_arrive();
   bool in_window(uint64_t t_ps) const { return t_ps >= m_win_start_ps && t_ps < m_win_end_ps; }
   /* Counts into the total and, if t_ps is in the window, the window counters. */
@@ -288,6 +301,9 @@ class CpuCore : public sc_core::sc_module {
   uint64_t m_msi_ps;    /* cpu.msi_latency_ns in ps */
   int m_prof_memcpy;
   int m_prof_cache_maint;
+  int m_prof_iommu_map = -1;
+  int m_prof_iommu_unmap = -1;
+  WcBuffers m_wc;
   sc_core::sc_event_queue m_msi_queue; /* MSIs on their way to the core */
   static constexpr unsigned kMsiRing = 1024;
   uint32_t m_msi_ring[kMsiRing] = {}; /* their data words, in arrival order */

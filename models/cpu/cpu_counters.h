@@ -40,6 +40,11 @@ struct CpuCounters {
   uint64_t tcp_acks_sent = 0;     /* ACK frames the host handed to the driver (counted in tx_frames too) */
   uint64_t tcp_acks_received = 0; /* ACK frames the host sink received (counted in rx_frames too) */
   uint64_t tcp_retransmits = 0;   /* data segments the host application sent again */
+  /* write-combining memory and the IOMMU */
+  uint64_t wc_stores = 0;    /* stores to write-combining memory (merged in the WC buffers) */
+  uint64_t wc_flushes = 0;   /* write-combining bursts that left the core */
+  uint64_t iommu_maps = 0;   /* IOMMU mappings created (iommu.enabled) */
+  uint64_t iommu_unmaps = 0; /* IOMMU mappings removed, each with its IOTLB invalidation */
 };
 
 }  // namespace nicsim

@@ -29,7 +29,7 @@ HostMemory::HostMemory(sc_core::sc_module_name name, uint64_t size_bytes, uint64
 
 HostMemory::~HostMemory() = default;
 
-void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
+void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
   const uint64_t addr = p.get_address();
   const uint32_t len = p.get_data_length();
   uint8_t *data = p.get_data_ptr();
@@ -63,6 +63,18 @@ void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
   else if (p.is_read())
     std::memcpy(data, m_mem.get() + addr, len);
   if (on_dma && (p.is_write() || p.is_read())) on_dma(addr, len, p.is_write());
+  if ((p.is_write() || p.is_read()) && (m_iommu.enabled() || m_dram.limited())) {
+    /* The access arrives at now + d. The IOMMU translates it first (a miss
+     * walks the page table), then it queues on the DRAM channel and is
+     * complete when the channel has moved its bytes. */
+    const uint64_t t = sc_core::sc_time_stamp().value() + d.value();
+    m_dram.retire(sc_core::sc_time_stamp().value());
+    uint64_t extra = m_iommu.translate(t, addr, len, m_dram);
+    uint64_t service = 0;
+    extra += m_dram.access(t + extra, len, &service);
+    extra += service;
+    d += sc_core::sc_time::from_value(extra);
+  }
   p.set_response_status(tlm::TLM_OK_RESPONSE);
 }
 

@@ -15,13 +15,18 @@
 #include <tlm_utils/simple_target_socket.h>
 
 #include "kernel/platform.h"
+#include "memory/dram_channel.h"
 #include "memory/host_memory_if.h"
+#include "memory/iommu.h"
 #include "memory/region_map.h"
 
 namespace nicsim {
 
 /* Host DRAM plus the MSI doorbell of the interrupt controller; the CPU core
- * reaches its bytes through HostMemoryIf (on_dma is declared there). */
+ * reaches its bytes through HostMemoryIf (on_dma is declared there). With a
+ * DRAM bandwidth or an IOMMU configured, each DMA access returns the delay
+ * they add through the TLM delay argument: IOTLB page walks first, then the
+ * wait for the DRAM channel plus the access's occupancy of it. */
 class HostMemory : public sc_core::sc_module, public HostMemoryIf {
  public:
   tlm_utils::simple_target_socket<HostMemory> tgt; /* from the interconnect (root complex) */
@@ -49,6 +54,24 @@ class HostMemory : public sc_core::sc_module, public HostMemoryIf {
   /* Attribute of the byte at pa. */
   nk_mem_attr attr(uint64_t pa) const override { return m_attr.get(pa); }
 
+  /* DRAM peak bandwidth in GB/s (10^9 B/s; memory.dram_bw_gbps); 0: unlimited. Before the run. */
+  void set_dram_bw(double gbps) { m_dram = DramChannel(gbps); }
+  /* The IOMMU's IOTLB and walker (iommu.*). Before the run. */
+  void set_iommu(const IommuParams &p) { m_iommu = Iommu(p); }
+  /* The DRAM channel (counters: busy and wait time, bytes). */
+  const DramChannel &dram() const { return m_dram; }
+  /* The IOMMU (counters: IOTLB hits and misses, walk time). */
+  const Iommu &iommu() const { return m_iommu; }
+  /* HostMemoryIf: a CPU access queued on the DRAM channel. */
+  uint64_t cpu_dram_access(uint64_t t_ps, uint64_t bytes, uint64_t *service_ps = nullptr) override {
+    m_dram.retire(sc_core::sc_time_stamp().value());
+    return m_dram.access(t_ps, bytes, service_ps);
+  }
+  /* HostMemoryIf: the DRAM channel has a bandwidth limit. */
+  bool dram_limited() const override { return m_dram.limited(); }
+  /* HostMemoryIf: strict-mode IOTLB invalidation of [pa, pa + len). */
+  void iommu_invalidate(uint64_t pa, uint64_t len) override { m_iommu.invalidate(pa, len); }
+
   /* A 4-byte MSI write arrived; the argument is the MSI data word. */
   std::function<void(uint32_t)> on_msi;
   /* on_dma (HostMemoryIf): called after each DMA read or write is applied. */
@@ -70,6 +93,8 @@ class HostMemory : public sc_core::sc_module, public HostMemoryIf {
   uint64_t m_msi_addr;
   std::unique_ptr<uint8_t, FreeDeleter> m_mem;
   RegionMap m_attr;
+  DramChannel m_dram;              /* unlimited unless set_dram_bw */
+  Iommu m_iommu{IommuParams{}};    /* disabled unless set_iommu */
 };
 
 }  // namespace nicsim

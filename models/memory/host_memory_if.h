@@ -3,7 +3,8 @@
  * target the interconnect writes to: direct (DMI-like) access to the same
  * bytes, the attribute of each region (the CPU's page tables), the MSI
  * address, and a hook the memory calls after applying each DMA access (the
- * CPU's cache snoops through it). nicsim's HostMemory implements it; an
+ * CPU's cache snoops through it), and the CPU's side of the DRAM channel and
+ * the IOMMU (optional). nicsim's HostMemory implements it; an
  * embedder's own memory model implements it to replace HostMemory
  * (docs/embedding.md).
  */
@@ -34,6 +35,25 @@ class HostMemoryIf {
   virtual void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) = 0;
   /* Attribute of the byte at pa (NK_MEM_CACHED unless set otherwise). */
   virtual nk_mem_attr attr(uint64_t pa) const = 0;
+  /* A CPU access to DRAM of bytes (B) at the core's time t_ps (a cache-line
+   * fill, an uncached access, a write-combining burst, a memcpy stream):
+   * returns how long it waits for the DRAM channel (ps); *service_ps (if not
+   * null) gets its occupancy (ps). Default: no bandwidth limit (0, 0). */
+  virtual uint64_t cpu_dram_access(uint64_t t_ps, uint64_t bytes, uint64_t *service_ps = nullptr) {
+    (void)t_ps;
+    (void)bytes;
+    if (service_ps) *service_ps = 0;
+    return 0;
+  }
+  /* True if cpu_dram_access models a limited bandwidth (callers may skip
+   * counting lines otherwise). */
+  virtual bool dram_limited() const { return false; }
+  /* The driver unmapped [pa, pa + len) (bytes): an IOMMU in strict mode drops
+   * its IOTLB entries of those pages. Default: no IOMMU, nothing to do. */
+  virtual void iommu_invalidate(uint64_t pa, uint64_t len) {
+    (void)pa;
+    (void)len;
+  }
 
   /* Set by the CPU core. The memory calls it right after it has applied a
    * DMA read or write of len bytes at pa (in range): pa, len, true for a

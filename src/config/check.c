@@ -91,6 +91,16 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "cpu.app_core = %" PRId64 " names no core: cpu.cores is %" PRId64, c->cpu.app_core, c->cpu.cores);
   }
 
+  if (c->iommu.iotlb_ways > c->iommu.iotlb_entries || c->iommu.iotlb_entries % c->iommu.iotlb_ways != 0) {
+    const enum nc_key_id ids[] = {NC_KEY_iommu_iotlb_ways, NC_KEY_iommu_iotlb_entries};
+    nc__fmt(hint, sizeof hint, "set iommu.iotlb_entries to a multiple of iommu.iotlb_ways (%" PRId64 "), e.g. %" PRId64,
+            c->iommu.iotlb_ways, c->iommu.iotlb_ways * (c->iommu.iotlb_entries / c->iommu.iotlb_ways + 1));
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "iommu.iotlb_entries = %" PRId64 " is not a multiple of iommu.iotlb_ways = %" PRId64
+                ": the IOTLB has entries / ways sets",
+                c->iommu.iotlb_entries, c->iommu.iotlb_ways);
+  }
+
   int64_t lanes = c->pcie.lanes;
   if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
     return fail(c, NC_KEY_pcie_lanes, err, "use 1, 2, 4, 8 or 16",

@@ -81,7 +81,11 @@
   X(cpu, msi_latency_ns, REAL, "ns", "0", 0, 1e6, "",                                     \
     "Interrupt controller delivery: from the MSI write reaching memory to the core seeing the vector") \
   X(cpu, gro_cycles_per_pkt, REAL, "cycles", "300", 0, 1e7, "",                            \
-    "tcp: GRO cost per received segment (dev_gro_receive, inet/tcp4_gro_receive; estimate)")
+    "tcp: GRO cost per received segment (dev_gro_receive, inet/tcp4_gro_receive; estimate)") \
+  X(cpu, wc_buffers, INT, "buffers", "10", 1, 64, "",                                      \
+    "Write-combining buffers of 64 B: stores to WC memory merge in them and leave as one burst per line") \
+  X(cpu, wc_flush_cycles, REAL, "cycles", "10", 0, 1e5, "",                                \
+    "Cost of one write-combining burst leaving the core (buffer full, evicted, or flushed by a barrier or uncached access)")
 
 /* memory: host memory seen by the CPU and by DMA. */
 #define NC_SECTION_memory(X)                                                                \
@@ -94,7 +98,9 @@
   X(memory, dram_latency_ns, REAL, "ns", "90", 0, 1e6, "",                                \
     "Latency of a CPU load that misses the data cache; the core stalls for it")            \
   X(memory, ddio, BOOL, "", "false", 0, 0, "",                                            \
-    "Coherent DMA writes allocate their lines in the last-level cache (DDIO) instead of invalidating them")
+    "Coherent DMA writes allocate their lines in the last-level cache (DDIO) instead of invalidating them") \
+  X(memory, dram_bw_gbps, REAL, "GB/s", "0", 0, 1e4, "",                                  \
+    "Peak DRAM bandwidth (10^9 B/s): every DMA access and CPU DRAM access occupies the channel for bytes / bandwidth and waits while it is busy; 0: unlimited")
 
 /* pcie: the PCIe link between the NIC and the root complex. */
 #define NC_SECTION_pcie(X)                                                                  \
@@ -266,8 +272,23 @@
   X(bus, outstanding, INT, "bursts", "8", 1, 1024, "",                                    \
     "Most bursts in flight, reads and writes together")
 
+/* iommu: DMA address translation on the device's path (optional). */
+#define NC_SECTION_iommu(X)                                                                 \
+  X(iommu, enabled, BOOL, "", "false", 0, 0, "",                                          \
+    "Translate device DMA through an IOMMU: an IOTLB per 4 KiB page, page walks on misses, map/unmap costs, strict invalidation") \
+  X(iommu, map_cycles, REAL, "cycles", "500", 0, 1e7, "",                                 \
+    "CPU cost of creating one IOMMU mapping in dma_map_* and coherent allocations")       \
+  X(iommu, unmap_cycles, REAL, "cycles", "2000", 0, 1e7, "",                              \
+    "CPU cost of removing one IOMMU mapping in dma_unmap_*, its strict IOTLB invalidation included") \
+  X(iommu, iotlb_entries, INT, "entries", "64", 1, 65536, "",                             \
+    "IOTLB entries (4 KiB pages); a multiple of iotlb_ways")                             \
+  X(iommu, iotlb_ways, INT, "ways", "64", 1, 65536, "",                                   \
+    "IOTLB associativity (LRU); iotlb_entries / iotlb_ways sets")                        \
+  X(iommu, walk_levels, INT, "reads", "4", 1, 6, "",                                      \
+    "Dependent page-table reads per IOTLB miss, each a DRAM access (memory.dram_latency_ns plus channel queueing)")
+
 /* All sections, in the order they appear in output. */
-#define NC_SECTIONS(S) S(run) S(cpu) S(memory) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
+#define NC_SECTIONS(S) S(run) S(cpu) S(memory) S(iommu) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
 
 /* Enum values; the order must match the choices strings above (checked by a test). */
 enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC };

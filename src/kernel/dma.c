@@ -1,5 +1,6 @@
-/* dma.c: the DMA API: coherent allocations, tracked streaming mappings, cache
- * maintenance on non-coherent platforms, and the mapping lookup for the device. */
+/* dma.c: the DMA API: coherent and write-combining allocations, tracked streaming
+ * mappings, cache maintenance on non-coherent platforms, IOMMU map/unmap through the
+ * platform, and the mapping lookup for the device. */
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -158,39 +159,70 @@ static void sync_for_cpu(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_dir
   }
 }
 
-/* ---- coherent allocations -------------------------------------------------------- */
+/* ---- IOMMU ------------------------------------------------------------------------ */
 
-void *dma_alloc_coherent(struct net_device *dev, size_t size, dma_addr_t *handle) {
-  struct nk_kernel *k = nk__dev_kernel(dev, "dma_alloc_coherent");
+/* Tells the platform's IOMMU (if any) that [pa, pa+len) was mapped or unmapped. */
+static void iommu_op(struct nk_kernel *k, u64 pa, u64 len, bool map) {
+  if (k->plat.ops->iommu_map) k->plat.ops->iommu_map(k->plat.ctx, pa, len, map);
+}
+
+/* ---- coherent and write-combining allocations ---------------------------------------- */
+
+/* Zeroed, page-rounded DMA memory the CPU sees with attribute cpu_attr on a
+ * non-coherent platform (cacheable on a coherent one); what names the call. */
+static void *alloc_dma(struct net_device *dev, size_t size, dma_addr_t *handle, enum nk_mem_attr cpu_attr,
+                       const char *what) {
+  struct nk_kernel *k = nk__dev_kernel(dev, what);
   if (handle) *handle = DMA_MAPPING_ERROR;
   if (size == 0) {
-    nk__error(k, "dma_alloc_coherent: size 0");
+    nk__error(k, "%s: size 0", what);
     return NULL;
   }
   u64 bytes = nk__round_up(size, NK_PAGE_SIZE);
-  u64 pa = nk__mem_alloc(k, bytes, NK_PAGE_SIZE, NK_ALLOC_COHERENT, "dma_alloc_coherent");
+  u64 pa = nk__mem_alloc(k, bytes, NK_PAGE_SIZE, NK_ALLOC_COHERENT, what);
   if (!pa) return NULL;
-  if (nk__dma_reserve(k, 1) != 0 || !nk__dma_track(k, pa, bytes, DMA_BIDIRECTIONAL, 0, true, "dma_alloc_coherent")) {
-    nk__mem_free(k, pa, bytes, NK_ALLOC_COHERENT, "dma_alloc_coherent");
+  if (nk__dma_reserve(k, 1) != 0 || !nk__dma_track(k, pa, bytes, DMA_BIDIRECTIONAL, 0, true, what)) {
+    nk__mem_free(k, pa, bytes, NK_ALLOC_COHERENT, what);
     return NULL;
   }
   memset(k->plat.mem + pa, 0, bytes);
-  if (!k->plat.coherent_dma) k->plat.ops->set_attr(k->plat.ctx, pa, bytes, NK_MEM_UNCACHED);
+  if (!k->plat.coherent_dma) k->plat.ops->set_attr(k->plat.ctx, pa, bytes, cpu_attr);
+  iommu_op(k, pa, bytes, true);
   if (handle) *handle = pa;
   return k->plat.mem + pa;
 }
 
-void dma_free_coherent(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle) {
-  struct nk_kernel *k = nk__dev_kernel(dev, "dma_free_coherent");
+/* Frees alloc_dma memory; what names the call. */
+static void free_dma(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle, const char *what) {
+  struct nk_kernel *k = nk__dev_kernel(dev, what);
   if (!cpu_addr) return;
   if (!nk__in_mem(k, cpu_addr, 1) || nk__pa(k, cpu_addr) != handle) {
-    nk__fault(k, "dma_free_coherent(%p, handle %#" PRIx64 "): address and handle disagree", cpu_addr, handle);
+    nk__fault(k, "%s(%p, handle %#" PRIx64 "): address and handle disagree", what, cpu_addr, handle);
     return;
   }
   u64 bytes = nk__round_up(size ? size : 1, NK_PAGE_SIZE);
-  if (!nk__dma_untrack(k, handle, bytes, DMA_BIDIRECTIONAL, true, "dma_free_coherent")) return;
+  if (!nk__dma_untrack(k, handle, bytes, DMA_BIDIRECTIONAL, true, what)) return;
+  iommu_op(k, handle, bytes, false);
   if (!k->plat.coherent_dma) k->plat.ops->set_attr(k->plat.ctx, handle, bytes, NK_MEM_CACHED);
-  nk__mem_free(k, handle, bytes, NK_ALLOC_COHERENT, "dma_free_coherent");
+  nk__mem_free(k, handle, bytes, NK_ALLOC_COHERENT, what);
+}
+
+void *dma_alloc_coherent(struct net_device *dev, size_t size, dma_addr_t *handle) {
+  return alloc_dma(dev, size, handle, NK_MEM_UNCACHED, "dma_alloc_coherent");
+}
+
+void dma_free_coherent(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle) {
+  free_dma(dev, size, cpu_addr, handle, "dma_free_coherent");
+}
+
+/* Linux's dma_pgprot: a coherent device gets the normal cacheable mapping;
+ * a non-coherent one pgprot_writecombine (x86 WC; arm64 Normal-NC). */
+void *dma_alloc_wc(struct net_device *dev, size_t size, dma_addr_t *handle) {
+  return alloc_dma(dev, size, handle, NK_MEM_WC, "dma_alloc_wc");
+}
+
+void dma_free_wc(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle) {
+  free_dma(dev, size, cpu_addr, handle, "dma_free_wc");
 }
 
 /* ---- streaming mappings ---------------------------------------------------------- */
@@ -214,6 +246,7 @@ dma_addr_t dma_map_single_attrs(struct net_device *dev, void *ptr, size_t size, 
     return DMA_MAPPING_ERROR;
   }
   if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC)) sync_for_device(k, pa, size, dir);
+  iommu_op(k, pa, size, true);
   return pa;
 }
 
@@ -221,7 +254,9 @@ void dma_unmap_single_attrs(struct net_device *dev, dma_addr_t addr, size_t size
                             unsigned long attrs) {
   struct nk_kernel *k = nk__dev_kernel(dev, "dma_unmap_single_attrs");
   if (!nk__dma_untrack(k, addr, size, dir, false, "dma_unmap_single")) return;
+  /* As iommu_dma_unmap_page: the CPU sync first, then the IOMMU unmap. */
   if (!(attrs & DMA_ATTR_SKIP_CPU_SYNC)) sync_for_cpu(k, addr, size, dir);
+  iommu_op(k, addr, size, false);
 }
 
 int dma_mapping_error(struct net_device *dev, dma_addr_t addr) {

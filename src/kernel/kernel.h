@@ -286,6 +286,11 @@ enum dma_data_direction { DMA_BIDIRECTIONAL = 0, DMA_TO_DEVICE = 1, DMA_FROM_DEV
 void *dma_alloc_coherent(struct net_device *dev, size_t size, dma_addr_t *handle);
 /* Frees dma_alloc_coherent memory (size as allocated). */
 void dma_free_coherent(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle);
+/* Allocates zeroed DMA memory mapped write-combining for the CPU when the
+ * platform's DMA is not coherent (as Linux's dma_pgprot), cacheable otherwise. */
+void *dma_alloc_wc(struct net_device *dev, size_t size, dma_addr_t *handle);
+/* Frees dma_alloc_wc memory (size as allocated). */
+void dma_free_wc(struct net_device *dev, size_t size, void *cpu_addr, dma_addr_t handle);
 /* Maps a buffer for the device (identity: returns its pa), with the initial cache
  * maintenance on a non-coherent platform unless DMA_ATTR_SKIP_CPU_SYNC. */
 dma_addr_t dma_map_single_attrs(struct net_device *dev, void *ptr, size_t size,

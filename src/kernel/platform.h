@@ -70,6 +70,11 @@ struct nk_platform_ops {
    * buffer is outside simulated memory). Optional: NULL means cpu.user_copy
    * memcpy falls back to per_byte. */
   double (*user_copy_cycles)(void *ctx, uint64_t dst, uint64_t src, uint64_t len);
+  /* The DMA API created (map true) or removed (false) the IOMMU mapping of
+   * [pa, pa+len): dma_map_*, dma_unmap_*, coherent and WC allocations. The
+   * platform charges the IOMMU's cost and, on unmap, invalidates the IOTLB
+   * (strict mode). Optional: NULL means the platform has no IOMMU. */
+  void (*iommu_map)(void *ctx, uint64_t pa, uint64_t len, bool map);
 };
 
 #define NK_TIMER_MAX 16            /* platform timers (kernel hrtimers) */

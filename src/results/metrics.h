@@ -56,6 +56,23 @@ extern "C" {
   X(CPU_MEMCPY_BYTES_MISALIGNED, "cpu.memcpy_bytes.misaligned", "B", COUNT,                       \
     "Bytes copied by memcpy with (dst ^ src) & 7 != 0")                                           \
   X(CPU_IRQS, "cpu.irqs", "interrupts", COUNT, "Interrupt vectors the CPU took (hard-IRQ entries)") \
+  X(CPU_WC_STORES, "cpu.wc_stores", "stores", COUNT,                                              \
+    "CPU stores to write-combining memory (dma_alloc_wc on a non-coherent platform), merged in the WC buffers") \
+  X(CPU_WC_FLUSHES, "cpu.wc_flushes", "bursts", COUNT,                                            \
+    "Write-combining bursts that left the core: a full line, an evicted buffer, or a flush by a barrier or uncached access") \
+  X(MEM_DRAM_BUSY_FRAC, "mem.dram_busy_frac", "fraction", REAL,                                   \
+    "Fraction of the window the DRAM channel was busy moving DMA and CPU bytes (0 with memory.dram_bw_gbps 0: unlimited)") \
+  X(MEM_DRAM_WAIT_NS, "mem.dram_wait_ns", "ns", REAL,                                             \
+    "Mean time a DRAM access (DMA, CPU miss, uncached access, WC burst, memcpy stream, page walk) waited for the busy channel") \
+  X(MEM_DRAM_BYTES, "mem.dram_bytes", "B", COUNT,                                                 \
+    "Bytes the DRAM channel moved (counted only with a bandwidth limit, memory.dram_bw_gbps > 0)") \
+  X(IOMMU_IOTLB_HITS, "iommu.iotlb_hits", "lookups", COUNT,                                       \
+    "IOTLB lookups (one per 4 KiB page a DMA access touches) that hit (iommu.enabled)")          \
+  X(IOMMU_IOTLB_MISSES, "iommu.iotlb_misses", "lookups", COUNT,                                   \
+    "IOTLB lookups that missed and walked the page table (iommu.walk_levels DRAM reads each)")   \
+  X(IOMMU_MAPS, "iommu.maps", "mappings", COUNT, "IOMMU mappings the DMA API created (iommu.enabled)") \
+  X(IOMMU_UNMAPS, "iommu.unmaps", "mappings", COUNT,                                              \
+    "IOMMU mappings the DMA API removed, each invalidating its IOTLB entries (strict mode)")       \
   X(IRQ_LATENCY_NS, "irq.latency_ns", "ns", REAL,                                                 \
     "Mean time from an MSI reaching host memory to the kernel taking it (0 with no interrupts)")  \
   X(IRQ_LATENCY_NS_MAX, "irq.latency_ns_max", "ns", REAL,                                         \

@@ -36,6 +36,8 @@ BenchTop::BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
     pcie->on_violation = rep;
   }
   mem.on_violation = rep;
+  mem.set_dram_bw(m_cfg.memory.dram_bw_gbps);
+  mem.set_iommu(IommuParams::from_config(m_cfg));
   bench.on_violation = rep;
   SC_HAS_PROCESS(BenchTop);
   SC_THREAD(snapshot_thread);
@@ -52,6 +54,8 @@ void BenchTop::report(const std::string &component, const std::string &msg) {
 
 void BenchTop::snapshot_thread() {
   wait(sc_core::sc_time::from_value(m_warmup_ps));
+  m_dram_at_warmup = mem.dram().counters_at(now_ps());
+  m_iommu_at_warmup = mem.iommu().counters();
   if (pcie) {
     pcie_snapshot(*pcie, m_at_warmup);
     pcie->reset_outstanding_max();
@@ -59,6 +63,8 @@ void BenchTop::snapshot_thread() {
     m_bus_at_warmup = bus->counters();
   }
   wait(sc_core::sc_time::from_value(m_duration_ps - m_warmup_ps));
+  m_dram_at_duration = mem.dram().counters_at(now_ps());
+  m_iommu_at_duration = mem.iommu().counters();
   if (pcie)
     pcie_snapshot(*pcie, m_at_duration);
   else
@@ -88,6 +94,16 @@ void BenchTop::fill_results(nicsim_results *res) const {
                              "Bursts that waited for an outstanding-transaction slot",
                              static_cast<double>(b.slot_stalls - a.slot_stalls));
   }
+  /* Host memory: the DRAM channel and the IOMMU (memory.dram_bw_gbps, iommu.*). */
+  const DramChannel::Counters &da = m_dram_at_warmup, &db = m_dram_at_duration;
+  const double dram_acc = static_cast<double>(db.accesses - da.accesses);
+  nicsim_results_set(res, NM_MEM_DRAM_BUSY_FRAC, static_cast<double>(db.busy_ps - da.busy_ps) / win_ps);
+  nicsim_results_set(res, NM_MEM_DRAM_WAIT_NS,
+                     dram_acc > 0 ? static_cast<double>(db.wait_ps - da.wait_ps) / 1000.0 / dram_acc : 0);
+  nicsim_results_set(res, NM_MEM_DRAM_BYTES, static_cast<double>(db.bytes - da.bytes));
+  nicsim_results_set(res, NM_IOMMU_IOTLB_HITS, static_cast<double>(m_iommu_at_duration.hits - m_iommu_at_warmup.hits));
+  nicsim_results_set(res, NM_IOMMU_IOTLB_MISSES,
+                     static_cast<double>(m_iommu_at_duration.misses - m_iommu_at_warmup.misses));
   nicsim_results_set(res, NM_SIM_TIME_NS, static_cast<double>(m_end_ps / 1000));
   nicsim_results_set(res, NM_SIM_EVENTS, static_cast<double>(sc_core::sc_delta_count()));
 }

@@ -57,6 +57,8 @@ class BenchTop : public sc_core::sc_module {
   PcieSnapshot m_at_duration;
   AxiCounters m_bus_at_warmup;
   AxiCounters m_bus_at_duration;
+  DramChannel::Counters m_dram_at_warmup, m_dram_at_duration;  /* host memory's DRAM channel */
+  Iommu::Counters m_iommu_at_warmup, m_iommu_at_duration;      /* and its IOMMU */
   bool m_violated = false;
   std::string m_component, m_msg;
   double m_time_ns = 0;

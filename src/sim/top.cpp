@@ -58,6 +58,8 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     pcie->on_violation = at_now;
   }
 
+  mem.set_dram_bw(m_cfg.memory.dram_bw_gbps);
+  mem.set_iommu(IommuParams::from_config(m_cfg));
   mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
   mem.on_violation = at_now;
   /* IOMMU-style: the device may touch only what the driver mapped (or
@@ -106,6 +108,8 @@ void Top::snapshot(Snapshot &s) const {
   }
   s.peer = const_cast<NicDevice &>(nic).peer().counters(); /* peer() has no const overload; only read here */
   if (const nk_kernel *k = cpu.kernel()) s.kstats = *nk_kernel_get_stats(k);
+  s.dram = mem.dram().counters_at(now_ps());
+  s.iommu = mem.iommu().counters();
 }
 
 void Top::snapshot_thread() {
@@ -216,6 +220,18 @@ void Top::fill_results(nicsim_results *res) const {
   nicsim_results_set(res, NM_IRQ_LATENCY_NS,
                      w.irqs ? static_cast<double>(w.irq_latency_ps) / 1000.0 / static_cast<double>(w.irqs) : 0);
   nicsim_results_set(res, NM_IRQ_LATENCY_NS_MAX, static_cast<double>(w.irq_latency_max_ps) / 1000.0);
+  nicsim_results_set(res, NM_CPU_WC_STORES, static_cast<double>(w.wc_stores));
+  nicsim_results_set(res, NM_CPU_WC_FLUSHES, static_cast<double>(w.wc_flushes));
+  /* Host memory: the DRAM channel and the IOMMU between the snapshots; maps by the core's time. */
+  const double dram_acc = static_cast<double>(b.dram.accesses - a.dram.accesses);
+  nicsim_results_set(res, NM_MEM_DRAM_BUSY_FRAC, static_cast<double>(b.dram.busy_ps - a.dram.busy_ps) / win_ps);
+  nicsim_results_set(res, NM_MEM_DRAM_WAIT_NS,
+                     dram_acc > 0 ? static_cast<double>(b.dram.wait_ps - a.dram.wait_ps) / 1000.0 / dram_acc : 0);
+  nicsim_results_set(res, NM_MEM_DRAM_BYTES, static_cast<double>(b.dram.bytes - a.dram.bytes));
+  nicsim_results_set(res, NM_IOMMU_IOTLB_HITS, static_cast<double>(b.iommu.hits - a.iommu.hits));
+  nicsim_results_set(res, NM_IOMMU_IOTLB_MISSES, static_cast<double>(b.iommu.misses - a.iommu.misses));
+  nicsim_results_set(res, NM_IOMMU_MAPS, static_cast<double>(w.iommu_maps));
+  nicsim_results_set(res, NM_IOMMU_UNMAPS, static_cast<double>(w.iommu_unmaps));
 
   /* No pcie.* metrics on the bus (as in a dma-bench bus run): bus.* extras instead. */
   if (pcie)

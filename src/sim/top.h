@@ -41,6 +41,8 @@ class Top : public sc_core::sc_module {
     AxiCounters bus; /* bus.enabled */
     WirePeer::Counters peer;   /* the wire peer (tcp counters) */
     nk_kernel_stats kstats{};  /* the kernel layer (GRO, TCP receiver); zero before the probe */
+    DramChannel::Counters dram; /* host memory's DRAM channel */
+    Iommu::Counters iommu;      /* the IOMMU's IOTLB */
   };
 
   /* How the run ended. */

@@ -43,6 +43,18 @@ TEST(ConfigCheck, WarmupBelowDuration) {
   check_ok("run: {warmup_us: 0, duration_us: 1}\n");
 }
 
+TEST(ConfigCheck, IotlbEntriesAreAMultipleOfItsWays) {
+  nc_error e = check_error("iommu:\n  iotlb_entries: 48\n  iotlb_ways: 32\n");
+  // Both in the same file: the first of the equally ranked keys (iotlb_ways) is blamed.
+  EXPECT_EQ(where(e), "t.yaml:3:15");
+  EXPECT_STREQ(e.msg,
+               "iommu.iotlb_entries = 48 is not a multiple of iommu.iotlb_ways = 32: the IOTLB has entries / ways sets");
+  EXPECT_STREQ(e.hint, "set iommu.iotlb_entries to a multiple of iommu.iotlb_ways (32), e.g. 64");
+  e = check_error("name: x\n", {"iommu.iotlb_ways=128"});  // more ways than the 64 default entries
+  EXPECT_EQ(where(e), "<command line>:1:18");
+  check_ok("iommu: {iotlb_entries: 64, iotlb_ways: 8}\n");
+}
+
 TEST(ConfigCheck, CpuCacheSizeIsBounded) {
   // 65536 sets x 32 ways x 64 B = 128 MiB. Both set in the same file: the
   // first of the equally ranked keys (cache_sets) is blamed.

@@ -119,7 +119,8 @@ int cp_init(struct counting_platform *cp, uint64_t mem_size, bool coherent, uint
   cp->line = line;
   cp->ops = (struct nk_platform_ops){op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32,
                                      op_mmio_write32, op_barrier, op_charge, op_set_attr, op_host_rx,
-                                     op_timer_arm, NULL /* user_copy_cycles: per_byte */};
+                                     op_timer_arm, NULL /* user_copy_cycles: per_byte */,
+                                     NULL /* iommu_map: no IOMMU */};
   cp->plat = (struct nk_platform){&cp->ops, cp, cp->mem, mem_size, coherent, 0xFEE00000ull};
   return 0;
 }

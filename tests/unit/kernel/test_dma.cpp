@@ -1,8 +1,10 @@
 // test_dma.cpp: the DMA API: uncached coherent memory, cache maintenance per
-// direction and line, the attrs hook for the device, dma-debug checks, page pool.
+// direction and line, the attrs hook for the device, dma-debug checks, page pool,
+// write-combining allocations and the IOMMU map/unmap calls.
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 #include "unit/kernel/test_support.h"
 
@@ -348,4 +350,67 @@ TEST(KernelDma, DeviceMayAccessOnlyLiveMappingsInTheirDirection) {
   dma_free_coherent(t.dev(), 4096, ring, ring_pa);
   EXPECT_FALSE(nk_dma_device_may_access(t.k, ring_pa, 16, true, why, sizeof why));
   EXPECT_EQ(t.fault(), nullptr);
+}
+
+namespace {
+
+// The IOMMU calls the DMA API made, recorded by a platform op the test installs.
+struct IommuCall {
+  uint64_t pa, len;
+  bool map;
+};
+std::vector<IommuCall> g_iommu_calls;
+void record_iommu(void *, uint64_t pa, uint64_t len, bool map) { g_iommu_calls.push_back({pa, len, map}); }
+
+}  // namespace
+
+TEST(KernelDma, EveryMappingAndUnmappingReachesThePlatformsIommu) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  t.cp.ops.iommu_map = record_iommu; /* the kernel holds a pointer to these ops */
+  g_iommu_calls.clear();
+  dma_addr_t d;
+  {
+    Buf b(t);
+    ASSERT_NE(b.skb, nullptr);
+    d = dma_map_single(t.dev(), b.at(0), 1514, DMA_TO_DEVICE);
+    ASSERT_FALSE(dma_mapping_error(t.dev(), d));
+    dma_sync_single_for_cpu(t.dev(), d, 1514, DMA_TO_DEVICE); /* a sync is no IOMMU operation */
+    dma_unmap_single(t.dev(), d, 1514, DMA_TO_DEVICE);
+  }
+  dma_addr_t h;
+  void *ring = dma_alloc_coherent(t.dev(), 100, &h); /* one page */
+  ASSERT_NE(ring, nullptr);
+  dma_free_coherent(t.dev(), 100, ring, h);
+  ASSERT_EQ(g_iommu_calls.size(), 4u);
+  EXPECT_EQ(g_iommu_calls[0].pa, d);
+  EXPECT_EQ(g_iommu_calls[0].len, 1514u);
+  EXPECT_TRUE(g_iommu_calls[0].map);
+  EXPECT_EQ(g_iommu_calls[1].pa, d);
+  EXPECT_FALSE(g_iommu_calls[1].map);
+  EXPECT_EQ(g_iommu_calls[2].pa, h);
+  EXPECT_EQ(g_iommu_calls[2].len, 4096u) << "coherent memory is mapped in whole pages";
+  EXPECT_TRUE(g_iommu_calls[2].map);
+  EXPECT_FALSE(g_iommu_calls[3].map);
+  t.cp.ops.iommu_map = nullptr;
+  EXPECT_EQ(t.check(), "");
+}
+
+TEST(KernelDma, WcMemoryIsWriteCombiningOnlyOnANonCoherentPlatform) {
+  for (bool coherent : {false, true}) {
+    TestKernel t;
+    ASSERT_TRUE(t.create(coherent)) << t.err;
+    cp_reset_counts(&t.cp);
+    dma_addr_t h;
+    void *buf = dma_alloc_wc(t.dev(), 4096, &h);
+    ASSERT_NE(buf, nullptr);
+    /* Linux's dma_pgprot: a coherent device gets the normal cacheable mapping. */
+    EXPECT_EQ(cp_attr(&t.cp, h), coherent ? NK_MEM_CACHED : NK_MEM_WC);
+    EXPECT_EQ(t.cp.c.set_attr_calls[NK_MEM_WC], coherent ? 0u : 1u);
+    struct nk_dma_mapping m;
+    EXPECT_TRUE(nk_dma_lookup(t.k, h, &m)) << "the device may DMA to it";
+    dma_free_wc(t.dev(), 4096, buf, h);
+    EXPECT_EQ(cp_attr(&t.cp, h), NK_MEM_CACHED);
+    EXPECT_EQ(t.check(), "");
+  }
 }

@@ -1,0 +1,82 @@
+// iommu.cpp: IOTLB lookups, page walks over the DRAM channel, strict invalidation.
+#include "memory/iommu.h"
+
+#include <algorithm>
+#include <cmath>
+
+#include "config/config.h"
+
+namespace nicsim {
+
+IommuParams IommuParams::from_config(const nicsim_config &cfg) {
+  IommuParams p;
+  p.enabled = cfg.iommu.enabled;
+  p.entries = static_cast<uint32_t>(cfg.iommu.iotlb_entries);
+  p.ways = static_cast<uint32_t>(cfg.iommu.iotlb_ways);
+  p.walk_levels = static_cast<uint32_t>(cfg.iommu.walk_levels);
+  p.read_ps = static_cast<uint64_t>(std::llround(cfg.memory.dram_latency_ns * 1000.0));
+  return p;
+}
+
+Iommu::Iommu(const IommuParams &p) : m_p(p) {
+  if (m_p.ways == 0) m_p.ways = 1;
+  if (m_p.entries < m_p.ways) m_p.entries = m_p.ways;
+  m_sets = m_p.entries / m_p.ways;
+  m_entries.resize(static_cast<size_t>(m_sets * m_p.ways));
+}
+
+uint64_t Iommu::translate(uint64_t t_ps, uint64_t pa, uint64_t len, DramChannel &dram) {
+  if (!m_p.enabled || len == 0) return 0;
+  uint64_t walked = 0;
+  const uint64_t first = pa / kPageBytes, last = (pa + len - 1) / kPageBytes;
+  for (uint64_t page = first; page <= last; page++) {
+    Entry *set = set_of(page);
+    Entry *hit = nullptr, *victim = set;
+    for (uint32_t w = 0; w < m_p.ways; w++) {
+      Entry &e = set[w];
+      if (e.valid && e.page == page) {
+        hit = &e;
+        break;
+      }
+      /* Victim: an invalid way, else the least recently used. */
+      if (victim->valid && (!e.valid || e.stamp < victim->stamp)) victim = &e;
+    }
+    if (hit) {
+      hit->stamp = ++m_stamp;
+      m_c.hits++;
+      continue;
+    }
+    /* A miss walks the page table: each level's read depends on the one
+     * before, so they queue on the channel one after the other. */
+    m_c.misses++;
+    uint64_t t = t_ps + walked;
+    for (uint32_t l = 0; l < m_p.walk_levels; l++) t += dram.access(t, 64) + m_p.read_ps;
+    walked = t - t_ps;
+    *victim = Entry{page, ++m_stamp, true};
+  }
+  m_c.walk_ps += walked;
+  return walked;
+}
+
+void Iommu::invalidate(uint64_t pa, uint64_t len) {
+  if (!m_p.enabled || len == 0) return;
+  const uint64_t first = pa / kPageBytes, last = (pa + len - 1) / kPageBytes;
+  for (uint64_t page = first; page <= last; page++) {
+    Entry *set = set_of(page);
+    for (uint32_t w = 0; w < m_p.ways; w++)
+      if (set[w].valid && set[w].page == page) {
+        set[w].valid = false;
+        m_c.invalidations++;
+      }
+  }
+}
+
+bool Iommu::cached(uint64_t pa) const {
+  const uint64_t page = pa / kPageBytes;
+  const Entry *set = set_of(page);
+  for (uint32_t w = 0; w < m_p.ways; w++)
+    if (set[w].valid && set[w].page == page) return true;
+  return false;
+}
+
+}  // namespace nicsim
