@@ -2,6 +2,8 @@
 // kernel main loop (IRQ, NAPI softirq, paced host application, end of run).
 #include "cpu/cpu_core.h"
 
+#include "nic/trace.h"
+
 #include <algorithm>
 #include <cinttypes>
 #include <cmath>
@@ -98,6 +100,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
   for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
   m_tcp = cfg.traffic.protocol == NC_PROTO_TCP;
+  m_tx_flows = static_cast<uint64_t>(std::max<int64_t>(1, cfg.traffic.flows));
   m_tcp_seg_payload = nf_tcp_payload(static_cast<uint32_t>(cfg.traffic.frame_bytes));
   m_tcp_win_segs = std::max<uint64_t>(1, static_cast<uint64_t>(cfg.traffic.tcp_window_bytes) / m_tcp_seg_payload);
   m_tcp_rto_ps = static_cast<uint64_t>(std::llround(cfg.traffic.tcp_rto_us * 1e6));
@@ -958,7 +961,9 @@ void CpuCore::app_thread() {
       }
       bool rtx = false;
       const uint64_t tseq = m_tcp ? m_snd.peek(&rtx) : 0;
-      const int rc = nk_kernel_xmit_prepared(k, frame_bytes, 0, m_tcp ? tseq : seq);
+      /* udp: frame n is flow n mod traffic.flows (as the wire peer's), so flows spread over TX queues */
+      const int rc = nk_kernel_xmit_prepared(k, frame_bytes, m_tcp ? 0 : static_cast<uint32_t>(seq % m_tx_flows),
+                                             m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
       unlock_kernel();
       if (rc == NETDEV_TX_OK && m_tcp) {
@@ -1022,6 +1027,24 @@ void CpuCore::finish() {
   if (on_finished) on_finished(rc, err);
 }
 
+void CpuCore::napi_hook(void *ctx, int index, int rx_queue, bool end, int work, int budget) {
+  (void)rx_queue;
+  CpuCore *c = static_cast<CpuCore *>(ctx);
+  if (!c->m_trace || index < 0 || index >= NK_NAPI_TRACKS) return;
+  const uint64_t t = c->local_time_ps();
+  if (!end) {
+    c->m_napi_start_ps[index] = t;
+    return;
+  }
+  if (c->m_napi_tid[index] == 0) {
+    /* NAPI polls run on the core that takes the interrupts (core 0). */
+    char name[32];
+    std::snprintf(name, sizeof name, "cpu%d.napi%d", static_cast<int>(c->m_cur - c->m_cores.data()), index);
+    c->m_napi_tid[index] = c->m_trace->track(name);
+  }
+  c->m_trace->poll(c->m_napi_tid[index], c->m_napi_start_ps[index], t, work, budget);
+}
+
 void CpuCore::kernel_main() {
   m_end_event.notify(ps(m_end_ps - now_ps()));
   char err[512] = "";
@@ -1037,6 +1060,8 @@ void CpuCore::kernel_main() {
   check_fault();
   m_probed = true;
   m_probe_event.notify(m_cur->qk.get_local_time());
+  m_trace = TraceWriter::global();
+  if (m_trace) nk_kernel_set_napi_hook(m_kernel, &CpuCore::napi_hook, this);
 
   /* The host application: frames of traffic.frame_bytes, flow 0, paced at
    * traffic.rate_gbps frame bits per second, or back to back at the line
@@ -1143,7 +1168,9 @@ void CpuCore::kernel_main() {
       const double before = busy_cycles(false);
       bool rtx = false;
       const uint64_t tseq = m_tcp ? m_snd.peek(&rtx) : 0;
-      const int rc = nk_kernel_xmit(m_kernel, frame_bytes, 0, m_tcp ? tseq : seq);
+      /* udp: frame n is flow n mod traffic.flows (as the wire peer's), so flows spread over TX queues */
+      const int rc = nk_kernel_xmit(m_kernel, frame_bytes, m_tcp ? 0 : static_cast<uint32_t>(seq % m_tx_flows),
+                                    m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
       vr_app += busy_cycles(false) - before;
       if (rc == NETDEV_TX_OK && m_tcp) {

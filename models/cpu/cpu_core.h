@@ -36,6 +36,9 @@
 
 namespace nicsim {
 
+class TraceWriter;
+constexpr int NK_NAPI_TRACKS = 16; /* NAPI contexts traced (the kernel's NK_NAPI_MAX) */
+
 /* The core, its interrupt input and its MMIO initiator. */
 class CpuCore : public sc_core::sc_module {
  public:
@@ -214,6 +217,8 @@ class CpuCore : public sc_core::sc_module {
   /* The earliest armed timer expiry, ps (UINT64_MAX: none). */
   uint64_t next_timer_ps() const;
   void check_fault();
+  /* The kernel's NAPI hook: a poll of NAPI index started (end false) or ended. */
+  static void napi_hook(void *ctx, int index, int rx_queue, bool end, int work, int budget);
   /* Moves local time by cycles and charges them to bucket self (the current
    * one if negative) and the current bucket's class. */
   void spend(double cycles, int self = -1);
@@ -320,6 +325,11 @@ class CpuCore : public sc_core::sc_module {
   uint64_t m_tcp_inflight_max = 0;
   bool m_violated = false;
   bool m_removed = false; /* the driver's remove has run */
+  /* --trace: NAPI polls on tracks cpu<core>.napi<index> (nk_kernel_set_napi_hook) */
+  TraceWriter *m_trace = nullptr;
+  uint64_t m_tx_flows = 1; /* udp: the application's frame n is flow n mod this (traffic.flows) */
+  uint32_t m_napi_tid[NK_NAPI_TRACKS] = {};     /* track per NAPI index (0: not created) */
+  uint64_t m_napi_start_ps[NK_NAPI_TRACKS] = {}; /* local time its running poll started */
 };
 
 }  // namespace nicsim

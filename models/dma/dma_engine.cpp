@@ -1,5 +1,6 @@
 /* dma_engine.cpp: the NIC DMA engine (see dma_engine.h): registers, descriptor
- * fetch with batching, RX and TX data paths, write-back, moderation hooks. */
+ * fetch with batching, RSS, RX and TX data paths over one or more queues,
+ * write-back, moderation hooks (one vector per queue pair). */
 #define SC_INCLUDE_DYNAMIC_PROCESSES
 #include "dma/dma_engine.h"
 
@@ -12,6 +13,7 @@
 #include "hw/generic_nic.h"
 #include "hw/stmmac.h"
 #include "mac/mac.h"
+#include "net/rss.h"
 #include "nic/ps_time.h"
 #include "nic/trace.h"
 
@@ -35,6 +37,8 @@ DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
   p.coal_usecs = cfg.nic.irq_coal_usecs;
   p.reg_read_ns = cfg.nic.reg_read_ns;
   p.csr_clock_mhz = cfg.nic.csr_clock_mhz;
+  p.rx_queues = static_cast<uint32_t>(cfg.nic.rx_queues);
+  p.tx_queues = static_cast<uint32_t>(cfg.nic.tx_queues);
   if (cfg.nic.family == NC_NIC_STMMAC) {
     /* The timer is the RX watchdog, off (RWT 0) until the driver writes
      * RX_WATCHDOG (dwmac4's reset value). */
@@ -52,15 +56,9 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
       m_socket(socket),
       m_clock(p.clock_mhz),
       m_tags(p.max_read_reqs, p.rx_read_priority),
-      m_rx(p.desc_cache_entries),
-      m_tx(p.desc_cache_entries),
       m_irq("irq", p.coal_frames, p.coal_usecs, socket, m_clock,
             [this](const std::string &m) { violation("%s (MSI)", m.c_str()); }, p.itr_usecs),
-      m_spacing(p.desc_spacing),
-      m_rx_fetch_x(socket, m_clock, [this](const std::string &m) { violation("%s", m.c_str()); }),
-      m_rx_data_x(socket, m_clock, [this](const std::string &m) { violation("%s", m.c_str()); }),
-      m_tx_fetch_x(socket, m_clock, [this](const std::string &m) { violation("%s", m.c_str()); }),
-      m_tx_wb_x(socket, m_clock, [this](const std::string &m) { violation("%s", m.c_str()); }) {
+      m_spacing(p.desc_spacing) {
   require_ps_resolution(this->name());
   if (p.desc_fetch_max == 0 || p.wb_threshold == 0 || p.max_read_reqs == 0) {
     SC_REPORT_ERROR(this->name(), "desc_fetch_max, wb_threshold and max_read_reqs must be positive");
@@ -68,70 +66,147 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   if (p.desc_cache_entries < p.desc_fetch_max) {
     SC_REPORT_ERROR(this->name(), "the descriptor cache must hold at least one fetch batch");
   }
+  if (p.rx_queues < 1 || p.rx_queues > kMaxQueues || p.tx_queues < 1 || p.tx_queues > kMaxQueues) {
+    SC_REPORT_ERROR(this->name(), "rx_queues and tx_queues must be in [1, 16]");
+  }
   const uint32_t rdb = codec.desc_bytes(), tdb = codec.tx_desc_bytes();
   if (std::max(rdb, tdb) > kMaxDescBytes) SC_REPORT_ERROR(this->name(), "descriptor too large");
   if (p.desc_spacing < std::min(rdb, tdb)) {
     SC_REPORT_ERROR(this->name(), "desc_spacing is smaller than the family's descriptor");
   }
-  set_ring_geometry();
-  m_rx.set_prefetch_threshold(p.prefetch_threshold);
-  m_tx.set_prefetch_threshold(p.prefetch_threshold);
-  m_rx_fetch_buf.resize(static_cast<size_t>(p.desc_fetch_max) * rdb);
-  m_tx_fetch_buf.resize(static_cast<size_t>(p.desc_fetch_max) * tdb);
-  for (WbQueue *q : {&m_rx_wb, &m_tx_wb}) {
-    q->bytes.resize(static_cast<size_t>(p.wb_threshold) * std::max(rdb, tdb));
-    q->idx.resize(p.wb_threshold);
-    q->eop.resize(p.wb_threshold);
-    q->ioc.resize(p.wb_threshold);
+  auto on_err = [this](const std::string &m) { violation("%s", m.c_str()); };
+  const uint32_t nvec = std::max(p.rx_queues, p.tx_queues);
+  for (uint32_t v = 1; v < nvec; v++) {
+    char iname[16];
+    std::snprintf(iname, sizeof iname, "irq%u", v);
+    m_irq_extra.emplace_back(new IrqModerator(iname, p.coal_frames, p.coal_usecs, socket, m_clock,
+                                              [this](const std::string &m) { violation("%s (MSI)", m.c_str()); },
+                                              p.itr_usecs));
+    m_irq_extra.back()->set_vector(v);
   }
-  m_rx_wb.ring = &m_rx;
-  m_rx_wb.xfer = &m_rx_data_x;
-  m_rx_wb.cause = GN_INT_RX;
-  m_rx_wb.rx = true;
-  m_tx_wb.ring = &m_tx;
-  m_tx_wb.xfer = &m_tx_wb_x;
-  m_tx_wb.cause = GN_INT_TX;
-  m_tx_wb.rx = false;
-  m_tx_wb.head_wb = p.tx_head_wb || codec.tx_head_writeback();
-  m_irq.set_ioc_mode(codec.ioc_moderation());
+  m_rx_wb.resize(p.rx_queues);
+  m_tx_wb.resize(p.tx_queues);
+  for (uint32_t q = 0; q < p.rx_queues; q++) {
+    m_rx.emplace_back(new DescRing(p.desc_cache_entries));
+    m_rx.back()->set_prefetch_threshold(p.prefetch_threshold);
+    m_rx_fetch_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_rx_data_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_rx_fetch_buf.emplace_back(static_cast<size_t>(p.desc_fetch_max) * rdb);
+    WbQueue &w = m_rx_wb[q];
+    w.ring = m_rx[q].get();
+    w.xfer = m_rx_data_x[q].get();
+    w.irq = &irq(q);
+    w.qid = q;
+    w.cause = GN_INT_RX;
+    w.rx = true;
+  }
+  for (uint32_t q = 0; q < p.tx_queues; q++) {
+    m_tx.emplace_back(new DescRing(p.desc_cache_entries));
+    m_tx.back()->set_prefetch_threshold(p.prefetch_threshold);
+    m_tx_fetch_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_tx_wb_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_tx_fetch_buf.emplace_back(static_cast<size_t>(p.desc_fetch_max) * tdb);
+    WbQueue &w = m_tx_wb[q];
+    w.ring = m_tx[q].get();
+    w.xfer = m_tx_wb_x[q].get();
+    w.irq = &irq(q);
+    w.qid = q;
+    w.cause = GN_INT_TX;
+    w.rx = false;
+    w.head_wb = p.tx_head_wb || codec.tx_head_writeback();
+    w.head_wb_addr = &m_tx_head_wb_addr[q];
+  }
+  set_ring_geometry();
+  for (std::vector<WbQueue> *wq : {&m_rx_wb, &m_tx_wb}) {
+    for (WbQueue &w : *wq) {
+      w.bytes.resize(static_cast<size_t>(p.wb_threshold) * std::max(rdb, tdb));
+      w.idx.resize(p.wb_threshold);
+      w.eop.resize(p.wb_threshold);
+      w.ioc.resize(p.wb_threshold);
+    }
+  }
+  for (uint32_t v = 0; v < nvec; v++) irq(v).set_ioc_mode(codec.ioc_moderation());
   m_jobs.resize(2 * static_cast<size_t>(p.max_read_reqs));
 
   SC_HAS_PROCESS(DmaEngine);
-  SC_THREAD(rx_fetch_thread);
+  SC_THREAD(rx_fetch_thread); /* queue 0; the others are spawned below */
   SC_THREAD(tx_fetch_thread);
   SC_THREAD(rx_data_thread);
   SC_THREAD(tx_issue_thread);
   SC_THREAD(tx_retire_thread);
   for (uint32_t i = 0; i < p.max_read_reqs; i++) {
-    m_tx_read_x.emplace_back(new DmaXfer(socket, m_clock, [this](const std::string &m) {
-      violation("%s", m.c_str());
-    }));
+    m_tx_read_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
     m_reader_wake.emplace_back(new sc_core::sc_event);
     char pname[32];
     std::snprintf(pname, sizeof pname, "tx_reader_%u", i);
     sc_core::sc_spawn([this, i] { tx_reader(i); }, pname);
   }
+  for (uint32_t q = 1; q < p.rx_queues; q++) {
+    char pname[32];
+    std::snprintf(pname, sizeof pname, "rx_fetch_%u", q);
+    sc_core::sc_spawn([this, q] { fetch_loop(q, true); }, pname);
+  }
+  for (uint32_t q = 1; q < p.tx_queues; q++) {
+    char pname[32];
+    std::snprintf(pname, sizeof pname, "tx_fetch_%u", q);
+    sc_core::sc_spawn([this, q] { fetch_loop(q, false); }, pname);
+  }
 }
 
 void DmaEngine::set_trace(TraceWriter *t) {
   if (!t) return;
-  m_rx_fetch_x.set_trace(t, t->track("rxq0.fetch"));
-  m_rx_data_x.set_trace(t, t->track("rxq0.dma"));
-  m_tx_fetch_x.set_trace(t, t->track("txq0.fetch"));
   char name[32];
+  for (uint32_t q = 0; q < rx_queues(); q++) {
+    std::snprintf(name, sizeof name, "rxq%u.fetch", q);
+    m_rx_fetch_x[q]->set_trace(t, t->track(name));
+    std::snprintf(name, sizeof name, "rxq%u.dma", q);
+    m_rx_data_x[q]->set_trace(t, t->track(name));
+  }
+  for (uint32_t q = 0; q < tx_queues(); q++) {
+    std::snprintf(name, sizeof name, "txq%u.fetch", q);
+    m_tx_fetch_x[q]->set_trace(t, t->track(name));
+  }
   for (size_t i = 0; i < m_tx_read_x.size(); i++) {
-    std::snprintf(name, sizeof name, "txq0.read%zu", i);
+    std::snprintf(name, sizeof name, tx_queues() == 1 ? "txq0.read%zu" : "tx.read%zu", i);
     m_tx_read_x[i]->set_trace(t, t->track(name));
   }
-  m_tx_wb_x.set_trace(t, t->track("txq0.writeback"));
-  m_irq.set_trace(t);
+  for (uint32_t q = 0; q < tx_queues(); q++) {
+    std::snprintf(name, sizeof name, "txq%u.writeback", q);
+    m_tx_wb_x[q]->set_trace(t, t->track(name));
+  }
+  for (uint32_t v = 0; v < vectors(); v++) irq(v).set_trace(t);
+}
+
+bool DmaEngine::device_owns(uint64_t pa) const {
+  for (const auto &r : m_rx)
+    if (r->owns(pa)) return true;
+  for (const auto &r : m_tx)
+    if (r->owns(pa)) return true;
+  return false;
+}
+
+IrqModerator::Counters DmaEngine::irq_counters() const {
+  IrqModerator::Counters c;
+  for (uint32_t v = 0; v < vectors(); v++) {
+    const IrqModerator::Counters &x = irq(v).counters();
+    c.raised += x.raised;
+    c.suppressed += x.suppressed;
+    c.throttled += x.throttled;
+  }
+  return c;
+}
+
+uint32_t DmaEngine::rss_queue(const uint8_t *frame, uint32_t dma_len) const {
+  if (m_rss_size == 0 || rx_queues() == 1) return 0;
+  const uint32_t h = nf_rss_frame_hash(m_rss_key, frame, dma_len);
+  return m_rss_lut[h & (m_rss_size - 1)];
 }
 
 /* A ring's descriptors are DESC_SPACING apart, or packed when its
  * descriptors are larger than that (i40e's 32 B RX with 16 B TX). */
 void DmaEngine::set_ring_geometry() {
-  m_rx.set_geometry(std::max(m_spacing, m_codec.desc_bytes()), m_codec.desc_bytes());
-  m_tx.set_geometry(std::max(m_spacing, m_codec.tx_desc_bytes()), m_codec.tx_desc_bytes());
+  for (auto &r : m_rx) r->set_geometry(std::max(m_spacing, m_codec.desc_bytes()), m_codec.desc_bytes());
+  for (auto &r : m_tx) r->set_geometry(std::max(m_spacing, m_codec.tx_desc_bytes()), m_codec.tx_desc_bytes());
 }
 
 /* ---- registers ----------------------------------------------------------- */
@@ -184,35 +259,106 @@ void DmaEngine::reg_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &del
 }
 
 uint32_t DmaEngine::reg_read(uint32_t offset) {
+  DescRing &rx0 = *m_rx[0], &tx0 = *m_tx[0];
   switch (offset) {
     case GN_REG_CTRL: return m_ctrl;
     case GN_REG_INT_STATUS: return m_irq.read_clear_status();
     case GN_REG_INT_MASK: return m_irq.mask();
     case GN_REG_DESC_SPACING: return m_spacing;
-    case GN_REG_RX_RING_LO: return m_rx.base_lo();
-    case GN_REG_RX_RING_HI: return m_rx.base_hi();
-    case GN_REG_RX_RING_SIZE: return m_rx.size();
-    case GN_REG_RX_TAIL: return m_rx.tail();
-    case GN_REG_RX_HEAD: return m_rx.head();
+    case GN_REG_RX_RING_LO: return rx0.base_lo();
+    case GN_REG_RX_RING_HI: return rx0.base_hi();
+    case GN_REG_RX_RING_SIZE: return rx0.size();
+    case GN_REG_RX_TAIL: return rx0.tail();
+    case GN_REG_RX_HEAD: return rx0.head();
     case GN_REG_RX_BUF_SIZE: return m_rx_buf_size;
-    case GN_REG_TX_RING_LO: return m_tx.base_lo();
-    case GN_REG_TX_RING_HI: return m_tx.base_hi();
-    case GN_REG_TX_RING_SIZE: return m_tx.size();
-    case GN_REG_TX_TAIL: return m_tx.tail();
-    case GN_REG_TX_HEAD: return m_tx.head();
+    case GN_REG_TX_RING_LO: return tx0.base_lo();
+    case GN_REG_TX_RING_HI: return tx0.base_hi();
+    case GN_REG_TX_RING_SIZE: return tx0.size();
+    case GN_REG_TX_TAIL: return tx0.tail();
+    case GN_REG_TX_HEAD: return tx0.head();
     case GN_REG_COAL_FRAMES: return m_irq.coal_frames();
     case GN_REG_COAL_USECS: return m_irq.coal_usecs();
     case GN_REG_RX_WATCHDOG: return m_riwt;
     case GN_REG_MSI_ADDR_LO: return m_irq.msi_addr_lo();
     case GN_REG_MSI_ADDR_HI: return m_irq.msi_addr_hi();
     case GN_REG_MSI_DATA: return m_irq.msi_data();
-    case GN_REG_TX_HEAD_WB_LO: return static_cast<uint32_t>(m_tx_head_wb_addr);
-    case GN_REG_TX_HEAD_WB_HI: return static_cast<uint32_t>(m_tx_head_wb_addr >> 32);
-    default: return 0; /* reserved: reads as zero */
+    case GN_REG_TX_HEAD_WB_LO: return static_cast<uint32_t>(m_tx_head_wb_addr[0]);
+    case GN_REG_TX_HEAD_WB_HI: return static_cast<uint32_t>(m_tx_head_wb_addr[0] >> 32);
+    case GN_REG_RSS_TABLE_SIZE: return m_rss_size;
+    default: break;
   }
+  uint32_t v = 0;
+  if (queue_reg_read(offset, &v)) return v;
+  if (offset >= GN_REG_RSS_KEY(0) && offset < GN_REG_RSS_KEY(GN_RSS_KEY_REGS)) {
+    const uint8_t *k = m_rss_key + (offset - GN_REG_RSS_KEY(0));
+    return k[0] | k[1] << 8 | k[2] << 16 | static_cast<uint32_t>(k[3]) << 24;
+  }
+  if (offset >= GN_REG_RSS_LUT(0) && offset < GN_REG_RSS_LUT(GN_RSS_LUT_REGS)) {
+    const uint8_t *e = m_rss_lut + (offset - GN_REG_RSS_LUT(0));
+    return e[0] | e[1] << 8 | e[2] << 16 | static_cast<uint32_t>(e[3]) << 24;
+  }
+  return 0; /* reserved: reads as zero */
+}
+
+/* Registers of a queue block, the MSI-X data table and the per-queue head
+ * write-back addresses: false if offset is none of them (or names a queue
+ * or vector the device does not have: reserved). */
+bool DmaEngine::queue_reg_read(uint32_t offset, uint32_t *v) {
+  if (offset >= GN_REG_MSIX_DATA(0) && offset < GN_REG_MSIX_DATA(GN_MAX_QUEUES)) {
+    const uint32_t vec = (offset - GN_REG_MSIX_DATA(0)) / 4;
+    if (vec >= vectors()) return false;
+    *v = irq(vec).msi_data();
+    return true;
+  }
+  if (offset >= GN_REG_TXQ_HEAD_WB_LO(0) && offset < GN_REG_TXQ_HEAD_WB_LO(GN_MAX_QUEUES)) {
+    const uint32_t q = (offset - GN_REG_TXQ_HEAD_WB_LO(0)) / 8;
+    if (q >= tx_queues()) return false;
+    *v = static_cast<uint32_t>(m_tx_head_wb_addr[q] >> ((offset & 4) ? 32 : 0));
+    return true;
+  }
+  if (offset < GN_QBLOCK(0) || offset >= GN_QBLOCK(GN_MAX_QUEUES)) return false;
+  const uint32_t q = (offset - GN_QBLOCK(0)) / (GN_QBLOCK(1) - GN_QBLOCK(0));
+  const uint32_t r = (offset - GN_QBLOCK(0)) % (GN_QBLOCK(1) - GN_QBLOCK(0));
+  if (r <= GN_Q_RX_HEAD) {
+    if (q >= rx_queues()) return false;
+    const DescRing &x = *m_rx[q];
+    switch (r) {
+      case GN_Q_RX_RING_LO: *v = x.base_lo(); break;
+      case GN_Q_RX_RING_HI: *v = x.base_hi(); break;
+      case GN_Q_RX_RING_SIZE: *v = x.size(); break;
+      case GN_Q_RX_TAIL: *v = x.tail(); break;
+      default: *v = x.head(); break;
+    }
+    return true;
+  }
+  if (r <= GN_Q_TX_HEAD) {
+    if (q >= tx_queues()) return false;
+    const DescRing &x = *m_tx[q];
+    switch (r) {
+      case GN_Q_TX_RING_LO: *v = x.base_lo(); break;
+      case GN_Q_TX_RING_HI: *v = x.base_hi(); break;
+      case GN_Q_TX_RING_SIZE: *v = x.size(); break;
+      case GN_Q_TX_TAIL: *v = x.tail(); break;
+      default: *v = x.head(); break;
+    }
+    return true;
+  }
+  if (q >= vectors()) return false;
+  IrqModerator &m = irq(q);
+  switch (r) {
+    case GN_Q_INT_STATUS: *v = m.read_clear_status(); break;
+    case GN_Q_INT_MASK: *v = m.mask(); break;
+    case GN_Q_COAL_FRAMES: *v = m.coal_frames(); break;
+    case GN_Q_COAL_USECS: *v = m.coal_usecs(); break;
+    case GN_Q_MSI_ADDR_LO: *v = m.msi_addr_lo(); break;
+    case GN_Q_MSI_ADDR_HI: *v = m.msi_addr_hi(); break;
+    default: return false;
+  }
+  return true;
 }
 
 void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
+  DescRing &rx0 = *m_rx[0], &tx0 = *m_tx[0];
   switch (offset) {
     case GN_REG_CTRL:
       m_ctrl = value;
@@ -220,26 +366,30 @@ void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
       break;
     case GN_REG_INT_STATUS: m_irq.clear_status(value); break;
     case GN_REG_INT_MASK: m_irq.set_mask(value); break;
-    case GN_REG_DESC_SPACING:
+    case GN_REG_DESC_SPACING: {
+      bool owned = false;
+      for (const auto &r : m_rx) owned |= r->owned() != 0;
+      for (const auto &r : m_tx) owned |= r->owned() != 0;
       if (value < std::min(m_codec.desc_bytes(), m_codec.tx_desc_bytes())) {
         violation("DESC_SPACING %u below the %u-byte descriptor", value,
                   std::min(m_codec.desc_bytes(), m_codec.tx_desc_bytes()));
-      } else if (m_rx.owned() || m_tx.owned()) {
+      } else if (owned) {
         violation("DESC_SPACING changed while the device owns descriptors");
       } else {
         m_spacing = value;
         set_ring_geometry();
       }
       break;
-    case GN_REG_RX_RING_LO:
-    case GN_REG_RX_RING_HI:
-    case GN_REG_RX_RING_SIZE: ring_config_write(m_rx, "RX", offset, value); break;
-    case GN_REG_TX_RING_LO:
-    case GN_REG_TX_RING_HI:
-    case GN_REG_TX_RING_SIZE: ring_config_write(m_tx, "TX", offset, value); break;
+    }
+    case GN_REG_RX_RING_LO: ring_config_write(rx0, "RX", 0, value); break;
+    case GN_REG_RX_RING_HI: ring_config_write(rx0, "RX", 1, value); break;
+    case GN_REG_RX_RING_SIZE: ring_config_write(rx0, "RX", 2, value); break;
+    case GN_REG_TX_RING_LO: ring_config_write(tx0, "TX", 0, value); break;
+    case GN_REG_TX_RING_HI: ring_config_write(tx0, "TX", 1, value); break;
+    case GN_REG_TX_RING_SIZE: ring_config_write(tx0, "TX", 2, value); break;
     case GN_REG_RX_TAIL:
     case GN_REG_TX_TAIL: {
-      DescRing &r = offset == GN_REG_RX_TAIL ? m_rx : m_tx;
+      DescRing &r = offset == GN_REG_RX_TAIL ? rx0 : tx0;
       if (const char *err = r.set_tail(value)) {
         violation("%s tail write %u (head %u, size %u): %s", offset == GN_REG_RX_TAIL ? "RX" : "TX",
                   value, r.head(), r.size(), err);
@@ -259,33 +409,122 @@ void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
     case GN_REG_MSI_ADDR_LO: m_irq.set_msi_addr_lo(value); break;
     case GN_REG_MSI_ADDR_HI: m_irq.set_msi_addr_hi(value); break;
     case GN_REG_MSI_DATA: m_irq.set_msi_data(value); break;
-    case GN_REG_TX_HEAD_WB_LO: m_tx_head_wb_addr = (m_tx_head_wb_addr & ~0xFFFFFFFFull) | value; break;
+    case GN_REG_TX_HEAD_WB_LO: m_tx_head_wb_addr[0] = (m_tx_head_wb_addr[0] & ~0xFFFFFFFFull) | value; break;
     case GN_REG_TX_HEAD_WB_HI:
-      m_tx_head_wb_addr = (m_tx_head_wb_addr & 0xFFFFFFFFull) | (static_cast<uint64_t>(value) << 32);
+      m_tx_head_wb_addr[0] = (m_tx_head_wb_addr[0] & 0xFFFFFFFFull) | (static_cast<uint64_t>(value) << 32);
       break;
-    default: break; /* head registers are read-only; reserved ones ignore writes */
+    default:
+      if (queue_reg_write(offset, value)) break;
+      if ((offset >= GN_REG_RSS_KEY(0) && offset < GN_REG_RSS_KEY(GN_RSS_KEY_REGS)) ||
+          offset == GN_REG_RSS_TABLE_SIZE ||
+          (offset >= GN_REG_RSS_LUT(0) && offset < GN_REG_RSS_LUT(GN_RSS_LUT_REGS))) {
+        rss_reg_write(offset, value);
+      }
+      break; /* head registers are read-only; reserved ones ignore writes */
   }
 }
 
-void DmaEngine::ring_config_write(DescRing &r, const char *which, uint32_t offset, uint32_t value) {
+bool DmaEngine::queue_reg_write(uint32_t offset, uint32_t value) {
+  if (offset >= GN_REG_MSIX_DATA(0) && offset < GN_REG_MSIX_DATA(GN_MAX_QUEUES)) {
+    const uint32_t vec = (offset - GN_REG_MSIX_DATA(0)) / 4;
+    if (vec >= vectors()) return false;
+    irq(vec).set_msi_data(value);
+    return true;
+  }
+  if (offset >= GN_REG_TXQ_HEAD_WB_LO(0) && offset < GN_REG_TXQ_HEAD_WB_LO(GN_MAX_QUEUES)) {
+    const uint32_t q = (offset - GN_REG_TXQ_HEAD_WB_LO(0)) / 8;
+    if (q >= tx_queues()) return false;
+    uint64_t &a = m_tx_head_wb_addr[q];
+    if (offset & 4)
+      a = (a & 0xFFFFFFFFull) | (static_cast<uint64_t>(value) << 32);
+    else
+      a = (a & ~0xFFFFFFFFull) | value;
+    return true;
+  }
+  if (offset < GN_QBLOCK(0) || offset >= GN_QBLOCK(GN_MAX_QUEUES)) return false;
+  const uint32_t q = (offset - GN_QBLOCK(0)) / (GN_QBLOCK(1) - GN_QBLOCK(0));
+  const uint32_t r = (offset - GN_QBLOCK(0)) % (GN_QBLOCK(1) - GN_QBLOCK(0));
+  char which[16];
+  if (r <= GN_Q_TX_HEAD) {
+    const bool rx = r <= GN_Q_RX_HEAD;
+    if (q >= (rx ? rx_queues() : tx_queues())) return false;
+    DescRing &x = rx ? *m_rx[q] : *m_tx[q];
+    std::snprintf(which, sizeof which, "%s queue %u", rx ? "RX" : "TX", q);
+    const uint32_t f = rx ? r : r - GN_Q_TX_RING_LO;
+    switch (f) {
+      case GN_Q_RX_RING_LO: ring_config_write(x, which, 0, value); break;
+      case GN_Q_RX_RING_HI: ring_config_write(x, which, 1, value); break;
+      case GN_Q_RX_RING_SIZE: ring_config_write(x, which, 2, value); break;
+      case GN_Q_RX_TAIL:
+        if (const char *err = x.set_tail(value)) {
+          violation("%s tail write %u (head %u, size %u): %s", which, value, x.head(), x.size(), err);
+          x.halt();
+        }
+        break;
+      default: break; /* head: read-only */
+    }
+    return true;
+  }
+  if (q >= vectors()) return false;
+  IrqModerator &m = irq(q);
+  switch (r) {
+    case GN_Q_INT_STATUS: m.clear_status(value); break;
+    case GN_Q_INT_MASK: m.set_mask(value); break;
+    case GN_Q_COAL_FRAMES: m.set_coal_frames(value); break;
+    case GN_Q_COAL_USECS: m.set_coal_usecs(value); break;
+    case GN_Q_MSI_ADDR_LO: m.set_msi_addr_lo(value); break;
+    case GN_Q_MSI_ADDR_HI: m.set_msi_addr_hi(value); break;
+    default: return false;
+  }
+  return true;
+}
+
+/* RSS key, table size and indirection table. An entry naming a queue the
+ * device does not have, or a table size that is not a power of two up to
+ * GN_RSS_LUT_MAX, is a violation (the write is refused). */
+void DmaEngine::rss_reg_write(uint32_t offset, uint32_t value) {
+  if (offset == GN_REG_RSS_TABLE_SIZE) {
+    if (value > GN_RSS_LUT_MAX || (value & (value - 1)) != 0) {
+      violation("RSS_TABLE_SIZE %u is not a power of two up to %u (0: RSS off)", value, GN_RSS_LUT_MAX);
+      return;
+    }
+    m_rss_size = value;
+    return;
+  }
+  uint8_t b[4];
+  for (int i = 0; i < 4; i++) b[i] = static_cast<uint8_t>(value >> (8 * i));
+  if (offset < GN_REG_RSS_KEY(GN_RSS_KEY_REGS)) {
+    std::memcpy(m_rss_key + (offset - GN_REG_RSS_KEY(0)), b, 4);
+    return;
+  }
+  const uint32_t first = offset - GN_REG_RSS_LUT(0);
+  for (uint32_t i = 0; i < 4; i++) {
+    if (b[i] >= rx_queues()) {
+      violation("RSS table entry %u names RX queue %u, but the device has %u RX queues", first + i, b[i],
+                rx_queues());
+      return;
+    }
+  }
+  std::memcpy(m_rss_lut + first, b, 4);
+}
+
+void DmaEngine::ring_config_write(DescRing &r, const char *which, int field, uint32_t value) {
   if (r.owned()) {
     violation("%s ring base or size written while the device owns %u descriptors", which, r.owned());
     r.halt();
     return;
   }
-  switch (offset) {
-    case GN_REG_RX_RING_LO:
-    case GN_REG_TX_RING_LO: r.set_base_lo(value); break;
-    case GN_REG_RX_RING_HI:
-    case GN_REG_TX_RING_HI: r.set_base_hi(value); break;
+  switch (field) {
+    case 0: r.set_base_lo(value); break;
+    case 1: r.set_base_hi(value); break;
     default: r.set_size(value); break;
   }
 }
 
 void DmaEngine::ctrl_changed() {
   m_ctrl_event.notify();
-  m_rx.fetch_kick().notify();
-  m_tx.fetch_kick().notify();
+  for (auto &r : m_rx) r->fetch_kick().notify();
+  for (auto &r : m_tx) r->fetch_kick().notify();
 }
 
 void DmaEngine::violation(const char *fmt, ...) {
@@ -351,9 +590,10 @@ void DmaEngine::wb_flush(WbQueue &q) {
     if (frames) {
       if (q.rx) {
         m_cnt.rx_dma_frames += frames;
+        m_cnt.rxq_frames[q.qid] += frames;
         m_rx_in_engine -= frames;
       }
-      m_irq.completion(q.cause, frames, ioc);
+      q.irq->completion(q.cause, frames, ioc);
     }
     i += n;
   }
@@ -361,15 +601,17 @@ void DmaEngine::wb_flush(WbQueue &q) {
 }
 
 /* Head write-back (i40e TX style): the descriptors stay as the driver wrote
- * them; one 4-byte write of the new head index to TX_HEAD_WB (none if it is
- * 0: the driver reads the HEAD register), then head moves past them all. */
+ * them; one 4-byte write of the new head index to the queue's head
+ * write-back address (none if it is 0: the driver reads the HEAD register),
+ * then head moves past them all. */
 void DmaEngine::wb_flush_head(WbQueue &q) {
   if (q.count == 0) return;
   DescRing &r = *q.ring;
   uint32_t new_head = (r.head() + q.count) % r.size();
-  if (m_tx_head_wb_addr != 0) {
+  const uint64_t addr = q.head_wb_addr ? *q.head_wb_addr : 0;
+  if (addr != 0) {
     for (int i = 0; i < 4; i++) q.head_buf[i] = static_cast<uint8_t>(new_head >> (8 * i));
-    if (!q.xfer->write(m_tx_head_wb_addr, q.head_buf, 4, DmaPurpose::DescWriteBack, 0)) {
+    if (!q.xfer->write(addr, q.head_buf, 4, DmaPurpose::DescWriteBack, 0)) {
       r.halt();
       q.count = 0;
       return;
@@ -387,19 +629,32 @@ void DmaEngine::wb_flush_head(WbQueue &q) {
   if (frames) {
     if (q.rx) {
       m_cnt.rx_dma_frames += frames;
+      m_cnt.rxq_frames[q.qid] += frames;
       m_rx_in_engine -= frames;
     }
-    m_irq.completion(q.cause, frames, ioc);
+    q.irq->completion(q.cause, frames, ioc);
   }
+}
+
+void DmaEngine::rx_flush_all() {
+  for (WbQueue &w : m_rx_wb) wb_flush(w);
+}
+
+void DmaEngine::tx_flush_all() {
+  for (WbQueue &w : m_tx_wb) wb_flush(w);
 }
 
 /* ---- descriptor fetch ---------------------------------------------------- */
 
-void DmaEngine::rx_fetch_thread() { fetch_loop(m_rx, true, m_rx_fetch_x, m_rx_fetch_buf); }
-void DmaEngine::tx_fetch_thread() { fetch_loop(m_tx, false, m_tx_fetch_x, m_tx_fetch_buf); }
+void DmaEngine::rx_fetch_thread() { fetch_loop(0, true); }
+void DmaEngine::tx_fetch_thread() { fetch_loop(0, false); }
 
-/* Keeps one ring's cache filled: one fetch request outstanding at a time. */
-void DmaEngine::fetch_loop(DescRing &r, bool rx, DmaXfer &x, std::vector<uint8_t> &buf) {
+/* Keeps ring q's cache filled: one fetch request outstanding at a time.
+ * The channel's rings take read tags in turn (ReadTagPool, by queue). */
+void DmaEngine::fetch_loop(uint32_t q, bool rx) {
+  DescRing &r = rx ? *m_rx[q] : *m_tx[q];
+  DmaXfer &x = rx ? *m_rx_fetch_x[q] : *m_tx_fetch_x[q];
+  std::vector<uint8_t> &buf = rx ? m_rx_fetch_buf[q] : m_tx_fetch_buf[q];
   const uint32_t enable = rx ? GN_CTRL_RX_EN : GN_CTRL_TX_EN;
   for (;;) {
     const uint32_t db = r.desc_bytes();
@@ -411,7 +666,7 @@ void DmaEngine::fetch_loop(DescRing &r, bool rx, DmaXfer &x, std::vector<uint8_t
     }
     uint32_t gen = r.generation();
     r.fetch_issued(n);
-    m_tags.acquire(rx);
+    m_tags.acquire(rx, q);
     bool ok = x.read(r.slot_addr(first), buf.data(), n * db, DmaPurpose::DescFetch, 0);
     m_tags.release();
     r.fetch_ended();
@@ -431,62 +686,87 @@ void DmaEngine::fetch_loop(DescRing &r, bool rx, DmaXfer &x, std::vector<uint8_t
         m_codec.decode_tx(p, &d);
       }
       if (!d.own) {
-        violation("%s descriptor %u is in [head %u, tail %u) but OWN is clear when fetched",
-                  rx ? "RX" : "TX", first + i, r.head(), r.tail());
+        if (rx_queues() == 1 && tx_queues() == 1) {
+          violation("%s descriptor %u is in [head %u, tail %u) but OWN is clear when fetched",
+                    rx ? "RX" : "TX", first + i, r.head(), r.tail());
+        } else {
+          violation("%s queue %u descriptor %u is in [head %u, tail %u) but OWN is clear when fetched",
+                    rx ? "RX" : "TX", q, first + i, r.head(), r.tail());
+        }
         r.halt();
         break;
       }
       r.push_fetched(d);
     }
     r.desc_ready().notify();
+    if (!rx) m_tx_desc_any.notify();
   }
 }
 
 /* ---- RX ------------------------------------------------------------------- */
 
+/* The RX channel: frames leave the FIFO in arrival order, each to the queue
+ * RSS picks; a frame whose queue has no descriptor waits (and so do the
+ * frames behind it: one FIFO, as the generic NIC's). */
 void DmaEngine::rx_data_thread() {
   for (;;) {
-    if (!(m_ctrl & GN_CTRL_RX_EN) || m_rx.halted()) {
-      wb_flush(m_rx_wb);
+    bool halted = false;
+    for (const auto &r : m_rx) halted |= r->halted();
+    if (!(m_ctrl & GN_CTRL_RX_EN) || halted) {
+      rx_flush_all();
       wait(m_ctrl_event);
-    } else if (m_mac.rx_fifo().frames() == 0) {
-      wb_flush(m_rx_wb);
-      wait(m_mac.rx_frame_event());
-    } else if (m_rx.cache_empty()) {
-      wb_flush(m_rx_wb);
-      wait(m_rx.desc_ready());
-    } else {
-      rx_one_frame();
+      continue;
     }
+    if (m_mac.rx_fifo().frames() == 0) {
+      rx_flush_all();
+      wait(m_mac.rx_frame_event());
+      continue;
+    }
+    if (m_rx_front_q < 0) {
+      uint32_t len = 0;
+      const uint8_t *data = m_mac.rx_fifo().front(&len);
+      m_rx_front_q = static_cast<int>(rss_queue(data, len));
+    }
+    DescRing &r = *m_rx[static_cast<uint32_t>(m_rx_front_q)];
+    if (r.cache_empty()) {
+      rx_flush_all();
+      wait(r.desc_ready());
+      continue;
+    }
+    rx_one_frame(static_cast<uint32_t>(m_rx_front_q));
   }
 }
 
-/* Moves the oldest RX FIFO frame into as many buffers as it needs. */
-void DmaEngine::rx_one_frame() {
+/* Moves the oldest RX FIFO frame into as many buffers of queue qi as it needs. */
+void DmaEngine::rx_one_frame(uint32_t qi) {
   ByteFifo &fifo = m_mac.rx_fifo();
+  DescRing &ring = *m_rx[qi];
+  DmaXfer &xfer = *m_rx_data_x[qi];
+  WbQueue &wb = m_rx_wb[qi];
   uint32_t len = 0;
   const uint8_t *data = fifo.front(&len);
   uint32_t off = 0;
+  m_cnt.rxq_steered[qi]++;
   while (off < len) {
-    while (m_rx.cache_empty() || !(m_ctrl & GN_CTRL_RX_EN)) {
-      if (m_rx.halted()) return;
-      wb_flush(m_rx_wb);
+    while (ring.cache_empty() || !(m_ctrl & GN_CTRL_RX_EN)) {
+      if (ring.halted()) return;
+      rx_flush_all();
       if (!(m_ctrl & GN_CTRL_RX_EN)) {
         wait(m_ctrl_event);
       } else {
-        wait(m_rx.desc_ready());
+        wait(ring.desc_ready());
       }
     }
-    if (m_rx.halted()) return;
+    if (ring.halted()) return;
     uint32_t idx = 0;
-    DmaDesc d = m_rx.pop_cached(&idx);
+    DmaDesc d = ring.pop_cached(&idx);
     /* The descriptor's processing cycles pass as the write's start offset. */
     uint64_t ready_ps = m_clock.after_cycles(now_ps(), m_p.desc_proc_cycles);
     m_cnt.busy_cycles += m_p.desc_proc_cycles;
     uint32_t buf = d.len ? d.len : m_rx_buf_size;
     if (buf == 0) {
       violation("RX descriptor %u has no buffer (buf_len 0 and RX_BUF_SIZE 0)", idx);
-      m_rx.halt();
+      ring.halt();
       return;
     }
     /* A family may put a header before the frame in its first buffer
@@ -494,13 +774,13 @@ void DmaEngine::rx_one_frame() {
     uint32_t skip = off == 0 ? m_codec.rx_data_offset() : 0;
     if (buf <= skip) {
       violation("RX descriptor %u: buffer of %u bytes has no room after the %u-byte header", idx, buf, skip);
-      m_rx.halt();
+      ring.halt();
       return;
     }
     uint32_t chunk = std::min(len - off, buf - skip);
-    if (!m_rx_data_x.write(d.buf_addr + skip, data + off, chunk, DmaPurpose::Data, 0, ready_ps,
-                           data_ro(d.buf_addr + skip))) {
-      m_rx.halt();
+    if (!xfer.write(d.buf_addr + skip, data + off, chunk, DmaPurpose::Data, 0, ready_ps,
+                    data_ro(d.buf_addr + skip))) {
+      ring.halt();
       return;
     }
     m_cnt.data_write_bytes += chunk;
@@ -508,33 +788,54 @@ void DmaEngine::rx_one_frame() {
     bool eop = off == len;
     if (eop) {
       m_mac.rx_pop(); /* the bytes have left the device (may send XON) */
+      m_rx_front_q = -1;
       m_rx_in_engine++;
     }
-    m_codec.encode_rx_done(d, chunk, off, eop, wb_slot(m_rx_wb));
-    wb_add(m_rx_wb, idx, eop, d.ioc);
+    m_codec.encode_rx_done(d, chunk, off, eop, wb_slot(wb));
+    wb_add(wb, idx, eop, d.ioc);
   }
 }
 
 /* ---- TX ------------------------------------------------------------------- */
 
+int DmaEngine::tx_pick_queue() const {
+  const uint32_t n = tx_queues();
+  if (m_tx_open_bytes > 0) {
+    const DescRing &r = *m_tx[m_tx_cur_q];
+    return r.halted() || r.cache_empty() ? -1 : static_cast<int>(m_tx_cur_q);
+  }
+  for (uint32_t i = 1; i <= n; i++) {
+    const uint32_t q = (m_tx_cur_q + i) % n;
+    const DescRing &r = *m_tx[q];
+    if (!r.halted() && !r.cache_empty()) return static_cast<int>(q);
+  }
+  return -1;
+}
+
 void DmaEngine::tx_issue_thread() {
   ByteFifo &fifo = m_mac.tx_fifo();
   const uint64_t njobs = m_jobs.size();
   for (;;) {
-    if (!(m_ctrl & GN_CTRL_TX_EN) || m_tx.halted()) {
+    bool halted = false;
+    for (const auto &r : m_tx) halted |= r->halted();
+    if (!(m_ctrl & GN_CTRL_TX_EN) || (halted && tx_queues() == 1)) {
       wait(m_ctrl_event);
       continue;
     }
-    if (m_tx.cache_empty()) {
-      wait(m_tx.desc_ready());
+    const int pick = tx_pick_queue();
+    if (pick < 0) {
+      wait(m_tx_desc_any);
       continue;
     }
     if (m_job_issued - m_job_head == njobs) {
       wait(m_tx_job_freed);
       continue;
     }
+    const uint32_t q = static_cast<uint32_t>(pick);
+    DescRing &ring = *m_tx[q];
+    m_tx_cur_q = q;
     uint32_t idx = 0;
-    DmaDesc d = m_tx.pop_cached(&idx);
+    DmaDesc d = ring.pop_cached(&idx);
     /* Descriptors are processed one after another; the read of this one
      * starts when its processing is done (passed as the start offset, so
      * the stage runs ahead without waiting). */
@@ -543,12 +844,12 @@ void DmaEngine::tx_issue_thread() {
     m_cnt.busy_cycles += m_p.desc_proc_cycles;
     if (d.len == 0) {
       violation("TX descriptor %u has length 0", idx);
-      m_tx.halt();
+      ring.halt();
       continue;
     }
     if (m_tx_open_bytes + d.len > fifo.max_frame()) {
       violation("TX frame ending at descriptor %u is longer than %u bytes", idx, fifo.max_frame());
-      m_tx.halt();
+      ring.halt();
       continue;
     }
     while (!fifo.can_append(d.len)) wait(m_mac.tx_space_event());
@@ -559,8 +860,9 @@ void DmaEngine::tx_issue_thread() {
       fifo.close_frame();
       m_tx_open_bytes = 0;
     }
-    m_tags.acquire(false);
+    m_tags.acquire(false, q);
     TxJob &j = m_jobs[m_job_issued % njobs];
+    j.q = q;
     j.idx = idx;
     j.d = d;
     j.dst = dst;
@@ -590,7 +892,7 @@ void DmaEngine::tx_reader(uint32_t i) {
     bool ok = x.read(j.d.buf_addr, j.dst, j.d.len, DmaPurpose::Data, 0, j.start_ps, data_ro(j.d.buf_addr));
     m_tags.release();
     if (!ok) {
-      m_tx.halt(); /* the job never completes: TX stops here */
+      m_tx[j.q]->halt(); /* the job never completes: TX stops here */
       continue;
     }
     m_cnt.data_read_bytes += j.d.len;
@@ -603,22 +905,24 @@ void DmaEngine::tx_retire_thread() {
   const uint64_t njobs = m_jobs.size();
   for (;;) {
     if (m_job_head == m_job_issued || !m_jobs[m_job_head % njobs].done) {
-      wb_flush(m_tx_wb);
+      tx_flush_all();
       wait(m_tx_job_done);
       continue;
     }
     TxJob &j = m_jobs[m_job_head % njobs];
     uint32_t idx = j.idx;
     bool eop = j.d.eop;
+    WbQueue &wb = m_tx_wb[j.q];
     if (eop) {
       m_mac.tx_publish();
       m_tx_in_engine--;
       m_cnt.tx_dma_frames++;
+      m_cnt.txq_frames[j.q]++;
     }
-    m_codec.encode_tx_done(j.d, wb_slot(m_tx_wb));
+    m_codec.encode_tx_done(j.d, wb_slot(wb));
     m_job_head++;
     m_tx_job_freed.notify();
-    wb_add(m_tx_wb, idx, eop, j.d.ioc);
+    wb_add(wb, idx, eop, j.d.ioc);
   }
 }
 

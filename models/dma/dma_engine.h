@@ -1,6 +1,7 @@
 /* dma_engine.h: the NIC's DMA engine: BAR0 registers, RX and TX descriptor
- * rings with prefetching caches, frame data movement between host memory
- * and the MAC FIFOs, descriptor write-back and interrupt moderation. */
+ * rings (one or more queues per direction) with prefetching caches, RSS,
+ * frame data movement between host memory and the MAC FIFOs, descriptor
+ * write-back and interrupt moderation (one MSI-X vector per queue pair). */
 #ifndef NICSIM_MODELS_DMA_DMA_ENGINE_H
 #define NICSIM_MODELS_DMA_DMA_ENGINE_H
 
@@ -26,9 +27,12 @@ class Mac;
 
 /*
  * Processes (all SC_THREADs, woken by events, never by a clock):
- *   rx_fetch, tx_fetch   - keep each ring's descriptor cache filled;
- *   rx_data              - RX FIFO frame -> host buffers, then write-back;
+ *   rx_fetch, tx_fetch   - keep each ring's descriptor cache filled (one per
+ *                          ring; rings of a channel take read tags in turn);
+ *   rx_data              - RX FIFO frame -> RSS queue -> host buffers, then
+ *                          write-back;
  *   tx_issue             - cached TX descriptor -> TX FIFO space + data read;
+ *                          queues served round robin, a frame at a time;
  *   tx_reader_<i>        - one per read tag: performs the TX data reads, so
  *                          up to max_read_reqs are outstanding;
  *   tx_retire            - in order: publishes frames to the MAC, write-back.
@@ -38,6 +42,7 @@ class Mac;
  */
 class DmaEngine : public sc_core::sc_module {
  public:
+  static constexpr uint32_t kMaxQueues = 16; /* GN_MAX_QUEUES */
   /* Construction parameters (policy knobs a family sets). */
   struct Params {
     double clock_mhz = 250;           /* NIC core clock, MHz */
@@ -55,6 +60,8 @@ class DmaEngine : public sc_core::sc_module {
     double coal_usecs = 50;           /* COAL_USECS reset value, us */
     double reg_read_ns = 100;         /* device time to answer a register read, ns */
     double csr_clock_mhz = 250;       /* CSR clock the RX_WATCHDOG register counts (x 256), MHz */
+    uint32_t rx_queues = 1;           /* RX rings (nic.rx_queues), at most GN_MAX_QUEUES */
+    uint32_t tx_queues = 1;           /* TX rings (nic.tx_queues) */
     /* From cfg.nic.*: desc_cache_entries 0 means two fetch batches;
      * wb_mode desc forces wb_threshold 1; head applies to TX (RX batches). */
     static Params from_config(const nicsim_config &cfg);
@@ -73,6 +80,10 @@ class DmaEngine : public sc_core::sc_module {
     uint64_t mmio_reads = 0;       /* register reads */
     uint64_t mmio_writes = 0;      /* register writes */
     uint64_t ro_data_xfers = 0;    /* data transfers issued with Relaxed Ordering */
+    /* per queue (index < rx_queues / tx_queues) */
+    uint64_t rxq_frames[kMaxQueues] = {};  /* RX frames written back on queue q */
+    uint64_t rxq_steered[kMaxQueues] = {}; /* RX frames RSS sent to queue q (taken from the FIFO) */
+    uint64_t txq_frames[kMaxQueues] = {};  /* TX frames read from queue q into the TX FIFO */
   };
 
   /* Called on an invariant violation: component (this module's name), message. */
@@ -83,9 +94,11 @@ class DmaEngine : public sc_core::sc_module {
   DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCodec &codec, Mac &mac,
             tlm::tlm_initiator_socket<> &socket);
 
-  /* Records every DMA of the engine and its MSIs on tracks of t: rxq0.fetch,
-   * rxq0.dma (data and write-backs), txq0.fetch, txq0.read<i>,
-   * txq0.writeback, irq0.msi, irq0.moderation. Call before sc_start. */
+  /* Records every DMA of the engine and its MSIs on tracks of t, per queue q
+   * and vector v: rxq<q>.fetch, rxq<q>.dma (data and write-backs),
+   * txq<q>.fetch, txq<q>.writeback, irq<v>.msi, irq<v>.moderation, and the
+   * TX readers (shared by the TX queues) txq0.read<i> with one TX queue,
+   * tx.read<i> with several. Call before sc_start. */
   void set_trace(TraceWriter *t);
 
   /* Where violations go; without one they are SC_REPORT_ERRORs. */
@@ -110,18 +123,27 @@ class DmaEngine : public sc_core::sc_module {
   /* Register write and its effects (kicks, unmask); no timing. */
   void reg_write(uint32_t offset, uint32_t value);
 
-  /* True if pa lies in a descriptor the device owns, on either ring. */
-  bool device_owns(uint64_t pa) const { return m_rx.owns(pa) || m_tx.owns(pa); }
+  /* True if pa lies in a descriptor the device owns, on any ring. */
+  bool device_owns(uint64_t pa) const;
   /* Frames taken from a FIFO or a ring and not yet completed. */
   uint64_t frames_in_engine() const { return m_rx_in_engine + m_tx_in_engine; }
 
   /* Counters so far. */
   const Counters &counters() const { return m_cnt; }
-  /* Interrupt counters so far. */
-  const IrqModerator::Counters &irq_counters() const { return m_irq.counters(); }
-  /* The rings, for inspection. */
-  const DescRing &rx_ring() const { return m_rx; }
-  const DescRing &tx_ring() const { return m_tx; }
+  /* Interrupt counters so far, summed over the vectors. */
+  IrqModerator::Counters irq_counters() const;
+  /* Interrupt counters of vector v (< vectors()). */
+  const IrqModerator::Counters &irq_counters(uint32_t v) const { return irq(v).counters(); }
+  /* Queues per direction and MSI-X vectors (max of the two: one per queue pair). */
+  uint32_t rx_queues() const { return static_cast<uint32_t>(m_rx.size()); }
+  uint32_t tx_queues() const { return static_cast<uint32_t>(m_tx.size()); }
+  uint32_t vectors() const { return static_cast<uint32_t>(m_irq_extra.size()) + 1; }
+  /* The rings, for inspection (queue 0 without an argument). */
+  const DescRing &rx_ring(uint32_t q = 0) const { return *m_rx[q]; }
+  const DescRing &tx_ring(uint32_t q = 0) const { return *m_tx[q]; }
+  /* RSS: the RX queue a frame of dma_len bytes goes to, by the key and
+   * indirection table the driver programmed (queue 0 without RSS). */
+  uint32_t rss_queue(const uint8_t *frame, uint32_t dma_len) const;
   /* The read-tag pool (arbitration counters). */
   const ReadTagPool &read_tags() const { return m_tags; }
   /* The NIC clock. */
@@ -132,6 +154,9 @@ class DmaEngine : public sc_core::sc_module {
   struct WbQueue {
     DescRing *ring = nullptr;
     DmaXfer *xfer = nullptr;
+    IrqModerator *irq = nullptr;   /* the queue pair's vector */
+    uint32_t qid = 0;              /* queue index */
+    uint64_t *head_wb_addr = nullptr; /* TX: where the head index goes (0: nowhere) */
     uint32_t cause = 0;            /* GN_INT_RX or GN_INT_TX */
     bool rx = false;
     bool head_wb = false;          /* write the new head index instead of the descriptors */
@@ -144,6 +169,7 @@ class DmaEngine : public sc_core::sc_module {
   };
   /* One TX data read, from descriptor to FIFO bytes. */
   struct TxJob {
+    uint32_t q = 0; /* TX queue */
     uint32_t idx = 0;
     DmaDesc d;
     uint8_t *dst = nullptr;
@@ -153,9 +179,21 @@ class DmaEngine : public sc_core::sc_module {
 
   void rx_fetch_thread();
   void tx_fetch_thread();
-  void fetch_loop(DescRing &r, bool rx, DmaXfer &x, std::vector<uint8_t> &buf);
+  void fetch_loop(uint32_t q, bool rx);
   void rx_data_thread();
-  void rx_one_frame();
+  void rx_one_frame(uint32_t q);
+  /* Writes back every RX (TX) queue's pending completions. */
+  void rx_flush_all();
+  void tx_flush_all();
+  /* The TX queue tx_issue serves next (round robin over queues with cached
+   * descriptors; the open frame's queue until its EOP), or -1 if none. */
+  int tx_pick_queue() const;
+  IrqModerator &irq(uint32_t v) { return v == 0 ? m_irq : *m_irq_extra[v - 1]; }
+  const IrqModerator &irq(uint32_t v) const { return v == 0 ? m_irq : *m_irq_extra[v - 1]; }
+  /* Queue-block and per-queue registers (GN_QBLOCK, MSI-X data, head write-back). */
+  bool queue_reg_read(uint32_t offset, uint32_t *v);
+  bool queue_reg_write(uint32_t offset, uint32_t value);
+  void rss_reg_write(uint32_t offset, uint32_t value);
   void tx_issue_thread();
   void tx_reader(uint32_t i);
   void tx_retire_thread();
@@ -164,7 +202,8 @@ class DmaEngine : public sc_core::sc_module {
   void wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc);
   void wb_flush(WbQueue &q);
   void wb_flush_head(WbQueue &q);
-  void ring_config_write(DescRing &r, const char *which, uint32_t offset, uint32_t value);
+  /* Ring base/size register write; field: 0 low base, 1 high base, 2 size. */
+  void ring_config_write(DescRing &r, const char *which, int field, uint32_t value);
   void ctrl_changed();
   void violation(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   /* RO attribute of a data transfer at pa (m_ro_fn), counted. */
@@ -176,31 +215,38 @@ class DmaEngine : public sc_core::sc_module {
   tlm::tlm_initiator_socket<> &m_socket;
   NicClock m_clock;
   ReadTagPool m_tags;
-  DescRing m_rx;
-  DescRing m_tx;
+  std::vector<std::unique_ptr<DescRing>> m_rx; /* one per RX queue */
+  std::vector<std::unique_ptr<DescRing>> m_tx; /* one per TX queue */
   ViolationFn m_on_violation;
   RelaxedOrderingFn m_ro_fn;
-  IrqModerator m_irq;
+  IrqModerator m_irq;                                     /* vector 0 */
+  std::vector<std::unique_ptr<IrqModerator>> m_irq_extra; /* vectors 1.. */
 
   /* registers */
   uint32_t m_ctrl = 0;
   uint32_t m_spacing;
   uint32_t m_rx_buf_size = 0;
   uint32_t m_riwt = 0;            /* RX_WATCHDOG (RWT) */
-  uint64_t m_tx_head_wb_addr = 0; /* TX_HEAD_WB_LO/HI */
+  uint64_t m_tx_head_wb_addr[kMaxQueues] = {}; /* TX_HEAD_WB_LO/HI per TX queue */
+  uint8_t m_rss_key[40] = {};     /* RSS_KEY (NF_RSS_KEY_LEN) */
+  uint8_t m_rss_lut[512] = {};    /* RSS_LUT (GN_RSS_LUT_MAX) */
+  uint32_t m_rss_size = 0;        /* RSS_TABLE_SIZE; 0: every frame to queue 0 */
   sc_core::sc_event m_ctrl_event;
 
-  /* RX */
-  DmaXfer m_rx_fetch_x;
-  DmaXfer m_rx_data_x;
-  std::vector<uint8_t> m_rx_fetch_buf;
-  WbQueue m_rx_wb;
+  /* RX: per queue a fetch payload and buffer, a data payload, a write-back queue */
+  std::vector<std::unique_ptr<DmaXfer>> m_rx_fetch_x;
+  std::vector<std::unique_ptr<DmaXfer>> m_rx_data_x;
+  std::vector<std::vector<uint8_t>> m_rx_fetch_buf;
+  std::vector<WbQueue> m_rx_wb;
   uint64_t m_rx_in_engine = 0;
+  int m_rx_front_q = -1; /* RSS queue of the RX FIFO's oldest frame (-1: not hashed yet) */
 
   /* TX */
-  DmaXfer m_tx_fetch_x;
-  DmaXfer m_tx_wb_x;
-  std::vector<uint8_t> m_tx_fetch_buf;
+  std::vector<std::unique_ptr<DmaXfer>> m_tx_fetch_x;
+  std::vector<std::unique_ptr<DmaXfer>> m_tx_wb_x;
+  std::vector<std::vector<uint8_t>> m_tx_fetch_buf;
+  sc_core::sc_event m_tx_desc_any; /* descriptors entered some TX queue's cache */
+  uint32_t m_tx_cur_q = 0;         /* queue of the frame being issued (or served last) */
   std::vector<std::unique_ptr<DmaXfer>> m_tx_read_x;
   std::vector<TxJob> m_jobs;
   uint64_t m_job_head = 0;    /* oldest job not retired */
@@ -209,7 +255,7 @@ class DmaEngine : public sc_core::sc_module {
   uint32_t m_tx_open_bytes = 0;
   uint64_t m_tx_proc_done_ps = 0; /* the issue stage is busy processing until then */
   uint64_t m_tx_in_engine = 0;
-  WbQueue m_tx_wb;
+  std::vector<WbQueue> m_tx_wb;
   std::vector<uint32_t> m_idle_readers;                    /* readers waiting for a job */
   std::vector<std::unique_ptr<sc_core::sc_event>> m_reader_wake; /* one per reader */
   sc_core::sc_event m_tx_job_done;

@@ -1,6 +1,8 @@
 /* irq_moderator.cpp: interrupt moderation and MSI delivery (see irq_moderator.h). */
 #include "dma/irq_moderator.h"
 
+#include <cstdio>
+
 #include "hw/generic_nic.h"
 #include "nic/ps_time.h"
 #include "nic/trace.h"
@@ -30,8 +32,11 @@ IrqModerator::IrqModerator(sc_core::sc_module_name name, uint32_t coal_frames, d
 void IrqModerator::set_trace(TraceWriter *t) {
   m_trace = t;
   if (!t) return;
-  m_xfer.set_trace(t, t->track("irq0.msi"));
-  m_trace_tid = t->track("irq0.moderation");
+  char name[32];
+  std::snprintf(name, sizeof name, "irq%u.msi", m_vec);
+  m_xfer.set_trace(t, t->track(name));
+  std::snprintf(name, sizeof name, "irq%u.moderation", m_vec);
+  m_trace_tid = t->track(name);
 }
 
 void IrqModerator::completion(uint32_t cause, uint32_t frames, bool ioc) {

@@ -21,7 +21,8 @@ namespace nicsim {
  *   - otherwise the interrupt is suppressed (counted) and left pending.
  * Either way the un-notified count restarts. Unmasking a cause that has a
  * pending interrupt raises one at once. Raising clears everything pending:
- * the device has one MSI vector. MSIs are sent by one thread, in order, on the
+ * the moderator serves one MSI(-X) vector (a DmaEngine has one per queue
+ * pair, each with its own moderator). MSIs are sent by one thread, in order, on the
  * same socket as the data, so each arrives after the writes it announces.
  * MSI is enabled when the MSI address is non-zero.
  *
@@ -84,8 +85,12 @@ class IrqModerator : public sc_core::sc_module {
 
   /* Counters so far. */
   const Counters &counters() const { return m_cnt; }
-  /* Traces MSI writes and moderation decisions on two tracks of t. */
+  /* Traces MSI writes and moderation decisions on two tracks of t,
+   * irq<v>.msi and irq<v>.moderation for this moderator's vector v. */
   void set_trace(TraceWriter *t);
+  /* The MSI-X vector this moderator serves (trace names; default 0). */
+  void set_vector(uint32_t v) { m_vec = v; }
+  uint32_t vector() const { return m_vec; }
   /* Completions not yet covered by an interrupt (raised or suppressed). */
   uint32_t unnotified() const { return m_unnotified; }
 
@@ -98,6 +103,7 @@ class IrqModerator : public sc_core::sc_module {
   void throttle_method();
   void send_msi();
 
+  uint32_t m_vec = 0;            /* MSI-X vector (trace names) */
   uint32_t m_status = 0;
   uint32_t m_mask;
   uint32_t m_coal_frames;

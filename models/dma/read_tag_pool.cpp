@@ -6,19 +6,27 @@ namespace nicsim {
 ReadTagPool::ReadTagPool(uint32_t tags, bool rx_priority)
     : m_tags(tags ? tags : 1), m_free(m_tags), m_rx_priority(rx_priority) {}
 
-bool ReadTagPool::eligible(int cls) const {
+bool ReadTagPool::eligible(int cls, uint32_t q) const {
   if (m_free == 0) return false;
   const int other = 1 - cls;
-  if (m_waiting[other] == 0) return true;
-  if (m_rx_priority) return cls == 0;
-  return m_last != cls;
+  if (m_waiting[other] != 0 && (m_rx_priority ? cls != 0 : m_last == cls)) return false;
+  /* Round robin over the class's waiting queues, from the one after the last served. */
+  for (uint32_t i = 1; i <= kMaxQueues; i++) {
+    const uint32_t c = (m_last_q[cls] + i) % kMaxQueues;
+    if (m_waiting_q[cls][c] != 0) return c == q;
+  }
+  return true;
 }
 
-void ReadTagPool::acquire(bool rx) {
+void ReadTagPool::acquire(bool rx, uint32_t queue) {
   const int cls = rx ? 0 : 1;
+  const uint32_t q = queue % kMaxQueues;
   m_waiting[cls]++;
-  while (!eligible(cls)) sc_core::wait(m_freed);
+  m_waiting_q[cls][q]++;
+  while (!eligible(cls, q)) sc_core::wait(m_freed);
   m_waiting[cls]--;
+  m_waiting_q[cls][q]--;
+  m_last_q[cls] = q;
   m_free--;
   m_last = cls;
   m_granted[cls]++;

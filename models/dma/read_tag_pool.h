@@ -11,13 +11,17 @@ namespace nicsim {
 
 /* A counting semaphore for SC_THREADs with two requester classes, RX and TX.
  * rx_priority: a waiting RX requester is served before any TX one.
- * Round robin: when both classes wait, the class not served last goes first. */
+ * Round robin: when both classes wait, the class not served last goes first.
+ * Within a class, requesters name their queue: when several queues of the
+ * class wait, the first after the queue served last goes first (round robin
+ * over the queues of a channel). */
 class ReadTagPool {
  public:
   /* tags: reads that may be outstanding at once; rx_priority: the policy. */
   explicit ReadTagPool(uint32_t tags, bool rx_priority = true);
-  /* Blocks the calling thread until a tag is free for its class and takes it. */
-  void acquire(bool rx);
+  /* Blocks the calling thread until a tag is free for its class and queue
+   * (< kMaxQueues) and takes it. */
+  void acquire(bool rx, uint32_t queue = 0);
   /* Returns a tag. */
   void release();
   /* Tags in use. */
@@ -28,13 +32,16 @@ class ReadTagPool {
   uint64_t granted(bool rx) const { return m_granted[rx ? 0 : 1]; }
 
  private:
-  bool eligible(int cls) const;
+  static constexpr uint32_t kMaxQueues = 16;
+  bool eligible(int cls, uint32_t q) const;
 
   uint32_t m_tags;
   uint32_t m_free;
   bool m_rx_priority;
   uint32_t m_waiting[2] = {0, 0}; /* [0] RX, [1] TX */
   int m_last = 1;                 /* class served last */
+  uint32_t m_waiting_q[2][kMaxQueues] = {}; /* waiting requesters per class and queue */
+  uint32_t m_last_q[2] = {0, 0};            /* queue served last, per class */
   uint64_t m_granted[2] = {0, 0};
   sc_core::sc_event m_freed;
 };

@@ -2,6 +2,8 @@
  * simulation glue sees (see nic_device.h). */
 #include "nic/nic_device.h"
 
+#include <algorithm>
+
 #include "dma/dma_engine.h"
 #include "dma/generic_desc_codec.h"
 #include "dma/i40e_desc_codec.h"
@@ -73,7 +75,7 @@ NicCounters NicDevice::counters() const {
   const WirePeer::Counters &pc = m_impl->peer.counters();
   const Mac::Counters &mc = m_impl->mac.counters();
   const DmaEngine::Counters &ec = m_impl->engine.counters();
-  const IrqModerator::Counters &ic = m_impl->engine.irq_counters();
+  const IrqModerator::Counters ic = m_impl->engine.irq_counters();
   c.rx_offered_frames = pc.rx_offered_frames;
   c.rx_offered_bytes = pc.rx_offered_bytes;
   c.rx_drop_fifo = mc.rx_drop_fifo;
@@ -97,10 +99,28 @@ NicCounters NicDevice::counters() const {
   c.dma_busy_cycles = ec.busy_cycles;
   c.irqs_throttled = ic.throttled;
   const DmaEngine &e = m_impl->engine;
-  c.rx_ring_occ_integral = e.rx_ring().occupancy_integral();
-  c.tx_ring_occ_integral = e.tx_ring().occupancy_integral();
-  c.rx_ring_occ_max = e.rx_ring().occupancy_max();
-  c.tx_ring_occ_max = e.tx_ring().occupancy_max();
+  c.rx_queues = e.rx_queues();
+  c.tx_queues = e.tx_queues();
+  c.vectors = e.vectors();
+  c.rx_ring_occ_integral = c.tx_ring_occ_integral = 0;
+  c.rx_ring_occ_max = c.tx_ring_occ_max = 0;
+  for (uint32_t q = 0; q < e.rx_queues(); q++) {
+    c.rxq_occ_integral[q] = e.rx_ring(q).occupancy_integral();
+    c.rx_ring_occ_integral += c.rxq_occ_integral[q];
+    c.rx_ring_occ_max = std::max<uint64_t>(c.rx_ring_occ_max, e.rx_ring(q).occupancy_max());
+    c.rxq_frames[q] = ec.rxq_frames[q];
+    c.rxq_steered[q] = ec.rxq_steered[q];
+  }
+  for (uint32_t q = 0; q < e.tx_queues(); q++) {
+    c.txq_occ_integral[q] = e.tx_ring(q).occupancy_integral();
+    c.tx_ring_occ_integral += c.txq_occ_integral[q];
+    c.tx_ring_occ_max = std::max<uint64_t>(c.tx_ring_occ_max, e.tx_ring(q).occupancy_max());
+    c.txq_frames[q] = ec.txq_frames[q];
+  }
+  for (uint32_t v = 0; v < e.vectors(); v++) {
+    c.vec_irqs_raised[v] = e.irq_counters(v).raised;
+    c.vec_irqs_suppressed[v] = e.irq_counters(v).suppressed;
+  }
   c.rx_read_grants = e.read_tags().granted(true);
   c.tx_read_grants = e.read_tags().granted(false);
   c.pause_xoff = mc.pause_xoff;

@@ -56,6 +56,17 @@ struct NicCounters {
   uint64_t tx_read_grants = 0;      /* read tags granted to the TX channel (fetches and data) */
   uint64_t pause_xoff = 0;          /* PAUSE frames the MAC sent asking for a pause (refreshes included) */
   uint64_t pause_xon = 0;           /* PAUSE frames with pause_time 0 (resume) */
+  /* Per queue and vector (nic.rx_queues, nic.tx_queues; vector q serves queue pair q).
+   * The ring occupancy figures above are sums (integral) and maxima (max) over queues. */
+  static constexpr int kMaxQueues = 16;
+  uint32_t rx_queues = 1, tx_queues = 1, vectors = 1;
+  uint64_t rxq_frames[kMaxQueues] = {};        /* RX frames written back on queue q */
+  uint64_t rxq_steered[kMaxQueues] = {};       /* RX frames RSS sent to queue q */
+  uint64_t rxq_occ_integral[kMaxQueues] = {};  /* device-owned descriptors of RX queue q x ps */
+  uint64_t txq_frames[kMaxQueues] = {};        /* TX frames read from queue q */
+  uint64_t txq_occ_integral[kMaxQueues] = {};  /* device-owned descriptors of TX queue q x ps */
+  uint64_t vec_irqs_raised[kMaxQueues] = {};   /* MSIs of vector v */
+  uint64_t vec_irqs_suppressed[kMaxQueues] = {};
 };
 
 class WirePeer;

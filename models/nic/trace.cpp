@@ -68,6 +68,15 @@ void TraceWriter::complete(uint32_t tid, const char *name, uint64_t start_ps, ui
   std::fprintf(m_f, ",\"args\":{\"addr\":\"0x%" PRIx64 "\",\"len\":%u}}", addr, len);
 }
 
+void TraceWriter::poll(uint32_t tid, uint64_t start_ps, uint64_t end_ps, int work, int budget) {
+  begin_event();
+  std::fprintf(m_f, "{\"name\":\"napi_poll\",\"cat\":\"napi\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", tid);
+  put_us(m_f, start_ps);
+  std::fputs(",\"dur\":", m_f);
+  put_us(m_f, end_ps >= start_ps ? end_ps - start_ps : 0);
+  std::fprintf(m_f, ",\"args\":{\"work\":%d,\"budget\":%d}}", work, budget);
+}
+
 void TraceWriter::instant(uint32_t tid, const char *name, uint64_t ps) {
   begin_event();
   std::fprintf(m_f, "{\"name\":\"%s\",\"cat\":\"irq\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", name,

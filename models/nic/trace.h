@@ -35,6 +35,9 @@ class TraceWriter {
    * address and length as arguments. */
   void complete(uint32_t tid, const char *name, uint64_t start_ps, uint64_t end_ps, uint64_t addr,
                 uint32_t len);
+  /* A NAPI poll on track tid from start_ps to end_ps (by the polling core's
+   * local time), with its work done and budget as arguments. */
+  void poll(uint32_t tid, uint64_t start_ps, uint64_t end_ps, int work, int budget);
   /* A point event on track tid at ps ("ph":"i"). */
   void instant(uint32_t tid, const char *name, uint64_t ps);
   /* Event name of a DMA purpose. */

@@ -170,14 +170,16 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
     tcp_frame_received(h, data, dma_len);
     return;
   }
-  if (h.flow != 0) { /* the NIC's TX stream is flow 0 */
+  if (h.flow >= m_p.flows) { /* the host's udp flows are 0 .. flows - 1 (in order per flow) */
     m_cnt.tx_errors++;
     return;
   }
-  uint64_t gaps_before = m_track.gaps;
-  if (nf_seq_accept(&m_track, h.seq)) {
+  if (m_tx_flows.size() < m_p.flows) m_tx_flows.resize(m_p.flows, nf_seq_track{0, 0, 0, 0}); /* once */
+  nf_seq_track &tr = h.flow == 0 ? m_track : m_tx_flows[h.flow];
+  uint64_t gaps_before = tr.gaps;
+  if (nf_seq_accept(&tr, h.seq)) {
     m_cnt.tx_ok++;
-    m_cnt.tx_gaps += m_track.gaps - gaps_before;
+    m_cnt.tx_gaps += tr.gaps - gaps_before;
   } else {
     m_cnt.tx_errors++;
   }

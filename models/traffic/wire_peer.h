@@ -29,7 +29,9 @@ class Mac;
  * header and FCS, 40 B padded to the 64 B minimum), from a splitmix64
  * stream of the seed; frame n+1 starts T(size_n) after frame n, T as above.
  * TX (NIC -> peer): every frame the MAC sends is checked with nf_check and
- * per-flow sequence tracking; intact frames count ok, the rest errors.
+ * per-flow sequence tracking (udp: the host's frame n is flow n mod flows,
+ * spread over the TX queues, so only each flow's order is checked); intact
+ * frames count ok, the rest errors.
  * TCP (traffic.protocol tcp, docs/nic.md): the peer is the sender of each RX
  * flow: a flow may have at most tcp_window_bytes of payload unacknowledged,
  * and at most its congestion window in flight, with SACK loss recovery
@@ -151,6 +153,7 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   uint64_t m_pause_until_ps = 0;     /* ...and blocks starts until then */
   sc_core::sc_event m_wake;
   nf_seq_track m_track{};    /* TX direction, flow 0 */
+  std::vector<nf_seq_track> m_tx_flows; /* udp TX direction, flows 1 .. flows - 1 (sized at the first frame) */
   uint64_t m_tx_first_ps = 0;
   uint64_t m_tx_last_ps = 0;
   nf_verdict m_last_bad = NF_OK;

@@ -189,6 +189,38 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
                 "nic.desc_spacing = %" PRId64 " B is not a lan743x descriptor spacing", sp);
 
+  /* Multiple queues: RSS, per-queue rings and one MSI-X vector per queue
+   * pair are modelled for the generic NIC and i40e (docs/nic.md, Queues). */
+  for (int tx = 0; tx < 2; tx++) {
+    const int64_t q = tx ? c->nic.tx_queues : c->nic.rx_queues;
+    if (q > 1 && c->nic.family != NC_NIC_GENERIC && c->nic.family != NC_NIC_I40E) {
+      const enum nc_key_id ids[] = {tx ? NC_KEY_nic_tx_queues : NC_KEY_nic_rx_queues, NC_KEY_nic_family};
+      nc__fmt(hint, sizeof hint, "set %s: 1, or nic.family: generic or i40e (the multi-queue families)",
+              tx ? "nic.tx_queues" : "nic.rx_queues");
+      return fail(c, blame(c, rank, ids, 2), err, hint,
+                  "%s = %" PRId64 ": the %s family is modelled with one queue per direction",
+                  tx ? "nic.tx_queues" : "nic.rx_queues", q, fam_names[c->nic.family]);
+    }
+  }
+  if (!pow2(c->nic.rss_table_size)) {
+    nearest_pow2(c->nic.rss_table_size, 1, 512, a, sizeof a);
+    nc__fmt(hint, sizeof hint, "use a power of two up to 512, e.g. %s", a);
+    return fail(c, NC_KEY_nic_rss_table_size, err, hint,
+                "nic.rss_table_size = %" PRId64 " is not a power of two", c->nic.rss_table_size);
+  }
+  if (c->nic.rss_key[0] != '\0') {
+    size_t klen = strlen(c->nic.rss_key), bad = klen;
+    for (size_t i = 0; i < klen && bad == klen; i++) {
+      char ch = c->nic.rss_key[i];
+      if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'))) bad = i;
+    }
+    if (klen != 80 || bad != klen)
+      return fail(c, NC_KEY_nic_rss_key, err,
+                  "give the 40-byte Toeplitz key as 80 hex digits, or leave it empty for the Microsoft key",
+                  bad != klen ? "nic.rss_key has a non-hex character at position %zu" :
+                                "nic.rss_key has %zu hex digits, not 80", bad != klen ? bad + 1 : klen);
+  }
+
   /* Ring sizes each family's driver accepts (its ethtool set_ringparam rules). */
   for (int tx = 0; tx < 2 && c->workload.kind == NC_WORKLOAD_NIC; tx++) {
     const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
@@ -294,9 +326,10 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 c->cpu.cache_sets, c->cpu.cache_ways, c->cpu.cache_line_bytes, cache_bytes / MIB);
   }
 
-  double need = (double)c->nic.rx_ring_size * (double)c->driver.rx_buf_bytes +
-                (double)c->nic.tx_ring_size * (double)c->traffic.frame_bytes +
-                (double)(c->nic.rx_ring_size + c->nic.tx_ring_size) * (double)sp + MIB;
+  const double rxq = (double)c->nic.rx_queues, txq = (double)c->nic.tx_queues;
+  double need = rxq * (double)c->nic.rx_ring_size * (double)c->driver.rx_buf_bytes +
+                txq * (double)c->nic.tx_ring_size * (double)c->traffic.frame_bytes +
+                (rxq * (double)c->nic.rx_ring_size + txq * (double)c->nic.tx_ring_size) * (double)sp + MIB;
   if (need > (double)c->memory.size_mb * MIB) {
     const enum nc_key_id ids[] = {NC_KEY_memory_size_mb,      NC_KEY_nic_rx_ring_size,
                                   NC_KEY_driver_rx_buf_bytes, NC_KEY_nic_tx_ring_size,

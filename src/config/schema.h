@@ -185,7 +185,15 @@
   X(nic, pause_xon_bytes, INT, "B", "0", 0, 1 << 26, "",                                  \
     "RX FIFO fill at or below which XON (pause_time 0) follows; 0 means half of XOFF")     \
   X(nic, rx_desc_bytes, INT, "B", "32", 16, 32, "",                                       \
-    "i40e RX descriptor size, 16 or 32 (the other families have fixed sizes)")
+    "i40e RX descriptor size, 16 or 32 (the other families have fixed sizes)")            \
+  X(nic, rx_queues, INT, "queues", "1", 1, 16, "",                                        \
+    "RX queues (descriptor rings); frames are spread over them by RSS; more than 1 needs the generic or i40e family") \
+  X(nic, tx_queues, INT, "queues", "1", 1, 16, "",                                        \
+    "TX queues (descriptor rings); host flow f uses queue f mod tx_queues; more than 1 needs the generic or i40e family") \
+  X(nic, rss_table_size, INT, "entries", "128", 1, 512, "",                               \
+    "RSS indirection table entries (a power of two); the driver fills entry i with queue i mod rx_queues") \
+  X(nic, rss_key, STR, "", "", 0, 0, "",                                                  \
+    "RSS Toeplitz key, 80 hex digits (40 B); empty: the Microsoft RSS verification key")
 
 /* driver: the C driver and its knobs. */
 #define NC_SECTION_driver(X)                                                                \

@@ -2,7 +2,8 @@
  * drivers/net/ethernet/intel/i40e/i40e_txrx.c; docs/drivers/i40e.md walks
  * them and lists what is simplified. */
 
-/* One queue pair on one vector. RX: 16 or 32 B descriptors (no OWN bit, the
+/* One MSI-X vector per queue pair (nic.rx_queues / tx_queues, RSS through the
+ * PF's lookup table with more than one RX queue). RX: 16 or 32 B descriptors (no OWN bit, the
  * device writes DD), buffers from a page pool mapped DMA_FROM_DEVICE with
  * DMA_ATTR_SKIP_CPU_SYNC and, with driver.dma_weak_ordering, DMA_ATTR_WEAK_ORDERING
  * (I40E_RX_DMA_ATTR), reused in place (i40e_reuse_rx_page), refilled 32 at a
@@ -10,11 +11,13 @@
  * (i40e_get_head) or by DTYPE DESC_DONE. */
 #include <errno.h>
 #include <inttypes.h>
+#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "drivers/i40e.h"
+#include "drivers/gn_rss.h"
 #include "drivers/ring.h"
 #include "hw/generic_nic.h"
 #include "net/frame.h"
@@ -24,7 +27,7 @@
 #define I40E_RXD_EOF (1ULL << I40E_RX_DESC_STATUS_EOF_SHIFT)
 #define I40E_TXD_CMD (I40E_TX_DESC_CMD_EOP | I40E_TX_DESC_CMD_RS)
 
-/* The queue pair's one interrupt cause set on nicsim's common register block. */
+/* A queue pair's interrupt cause set on nicsim's common register block. */
 #define I40E_INT_ALL GN_INT_ALL
 
 /* build_ctob: qword1 of a TX data descriptor. */
@@ -86,8 +89,9 @@ static bool i40e_clean_tx_irq(struct i40e_priv *priv, struct i40e_ring *tx_ring,
   tx_ring->next_to_clean = i;
   dev->stats.tx_packets += total_packets;
   dev->stats.tx_bytes += total_bytes;
-  if (total_packets && i40e_desc_unused(tx_ring) >= I40E_TX_WAKE_THRESHOLD && netif_queue_stopped(dev)) {
-    netif_wake_queue(dev);
+  if (total_packets && i40e_desc_unused(tx_ring) >= I40E_TX_WAKE_THRESHOLD &&
+      __netif_subqueue_stopped(dev, tx_ring->queue_index)) {
+    netif_wake_subqueue(dev, tx_ring->queue_index);
     tx_ring->restart_queue++;
   }
   return budget != 0;
@@ -106,12 +110,12 @@ static void i40e_release_rx_desc(struct i40e_ring *rx_ring, u32 val) {
 /* i40e_alloc_mapped_page: keeps the reused buffer already in the slot (the
  * usual case), else takes one from the pool (mapped at pool creation with
  * the ring's attributes). */
-static bool i40e_alloc_mapped_page(struct i40e_priv *priv, struct i40e_ring *rx_ring, struct i40e_rx_buffer *bi) {
+static bool i40e_alloc_mapped_page(struct i40e_ring *rx_ring, struct i40e_rx_buffer *bi) {
   if (bi->page) {
     rx_ring->page_reuse_count++;
     return true;
   }
-  struct nk_page *page = page_pool_dev_alloc_pages(priv->rx_pool);
+  struct nk_page *page = page_pool_dev_alloc_pages(rx_ring->pool);
   if (!page) {
     rx_ring->alloc_page_failed++;
     return false;
@@ -133,7 +137,7 @@ static bool i40e_alloc_rx_buffers(struct i40e_priv *priv, struct i40e_ring *rx_r
   bool failed = false;
   do {
     struct i40e_rx_buffer *bi = &rx_ring->rx_bi[ntu];
-    if (!i40e_alloc_mapped_page(priv, rx_ring, bi)) {
+    if (!i40e_alloc_mapped_page(rx_ring, bi)) {
       failed = true;
       break;
     }
@@ -165,10 +169,10 @@ static void i40e_reuse_rx_page(struct i40e_ring *rx_ring, struct i40e_rx_buffer 
  * kernel layer's skb is linear, so the whole frame is copied, as Linux does
  * for frames up to I40E_RX_HDR_SIZE (larger ones: headers copied, the rest
  * attached as a page fragment). The buffer stays with the driver. */
-static struct sk_buff *i40e_construct_skb(struct i40e_priv *priv, const struct i40e_rx_buffer *rx_buffer,
+static struct sk_buff *i40e_construct_skb(struct napi_struct *napi, const struct i40e_rx_buffer *rx_buffer,
                                           unsigned int size) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
-  struct sk_buff *skb = napi_alloc_skb(&priv->napi, size);
+  struct sk_buff *skb = napi_alloc_skb(napi, size);
   if (!skb) return NULL;
   nk_memcpy(skb_put(skb, size), (u8 *)rx_buffer->page->addr + rx_buffer->page_offset, size);
   return skb;
@@ -188,7 +192,8 @@ static bool i40e_is_non_eop(struct i40e_ring *rx_ring, const struct i40e_32byte_
  * reuse the buffer; EOF, RXE and the skb fields re-read qword1 as Linux does.
  * Buffers go back to the device 32 at a time. Returns frames received, or
  * budget after a refill failure (poll again). */
-static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, int budget) {
+static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, struct napi_struct *napi,
+                             int budget) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
   struct net_device *dev = priv->dev;
   unsigned int total_rx_packets = 0;
@@ -211,13 +216,14 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
     if (!rx_buffer->page || size > rx_ring->rx_buf_len) {
       /* The device completed a slot the driver never filled, or overran it. */
       dev->stats.rx_errors++;
+      nk_napi_rx_dropped(napi);
       break;
     }
     /* i40e_get_rx_buffer: we are reusing so sync this buffer for CPU use */
     dma_sync_single_for_cpu(dev, rx_buffer->dma + rx_buffer->page_offset, size, DMA_FROM_DEVICE);
     struct sk_buff *skb = NULL;
-    if (!priv->rx_discard && size) {
-      skb = i40e_construct_skb(priv, rx_buffer, size);
+    if (!rx_ring->rx_discard && size) {
+      skb = i40e_construct_skb(napi, rx_buffer, size);
       if (!skb) {
         /* exit if we failed to retrieve a buffer: the descriptor stays for the next poll */
         rx_ring->alloc_buff_failed++;
@@ -230,13 +236,16 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
     if (i40e_is_non_eop(rx_ring, rx_desc)) {
       /* A frame spanning buffers: the linear skb cannot take fragments; drop it whole. */
       if (skb) dev_kfree_skb_any(skb);
-      if (!priv->rx_discard) dev->stats.rx_errors++;
-      priv->rx_discard = true;
+      if (!rx_ring->rx_discard) {
+        dev->stats.rx_errors++;
+        nk_napi_rx_dropped(napi);
+      }
+      rx_ring->rx_discard = true;
       continue;
     }
-    if (priv->rx_discard) {
+    if (rx_ring->rx_discard) {
       /* the last buffer of a dropped frame */
-      priv->rx_discard = false;
+      rx_ring->rx_discard = false;
       if (skb) dev_kfree_skb_any(skb);
       continue;
     }
@@ -244,12 +253,13 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
     if (i40e_test_staterr(rx_desc, I40E_RXD_QW1_ERROR_RXE) || size < I40E_ETH_HLEN) {
       dev_kfree_skb_any(skb);
       dev->stats.rx_errors++;
+      nk_napi_rx_dropped(napi);
       continue;
     }
     /* (rx_packets / rx_bytes are counted by napi_gro_receive in the kernel layer) */
     /* i40e_process_skb_fields: qword1 once more (ptype, TSYN, L2TAG1P) */
     (void)nk_ld64(&rx_desc->hdr_addr);
-    napi_gro_receive(&priv->napi, skb);
+    napi_gro_receive(napi, skb);
     total_rx_packets++;
   }
   /* guarantee a trip back through this routine if there was a failure */
@@ -264,12 +274,15 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
 static int i40e_napi_poll(struct napi_struct *napi, int budget) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
   struct i40e_priv *priv = netdev_priv(napi->dev);
+  const struct i40e_q_vector *q_vector =
+      (const struct i40e_q_vector *)((const char *)napi - offsetof(struct i40e_q_vector, napi)); /* container_of */
+  const u32 v = q_vector->v_idx;
   bool clean_complete = true;
-  if (!i40e_clean_tx_irq(priv, &priv->tx_ring, budget)) clean_complete = false;
-  int cleaned = i40e_clean_rx_irq(priv, &priv->rx_ring, budget);
+  if (v < priv->num_tx && !i40e_clean_tx_irq(priv, &priv->tx_rings[v], budget)) clean_complete = false;
+  int cleaned = v < priv->num_rx ? i40e_clean_rx_irq(priv, &priv->rx_rings[v], napi, budget) : 0;
   if (cleaned >= budget) clean_complete = false;
   if (!clean_complete) return budget;
-  if (napi_complete_done(napi, cleaned)) writel(0, priv->hw_addr + GN_REG_INT_MASK);
+  if (napi_complete_done(napi, cleaned)) writel(0, priv->hw_addr + gn_qreg(v, GN_Q_INT_MASK));
   return cleaned < budget - 1 ? cleaned : budget - 1;
 }
 
@@ -279,10 +292,10 @@ static int i40e_napi_poll(struct napi_struct *napi, int budget) {
  * one posted write standing in for the hardware's. */
 static irqreturn_t i40e_msix_clean_rings(int irq, void *data) {
   NK_PROFILE_FUNC(NK_CLASS_IRQ);
-  struct i40e_priv *priv = data;
+  struct i40e_q_vector *q_vector = data;
   (void)irq;
-  writel(I40E_INT_ALL, priv->hw_addr + GN_REG_INT_MASK);
-  napi_schedule(&priv->napi);
+  writel(I40E_INT_ALL, q_vector->priv->hw_addr + gn_qreg(q_vector->v_idx, GN_Q_INT_MASK));
+  napi_schedule(&q_vector->napi);
   return IRQ_HANDLED;
 }
 
@@ -292,10 +305,10 @@ static irqreturn_t i40e_msix_clean_rings(int irq, void *data) {
  * descriptors are free; -EBUSY if they still are not after the stop. */
 static int i40e_maybe_stop_tx(struct i40e_ring *tx_ring, struct net_device *dev, u32 size) {
   if (i40e_desc_unused(tx_ring) >= size) return 0;
-  netif_stop_queue(dev);
+  netif_stop_subqueue(dev, tx_ring->queue_index);
   /* smp_mb(): single core here, the clean path cannot run in between */
   if (i40e_desc_unused(tx_ring) < size) return -EBUSY;
-  netif_wake_queue(dev);
+  netif_wake_subqueue(dev, tx_ring->queue_index);
   tx_ring->restart_queue++;
   return 0;
 }
@@ -339,7 +352,13 @@ static bool i40e_tx_map(struct i40e_priv *priv, struct i40e_ring *tx_ring, struc
 static netdev_tx_t i40e_xmit_frame(struct sk_buff *skb, struct net_device *dev) {
   NK_PROFILE_FUNC(NK_CLASS_TX);
   struct i40e_priv *priv = netdev_priv(dev);
-  struct i40e_ring *tx_ring = &priv->tx_ring;
+  const u16 q = skb_get_queue_mapping(skb);
+  if (q >= priv->num_tx) { /* the stack never picks a queue beyond real_num_tx_queues */
+    dev->stats.tx_errors++;
+    dev_kfree_skb_any(skb);
+    return NETDEV_TX_OK;
+  }
+  struct i40e_ring *tx_ring = &priv->tx_rings[q];
   const u32 count = 1; /* i40e_xmit_descriptor_count: a linear skb under 16 KiB */
   if (skb->len > I40E_TXD_QW1_TX_BUF_SZ_MASK >> I40E_TXD_QW1_TX_BUF_SZ_SHIFT) {
     dev->stats.tx_errors++;
@@ -362,11 +381,12 @@ static netdev_tx_t i40e_xmit_frame(struct sk_buff *skb, struct net_device *dev) 
 /* ---- probe / remove -------------------------------------------------------------------- */
 
 /* Frees whatever of the rings and buffers exists (remove and the probe error
- * path). Frames still on the TX ring count as tx_dropped. */
+ * path). Frames still on a TX ring count as tx_dropped. */
 static void i40e_free_rings(struct i40e_priv *priv) {
   struct net_device *dev = priv->dev;
-  struct i40e_ring *tx = &priv->tx_ring, *rx = &priv->rx_ring;
-  if (tx->tx_bi) {
+  for (u32 q = 0; q < priv->num_tx; q++) {
+    struct i40e_ring *tx = &priv->tx_rings[q];
+    if (!tx->tx_bi) continue;
     for (u32 i = 0; i < tx->count; i++) {
       struct i40e_tx_buffer *b = &tx->tx_bi[i];
       if (!b->skb) continue;
@@ -378,17 +398,27 @@ static void i40e_free_rings(struct i40e_priv *priv) {
     free(tx->tx_bi);
     tx->tx_bi = NULL;
   }
-  if (rx->rx_bi) {
-    for (u32 i = 0; i < rx->count; i++)
-      if (rx->rx_bi[i].page) page_pool_recycle_direct(priv->rx_pool, rx->rx_bi[i].page);
-    free(rx->rx_bi);
-    rx->rx_bi = NULL;
+  for (u32 q = 0; q < priv->num_rx; q++) {
+    struct i40e_ring *rx = &priv->rx_rings[q];
+    if (rx->rx_bi) {
+      for (u32 i = 0; i < rx->count; i++)
+        if (rx->rx_bi[i].page) page_pool_recycle_direct(rx->pool, rx->rx_bi[i].page);
+      free(rx->rx_bi);
+      rx->rx_bi = NULL;
+    }
+    if (rx->pool) page_pool_destroy(rx->pool);
+    rx->pool = NULL;
   }
-  if (priv->rx_pool) page_pool_destroy(priv->rx_pool);
-  priv->rx_pool = NULL;
-  if (tx->desc) dma_free_coherent(dev, tx->size, tx->desc, tx->dma);
-  if (rx->desc) dma_free_coherent(dev, rx->size, rx->desc, rx->dma);
-  tx->desc = rx->desc = NULL;
+  for (u32 q = 0; q < priv->num_tx; q++) {
+    struct i40e_ring *tx = &priv->tx_rings[q];
+    if (tx->desc) dma_free_coherent(dev, tx->size, tx->desc, tx->dma);
+    tx->desc = NULL;
+  }
+  for (u32 q = 0; q < priv->num_rx; q++) {
+    struct i40e_ring *rx = &priv->rx_rings[q];
+    if (rx->desc) dma_free_coherent(dev, rx->size, rx->desc, rx->dma);
+    rx->desc = NULL;
+  }
 }
 
 /* Checks the config against what the i40e queue context can express. */
@@ -424,93 +454,121 @@ static int i40e_check_config(const struct nicsim_config *cfg, char *err, size_t 
   return 0;
 }
 
-/* i40e_setup_tx_descriptors / i40e_setup_rx_descriptors, then the first
- * i40e_alloc_rx_buffers(I40E_DESC_UNUSED) of i40e_configure_rx_ring. */
+/* i40e_setup_tx_descriptors / i40e_setup_rx_descriptors for every queue,
+ * then the first i40e_alloc_rx_buffers(I40E_DESC_UNUSED) of
+ * i40e_configure_rx_ring. Order: TX rings, RX rings, RX pools. */
 static int i40e_setup_rings(struct i40e_priv *priv, char *err, size_t errlen) {
   struct net_device *dev = priv->dev;
   const struct nicsim_config *cfg = dev->cfg;
-  struct i40e_ring *tx = &priv->tx_ring, *rx = &priv->rx_ring;
-  tx->count = (u32)cfg->nic.tx_ring_size;
-  tx->desc_bytes = sizeof(struct i40e_tx_desc);
-  /* add u32 for head writeback, align after this takes care of guaranteeing
-   * this is at least one cache line in size */
-  tx->size = (size_t)tx->count * sizeof(struct i40e_tx_desc) + sizeof(u32);
-  tx->size = (tx->size + 4095) & ~(size_t)4095;
-  tx->desc = dma_alloc_coherent(dev, tx->size, &tx->dma);
-  if (!tx->desc) goto fail;
-  tx->tx_bi = calloc(tx->count, sizeof *tx->tx_bi);
-
-  rx->count = (u32)cfg->nic.rx_ring_size;
-  rx->desc_bytes = (u32)cfg->nic.rx_desc_bytes;
-  rx->size = ((size_t)rx->count * rx->desc_bytes + 4095) & ~(size_t)4095;
-  rx->desc = dma_alloc_coherent(dev, rx->size, &rx->dma);
-  if (!rx->desc) goto fail;
-  rx->rx_bi = calloc(rx->count, sizeof *rx->rx_bi);
-  if (!tx->tx_bi || !rx->rx_bi) {
-    snprintf(err, errlen, "i40e: out of host memory for ring buffers");
-    return -1;
+  for (u32 q = 0; q < priv->num_tx; q++) {
+    struct i40e_ring *tx = &priv->tx_rings[q];
+    tx->queue_index = (u16)q;
+    tx->count = (u32)cfg->nic.tx_ring_size;
+    tx->desc_bytes = sizeof(struct i40e_tx_desc);
+    /* add u32 for head writeback, align after this takes care of guaranteeing
+     * this is at least one cache line in size */
+    tx->size = (size_t)tx->count * sizeof(struct i40e_tx_desc) + sizeof(u32);
+    tx->size = (tx->size + 4095) & ~(size_t)4095;
+    tx->desc = dma_alloc_coherent(dev, tx->size, &tx->dma);
+    if (!tx->desc) goto fail;
+    tx->tx_bi = calloc(tx->count, sizeof *tx->tx_bi);
+    if (!tx->tx_bi) goto oom;
+    tx->tail = priv->hw_addr + gn_qreg(q, GN_Q_TX_TAIL);
+    tx->next_to_use = tx->next_to_clean = 0;
   }
-  rx->rx_buf_len = (u32)cfg->driver.rx_buf_bytes;
-  rx->dma_attrs = I40E_RX_DMA_ATTR_BASE | (cfg->driver.dma_weak_ordering ? DMA_ATTR_WEAK_ORDERING : 0);
-  priv->rx_pool = page_pool_create_attrs(dev, rx->count - 1, rx->rx_buf_len, DMA_FROM_DEVICE, rx->dma_attrs);
-  if (!priv->rx_pool) goto fail;
-  rx->tail = priv->hw_addr + GN_REG_RX_TAIL;
-  tx->tail = priv->hw_addr + GN_REG_TX_TAIL;
-  /* Fill the ring without the tail write: the device learns the tail when
-   * the queue is enabled (i40e_configure_rx_ring writes it after the context). */
-  u32 ntu = 0;
-  for (u32 n = rx->count - 1; n; n--) {
-    struct i40e_rx_buffer *bi = &rx->rx_bi[ntu];
-    if (!i40e_alloc_mapped_page(priv, rx, bi)) break;
-    dma_sync_single_for_device(dev, bi->dma, rx->rx_buf_len, DMA_FROM_DEVICE);
-    struct i40e_32byte_rx_desc *d = i40e_rx_desc(rx, ntu);
-    nk_st64(&d->pkt_addr, bi->dma + bi->page_offset);
-    nk_st64(&d->hdr_addr, 0);
-    ntu++;
+  for (u32 q = 0; q < priv->num_rx; q++) {
+    struct i40e_ring *rx = &priv->rx_rings[q];
+    rx->queue_index = (u16)q;
+    rx->count = (u32)cfg->nic.rx_ring_size;
+    rx->desc_bytes = (u32)cfg->nic.rx_desc_bytes;
+    rx->size = ((size_t)rx->count * rx->desc_bytes + 4095) & ~(size_t)4095;
+    rx->desc = dma_alloc_coherent(dev, rx->size, &rx->dma);
+    if (!rx->desc) goto fail;
+    rx->rx_bi = calloc(rx->count, sizeof *rx->rx_bi);
+    if (!rx->rx_bi) goto oom;
+    rx->rx_buf_len = (u32)cfg->driver.rx_buf_bytes;
+    rx->dma_attrs = I40E_RX_DMA_ATTR_BASE | (cfg->driver.dma_weak_ordering ? DMA_ATTR_WEAK_ORDERING : 0);
+    rx->tail = priv->hw_addr + gn_qreg(q, GN_Q_RX_TAIL);
   }
-  rx->next_to_use = rx->next_to_alloc = ntu;
-  rx->next_to_clean = 0;
-  tx->next_to_use = tx->next_to_clean = 0;
-  rx->page_reuse_count = rx->alloc_page_failed = 0;
+  for (u32 q = 0; q < priv->num_rx; q++) {
+    struct i40e_ring *rx = &priv->rx_rings[q];
+    rx->pool = page_pool_create_attrs(dev, rx->count - 1, rx->rx_buf_len, DMA_FROM_DEVICE, rx->dma_attrs);
+    if (!rx->pool) goto fail;
+    /* Fill the ring without the tail write: the device learns the tail when
+     * the queue is enabled (i40e_configure_rx_ring writes it after the context). */
+    u32 ntu = 0;
+    for (u32 n = rx->count - 1; n; n--) {
+      struct i40e_rx_buffer *bi = &rx->rx_bi[ntu];
+      if (!i40e_alloc_mapped_page(rx, bi)) break;
+      dma_sync_single_for_device(dev, bi->dma, rx->rx_buf_len, DMA_FROM_DEVICE);
+      struct i40e_32byte_rx_desc *d = i40e_rx_desc(rx, ntu);
+      nk_st64(&d->pkt_addr, bi->dma + bi->page_offset);
+      nk_st64(&d->hdr_addr, 0);
+      ntu++;
+    }
+    rx->next_to_use = rx->next_to_alloc = ntu;
+    rx->next_to_clean = 0;
+    rx->page_reuse_count = rx->alloc_page_failed = 0;
+  }
   wmb();
   return 0;
+oom:
+  snprintf(err, errlen, "i40e: out of host memory for ring buffers");
+  return -1;
 fail:
   snprintf(err, errlen, "i40e: %s", nk_kernel_last_error(dev->k));
   return -1;
 }
 
-/* Programs the queue pair on nicsim's common register block (the XL710's
- * queue contexts, QTX_TAIL/QRX_TAIL and PFINT_DYN_CTLN), then enables it. */
+/* i40e_config_rss_reg: the PF's hash key (nic.rss_key, or the Microsoft key)
+ * and lookup table, filled as i40e_fill_rss_lut (entry i: queue i mod the
+ * RX queues), then its size, which turns RSS on; the kernel gets the same
+ * table to check every frame's queue. */
+static void i40e_config_rss(struct i40e_priv *priv) {
+  gn_program_rss(priv->dev, priv->hw_addr, priv->num_rx, priv->rss_key, priv->rss_lut, &priv->rss_size);
+}
+
+/* Programs the queue pairs on nicsim's common register block (the XL710's
+ * queue contexts, QTX_TAIL/QRX_TAIL and PFINT_DYN_CTLN), RSS, then enables them. */
 static void i40e_configure(struct i40e_priv *priv) {
   const struct nicsim_config *cfg = priv->dev->cfg;
   void __iomem *io = priv->hw_addr;
-  const struct i40e_ring *tx = &priv->tx_ring, *rx = &priv->rx_ring;
   u64 msi = nk_msi_addr(priv->dev);
   writel(sizeof(struct i40e_tx_desc), io + GN_REG_DESC_SPACING); /* packed rings */
-  writel((u32)rx->dma, io + GN_REG_RX_RING_LO);
-  writel((u32)(rx->dma >> 32), io + GN_REG_RX_RING_HI);
-  writel(rx->count, io + GN_REG_RX_RING_SIZE);
-  writel(rx->rx_buf_len, io + GN_REG_RX_BUF_SIZE);
-  writel((u32)tx->dma, io + GN_REG_TX_RING_LO);
-  writel((u32)(tx->dma >> 32), io + GN_REG_TX_RING_HI);
-  writel(tx->count, io + GN_REG_TX_RING_SIZE);
-  if (priv->head_wb) {
-    /* tx_ctx.head_wb_ena = 1; head_wb_addr = ring->dma + count * desc size */
-    u64 head = tx->dma + (u64)tx->count * sizeof(struct i40e_tx_desc);
-    writel((u32)head, io + GN_REG_TX_HEAD_WB_LO);
-    writel((u32)(head >> 32), io + GN_REG_TX_HEAD_WB_HI);
+  for (u32 q = 0; q < priv->num_rx; q++) {
+    const struct i40e_ring *rx = &priv->rx_rings[q];
+    writel((u32)rx->dma, io + gn_qreg(q, GN_Q_RX_RING_LO));
+    writel((u32)(rx->dma >> 32), io + gn_qreg(q, GN_Q_RX_RING_HI));
+    writel(rx->count, io + gn_qreg(q, GN_Q_RX_RING_SIZE));
   }
-  writel((u32)cfg->nic.irq_coal_frames, io + GN_REG_COAL_FRAMES);
-  writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + GN_REG_COAL_USECS);
-  writel((u32)msi, io + GN_REG_MSI_ADDR_LO);
-  writel((u32)(msi >> 32), io + GN_REG_MSI_ADDR_HI);
-  writel(nk_msi_data(priv->dev, I40E_IRQ_VEC), io + GN_REG_MSI_DATA);
-  writel(rx->next_to_use, rx->tail);
-  writel(tx->next_to_use, tx->tail);
+  writel(priv->rx_rings[0].rx_buf_len, io + GN_REG_RX_BUF_SIZE);
+  for (u32 q = 0; q < priv->num_tx; q++) {
+    const struct i40e_ring *tx = &priv->tx_rings[q];
+    writel((u32)tx->dma, io + gn_qreg(q, GN_Q_TX_RING_LO));
+    writel((u32)(tx->dma >> 32), io + gn_qreg(q, GN_Q_TX_RING_HI));
+    writel(tx->count, io + gn_qreg(q, GN_Q_TX_RING_SIZE));
+    if (priv->head_wb) {
+      /* tx_ctx.head_wb_ena = 1; head_wb_addr = ring->dma + count * desc size */
+      u64 head = tx->dma + (u64)tx->count * sizeof(struct i40e_tx_desc);
+      writel((u32)head, io + (q ? GN_REG_TXQ_HEAD_WB_LO(q) : GN_REG_TX_HEAD_WB_LO));
+      writel((u32)(head >> 32), io + (q ? GN_REG_TXQ_HEAD_WB_HI(q) : GN_REG_TX_HEAD_WB_HI));
+    }
+  }
+  for (u32 v = 0; v < priv->num_q_vectors; v++) {
+    writel((u32)cfg->nic.irq_coal_frames, io + gn_qreg(v, GN_Q_COAL_FRAMES));
+    writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + gn_qreg(v, GN_Q_COAL_USECS));
+    writel((u32)msi, io + gn_qreg(v, GN_Q_MSI_ADDR_LO));
+    writel((u32)(msi >> 32), io + gn_qreg(v, GN_Q_MSI_ADDR_HI));
+    writel(nk_msi_data(priv->dev, I40E_IRQ_VEC + (int)v), io + (v ? GN_REG_MSIX_DATA(v) : GN_REG_MSI_DATA));
+  }
+  if (priv->num_rx > 1) i40e_config_rss(priv);
+  for (u32 q = 0; q < priv->num_rx; q++) writel(priv->rx_rings[q].next_to_use, priv->rx_rings[q].tail);
+  for (u32 q = 0; q < priv->num_tx; q++) writel(priv->tx_rings[q].next_to_use, priv->tx_rings[q].tail);
   writel(GN_CTRL_RX_EN | GN_CTRL_TX_EN, io + GN_REG_CTRL);
 }
 
-/* probe: rings and buffers, queue programming, IRQ, NAPI, then the vector enabled. */
+/* probe: rings and buffers, queue programming, one IRQ and NAPI per queue
+ * pair (i40e_vsi_request_irq, netif_napi_add per q_vector), then the vectors enabled. */
 static int i40e_probe(struct net_device *dev, char *err, size_t errlen) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   const struct nicsim_config *cfg = dev->cfg;
@@ -525,24 +583,47 @@ static int i40e_probe(struct net_device *dev, char *err, size_t errlen) {
   priv->hw_addr = nk_ioremap(dev);
   priv->head_wb = cfg->nic.wb_mode == NC_WB_HEAD;
   priv->work_limit = I40E_DEFAULT_IRQ_WORK;
+  priv->num_rx = (u32)cfg->nic.rx_queues;
+  priv->num_tx = (u32)cfg->nic.tx_queues;
+  priv->num_q_vectors = priv->num_rx > priv->num_tx ? priv->num_rx : priv->num_tx;
+  for (u32 v = 0; v < priv->num_q_vectors; v++)
+    priv->q_vectors[v] = (struct i40e_q_vector){.priv = priv, .v_idx = (u16)v};
+  netif_set_real_num_tx_queues(dev, priv->num_tx);
+  netif_set_real_num_rx_queues(dev, priv->num_rx);
 
-  writel(I40E_INT_ALL, priv->hw_addr + GN_REG_INT_MASK); /* quiet until NAPI is ready */
+  for (u32 v = 0; v < priv->num_q_vectors; v++)
+    writel(I40E_INT_ALL, priv->hw_addr + gn_qreg(v, GN_Q_INT_MASK)); /* quiet until NAPI is ready */
   int rc = -ENOMEM;
   if (i40e_setup_rings(priv, err, errlen) != 0) goto err_free;
   i40e_configure(priv);
-  rc = request_irq(dev, I40E_IRQ_VEC, i40e_msix_clean_rings, priv);
-  if (rc != 0) {
-    snprintf(err, errlen, "i40e: request_irq(%d) failed (%d)", I40E_IRQ_VEC, rc);
-    goto err_disable;
+  for (u32 v = 0; v < priv->num_q_vectors; v++) {
+    struct i40e_q_vector *q_vector = &priv->q_vectors[v];
+    rc = request_irq(dev, I40E_IRQ_VEC + (int)v, i40e_msix_clean_rings, q_vector);
+    if (rc != 0) {
+      snprintf(err, errlen, "i40e: request_irq(%u) failed (%d)", I40E_IRQ_VEC + v, rc);
+      goto err_disable;
+    }
+    q_vector->irq_requested = true;
+    netif_napi_add(dev, &q_vector->napi, i40e_napi_poll, (int)cfg->driver.napi_budget);
+    if (v < priv->num_rx) netif_queue_set_napi(dev, v, NETDEV_QUEUE_TYPE_RX, &q_vector->napi);
+    if (v < priv->num_tx) netif_queue_set_napi(dev, v, NETDEV_QUEUE_TYPE_TX, &q_vector->napi);
+    napi_enable(&q_vector->napi);
   }
-  priv->irq_requested = true;
-  netif_napi_add(dev, &priv->napi, i40e_napi_poll, (int)cfg->driver.napi_budget);
-  napi_enable(&priv->napi);
-  writel(0, priv->hw_addr + GN_REG_INT_MASK); /* i40e_irq_dynamic_enable */
+  for (u32 v = 0; v < priv->num_q_vectors; v++)
+    writel(0, priv->hw_addr + gn_qreg(v, GN_Q_INT_MASK)); /* i40e_irq_dynamic_enable */
   return 0;
 
 err_disable:
   writel(0, priv->hw_addr + GN_REG_CTRL);
+  for (u32 v = 0; v < priv->num_q_vectors; v++) {
+    struct i40e_q_vector *q_vector = &priv->q_vectors[v];
+    if (q_vector->napi.registered) {
+      napi_disable(&q_vector->napi);
+      netif_napi_del(&q_vector->napi);
+    }
+    if (q_vector->irq_requested) free_irq(dev, I40E_IRQ_VEC + (int)v);
+    q_vector->irq_requested = false;
+  }
 err_free:
   i40e_free_rings(priv);
   free(priv);
@@ -550,16 +631,20 @@ err_free:
   return rc;
 }
 
-/* remove: stops the queue pair, then frees what probe allocated. */
+/* remove: stops the queue pairs, then frees what probe allocated. */
 static void i40e_remove(struct net_device *dev) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   struct i40e_priv *priv = netdev_priv(dev);
   if (!priv) return;
   writel(0, priv->hw_addr + GN_REG_CTRL);
-  writel(I40E_INT_ALL, priv->hw_addr + GN_REG_INT_MASK);
-  napi_disable(&priv->napi);
-  netif_napi_del(&priv->napi);
-  if (priv->irq_requested) free_irq(dev, I40E_IRQ_VEC);
+  for (u32 v = 0; v < priv->num_q_vectors; v++) writel(I40E_INT_ALL, priv->hw_addr + gn_qreg(v, GN_Q_INT_MASK));
+  for (u32 v = 0; v < priv->num_q_vectors; v++) {
+    struct i40e_q_vector *q_vector = &priv->q_vectors[v];
+    napi_disable(&q_vector->napi);
+    netif_napi_del(&q_vector->napi);
+    if (q_vector->irq_requested) free_irq(dev, I40E_IRQ_VEC + (int)v);
+  }
+  nk_netdev_set_rss(dev, NULL, NULL, 0);
   i40e_free_rings(priv);
   free(priv);
   dev->priv = NULL;
@@ -567,73 +652,97 @@ static void i40e_remove(struct net_device *dev) {
 
 /* ---- invariants ----------------------------------------------------------------------- */
 
-/* Ring indices and buffer accounting. Reads descriptors with plain loads: a
- * check is not driver work and costs nothing. */
+/* Ring indices and buffer accounting of one RX and one TX ring (either may
+ * be NULL); adds the TX ring's frames in flight to *in_flight. */
+static int i40e_check_rings(const struct net_device *dev, const struct i40e_ring *rx, const struct i40e_ring *tx,
+                            u32 *in_flight, char *err, size_t errlen) {
+  const u32 rs = rx ? rx->count : 1, ts = tx ? tx->count : 1;
+  if ((rx && (rx->next_to_clean >= rs || rx->next_to_use >= rs || rx->next_to_alloc >= rs)) ||
+      (tx && (tx->next_to_clean >= ts || tx->next_to_use >= ts))) {
+    snprintf(err, errlen, "i40e: ring index out of range (rx %u/%u/%u, tx %u/%u, sizes %u/%u)",
+             rx ? rx->next_to_clean : 0, rx ? rx->next_to_use : 0, rx ? rx->next_to_alloc : 0,
+             tx ? tx->next_to_clean : 0, tx ? tx->next_to_use : 0, rs, ts);
+    return -1;
+  }
+  if (rx) {
+    /* RX: slots [next_to_clean, next_to_alloc) hold buffers (the device's up
+     * to next_to_use, then reused ones waiting for the refill); the rest are empty. */
+    if (nk_ring_used(rx->next_to_alloc, rx->next_to_clean, rs) <
+        nk_ring_used(rx->next_to_use, rx->next_to_clean, rs)) {
+      snprintf(err, errlen, "i40e: RX next_to_alloc %u is behind next_to_use %u (clean %u)", rx->next_to_alloc,
+               rx->next_to_use, rx->next_to_clean);
+      return -1;
+    }
+    u32 held = 0;
+    for (u32 i = 0; i < rs; i++) {
+      const struct i40e_rx_buffer *b = &rx->rx_bi[i];
+      bool want = nk_ring_in_flight(i, rx->next_to_alloc, rx->next_to_clean, rs);
+      if ((b->page != NULL) != want) {
+        snprintf(err, errlen, "i40e: RX slot %u %s a buffer (clean %u, use %u, alloc %u)", i,
+                 b->page ? "holds" : "lacks", rx->next_to_clean, rx->next_to_use, rx->next_to_alloc);
+        return -1;
+      }
+      if (!b->page) continue;
+      held++;
+      if (!nk_ring_in_flight(i, rx->next_to_use, rx->next_to_clean, rs)) continue;
+      u64 q0, q1;
+      memcpy(&q0, &i40e_rx_desc(rx, i)->pkt_addr, sizeof q0);
+      memcpy(&q1, &i40e_rx_desc(rx, i)->hdr_addr, sizeof q1);
+      if (!(q1 & I40E_RXD_DD) && q0 != b->dma + b->page_offset) {
+        snprintf(err, errlen, "i40e: RX descriptor %u points at %#" PRIx64 " but its buffer is at %#" PRIx64, i, q0,
+                 (u64)(b->dma + b->page_offset));
+        return -1;
+      }
+    }
+    if (page_pool_in_use(rx->pool) != held) {
+      snprintf(err, errlen, "i40e: %u RX buffers out of the pool but %u in the ring (leak)",
+               page_pool_in_use(rx->pool), held);
+      return -1;
+    }
+  }
+  if (tx) {
+    *in_flight += nk_ring_used(tx->next_to_use, tx->next_to_clean, ts);
+    for (u32 i = 0; i < ts; i++) {
+      bool busy = nk_ring_in_flight(i, tx->next_to_use, tx->next_to_clean, ts);
+      if ((tx->tx_bi[i].skb != NULL) != busy || (tx->tx_bi[i].next_to_watch != NULL) != busy) {
+        snprintf(err, errlen, "i40e: TX slot %u %s an skb but is %s (clean %u, use %u)", i,
+                 tx->tx_bi[i].skb ? "holds" : "lacks", busy ? "in flight" : "free", tx->next_to_clean,
+                 tx->next_to_use);
+        return -1;
+      }
+    }
+    if (__netif_subqueue_stopped(dev, tx->queue_index) && i40e_desc_unused(tx) >= I40E_TX_WAKE_THRESHOLD) {
+      snprintf(err, errlen, "i40e: TX queue stopped with %u free descriptors (wake threshold %d): missed wake",
+               i40e_desc_unused(tx), I40E_TX_WAKE_THRESHOLD);
+      return -1;
+    }
+  }
+  return 0;
+}
+
+/* Ring indices and buffer accounting of every queue pair. Reads descriptors
+ * with plain loads: a check is not driver work and costs nothing. */
 static int i40e_check(struct net_device *dev, char *err, size_t errlen) {
   const struct i40e_priv *priv = netdev_priv(dev);
   if (!priv) {
     snprintf(err, errlen, "i40e: no driver state (probe failed or remove ran)");
     return -1;
   }
-  const struct i40e_ring *rx = &priv->rx_ring, *tx = &priv->tx_ring;
-  const u32 rs = rx->count, ts = tx->count;
-  if (rx->next_to_clean >= rs || rx->next_to_use >= rs || rx->next_to_alloc >= rs || tx->next_to_clean >= ts ||
-      tx->next_to_use >= ts) {
-    snprintf(err, errlen, "i40e: ring index out of range (rx %u/%u/%u, tx %u/%u, sizes %u/%u)", rx->next_to_clean,
-             rx->next_to_use, rx->next_to_alloc, tx->next_to_clean, tx->next_to_use, rs, ts);
-    return -1;
-  }
-  /* RX: slots [next_to_clean, next_to_alloc) hold buffers (the device's up
-   * to next_to_use, then reused ones waiting for the refill); the rest are empty. */
-  if (nk_ring_used(rx->next_to_alloc, rx->next_to_clean, rs) < nk_ring_used(rx->next_to_use, rx->next_to_clean, rs)) {
-    snprintf(err, errlen, "i40e: RX next_to_alloc %u is behind next_to_use %u (clean %u)", rx->next_to_alloc,
-             rx->next_to_use, rx->next_to_clean);
-    return -1;
-  }
-  u32 held = 0;
-  for (u32 i = 0; i < rs; i++) {
-    const struct i40e_rx_buffer *b = &rx->rx_bi[i];
-    bool want = nk_ring_in_flight(i, rx->next_to_alloc, rx->next_to_clean, rs);
-    if ((b->page != NULL) != want) {
-      snprintf(err, errlen, "i40e: RX slot %u %s a buffer (clean %u, use %u, alloc %u)", i,
-               b->page ? "holds" : "lacks", rx->next_to_clean, rx->next_to_use, rx->next_to_alloc);
-      return -1;
-    }
-    if (!b->page) continue;
-    held++;
-    if (!nk_ring_in_flight(i, rx->next_to_use, rx->next_to_clean, rs)) continue;
-    u64 q0, q1;
-    memcpy(&q0, &i40e_rx_desc(rx, i)->pkt_addr, sizeof q0);
-    memcpy(&q1, &i40e_rx_desc(rx, i)->hdr_addr, sizeof q1);
-    if (!(q1 & I40E_RXD_DD) && q0 != b->dma + b->page_offset) {
-      snprintf(err, errlen, "i40e: RX descriptor %u points at %#" PRIx64 " but its buffer is at %#" PRIx64, i, q0,
-               (u64)(b->dma + b->page_offset));
-      return -1;
-    }
-  }
-  if (page_pool_in_use(priv->rx_pool) != held) {
-    snprintf(err, errlen, "i40e: %u RX buffers out of the pool but %u in the ring (leak)",
-             page_pool_in_use(priv->rx_pool), held);
-    return -1;
-  }
-  u32 in_flight = nk_ring_used(tx->next_to_use, tx->next_to_clean, ts);
-  for (u32 i = 0; i < ts; i++) {
-    bool busy = nk_ring_in_flight(i, tx->next_to_use, tx->next_to_clean, ts);
-    if ((tx->tx_bi[i].skb != NULL) != busy || (tx->tx_bi[i].next_to_watch != NULL) != busy) {
-      snprintf(err, errlen, "i40e: TX slot %u %s an skb but is %s (clean %u, use %u)", i,
-               tx->tx_bi[i].skb ? "holds" : "lacks", busy ? "in flight" : "free", tx->next_to_clean,
-               tx->next_to_use);
+  u32 in_flight = 0;
+  for (u32 q = 0; q < priv->num_q_vectors; q++) {
+    char msg[384];
+    if (i40e_check_rings(dev, q < priv->num_rx ? &priv->rx_rings[q] : NULL,
+                         q < priv->num_tx ? &priv->tx_rings[q] : NULL, &in_flight, msg, sizeof msg) != 0) {
+      if (priv->num_q_vectors > 1)
+        snprintf(err, errlen, "queue pair %u: %s", q, msg);
+      else
+        snprintf(err, errlen, "%s", msg);
       return -1;
     }
   }
   if (nk_kernel_skbs_in_use(dev->k) != in_flight) {
-    snprintf(err, errlen, "i40e: %u skbs allocated but %u frames on the TX ring (leak or double free)",
+    snprintf(err, errlen, "i40e: %u skbs allocated but %u frames on the TX rings (leak or double free)",
              nk_kernel_skbs_in_use(dev->k), in_flight);
-    return -1;
-  }
-  if (netif_queue_stopped(dev) && i40e_desc_unused(tx) >= I40E_TX_WAKE_THRESHOLD) {
-    snprintf(err, errlen, "i40e: TX queue stopped with %u free descriptors (wake threshold %d): missed wake",
-             i40e_desc_unused(tx), I40E_TX_WAKE_THRESHOLD);
     return -1;
   }
   return 0;

@@ -8,13 +8,15 @@
 #define NICSIM_DRIVERS_I40E_H
 
 #include "drivers/driver.h"
+#include "hw/generic_nic.h"
 #include "hw/i40e.h"
+#include "net/rss.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
 
-#define I40E_IRQ_VEC 0              /* the queue pair's one MSI-X vector */
+#define I40E_IRQ_VEC 0              /* queue pair 0's MSI-X vector; pair q uses vector q */
 #define I40E_RX_BUFFER_WRITE 32     /* refill (and bump the tail) every 32 cleaned buffers */
 #define I40E_RX_HDR_SIZE 256        /* i40e_construct_skb's header buffer */
 #define I40E_DEFAULT_IRQ_WORK 256   /* vsi->work_limit: TX descriptors cleaned per call */
@@ -48,6 +50,7 @@ struct i40e_rx_buffer {
 
 /* One descriptor ring, RX or TX. */
 struct i40e_ring {
+  u16 queue_index; /* the queue it is (Linux ring->queue_index) */
   u8 *desc;        /* descriptor memory (dma_alloc_coherent) */
   dma_addr_t dma;  /* its bus address */
   size_t size;     /* bytes allocated (TX: plus the head write-back word), 4 KiB aligned */
@@ -61,6 +64,8 @@ struct i40e_ring {
   struct i40e_rx_buffer *rx_bi;
   u32 rx_buf_len;
   unsigned long dma_attrs; /* RX buffer mapping attributes */
+  struct page_pool *pool;  /* RX: this ring's buffers */
+  bool rx_discard;         /* RX: dropping the rest of a frame that spanned buffers */
   /* ring stats (Linux rx_stats / tx_stats) */
   u64 page_reuse_count;
   u64 alloc_page_failed;
@@ -70,17 +75,28 @@ struct i40e_ring {
   u64 tx_busy;
 };
 
+/* One MSI-X vector and its NAPI (Linux struct i40e_q_vector): vector v
+ * serves RX ring v and TX ring v (one queue pair per vector). */
+struct i40e_q_vector {
+  struct i40e_priv *priv;
+  u16 v_idx;
+  struct napi_struct napi;
+  bool irq_requested;
+};
+
 struct i40e_priv {
   struct net_device *dev;
   void __iomem *hw_addr;
-  struct i40e_ring rx_ring;
-  struct i40e_ring tx_ring;
-  struct page_pool *rx_pool;
-  struct napi_struct napi;
-  bool irq_requested;
+  u32 num_rx, num_tx, num_q_vectors; /* nic.rx_queues, nic.tx_queues, the larger */
+  struct i40e_ring rx_rings[GN_MAX_QUEUES];
+  struct i40e_ring tx_rings[GN_MAX_QUEUES];
+  struct i40e_q_vector q_vectors[GN_MAX_QUEUES];
   bool head_wb;        /* TX completion by head write-back (nic.wb_mode head), else DESC_DONE */
   u32 work_limit;      /* vsi->work_limit */
-  bool rx_discard;     /* dropping the rest of a frame that spanned buffers */
+  /* RSS (num_rx > 1): the PF's key and lookup table (i40e_config_rss_reg) */
+  u8 rss_key[NF_RSS_KEY_LEN];
+  u8 rss_lut[GN_RSS_LUT_MAX];
+  u32 rss_size;        /* LUT entries (nic.rss_table_size) */
 };
 
 /* Descriptor i of a ring (packed: desc_bytes apart). */

@@ -40,6 +40,76 @@
 #define GN_REG_MSI_DATA 0x068
 #define GN_REG_TX_HEAD_WB_LO 0x070 /* head write-back address (nic.wb_mode head); 0: none */
 #define GN_REG_TX_HEAD_WB_HI 0x074
+/* RSS (nic.rx_queues > 1): the Toeplitz key, 40 B in 10 registers (byte
+ * 4i + j of the key in bits 8j..8j+7 of register i, as i40e's PFQF_HKEY),
+ * the table size, and the indirection table: 4 one-byte entries per
+ * register (entry 4i + j in bits 8j..8j+7, as PFQF_HLUT), 512 at most. A
+ * frame goes to queue LUT[hash mod RSS_TABLE_SIZE]; with RSS_TABLE_SIZE 0
+ * (reset) every frame goes to queue 0. */
+#define GN_REG_RSS_KEY(i) (0x080 + 4 * (i)) /* i in [0, 10) */
+#define GN_REG_RSS_TABLE_SIZE 0x0B0         /* entries used, a power of two, at most 512 */
+#define GN_REG_RSS_LUT(i) (0x200 + 4 * (i)) /* i in [0, 128) */
+#define GN_RSS_KEY_REGS 10
+#define GN_RSS_LUT_REGS 128
+#define GN_RSS_LUT_MAX 512
+
+/* Queue register blocks: queue q's block starts at GN_QBLOCK(q) (q < 16).
+ * Each holds queue q's RX and TX ring registers and interrupt vector q's
+ * registers (vector q serves RX queue q and TX queue q: one MSI-X vector per
+ * queue pair, as i40e's q_vectors). Queue 0's block and the single-queue
+ * registers above are the same registers (aliases). */
+#define GN_MAX_QUEUES 16
+#define GN_QBLOCK(q) (0x400 + 0x40 * (q))
+#define GN_Q_RX_RING_LO 0x00
+#define GN_Q_RX_RING_HI 0x04
+#define GN_Q_RX_RING_SIZE 0x08
+#define GN_Q_RX_TAIL 0x0C
+#define GN_Q_RX_HEAD 0x10 /* read-only */
+#define GN_Q_TX_RING_LO 0x14
+#define GN_Q_TX_RING_HI 0x18
+#define GN_Q_TX_RING_SIZE 0x1C
+#define GN_Q_TX_TAIL 0x20
+#define GN_Q_TX_HEAD 0x24 /* read-only */
+#define GN_Q_INT_STATUS 0x28 /* vector q's causes; read to clear */
+#define GN_Q_INT_MASK 0x2C   /* vector q's mask (reset: all masked) */
+#define GN_Q_COAL_FRAMES 0x30
+#define GN_Q_COAL_USECS 0x34
+#define GN_Q_MSI_ADDR_LO 0x38 /* vector q's MSI-X table entry: address ... */
+#define GN_Q_MSI_ADDR_HI 0x3C
+/* ... and data word (outside the full block): vector q's at GN_REG_MSIX_DATA(q);
+ * MSI_DATA above is vector 0's. */
+#define GN_REG_MSIX_DATA(q) (0x0C0 + 4 * (q))
+/* TX head write-back addresses of all TX queues (nic.wb_mode head);
+ * TX_HEAD_WB_LO/HI above are queue 0's. */
+#define GN_REG_TXQ_HEAD_WB_LO(q) (0x100 + 8 * (q))
+#define GN_REG_TXQ_HEAD_WB_HI(q) (0x104 + 8 * (q))
+/* Register offset of queue register r (GN_Q_*) of queue q. */
+#define GN_QREG(q, r) (GN_QBLOCK(q) + (r))
+
+/* Register offset of queue register r (GN_Q_*) of queue (or vector) q: queue
+ * 0's single-queue register where there is one, else its queue-block one. */
+static inline uint32_t gn_qreg(uint32_t q, uint32_t r) {
+  if (q != 0) return GN_QREG(q, r);
+  switch (r) {
+    case GN_Q_RX_RING_LO: return GN_REG_RX_RING_LO;
+    case GN_Q_RX_RING_HI: return GN_REG_RX_RING_HI;
+    case GN_Q_RX_RING_SIZE: return GN_REG_RX_RING_SIZE;
+    case GN_Q_RX_TAIL: return GN_REG_RX_TAIL;
+    case GN_Q_RX_HEAD: return GN_REG_RX_HEAD;
+    case GN_Q_TX_RING_LO: return GN_REG_TX_RING_LO;
+    case GN_Q_TX_RING_HI: return GN_REG_TX_RING_HI;
+    case GN_Q_TX_RING_SIZE: return GN_REG_TX_RING_SIZE;
+    case GN_Q_TX_TAIL: return GN_REG_TX_TAIL;
+    case GN_Q_TX_HEAD: return GN_REG_TX_HEAD;
+    case GN_Q_INT_STATUS: return GN_REG_INT_STATUS;
+    case GN_Q_INT_MASK: return GN_REG_INT_MASK;
+    case GN_Q_COAL_FRAMES: return GN_REG_COAL_FRAMES;
+    case GN_Q_COAL_USECS: return GN_REG_COAL_USECS;
+    case GN_Q_MSI_ADDR_LO: return GN_REG_MSI_ADDR_LO;
+    default: return GN_REG_MSI_ADDR_HI;
+  }
+}
+
 #define GN_BAR0_SIZE 0x1000
 
 #define GN_CTRL_RX_EN (1u << 0)

@@ -84,7 +84,8 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   k->prof_softirq = nk_prof_id(NK_PROF_NET_RX_ACTION, NK_CLASS_IRQ);
   k->prof_hrtimer = nk_prof_id(NK_PROF_HRTIMER, NK_CLASS_IRQ);
   k->prof_copy_to_user = nk_prof_id(NK_PROF_COPY_TO_USER, NK_CLASS_RX);
-  u32 cap = (u32)cfg->nic.tx_ring_size + (u32)nk__rx_slot_skbs(cfg) + 2 * (u32)cfg->driver.napi_budget +
+  u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)nk__rx_slot_skbs(cfg) +
+            2 * (u32)cfg->driver.napi_budget +
             NK_SKB_SLACK + 64;
   if (nk__mem_init(k, err, errlen) != 0 || nk__dma_init(k, cap, err, errlen) != 0 ||
       nk__skb_init(k, err, errlen) != 0) {
@@ -286,7 +287,46 @@ void nk_kernel_user_copy(struct nk_kernel *k) {
 void netif_stop_queue(struct net_device *dev) { dev->tx_stopped = true; }
 void netif_wake_queue(struct net_device *dev) { dev->tx_stopped = false; }
 bool netif_queue_stopped(const struct net_device *dev) { return dev->tx_stopped; }
-bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return k->dev.tx_stopped; }
+bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return __netif_subqueue_stopped(&k->dev, (u16)k->busy_txq); }
+
+void netif_stop_subqueue(struct net_device *dev, u16 q) {
+  if (q == 0)
+    dev->tx_stopped = true;
+  else if (q < 32)
+    dev->txq_stopped |= 1u << q;
+}
+
+void netif_wake_subqueue(struct net_device *dev, u16 q) {
+  if (q == 0)
+    dev->tx_stopped = false;
+  else if (q < 32)
+    dev->txq_stopped &= ~(1u << q);
+}
+
+bool __netif_subqueue_stopped(const struct net_device *dev, u16 q) {
+  return q == 0 ? dev->tx_stopped : q < 32 && (dev->txq_stopped & (1u << q)) != 0;
+}
+
+int netif_set_real_num_tx_queues(struct net_device *dev, unsigned int n) {
+  if (n < 1 || n > NK_NAPI_MAX) return -EINVAL;
+  dev->real_num_tx_queues = n;
+  return 0;
+}
+
+int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int n) {
+  if (n < 1 || n > NK_NAPI_MAX) return -EINVAL;
+  dev->real_num_rx_queues = n;
+  return 0;
+}
+
+uint64_t nk_kernel_txq_packets(const struct nk_kernel *k, uint32_t q) {
+  return q < NK_NAPI_MAX ? k->txq_packets[q] : 0;
+}
+
+uint32_t nk_kernel_tx_queue_of_flow(const struct nk_kernel *k, uint32_t flow) {
+  const u32 n = k->dev.real_num_tx_queues;
+  return n > 1 ? (flow & ~NF_FLOW_ACK) % n : 0;
+}
 
 /* nk_kernel_xmit of a data frame, or (sack non-NULL) of an ACK frame. */
 static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq,
@@ -296,7 +336,10 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
   if (k->fault[0]) return -EFAULT;
   if (frame_bytes < NF_MIN_FRAME) return -EINVAL;
   struct net_device *dev = &k->dev;
-  if (dev->tx_stopped) {
+  /* netdev_pick_tx: the flow's queue (one hash per flow, skb_tx_hash). */
+  const u32 txq = nk_kernel_tx_queue_of_flow(k, flow);
+  if (__netif_subqueue_stopped(dev, (u16)txq)) {
+    k->busy_txq = txq;
     k->stats.xmit_busy++;
     return NETDEV_TX_BUSY;
   }
@@ -313,13 +356,16 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
     nf_fill_ack(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq, 0, sack);
   else
     nf_fill(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq);
+  skb->queue_mapping = (u16)txq;
   netdev_tx_t rc = k->drv->ndo_start_xmit(skb, dev);
   if (rc == NETDEV_TX_BUSY) {
+    k->busy_txq = txq;
     k->stats.xmit_busy_driver++;
     dev_kfree_skb_any(skb); /* the frame was not consumed: the caller retries it */
     return NETDEV_TX_BUSY;
   }
   k->stats.xmit_ok++;
+  if (txq < NK_NAPI_MAX) k->txq_packets[txq]++;
   return NETDEV_TX_OK;
 }
 

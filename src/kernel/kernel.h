@@ -89,8 +89,24 @@ uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k);
 /* The reader copies every pending byte to user space: charges
  * cpu.stack_rx_cycles_per_byte per byte (bucket copy_to_user) to the caller. */
 void nk_kernel_user_copy(struct nk_kernel *k);
-/* True while the driver has stopped its TX queue. */
+/* True while the driver has stopped its TX queue: with several TX queues, the
+ * queue of the latest frame nk_kernel_xmit refused (the one to retry). */
 bool nk_kernel_tx_stopped(const struct nk_kernel *k);
+/* The TX queue the stack puts a frame of flow on: flow mod
+ * real_num_tx_queues (skb_tx_hash with one hash per flow; 0 with one queue). */
+uint32_t nk_kernel_tx_queue_of_flow(const struct nk_kernel *k, uint32_t flow);
+/* Per RX queue q (< 16): frames NAPIs of queue q handed to the stack, and
+ * frames the driver dropped from it (nk_napi_rx_dropped). */
+uint64_t nk_kernel_rxq_packets(const struct nk_kernel *k, uint32_t q);
+uint64_t nk_kernel_rxq_dropped(const struct nk_kernel *k, uint32_t q);
+/* Per TX queue q (< 16): frames the driver accepted on it (NETDEV_TX_OK). */
+uint64_t nk_kernel_txq_packets(const struct nk_kernel *k, uint32_t q);
+/* NAPI polls as they run: hook(ctx, napi index, its RX queue (-1: none),
+ * false at the start / true at the end of the poll, work done (0 at the
+ * start), budget). The CPU model records them on its timeline (trace
+ * tracks cpu<core>.napi<index>). NULL turns it off. */
+typedef void (*nk_napi_hook_fn)(void *ctx, int napi_index, int rx_queue, bool end, int work, int budget);
+void nk_kernel_set_napi_hook(struct nk_kernel *k, nk_napi_hook_fn hook, void *ctx);
 /* Platform timer id expired (platform.h timer_arm): charges cpu.softirq_cycles
  * (bucket hrtimer_interrupt, IRQ) and runs the callback of the hrtimer queued
  * on id, if any (a stale expiry is counted and ignored). */
@@ -336,7 +352,15 @@ struct net_device {
   const struct nicsim_config *cfg; /* the resolved config: ring sizes, knobs */
   void *priv;                      /* the driver's private struct */
   struct net_device_stats stats;
-  bool tx_stopped;
+  bool tx_stopped;                 /* TX queue 0 stopped (netif_stop_queue) */
+  u32 txq_stopped;                 /* bit q: TX queue q >= 1 stopped (netif_stop_subqueue) */
+  u32 real_num_tx_queues;          /* TX queues the stack spreads flows over (0 or 1: one) */
+  u32 real_num_rx_queues;
+  /* RSS as the driver programmed it (nk_netdev_set_rss): the kernel checks
+   * that every frame reaches the stack on the RX queue the table names. */
+  const u8 *rss_key;               /* NF_RSS_KEY_LEN bytes, or NULL: no check */
+  const u8 *rss_lut;               /* rss_lut_size entries (RX queue numbers) */
+  u32 rss_lut_size;                /* a power of two */
 };
 /* The driver's private struct. */
 static inline void *netdev_priv(const struct net_device *dev) { return dev->priv; }
@@ -350,7 +374,10 @@ struct sk_buff {
   struct net_device *dev;
   struct sk_buff *next; /* free-list link */
   bool in_use;          /* allocated (double-free detection) */
+  u16 queue_mapping;    /* TX: the queue the stack picked (skb_get_queue_mapping) */
 };
+/* The TX queue the stack chose for skb (netdev_pick_tx). */
+static inline u16 skb_get_queue_mapping(const struct sk_buff *skb) { return skb->queue_mapping; }
 /* An skb for RX with NET_SKB_PAD + NET_IP_ALIGN headroom, as napi_alloc_skb. */
 struct sk_buff *napi_alloc_skb(struct napi_struct *napi, unsigned int len);
 /* The same outside NAPI. */
@@ -376,6 +403,8 @@ struct napi_struct {
   bool scheduled;
   bool missed;     /* scheduled again while scheduled (NAPI_STATE_MISSED): poll once more */
   bool registered; /* between netif_napi_add and netif_napi_del */
+  int index;       /* registration order on its device: 0, 1, ... (trace track cpu<c>.napi<index>) */
+  int rx_queue;    /* RX queue it polls (netif_queue_set_napi), -1 if none was set */
 };
 /* Registers a NAPI context, disabled, with its poll function and weight. */
 void netif_napi_add(struct net_device *dev, struct napi_struct *napi,
@@ -403,6 +432,30 @@ void free_irq(struct net_device *dev, int vec);
 u64 nk_msi_addr(struct net_device *dev);
 /* MSI data word for vector vec (the vector itself). */
 u32 nk_msi_data(struct net_device *dev, int vec);
+
+/* Multi-queue (nic.rx_queues / tx_queues > 1). The queue types of netif_queue_set_napi. */
+enum netdev_queue_type { NETDEV_QUEUE_TYPE_RX, NETDEV_QUEUE_TYPE_TX };
+/* Records that napi polls RX (or TX) queue q (Linux 6.8's netif_queue_set_napi);
+ * with an RX queue the kernel counts the frames the NAPI hands up per queue. */
+void netif_queue_set_napi(struct net_device *dev, unsigned int q, enum netdev_queue_type type,
+                          struct napi_struct *napi);
+/* Sets the TX (RX) queues in use: the stack spreads its flows over the TX ones. 0 or -EINVAL. */
+int netif_set_real_num_tx_queues(struct net_device *dev, unsigned int n);
+int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int n);
+/* Stops / wakes TX queue q (q < real_num_tx_queues; queue 0 is netif_stop_queue's). */
+void netif_stop_subqueue(struct net_device *dev, u16 q);
+void netif_wake_subqueue(struct net_device *dev, u16 q);
+/* True while TX queue q is stopped. */
+bool __netif_subqueue_stopped(const struct net_device *dev, u16 q);
+/* Tells the kernel the RSS key (NF_RSS_KEY_LEN bytes) and indirection table
+ * (size entries, a power of two) the driver programmed; both must outlive the
+ * driver's binding. Every frame handed to the stack from a NAPI with an RX
+ * queue is then checked against it: arriving on another queue than the table
+ * names for its hash is a fault (nicsim's check, not a Linux API). */
+void nk_netdev_set_rss(struct net_device *dev, const u8 *key, const u8 *lut, u32 size);
+/* The driver dropped a frame it took from napi's RX queue (Linux drivers
+ * count it in their ring's rx_stats): counted for per-queue conservation. */
+void nk_napi_rx_dropped(struct napi_struct *napi);
 
 /* Stops the TX queue: nk_kernel_xmit returns NETDEV_TX_BUSY until the wake. */
 void netif_stop_queue(struct net_device *dev);

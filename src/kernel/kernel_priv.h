@@ -129,6 +129,13 @@ struct nk_kernel {
   int npoll;
   struct napi_struct *polling; /* the NAPI whose poll is running */
   int polling_budget;
+  int napi_next_index;         /* index the next netif_napi_add gives */
+  nk_napi_hook_fn napi_hook;   /* NAPI poll observer (trace), or NULL */
+  void *napi_hook_ctx;
+  u64 rxq_packets[NK_NAPI_MAX]; /* per RX queue: frames handed to the stack by its NAPI */
+  u64 rxq_dropped[NK_NAPI_MAX]; /* per RX queue: frames its driver dropped */
+  u32 busy_txq;                 /* TX queue of the latest frame refused because it was stopped */
+  u64 txq_packets[NK_NAPI_MAX]; /* per TX queue: frames the driver accepted (NETDEV_TX_OK) */
 
   struct nk_irq irqs[NK_IRQ_MAX];
 
@@ -220,6 +227,10 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
 /* Ends the mapping that starts at pa, checking len/dir/kind like dma-debug. */
 bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
                      bool coherent, const char *what);
+
+/* Multi-queue (napi.c): napi handed skb to the stack; counts it for the
+ * NAPI's RX queue and checks that RSS chose that queue for the frame. */
+void nk__napi_rx(struct nk_kernel *k, const struct napi_struct *napi, const struct sk_buff *skb);
 
 /* Timers (timer.c): cancels every queued timer and forgets all of them
  * (driver remove); a queued one is recorded as a leak. */

@@ -1,8 +1,10 @@
-/* napi.c: NAPI contexts with Linux's state rules (SCHED, MISSED, disable)
- * and the NET_RX softirq that polls them. */
+/* napi.c: NAPI contexts with Linux's state rules (SCHED, MISSED, disable),
+ * the NET_RX softirq that polls them (observed by the NAPI hook), and the
+ * multi-queue bookkeeping: which RX queue a NAPI polls, its counts. */
 #include <string.h>
 
 #include "kernel/kernel_priv.h"
+#include "net/rss.h"
 
 #define NAPI_POLL_WEIGHT 64
 
@@ -60,7 +62,7 @@ void netif_napi_add(struct net_device *dev, struct napi_struct *napi, int (*poll
   }
   k->napis[slot] = napi;
   *napi = (struct napi_struct){.poll = poll, .dev = dev, .weight = weight > 0 ? weight : NAPI_POLL_WEIGHT,
-                               .registered = true};
+                               .registered = true, .index = k->napi_next_index++, .rx_queue = -1};
 }
 
 void netif_napi_del(struct napi_struct *napi) {
@@ -168,7 +170,9 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
     int budget = napi->weight < k->cfg->driver.napi_budget ? napi->weight : (int)k->cfg->driver.napi_budget;
     k->polling = napi;
     k->polling_budget = budget;
+    if (k->napi_hook) k->napi_hook(k->napi_hook_ctx, napi->index, napi->rx_queue, false, 0, budget);
     int work = napi->poll(napi, budget);
+    if (k->napi_hook) k->napi_hook(k->napi_hook_ctx, napi->index, napi->rx_queue, true, work, budget);
     /* The end of the poll: whatever GRO still holds goes up (Linux keeps
      * packets of the current jiffy across full-budget polls; here a poll
      * always ends with an empty GRO table), and the TCP receiver ACKs the
@@ -189,4 +193,65 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
   }
   nk__flush_user_copy(k);
   return k->npoll > 0;
+}
+
+/* ---- multi-queue --------------------------------------------------------- */
+
+void netif_queue_set_napi(struct net_device *dev, unsigned int q, enum netdev_queue_type type,
+                          struct napi_struct *napi) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "netif_queue_set_napi");
+  if (!napi || !napi->registered) {
+    nk__fault(k, "netif_queue_set_napi: NAPI context not added");
+    return;
+  }
+  if (q >= NK_NAPI_MAX) {
+    nk__fault(k, "netif_queue_set_napi: queue %u beyond the %d modelled", q, NK_NAPI_MAX);
+    return;
+  }
+  if (type == NETDEV_QUEUE_TYPE_RX) napi->rx_queue = (int)q;
+}
+
+void nk_napi_rx_dropped(struct napi_struct *napi) {
+  if (napi && napi->rx_queue >= 0 && napi->dev && napi->dev->k) napi->dev->k->rxq_dropped[napi->rx_queue]++;
+}
+
+uint64_t nk_kernel_rxq_packets(const struct nk_kernel *k, uint32_t q) {
+  return q < NK_NAPI_MAX ? k->rxq_packets[q] : 0;
+}
+
+uint64_t nk_kernel_rxq_dropped(const struct nk_kernel *k, uint32_t q) {
+  return q < NK_NAPI_MAX ? k->rxq_dropped[q] : 0;
+}
+
+void nk_kernel_set_napi_hook(struct nk_kernel *k, nk_napi_hook_fn hook, void *ctx) {
+  k->napi_hook = hook;
+  k->napi_hook_ctx = ctx;
+}
+
+void nk__napi_rx(struct nk_kernel *k, const struct napi_struct *napi, const struct sk_buff *skb) {
+  if (!napi || napi->rx_queue < 0 || !skb->in_use) return;
+  const u32 q = (u32)napi->rx_queue;
+  k->rxq_packets[q]++;
+  const struct net_device *dev = napi->dev;
+  if (!dev || !dev->rss_key || !dev->rss_lut || dev->rss_lut_size == 0) return;
+  const u32 hash = nf_rss_frame_hash(dev->rss_key, skb->data, skb->len);
+  const u32 entry = hash & (dev->rss_lut_size - 1);
+  if (dev->rss_lut[entry] != q) {
+    struct nf_header h;
+    memcpy(&h, skb->data + NF_HDR_OFF, sizeof h);
+    nk__fault(k,
+              "frame of flow %u (RSS hash %#x, table entry %u -> RX queue %u) reached the stack from RX queue %u",
+              h.flow, hash, entry, dev->rss_lut[entry], q);
+  }
+}
+
+void nk_netdev_set_rss(struct net_device *dev, const u8 *key, const u8 *lut, u32 size) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "nk_netdev_set_rss");
+  if (size && (size & (size - 1))) {
+    nk__fault(k, "nk_netdev_set_rss: table size %u is not a power of two", size);
+    return;
+  }
+  dev->rss_key = key;
+  dev->rss_lut = lut;
+  dev->rss_lut_size = key && lut ? size : 0;
 }

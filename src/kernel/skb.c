@@ -14,7 +14,9 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
   /* Data room for the largest frame of the run (at least a standard 1518-byte
    * one): skbs hold frames, not whole RX buffers. */
   u64 frame = c->traffic.frame_bytes > NK_SKB_MIN_FRAME ? (u64)c->traffic.frame_bytes : NK_SKB_MIN_FRAME;
-  u64 n = (u64)c->nic.tx_ring_size + nk__rx_slot_skbs(c) + 2 * (u64)c->driver.napi_budget + NK_SKB_SLACK;
+  /* every TX ring full (nic.tx_queues of them) */
+  u64 n = (u64)c->nic.tx_ring_size * (u64)c->nic.tx_queues + nk__rx_slot_skbs(c) + 2 * (u64)c->driver.napi_budget +
+          NK_SKB_SLACK;
   k->tcp = c->traffic.protocol == NC_PROTO_TCP;
   if (k->tcp) {
     /* The TCP receiver's out-of-order queue holds skbs too: at most a window
@@ -80,6 +82,7 @@ static struct sk_buff *alloc_skb(struct net_device *dev, unsigned int len, const
   s->dev = dev;
   s->data = s->head + NET_SKB_PAD + NET_IP_ALIGN;
   s->len = 0;
+  s->queue_mapping = 0;
   k->skbs_in_use++;
   return s;
 }
@@ -415,12 +418,12 @@ void nk__gro_flush(struct nk_kernel *k, bool end_of_poll) {
  * at napi_complete_done and at the end of every poll. udp: no GRO, every
  * frame goes up on its own. */
 void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
-  (void)napi;
   if (!skb) {
     nk__fault(nk__cur("napi_gro_receive"), "napi_gro_receive(NULL)");
     return;
   }
   struct nk_kernel *k = nk__dev_kernel(skb->dev, "napi_gro_receive");
+  nk__napi_rx(k, napi, skb); /* multi-queue: per-queue count and RSS check (napi.c) */
   if (!k->tcp || !k->polling) {
     netif_receive_skb(skb);
     return;

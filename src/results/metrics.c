@@ -155,6 +155,10 @@ static const struct {
     {"pcie.up.", {".tlps", ".bytes"}},
     {"pcie.down.", {".tlps", ".bytes"}},
     {"bus.", {".bursts", ".bytes"}},
+    /* several queues (nic.rx_queues / tx_queues > 1): per queue and vector */
+    {"nic.rxq", {".pkts", ".occupancy"}},
+    {"nic.txq", {".pkts", ".occupancy"}},
+    {"irq.vec", {".count", ".suppressed"}},
 };
 
 /* True if c may appear in a metric identifier. */

@@ -21,6 +21,37 @@ namespace {
 uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
 
+/* Several queues, after the drain: every frame the NIC wrote back on RX
+ * queue q reached the stack from queue q's NAPI or was counted as dropped by
+ * the driver there (the kernel checked each one's RSS queue as it went up);
+ * every frame the driver accepted on TX queue q was read from TX queue q.
+ * False with a message naming the queue otherwise. */
+bool queue_conservation(const NicCounters &c, const nk_kernel *k, std::string *msg) {
+  if (k == nullptr) return true;
+  char buf[256];
+  for (uint32_t q = 0; c.tx_queues > 1 && q < c.tx_queues; q++) {
+    const uint64_t sent = nk_kernel_txq_packets(k, q);
+    if (sent == c.txq_frames[q]) continue;
+    std::snprintf(buf, sizeof buf,
+                  "conservation on TX queue %u: the driver accepted %" PRIu64 " frames on it, the NIC read %" PRIu64,
+                  q, sent, c.txq_frames[q]);
+    *msg = buf;
+    return false;
+  }
+  if (c.rx_queues < 2) return true;
+  for (uint32_t q = 0; q < c.rx_queues; q++) {
+    const uint64_t up = nk_kernel_rxq_packets(k, q), dropped = nk_kernel_rxq_dropped(k, q);
+    if (c.rxq_frames[q] == up + dropped && c.rxq_steered[q] == c.rxq_frames[q]) continue;
+    std::snprintf(buf, sizeof buf,
+                  "conservation on RX queue %u: RSS sent %" PRIu64 " frames to it, the NIC wrote back %" PRIu64
+                  ", its NAPI handed %" PRIu64 " to the stack and the driver dropped %" PRIu64,
+                  q, c.rxq_steered[q], c.rxq_frames[q], up, dropped);
+    *msg = buf;
+    return false;
+  }
+  return true;
+}
+
 }  // namespace
 
 Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
@@ -80,6 +111,9 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     m_out.finished = true;
     m_out.check_rc = rc;
     m_out.check_msg = msg;
+    std::string qmsg;
+    if (!queue_conservation(m_at_finish.nic, cpu.kernel(), &qmsg))
+      report("top", qmsg, static_cast<double>(now_ps()) / 1000.0);
     sc_core::sc_stop();
   };
 
@@ -347,6 +381,37 @@ void Top::fill_results(nicsim_results *res) const {
     nicsim_results_set_extra(res, "cpu.lock_wait_cycles", "cycles", NM_KIND_COUNT,
                              "Cycles cores spun waiting for the kernel lock in the window (part of cpu.busy_cycles)",
                              std::round(cpu.bucket_cycles(cpu.lock_wait_bucket(), true)));
+  /* Extras with several queues: frames and ring occupancy per queue, MSIs per vector. */
+  if (b.nic.rx_queues > 1 || b.nic.tx_queues > 1) {
+    /* One direction's queues: frames (what) and mean ring occupancy per queue. */
+    const auto queues = [&](const char *dir, const char *what, uint32_t n, const uint64_t *fa, const uint64_t *fb,
+                            const uint64_t *oa, const uint64_t *ob) {
+      for (uint32_t q = 0; q < n; q++) {
+        std::snprintf(name, sizeof name, "nic.%sq%u.pkts", dir, q);
+        std::snprintf(desc, sizeof desc, "%s queue %u in the window", what, q);
+        nicsim_results_set_extra(res, name, "frames", NM_KIND_COUNT, desc, static_cast<double>(fb[q] - fa[q]));
+        std::snprintf(name, sizeof name, "nic.%sq%u.occupancy", dir, q);
+        std::snprintf(desc, sizeof desc, "Mean descriptors %s queue %u's ring gave the device in the window",
+                      dir[0] == 'r' ? "RX" : "TX", q);
+        nicsim_results_set_extra(res, name, "descriptors", NM_KIND_REAL, desc,
+                                 static_cast<double>(ob[q] - oa[q]) / win_ps);
+      }
+    };
+    queues("rx", "RX frames the NIC wrote back on RX", b.nic.rx_queues, a.nic.rxq_frames, b.nic.rxq_frames,
+           a.nic.rxq_occ_integral, b.nic.rxq_occ_integral);
+    queues("tx", "TX frames the NIC read from TX", b.nic.tx_queues, a.nic.txq_frames, b.nic.txq_frames,
+           a.nic.txq_occ_integral, b.nic.txq_occ_integral);
+    for (uint32_t v = 0; v < b.nic.vectors; v++) {
+      std::snprintf(name, sizeof name, "irq.vec%u.count", v);
+      std::snprintf(desc, sizeof desc, "MSIs the NIC raised on vector %u (queue pair %u) in the window", v, v);
+      nicsim_results_set_extra(res, name, "interrupts", NM_KIND_COUNT, desc,
+                               static_cast<double>(b.nic.vec_irqs_raised[v] - a.nic.vec_irqs_raised[v]));
+      std::snprintf(name, sizeof name, "irq.vec%u.suppressed", v);
+      std::snprintf(desc, sizeof desc, "Moderation conditions met on vector %u while it was masked, in the window", v);
+      nicsim_results_set_extra(res, name, "interrupts", NM_KIND_COUNT, desc,
+                               static_cast<double>(b.nic.vec_irqs_suppressed[v] - a.nic.vec_irqs_suppressed[v]));
+    }
+  }
   /* Extras: link traffic by DMA purpose (on the bus, fill_bus_metrics did it). */
   for (size_t p = 0; pcie && p < kDmaPurposes; p++) {
     const char *pn = dma_purpose_name(static_cast<DmaPurpose>(p));

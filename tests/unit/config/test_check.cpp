@@ -184,6 +184,36 @@ TEST(ConfigCheck, FamilyRingSizes) {
   check_ok("nic: {family: i40e, desc_spacing: 32, rx_ring_size: 4096}\ndriver: {name: i40e}\n");
 }
 
+TEST(ConfigCheck, QueuesOnlyOnMultiQueueFamiliesAndRssKnobs) {
+  // lan743x is modelled with one queue: the later of the two keys is blamed.
+  nc_error e = check_error("nic:\n  family: lan743x\n  rx_queues: 4\ndriver: {name: lan743x}\n");
+  EXPECT_EQ(where(e), "t.yaml:3:14");
+  EXPECT_STREQ(e.msg, "nic.rx_queues = 4: the lan743x family is modelled with one queue per direction");
+  EXPECT_STREQ(e.hint, "set nic.rx_queues: 1, or nic.family: generic or i40e (the multi-queue families)");
+  e = check_error("nic: {family: stmmac, desc_spacing: 16}\ndriver: {name: stmmac}\n", {"nic.tx_queues=2"});
+  EXPECT_EQ(where(e), "<command line>:1:15");
+  EXPECT_STREQ(e.msg, "nic.tx_queues = 2: the stmmac family is modelled with one queue per direction");
+  check_ok("nic: {rx_queues: 16, tx_queues: 16}\n");
+  check_ok("nic: {family: i40e, rx_queues: 4, tx_queues: 2}\ndriver: {name: i40e}\n");
+  // The indirection table is a power of two; the key 80 hex digits.
+  e = check_error("nic:\n  rss_table_size: 100\n");
+  EXPECT_EQ(where(e), "t.yaml:2:19");
+  EXPECT_STREQ(e.msg, "nic.rss_table_size = 100 is not a power of two");
+  EXPECT_STREQ(e.hint, "use a power of two up to 512, e.g. 64 or 128");
+  e = check_error("nic:\n  rss_key: 6d5a\n");
+  EXPECT_EQ(where(e), "t.yaml:2:12");
+  EXPECT_STREQ(e.msg, "nic.rss_key has 4 hex digits, not 80");
+  e = check_error("nic:\n  rss_key: " + std::string(79, 'a') + "x\n");
+  EXPECT_STREQ(e.msg, "nic.rss_key has a non-hex character at position 80");
+  check_ok("nic:\n  rss_key: " + std::string(80, 'A') + "\n");
+  // The memory check counts every queue's ring and buffers: 16 RX queues of
+  // 512 x 2 KiB buffers are 16 MiB, more than memory.size_mb 8 holds (one
+  // queue's 1 MiB would fit).
+  check_ok("memory: {size_mb: 8}\n");
+  e = check_error("memory: {size_mb: 8}\nnic: {rx_queues: 16}\n");
+  EXPECT_NE(std::strstr(e.msg, "is too small for the rings and buffers"), nullptr) << e.msg;
+}
+
 TEST(ConfigCheck, FrameFitsInOneRxBuffer) {
   nc_error e = check_error("traffic:\n  frame_bytes: 9018\n");
   EXPECT_EQ(where(e), "t.yaml:2:16");

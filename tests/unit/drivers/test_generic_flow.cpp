@@ -28,7 +28,7 @@ TEST(GenericTx, QueueStopsWhenFullAndWakesAfterEnoughCleaning) {
   r.tx_complete(15, &track);
   r.service();
   EXPECT_TRUE(nk_kernel_tx_stopped(r.t.k));
-  EXPECT_EQ(nk_ring_space(r.priv->tx_cur, r.priv->tx_dirty, 64), 15u);
+  EXPECT_EQ(nk_ring_space(r.priv->tx[0].cur, r.priv->tx[0].dirty, 64), 15u);
   EXPECT_EQ(r.t.check(), "");
   // ...the 16th is.
   r.tx_complete(1, &track);
@@ -193,7 +193,7 @@ TEST(GenericLongRun, ConservesEveryFrameAndLeaksNothing) {
   EXPECT_GT(busy, 0u) << "the run should have filled the TX ring at least once";
   EXPECT_EQ(r.priv->tx_stops, r.priv->tx_wakes + (nk_kernel_tx_stopped(r.t.k) ? 1 : 0));
   EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
-  EXPECT_EQ(page_pool_in_use(r.priv->rx_pool), 255u);
+  EXPECT_EQ(page_pool_in_use(r.priv->rx[0].pool), 255u);
   EXPECT_EQ(r.t.cp.c.mmio_reads, 0u);
   EXPECT_EQ(r.t.check(), "");
   nk_kernel_remove(r.t.k);

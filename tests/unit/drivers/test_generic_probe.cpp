@@ -28,11 +28,11 @@ TEST(GenericProbe, ProgramsEveryRegister) {
   const nicsim_config &c = r.t.cfg;
   auto reg = [&](uint32_t off) { return r.t.cp.regs[off / 4]; };
   EXPECT_EQ(reg(GN_REG_DESC_SPACING), 16u);
-  EXPECT_EQ(reg(GN_REG_RX_RING_LO), static_cast<uint32_t>(p->rx_ring_dma));
-  EXPECT_EQ(reg(GN_REG_RX_RING_HI), static_cast<uint32_t>(p->rx_ring_dma >> 32));
+  EXPECT_EQ(reg(GN_REG_RX_RING_LO), static_cast<uint32_t>(p->rx[0].ring_dma));
+  EXPECT_EQ(reg(GN_REG_RX_RING_HI), static_cast<uint32_t>(p->rx[0].ring_dma >> 32));
   EXPECT_EQ(reg(GN_REG_RX_RING_SIZE), 64u);
   EXPECT_EQ(reg(GN_REG_RX_BUF_SIZE), static_cast<uint32_t>(c.driver.rx_buf_bytes));
-  EXPECT_EQ(reg(GN_REG_TX_RING_LO), static_cast<uint32_t>(p->tx_ring_dma));
+  EXPECT_EQ(reg(GN_REG_TX_RING_LO), static_cast<uint32_t>(p->tx[0].ring_dma));
   EXPECT_EQ(reg(GN_REG_TX_RING_SIZE), 64u);
   EXPECT_EQ(reg(GN_REG_COAL_FRAMES), static_cast<uint32_t>(c.nic.irq_coal_frames));
   EXPECT_EQ(reg(GN_REG_COAL_USECS), static_cast<uint32_t>(c.nic.irq_coal_usecs + 0.5));
@@ -53,20 +53,20 @@ TEST(GenericProbe, FillsAllButOneRxDescriptor) {
   ASSERT_TRUE(r.start(true)) << r.probe_err;
   const generic_priv *p = r.priv;
   for (uint32_t i = 0; i < 64; i++) {
-    const gn_rx_desc *d = generic_rx_desc(p, i);
+    const gn_rx_desc *d = generic_rx_desc(&p->rx[0], i);
     if (i == 63) {
       EXPECT_EQ(d->flags, 0u);
       EXPECT_EQ(d->buf_addr, 0u);
-      EXPECT_EQ(p->rx_buf[i], nullptr);
+      EXPECT_EQ(p->rx[0].buf[i], nullptr);
       continue;
     }
-    ASSERT_NE(p->rx_buf[i], nullptr) << i;
+    ASSERT_NE(p->rx[0].buf[i], nullptr) << i;
     EXPECT_EQ(d->flags, GN_DESC_OWN) << i;
-    EXPECT_EQ(d->buf_addr, p->rx_buf[i]->dma) << i;
+    EXPECT_EQ(d->buf_addr, p->rx[0].buf[i]->dma) << i;
     EXPECT_EQ(d->buf_len, 2048u) << i;
     EXPECT_EQ(d->buf_addr % 64, 0u) << "RX buffers start on a cache line";
   }
-  EXPECT_EQ(page_pool_in_use(p->rx_pool), 63u);
+  EXPECT_EQ(page_pool_in_use(p->rx[0].pool), 63u);
   EXPECT_EQ(r.nic->rx_owned(), 63u);
 }
 
@@ -74,18 +74,18 @@ TEST(GenericProbe, RingsAreUncachedOnANonCoherentPlatform) {
   GenericRig r;
   ASSERT_TRUE(r.start(false)) << r.probe_err;
   for (uint32_t i = 0; i < 64; i++) {
-    EXPECT_EQ(cp_attr(&r.t.cp, r.t.pa(generic_rx_desc(r.priv, i))), NK_MEM_UNCACHED) << i;
-    EXPECT_EQ(cp_attr(&r.t.cp, r.t.pa(generic_tx_desc(r.priv, i))), NK_MEM_UNCACHED) << i;
+    EXPECT_EQ(cp_attr(&r.t.cp, r.t.pa(generic_rx_desc(&r.priv->rx[0], i))), NK_MEM_UNCACHED) << i;
+    EXPECT_EQ(cp_attr(&r.t.cp, r.t.pa(generic_tx_desc(&r.priv->tx[0], i))), NK_MEM_UNCACHED) << i;
   }
-  EXPECT_EQ(cp_attr(&r.t.cp, r.priv->rx_buf[0]->dma), NK_MEM_CACHED) << "buffers are cacheable";
+  EXPECT_EQ(cp_attr(&r.t.cp, r.priv->rx[0].buf[0]->dma), NK_MEM_CACHED) << "buffers are cacheable";
 }
 
 TEST(GenericProbe, DescriptorsAreSpacedAsConfigured) {
   GenericRig r;
   ASSERT_TRUE(r.start(true, [](nicsim_config &c) { c.nic.desc_spacing = 64; })) << r.probe_err;
   EXPECT_EQ(r.t.cp.regs[GN_REG_DESC_SPACING / 4], 64u);
-  EXPECT_EQ(r.priv->rx_ring_bytes, 64u * 64u);
-  EXPECT_EQ(reinterpret_cast<uint8_t *>(generic_rx_desc(r.priv, 1)) - reinterpret_cast<uint8_t *>(generic_rx_desc(r.priv, 0)), 64);
+  EXPECT_EQ(r.priv->rx[0].ring_bytes, 64u * 64u);
+  EXPECT_EQ(reinterpret_cast<uint8_t *>(generic_rx_desc(&r.priv->rx[0], 1)) - reinterpret_cast<uint8_t *>(generic_rx_desc(&r.priv->rx[0], 0)), 64);
 }
 
 TEST(GenericProbe, RejectsASpacingThatMisalignsTheBufferAddress) {
@@ -144,16 +144,16 @@ TEST(GenericCheck, CatchesAMovedRefillIndex) {
   GenericRig r;
   ASSERT_TRUE(r.start(true)) << r.probe_err;
   EXPECT_EQ(r.t.check(), "");
-  r.priv->rx_dirty = 10;
+  r.priv->rx[0].dirty = 10;
   EXPECT_NE(r.t.check().find("not one behind"), std::string::npos) << r.t.check();
-  r.priv->rx_dirty = 63;
+  r.priv->rx[0].dirty = 63;
   EXPECT_EQ(r.t.check(), "");
 }
 
 TEST(GenericCheck, CatchesADescriptorPointingAtTheWrongBuffer) {
   GenericRig r;
   ASSERT_TRUE(r.start(true)) << r.probe_err;
-  gn_rx_desc *d = generic_rx_desc(r.priv, 5);
+  gn_rx_desc *d = generic_rx_desc(&r.priv->rx[0], 5);
   uint64_t saved = d->buf_addr;
   d->buf_addr = saved + 64;
   EXPECT_NE(r.t.check().find("RX descriptor 5 points at"), std::string::npos) << r.t.check();

@@ -66,9 +66,9 @@ TEST(I40eCounts, RxPerPacketOnANonCoherentPlatform) {
                                  N * (cpu.stack_rx_cycles_per_pkt + cpu.stack_rx_cycles_per_byte * kLen));
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.rx_bad, 0u);
-  EXPECT_EQ(r.priv->rx_ring.next_to_clean, N);
-  EXPECT_EQ(r.priv->rx_ring.next_to_use, 63u) << "buffers wait in next_to_alloc slots for the 32-batch refill";
-  EXPECT_EQ(r.priv->rx_ring.next_to_alloc, (63 + N) % 64);
+  EXPECT_EQ(r.priv->rx_rings[0].next_to_clean, N);
+  EXPECT_EQ(r.priv->rx_rings[0].next_to_use, 63u) << "buffers wait in next_to_alloc slots for the 32-batch refill";
+  EXPECT_EQ(r.priv->rx_rings[0].next_to_alloc, (63 + N) % 64);
   EXPECT_EQ(r.t.check(), "");
 }
 
@@ -101,9 +101,9 @@ TEST(I40eCounts, RxRefillsThirtyTwoBuffersWithOneTailWrite) {
   const struct nk_kernel_stats *st = nk_kernel_get_stats(r.t.k);
   EXPECT_EQ(st->softirqs, 3u);
   EXPECT_EQ(st->napi_full, 2u);
-  EXPECT_EQ(r.priv->rx_ring.page_reuse_count, 32u) << "every refilled slot found its reused buffer";
-  EXPECT_EQ(r.priv->rx_ring.alloc_page_failed, 0u);
-  EXPECT_EQ(page_pool_in_use(r.priv->rx_pool), 63u);
+  EXPECT_EQ(r.priv->rx_rings[0].page_reuse_count, 32u) << "every refilled slot found its reused buffer";
+  EXPECT_EQ(r.priv->rx_rings[0].alloc_page_failed, 0u);
+  EXPECT_EQ(page_pool_in_use(r.priv->rx_rings[0].pool), 63u);
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.t.check(), "");
 }
@@ -180,7 +180,7 @@ TEST(I40eCounts, TxPerPacketWithDescriptorDone) {
 TEST(I40eCounts, TxCleanReadsTheWrittenBackHeadOnce) {
   I40eRig r;
   ASSERT_TRUE(r.start(false, [](nicsim_config &c) { c.nic.wb_mode = NC_WB_HEAD; })) << r.probe_err;
-  EXPECT_EQ(r.nic->reg64(GN_REG_TX_HEAD_WB_LO, GN_REG_TX_HEAD_WB_HI), r.priv->tx_ring.dma + 64 * 16)
+  EXPECT_EQ(r.nic->reg64(GN_REG_TX_HEAD_WB_LO, GN_REG_TX_HEAD_WB_HI), r.priv->tx_rings[0].dma + 64 * 16)
       << "head_wb_addr = ring + count * 16";
   const uint64_t M = 10;
   for (uint64_t s = 0; s < M; s++) ASSERT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, s), NETDEV_TX_OK);
@@ -262,7 +262,7 @@ TEST(I40eWeakOrdering, ChangesTheRxMappingAttributesOnly) {
     // Every RX buffer: SKIP_CPU_SYNC always (I40E_RX_DMA_ATTR), WEAK_ORDERING only with the knob.
     for (I40eRig *r : {&on, &off}) {
       nk_kernel_set_current(r->t.k);
-      const i40e_ring &rx = r->priv->rx_ring;
+      const i40e_ring &rx = r->priv->rx_rings[0];
       for (uint32_t i = 0; i < 63; i++) {
         const uint64_t pa = rx.rx_bi[i].dma;
         const unsigned long want = DMA_ATTR_SKIP_CPU_SYNC | (r == &on ? DMA_ATTR_WEAK_ORDERING : 0);
@@ -271,10 +271,10 @@ TEST(I40eWeakOrdering, ChangesTheRxMappingAttributesOnly) {
       }
       // Descriptor rings (coherent allocations) carry no attribute: write-backs stay ordered.
       EXPECT_EQ(nk_dma_attrs(r->t.k, rx.dma), 0ul);
-      EXPECT_EQ(nk_dma_attrs(r->t.k, r->priv->tx_ring.dma), 0ul);
+      EXPECT_EQ(nk_dma_attrs(r->t.k, r->priv->tx_rings[0].dma), 0ul);
       // TX buffers are mapped without it (Linux maps only RX with I40E_RX_DMA_ATTR).
       ASSERT_EQ(nk_kernel_xmit(r->t.k, 300, 3, 0), NETDEV_TX_OK);
-      EXPECT_EQ(nk_dma_attrs(r->t.k, r->priv->tx_ring.tx_bi[0].dma), 0ul);
+      EXPECT_EQ(nk_dma_attrs(r->t.k, r->priv->tx_rings[0].tx_bi[0].dma), 0ul);
       nf_header h{};
       ASSERT_EQ(r->nic->complete_tx(&h), "");
       r->service();

@@ -37,7 +37,7 @@ TEST(I40eTx, QueueStopsBelowDescNeededAndWakesAtTwiceThat) {
     ASSERT_LT(s, 64u);
   }
   EXPECT_EQ(s, 41u);
-  EXPECT_EQ(i40e_desc_unused(&r.priv->tx_ring), 22u);
+  EXPECT_EQ(i40e_desc_unused(&r.priv->tx_rings[0]), 22u);
   cp_reset_counts(&r.t.cp);
   EXPECT_EQ(nk_kernel_xmit(r.t.k, 200, 2, s), NETDEV_TX_BUSY);
   EXPECT_EQ(r.t.cp.c.mmio_writes + r.t.cp.c.stores[NK_MEM_UNCACHED], 0u);
@@ -52,7 +52,7 @@ TEST(I40eTx, QueueStopsBelowDescNeededAndWakesAtTwiceThat) {
   r.tx_complete(1, &track);
   r.service();
   EXPECT_FALSE(nk_kernel_tx_stopped(r.t.k));
-  EXPECT_EQ(r.priv->tx_ring.restart_queue, 1u);
+  EXPECT_EQ(r.priv->tx_rings[0].restart_queue, 1u);
   ASSERT_EQ(nk_kernel_xmit(r.t.k, 200, 2, s), NETDEV_TX_OK);
   r.tx_complete(18, &track);
   r.service();
@@ -73,7 +73,7 @@ TEST(I40eRx, ReceiveErrorIsCountedAndTheBufferReused) {
   EXPECT_EQ(r.t.dev()->stats.rx_errors, 1u);
   EXPECT_EQ(r.t.dev()->stats.rx_packets, 4u);
   EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
-  EXPECT_EQ(page_pool_in_use(r.priv->rx_pool), 63u);
+  EXPECT_EQ(page_pool_in_use(r.priv->rx_rings[0].pool), 63u);
   EXPECT_EQ(r.t.check(), "");
 }
 
@@ -116,8 +116,8 @@ void long_run(I40eRig &r, uint64_t frames) {
   EXPECT_EQ(r.t.dev()->stats.tx_packets, frames);
   EXPECT_GT(busy, 0u) << "the run should have stopped the TX queue at least once";
   EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
-  EXPECT_EQ(page_pool_in_use(r.priv->rx_pool), r.priv->rx_ring.count - 1) << "no buffer leaked or lost";
-  EXPECT_EQ(r.priv->rx_ring.alloc_page_failed, 0u);
+  EXPECT_EQ(page_pool_in_use(r.priv->rx_rings[0].pool), r.priv->rx_rings[0].count - 1) << "no buffer leaked or lost";
+  EXPECT_EQ(r.priv->rx_rings[0].alloc_page_failed, 0u);
   EXPECT_EQ(r.t.cp.c.mmio_reads, 0u);
   EXPECT_EQ(r.t.check(), "");
   nk_kernel_remove(r.t.k);
