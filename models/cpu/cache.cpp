@@ -12,6 +12,7 @@ Cache::Cache(uint32_t sets, uint32_t ways, uint32_t line_bytes)
   if (sets == 0 || ways == 0 || line_bytes == 0 || (line_bytes & (line_bytes - 1)) != 0)
     throw std::invalid_argument("cache: sets and ways must be positive and the line size a power of two");
   while ((1u << m_shift) < line_bytes) m_shift++;
+  if (sets > 1 && (sets & (sets - 1)) == 0) m_set_mask = sets - 1;
   m_lines.resize(static_cast<size_t>(sets) * ways);
   m_data.reset(static_cast<uint8_t *>(std::malloc(static_cast<size_t>(sets) * ways * line_bytes)));
   if (!m_data) throw std::bad_alloc();
@@ -19,7 +20,7 @@ Cache::Cache(uint32_t sets, uint32_t ways, uint32_t line_bytes)
 
 Cache::Line *Cache::find(uint64_t pa) {
   const uint64_t tag = pa >> m_shift;
-  Line *set = &m_lines[static_cast<size_t>(tag % m_sets) * m_ways];
+  Line *set = set_of(tag);
   for (uint32_t w = 0; w < m_ways; w++)
     if (set[w].valid && set[w].tag == tag) return &set[w];
   return nullptr;
@@ -27,7 +28,7 @@ Cache::Line *Cache::find(uint64_t pa) {
 
 Cache::Line *Cache::fill(uint64_t pa, const uint8_t *mem) {
   const uint64_t tag = pa >> m_shift;
-  Line *set = &m_lines[static_cast<size_t>(tag % m_sets) * m_ways];
+  Line *set = set_of(tag);
   Line *victim = &set[0];
   for (uint32_t w = 0; w < m_ways; w++) {
     if (!set[w].valid) {

@@ -54,7 +54,15 @@ class Cache {
   uint64_t dirty_evictions() const { return m_dirty_evictions; }
 
  private:
+  /* The first line of the set of line number tag (tag mod sets; a mask
+   * when sets is a power of two: no division on every lookup). */
+  Line *set_of(uint64_t tag) {
+    const uint64_t s = m_set_mask ? (tag & m_set_mask) : (m_sets == 1 ? 0 : tag % m_sets);
+    return &m_lines[static_cast<size_t>(s) * m_ways];
+  }
+
   uint32_t m_sets, m_ways, m_line, m_shift;
+  uint64_t m_set_mask = 0;     /* sets - 1 if sets is a power of two above 1, else 0 */
   std::vector<Line> m_lines;   /* set-major: set s, way w at s * ways + w */
   struct FreeDeleter {
     void operator()(uint8_t *p) const { std::free(p); }

@@ -62,6 +62,7 @@ const uint8_t *ByteFifo::front(uint32_t *len) const {
 }
 
 void ByteFifo::pop() {
+  if (m_pop_hook) m_pop_hook(m_pop_ctx);
   if (m_published == 0) {
     SC_REPORT_ERROR("nicsim/ByteFifo", "pop() on an empty FIFO");
     return;

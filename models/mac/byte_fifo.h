@@ -56,8 +56,15 @@ class ByteFifo {
   uint32_t frames_unpublished() const { return m_count - m_published; }
   /* The oldest visible frame: its bytes; *len gets its length in bytes. */
   const uint8_t *front(uint32_t *len) const;
-  /* Removes the oldest visible frame and frees its bytes. */
+  /* Removes the oldest visible frame and frees its bytes (calls the pop
+   * hook first). */
   void pop();
+  /* fn(ctx) runs at the start of every pop(), before the frame leaves
+   * (the MAC: a deferred RX sender catches up); nullptr: none. */
+  void set_pop_hook(void (*fn)(void *), void *ctx) {
+    m_pop_hook = fn;
+    m_pop_ctx = ctx;
+  }
 
  private:
   struct Entry {
@@ -74,6 +81,8 @@ class ByteFifo {
   uint32_t m_first = 0;           /* frame table index of the oldest frame */
   uint32_t m_count = 0;           /* closed frames held */
   uint32_t m_published = 0;       /* of which visible */
+  void (*m_pop_hook)(void *) = nullptr;
+  void *m_pop_ctx = nullptr;
 };
 
 }  // namespace nicsim

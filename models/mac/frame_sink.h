@@ -1,5 +1,6 @@
-/* frame_sink.h: the interface through which a MAC hands a transmitted frame
- * to whatever is on the other end of the wire (the WirePeer). */
+/* frame_sink.h: the interfaces between a MAC and whatever is on the other
+ * end of the wire (the WirePeer): FrameSink takes the frames the MAC
+ * transmits; RxSource lets a sender defer the frames a full RX FIFO drops. */
 #ifndef NICSIM_MODELS_MAC_FRAME_SINK_H
 #define NICSIM_MODELS_MAC_FRAME_SINK_H
 
@@ -22,6 +23,22 @@ class FrameSink {
     (void)quanta;
     (void)at_ps;
   }
+};
+
+/* A sender of RX frames that may defer frames a full RX FIFO would drop:
+ * while the FIFO is full and only a pop can make room, it need not wake at
+ * each arrival; the MAC tells it when the FIFO is about to change and when
+ * its drop counter is read, and it then replays the arrivals up to now (each
+ * one meets the same full FIFO, so each is dropped and counted exactly as on
+ * time). See WirePeer. */
+class RxSource {
+ public:
+  virtual ~RxSource() = default;
+  /* Replays the deferred arrivals up to and including now (dropped, counted). */
+  virtual void rx_sync() = 0;
+  /* A frame is about to leave the RX FIFO, now: replay up to now, then resume
+   * waking for each arrival (the next one may find room). */
+  virtual void rx_space() = 0;
 };
 
 }  // namespace nicsim

@@ -35,6 +35,7 @@ Mac::Mac(sc_core::sc_module_name name, const Params &p)
     SC_REPORT_ERROR(this->name(), "the TX FIFO must hold the longest frame");
   }
   if (p.pause && p.xon_bytes >= p.xoff_bytes) SC_REPORT_ERROR(this->name(), "pause XON level must be below XOFF");
+  m_rx.set_pop_hook(&Mac::rx_pop_hook, this);
   SC_HAS_PROCESS(Mac);
   SC_METHOD(tx_process);
   sensitive << m_tx_kick;
@@ -66,6 +67,11 @@ void Mac::pause_refresh() {
   if (m_xoff) send_pause(m_p.pause_quanta);
 }
 
+void Mac::rx_pop_hook(void *self) {
+  Mac *m = static_cast<Mac *>(self);
+  if (m->m_rx_src) m->m_rx_src->rx_space();
+}
+
 void Mac::rx_pop() {
   m_rx.pop();
   if (m_xoff && m_rx.used_bytes() <= m_p.xon_bytes) {
@@ -80,6 +86,12 @@ uint8_t *Mac::rx_begin(uint32_t dma_len) {
   uint8_t *p = m_rx.append(dma_len);
   if (!p) m_cnt.rx_drop_fifo++;
   return p;
+}
+
+bool Mac::rx_drop_deferred(uint32_t dma_len, uint64_t n) {
+  if (m_rx.can_append(dma_len)) return false;
+  m_cnt.rx_drop_fifo += n;
+  return true;
 }
 
 void Mac::rx_end() {

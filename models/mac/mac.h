@@ -16,7 +16,9 @@ namespace nicsim {
  * Mac sits between the wire and the DMA engine.
  * RX: the wire peer delivers each frame when its last bit has arrived
  * (rx_begin/rx_end); the MAC strips the FCS and stores the rest in the RX
- * FIFO, or drops the frame and counts it if the FIFO lacks space.
+ * FIFO, or drops the frame and counts it if the FIFO lacks space. A source
+ * may defer the drops of a full FIFO (RxSource, frame_sink.h): the MAC tells
+ * it before each RX FIFO pop and each counter read, so counts stay exact.
  * TX: the DMA engine builds frames in the TX FIFO and publishes them; the MAC
  * sends each one at line rate: 8 B preamble+SFD, the frame with its 4 B FCS,
  * then at least 12 B of inter-frame gap before the next preamble. The frame
@@ -61,6 +63,11 @@ class Mac : public sc_core::sc_module {
 
   /* Where transmitted frames go (the wire peer); must be set before sc_start. */
   void set_tx_sink(FrameSink *sink) { m_sink = sink; }
+  /* The RX sender that may defer dropped frames (the wire peer), told before
+   * each RX FIFO pop and each read of the counters; nullptr: none. */
+  void set_rx_source(RxSource *src) { m_rx_src = src; }
+  /* True if the MAC sends PAUSE frames (nic.pause_enable). */
+  bool pause_enabled() const { return m_p.pause; }
 
   /* ---- wire RX, called by the peer when a frame's last bit has arrived ---- */
   /* Space for a frame of dma_len bytes (FCS stripped) in the RX FIFO, or
@@ -68,6 +75,10 @@ class Mac : public sc_core::sc_module {
   uint8_t *rx_begin(uint32_t dma_len);
   /* The frame written at rx_begin's pointer is complete: hand it to DMA. */
   void rx_end();
+  /* n frames of dma_len bytes arrived (earlier, deferred by the source) while
+   * the FIFO had no room: counts them dropped, as n rx_begin calls that
+   * failed would. False (nothing counted) if the FIFO has room now. */
+  bool rx_drop_deferred(uint32_t dma_len, uint64_t n);
 
   /* ---- DMA side ---------------------------------------------------------- */
   /* RX FIFO; the DMA engine reads front() and calls rx_pop() once the bytes are sent. */
@@ -83,8 +94,11 @@ class Mac : public sc_core::sc_module {
   /* Notified each time a sent frame leaves the TX FIFO. */
   const sc_core::sc_event &tx_space_event() const { return m_tx_space; }
 
-  /* Counters so far. */
-  const Counters &counters() const { return m_cnt; }
+  /* Counters so far (a deferring RX source's drops up to now included). */
+  const Counters &counters() const {
+    if (m_rx_src) m_rx_src->rx_sync();
+    return m_cnt;
+  }
   /* Time to send n bytes at the line rate, in picoseconds. */
   uint64_t wire_ps(uint32_t bytes) const;
   /* Line rate in Gbit/s. */
@@ -92,6 +106,8 @@ class Mac : public sc_core::sc_module {
 
  private:
   void tx_process();
+  /* The RX FIFO's pop hook: tells the RX source. */
+  static void rx_pop_hook(void *self);
   void send_pause(uint32_t quanta);
   void pause_refresh();
 
@@ -100,6 +116,7 @@ class Mac : public sc_core::sc_module {
   ByteFifo m_rx;
   ByteFifo m_tx;
   FrameSink *m_sink = nullptr;
+  RxSource *m_rx_src = nullptr;
   sc_core::sc_event m_rx_frame;
   sc_core::sc_event m_tx_space;
   sc_core::sc_event m_tx_kick;

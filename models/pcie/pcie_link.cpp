@@ -18,11 +18,10 @@ namespace {
 
 uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 sc_time ps(uint64_t v) { return sc_time::from_value(v); }
-/* Notifies ev at absolute time t_ps (now if past); an earlier pending notification wins. */
-void notify_at(sc_core::sc_event &ev, uint64_t t_ps) {
-  const uint64_t now = now_ps();
-  ev.notify(ps(t_ps > now ? t_ps - now : 0));
-}
+/* Notifies ev at absolute time t_ps (now if past; now: the current time,
+ * ps); an earlier pending notification wins. */
+void notify_at(sc_core::sc_event &ev, uint64_t t_ps, uint64_t now) { ev.notify(ps(t_ps > now ? t_ps - now : 0)); }
+void notify_at(sc_core::sc_event &ev, uint64_t t_ps) { notify_at(ev, t_ps, now_ps()); }
 
 }  // namespace
 
@@ -122,8 +121,12 @@ void PcieLink::outstanding_change(int delta) {
 }
 
 void PcieLink::ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps) {
+  ack(receiver_streams, ev, arrival_ps, now_ps());
+}
+
+void PcieLink::ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps, uint64_t now) {
   if (!m_p.dllp) return;
-  notify_at(ev, receiver_streams[kAck].schedule(arrival_ps, m_fmt.ack_latency_ps()));
+  notify_at(ev, receiver_streams[kAck].schedule(arrival_ps, m_fmt.ack_latency_ps()), now);
 }
 
 uint64_t PcieLink::update_fc(int stream, uint64_t free_ps) {
@@ -236,11 +239,11 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const Tl
       m_last_p_free_ps = std::max(m_last_p_free_ps, c);
       m_fc_p.consume(1, dc, update_fc(kUpdateP, m_last_p_free_ps));
     }
-    ack(m_down_dllps, m_dllp_down_event, r.arrival_ps);
+    ack(m_down_dllps, m_dllp_down_event, r.arrival_ps, now);
     PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
     q.push(c, addr + off, data + off, n, purpose, attrs);
     if (&q == &m_up_q) m_so_pushed++;
-    notify_at(m_up_event, c);
+    notify_at(m_up_event, c, now);
     up_leave();
     last_end = r.end_ps;
     off += n;
@@ -403,8 +406,8 @@ uint64_t PcieLink::so_due_ps() const {
 void PcieLink::deliver_up() {
   const uint64_t now = now_ps();
   apply_committed(now);
-  if (!m_up_q.empty()) notify_at(m_up_event, so_due_ps());
-  if (!m_up_ro_q.empty()) notify_at(m_up_event, m_up_ro_q.front().arrival_ps);
+  if (!m_up_q.empty()) notify_at(m_up_event, so_due_ps(), now);
+  if (!m_up_ro_q.empty()) notify_at(m_up_event, m_up_ro_q.front().arrival_ps, now);
 }
 
 void PcieLink::apply_committed(uint64_t now) {

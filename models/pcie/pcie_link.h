@@ -138,6 +138,8 @@ class PcieLink : public sc_core::sc_module {
   void send_dllps(DllpStream *streams, PcieDirection &dir, sc_core::sc_event &ev);
   /* Schedules the Ack for a TLP arriving at arrival_ps through `dir_streams` (the receiver's). */
   void ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps);
+  /* The same, now (ps) being the current time. */
+  void ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps, uint64_t now);
   /* Schedules an UpdateFC for credits the root port frees at free_ps; returns when it reaches the device. */
   uint64_t update_fc(int stream, uint64_t free_ps);
   /* Waits for the upstream ordering line (FIFO of TLPs), then for hdr/data credits of fc. */

@@ -26,6 +26,7 @@ void PostedWriteQueue::grow() {
     n.addr = w.addr;
     n.len = w.len;
     n.purpose = w.purpose;
+    n.attrs = w.attrs;
     std::memcpy(n.data, w.data, w.len);
   }
   m_slots.swap(slots);
@@ -36,10 +37,10 @@ void PostedWriteQueue::grow() {
 void PostedWriteQueue::push(uint64_t arrival_ps, uint64_t addr, const uint8_t *data, uint32_t len,
                             DmaPurpose purpose, const TlpAttrs &attrs) {
   if (len > m_max_payload) throw std::length_error("posted write larger than the queue's max payload");
-  if (m_count && arrival_ps < m_slots[(m_head + m_count - 1) % m_slots.size()].arrival_ps)
+  if (m_count && arrival_ps < m_slots[wrap(m_head + m_count - 1)].arrival_ps)
     throw std::logic_error("posted writes must be queued in arrival order");
   if (m_count == m_slots.size()) grow();
-  PostedWrite &w = m_slots[(m_head + m_count) % m_slots.size()];
+  PostedWrite &w = m_slots[wrap(m_head + m_count)];
   w.arrival_ps = arrival_ps;
   w.addr = addr;
   w.len = len;
@@ -51,7 +52,7 @@ void PostedWriteQueue::push(uint64_t arrival_ps, uint64_t addr, const uint8_t *d
 
 void PostedWriteQueue::pop() {
   if (m_count == 0) throw std::logic_error("pop from an empty posted-write queue");
-  m_head = (m_head + 1) % m_slots.size();
+  m_head = wrap(m_head + 1);
   m_count--;
 }
 

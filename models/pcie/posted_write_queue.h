@@ -47,6 +47,8 @@ class PostedWriteQueue {
 
  private:
   void grow();
+  /* Slot index i (< 2 x slots) taken modulo the slot count, without a division. */
+  size_t wrap(size_t i) const { return i >= m_slots.size() ? i - m_slots.size() : i; }
 
   uint32_t m_max_payload;
   std::vector<PostedWrite> m_slots;

@@ -55,6 +55,10 @@ WirePeer::WirePeer(sc_core::sc_module_name name, const Params &p, Mac &mac)
     dont_initialize();
     return;
   }
+  /* Deferred drops need arrivals fixed in advance: fixed-size frames, no
+   * PAUSE (IMIX sizes vary, so a later, smaller frame may fit). */
+  m_can_defer = !p.imix && !mac.pause_enabled();
+  mac.set_rx_source(this);
   SC_METHOD(rx_process);
   sensitive << m_wake;
   /* Initialised: the first run schedules frame 0. */
@@ -120,30 +124,29 @@ uint32_t WirePeer::draw_imix() {
   return kImixBytes[2];
 }
 
-/* Runs once at time 0 and then at each frame's arrival at the MAC. */
-void WirePeer::rx_process() {
-  if (!m_p.send) return;
-  if (m_armed) {
-    m_shift_ps = m_pending_start_ps - m_pending_nominal_ps; /* pauses so far */
-    /* Frame m_next's last bit has just arrived. */
-    uint32_t len = nf_dma_len(m_next_bytes);
-    uint8_t *buf = m_mac.rx_begin(len);
-    if (buf) {
-      /* Stamped with its preamble's start: the sink counts a frame in the
-       * measurement window by when it was sent. */
-      nf_fill_ts(buf, len, m_p.seed, static_cast<uint32_t>(m_next % m_p.flows), m_next / m_p.flows,
-                 m_pending_start_ps);
-      m_mac.rx_end();
-    }
-    m_cnt.rx_offered_frames++;
-    m_cnt.rx_offered_bytes += m_next_bytes;
-    m_next++;
-    if (m_p.imix) {
-      for (int i = 0; i < 3; i++) m_imix_count[i] += m_next_bytes == kImixBytes[i];
-      m_next_start_ps += interval_ps(m_next_bytes);
-      m_next_bytes = draw_imix();
-    }
+bool WirePeer::rx_arrive() {
+  m_shift_ps = m_pending_start_ps - m_pending_nominal_ps; /* pauses so far */
+  uint32_t len = nf_dma_len(m_next_bytes);
+  uint8_t *buf = m_mac.rx_begin(len);
+  if (buf) {
+    /* Stamped with its preamble's start: the sink counts a frame in the
+     * measurement window by when it was sent. */
+    nf_fill_ts(buf, len, m_p.seed, static_cast<uint32_t>(m_next % m_p.flows), m_next / m_p.flows,
+               m_pending_start_ps);
+    m_mac.rx_end();
   }
+  m_cnt.rx_offered_frames++;
+  m_cnt.rx_offered_bytes += m_next_bytes;
+  m_next++;
+  if (m_p.imix) {
+    for (int i = 0; i < 3; i++) m_imix_count[i] += m_next_bytes == kImixBytes[i];
+    m_next_start_ps += interval_ps(m_next_bytes);
+    m_next_bytes = draw_imix();
+  }
+  return buf != nullptr;
+}
+
+void WirePeer::rx_plan() {
   /* Frame m_next is offered if its nominal start is before the end of
    * traffic; pauses delay it but do not cancel it. */
   uint64_t nominal = nominal_start_ps();
@@ -152,6 +155,53 @@ void WirePeer::rx_process() {
   m_pending_nominal_ps = nominal;
   uint64_t u = nominal + m_shift_ps;
   m_pending_start_ps = (u >= m_pause_at_ps && u < m_pause_until_ps) ? m_pause_until_ps : u;
+}
+
+/* Runs once at time 0 and then at each frame's arrival at the MAC (while
+ * not deferring). */
+void WirePeer::rx_process() {
+  if (!m_p.send) return;
+  const bool dropped = m_armed && !rx_arrive();
+  rx_plan();
+  if (!m_armed) return;
+  if (dropped && m_can_defer) {
+    /* The FIFO stays full until a pop (rx_space): no wake per arrival. */
+    m_deferring = true;
+    return;
+  }
+  schedule_pending();
+}
+
+void WirePeer::rx_sync() {
+  if (!m_deferring) return;
+  const uint64_t now = now_ps();
+  if (!m_armed || m_pending_start_ps + m_flight_ps > now) return; /* none has arrived yet */
+  /* Frames m_next..last have arrived by now (start + flight <= now, start
+   * before the end of traffic), all at the same full FIFO: all dropped.
+   * Fixed size, no pauses: frame n starts at nominal_start_ps of n. */
+  const uint64_t limit = std::min(now - m_flight_ps, m_p.duration_ps - 1);
+  uint64_t last = static_cast<uint64_t>(static_cast<double>(limit) / m_interval_ps);
+  if (last < m_next) last = m_next;
+  while (round_ps(static_cast<double>(last + 1) * m_interval_ps) <= limit) last++;
+  while (last > m_next && round_ps(static_cast<double>(last) * m_interval_ps) > limit) last--;
+  const uint64_t k = last - m_next + 1;
+  if (!m_mac.rx_drop_deferred(nf_dma_len(m_next_bytes), k)) {
+    /* Only a pop makes room, and a pop replays first: a broken assumption. */
+    SC_REPORT_ERROR(name(), "deferred RX frames found room in the FIFO without a pop");
+  }
+  m_cnt.rx_offered_frames += k;
+  m_cnt.rx_offered_bytes += k * m_next_bytes;
+  m_next += k;
+  rx_plan();
+  if (!m_armed) m_deferring = false;
+}
+
+void WirePeer::rx_space() {
+  if (!m_deferring) return;
+  rx_sync();
+  if (!m_deferring) return;
+  /* Frame m_next arrives after now: it may find the room this pop makes. */
+  m_deferring = false;
   schedule_pending();
 }
 

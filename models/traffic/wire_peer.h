@@ -50,8 +50,17 @@ class Mac;
  * segment, one that fills a hole or a duplicate, with SACK blocks; its ACK
  * frames go before its next data frame on the RX wire. Nothing starts at or after
  * duration_ps. tcp sends fixed-size frames (frame_dist is udp's).
+ * Deferred drops (udp, fixed size, MAC without PAUSE): once a frame is
+ * dropped at the full RX FIFO, every later arrival is dropped too until a
+ * frame leaves the FIFO, so the peer stops waking per arrival; before the
+ * next pop (RxSource::rx_space) and whenever the counters are read it
+ * counts the arrivals up to now as dropped, in O(1) (Mac::rx_drop_deferred
+ * checks the FIFO is still full), then resumes. An arrival at the very time of a pop
+ * counts as before it: the peer's method runs at the start of the time step,
+ * before any thread (the DMA engine pops from a thread). Same results, one
+ * activation per stored frame instead of one per offered frame.
  */
-class WirePeer : public sc_core::sc_module, public FrameSink {
+class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
  public:
   /* Construction parameters. */
   struct Params {
@@ -98,8 +107,16 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   /* FrameSink: a PAUSE from the MAC delays the RX stream (see .cpp). */
   void pause_received(uint32_t quanta, uint64_t at_ps) override;
 
-  /* Counters so far. */
-  const Counters &counters() const { return m_cnt; }
+  /* RxSource: replays the deferred (dropped) arrivals up to now. */
+  void rx_sync() override;
+  /* RxSource: a frame leaves the RX FIFO now: replay, then wake per arrival again. */
+  void rx_space() override;
+
+  /* Counters so far (deferred drops up to now included; logically const). */
+  const Counters &counters() const {
+    const_cast<WirePeer *>(this)->rx_sync();
+    return m_cnt;
+  }
   /* Time between frame starts of the RX stream (fixed size), ps. */
   double frame_interval_ps() const { return m_interval_ps; }
   /* Time between the starts of a frame of frame_bytes and the next, ps. */
@@ -130,6 +147,11 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   void tcp_frame_received(const nf_header &h, const uint8_t *data, uint32_t dma_len);
 
   void rx_process();
+  /* Frame m_next's last bit arrives now: the MAC stores or drops it; counts
+   * it and moves on to the next frame. True if stored. */
+  bool rx_arrive();
+  /* Plans frame m_next (m_armed, m_pending_*), without waking. */
+  void rx_plan();
   uint64_t nominal_start_ps() const;
   uint64_t flight_ps(uint32_t frame_bytes) const;
   void schedule_pending();
@@ -145,7 +167,9 @@ class WirePeer : public sc_core::sc_module, public FrameSink {
   double m_next_start_ps = 0; /* IMIX: its preamble start, ps */
   uint64_t m_rng;            /* IMIX: splitmix64 state */
   uint64_t m_imix_count[3] = {0, 0, 0};
-  bool m_armed = false;      /* woken for frame m_next's arrival */
+  bool m_armed = false;      /* woken for frame m_next's arrival (or deferring it) */
+  bool m_can_defer = false;  /* drops may be deferred (see the class comment) */
+  bool m_deferring = false;  /* frame m_next and later ones: no wake, replayed by rx_sync */
   uint64_t m_pending_nominal_ps = 0; /* frame m_next's start without pauses */
   uint64_t m_pending_start_ps = 0;   /* its start with them */
   uint64_t m_shift_ps = 0;           /* delay pauses have added so far */

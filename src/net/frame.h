@@ -8,7 +8,8 @@
  *   14..45  nicsim header: magic, flow, sequence number, length, checksum,
  *           and the time the frame was sent (ps of simulated time)
  *   46..    payload, a pseudo-random stream keyed by (seed, flow, seq)
- * The checksum covers the payload and the header fields, so a sink detects a
+ * The checksum (FNV-1a's step, 64 bits wide, per 8-byte word, folded to 32
+ * bits) covers the payload and the header fields, so a sink detects a
  * lost, duplicated, reordered or corrupted frame.
  */
 #ifndef NICSIM_NET_FRAME_H

@@ -72,6 +72,35 @@ class TxFeed : public sc_core::sc_module {
   uint64_t m_seed;
 };
 
+/* Pops RX frames through Mac::rx_pop at fixed times and reads the counters
+ * in between (all from a thread, as the DMA engine does). */
+class SlowDrain : public sc_core::sc_module {
+ public:
+  uint64_t offered_mid = 0, drops_mid = 0, stored_mid = 0;
+
+  SlowDrain(sc_core::sc_module_name n, Mac &mac, WirePeer &peer) : sc_core::sc_module(n), m_mac(mac), m_peer(peer) {
+    SC_HAS_PROCESS(SlowDrain);
+    SC_THREAD(run);
+  }
+  /* Arrival of 64 B frame k at 10 Gbit/s: (8 + 64) B, then 84 B apart, x 800 ps/B. */
+  static uint64_t arrival_ps(uint64_t k) { return 57600 + k * 67200; }
+
+ private:
+  void run() {
+    wait(sc_core::sc_time::from_value(arrival_ps(40)));
+    m_mac.rx_pop(); /* at frame 40's very arrival: it came first */
+    wait(sc_core::sc_time::from_value(arrival_ps(50) - arrival_ps(40)));
+    offered_mid = m_peer.counters().rx_offered_frames;
+    drops_mid = m_mac.counters().rx_drop_fifo;
+    stored_mid = m_mac.counters().rx_frames;
+    wait(sc_core::sc_time::from_value(arrival_ps(60) + 1000 - arrival_ps(50)));
+    m_mac.rx_pop();
+    m_mac.rx_pop();
+  }
+  Mac &m_mac;
+  WirePeer &m_peer;
+};
+
 nicsim_config wire_config(uint32_t frame_bytes, uint64_t frames, double interval_ns) {
   nicsim_config cfg = default_config();
   cfg.traffic.frame_bytes = frame_bytes;
@@ -204,6 +233,50 @@ TEST(MacWire, RxFifoOverflowDropsAreCounted) {
   EXPECT_EQ(mac.rx_fifo().used_bytes(), 34u * 60);
   EXPECT_EQ(mac.counters().rx_drop_fifo, frames - 34);
   EXPECT_EQ(peer.counters().rx_offered_frames, frames);
+}
+
+TEST(MacWire, DropsAtAFullFifoAreExactWhenThePeerDefersThem) {
+  /* The peer stops waking per arrival once the FIFO is full and replays the
+   * drops before a pop or a counter read (wire_peer.h); the counts and the
+   * frames stored must be those of per-arrival delivery. 100 frames of 64 B
+   * back to back, a 2048 B FIFO: frames 0..33 fit (34 x 60 B). */
+  setup_systemc();
+  const uint64_t frames = 100;
+  nicsim_config cfg = wire_config(64, frames, 67.2);
+  cfg.nic.rx_fifo_bytes = 2048;
+  Mac mac("mac", Mac::Params::from_config(cfg));
+  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
+  mac.set_tx_sink(&peer);
+  SlowDrain drain("drain", mac, peer);
+  sc_core::sc_start(us(20));
+  /* At frame 50's arrival: offered 0..50 = 51; stored 0..33 and 41 (the pop
+   * at frame 40's arrival comes after it, so 40 is dropped and 41 finds the
+   * room) = 35; dropped 34..40 and 42..50 = 7 + 9 = 16. */
+  EXPECT_EQ(drain.offered_mid, 51u);
+  EXPECT_EQ(drain.stored_mid, 35u);
+  EXPECT_EQ(drain.drops_mid, 16u);
+  /* Two pops 1 ns after frame 60's arrival: 61 and 62 fit; 63..99 dropped.
+   * Stored 34 + 1 + 2 = 37, dropped 100 - 37 = 63. */
+  EXPECT_EQ(mac.counters().rx_frames, 37u);
+  EXPECT_EQ(mac.counters().rx_drop_fifo, 63u);
+  EXPECT_EQ(peer.counters().rx_offered_frames, frames);
+  EXPECT_EQ(peer.counters().rx_offered_bytes, frames * 64);
+  /* In the FIFO, in order: 3..33, 41, 61, 62 (0, 1, 2 were popped). */
+  std::vector<uint64_t> seqs;
+  while (mac.rx_fifo().frames() > 0) {
+    uint32_t len = 0;
+    const uint8_t *p = mac.rx_fifo().front(&len);
+    nf_header h{};
+    ASSERT_EQ(nf_check(p, len, 7, &h), NF_OK);
+    seqs.push_back(h.seq);
+    mac.rx_fifo().pop();
+  }
+  std::vector<uint64_t> want;
+  for (uint64_t k = 3; k <= 33; k++) want.push_back(k);
+  want.push_back(41);
+  want.push_back(61);
+  want.push_back(62);
+  EXPECT_EQ(seqs, want);
 }
 
 TEST(MacWire, OfferedRateBelowLineRateSpacesFramesByTheirOwnBits) {

@@ -31,6 +31,30 @@ TEST(PostedWriteQueue, KeepsOrderAndCopiesTheBytes) {
   EXPECT_TRUE(q.empty());
 }
 
+TEST(PostedWriteQueue, GrowingKeepsEveryFieldOfTheWaitingWrites) {
+  /* Two slots to start with: the third push grows the pool while two
+   * writes wait; their purpose and TLP attributes must survive the move. */
+  PostedWriteQueue q(64, 2);
+  uint8_t buf[64] = {};
+  for (int i = 0; i < 5; i++) {
+    TlpAttrs a;
+    a.relaxed_ordering = (i % 2) == 0;
+    a.no_snoop = (i % 3) == 0;
+    buf[0] = static_cast<uint8_t>(i);
+    q.push(10 + i, 0x2000 + 64 * i, buf, 8, i % 2 ? DmaPurpose::Data : DmaPurpose::DescWriteBack, a);
+  }
+  EXPECT_GE(q.capacity(), 5u);
+  for (int i = 0; i < 5; i++) {
+    const PostedWrite &w = q.front();
+    EXPECT_EQ(w.arrival_ps, 10u + i);
+    EXPECT_EQ(w.purpose, i % 2 ? DmaPurpose::Data : DmaPurpose::DescWriteBack) << i;
+    EXPECT_EQ(w.attrs.relaxed_ordering, (i % 2) == 0) << i;
+    EXPECT_EQ(w.attrs.no_snoop, (i % 3) == 0) << i;
+    EXPECT_EQ(w.data[0], i);
+    q.pop();
+  }
+}
+
 TEST(PostedWriteQueue, WrapsAroundWithoutGrowingInSteadyState) {
   PostedWriteQueue q(8, 4);
   uint8_t v[8] = {};

@@ -67,6 +67,55 @@ TEST(Frame, ConsistentlyRewrittenFrameIsCaughtByThePayloadStream) {
   EXPECT_EQ(nf_check(a.data(), static_cast<uint32_t>(a.size()), 4, nullptr), NF_BAD_CHECKSUM);
 }
 
+TEST(Frame, EveryFlippedByteIsDetectedAtEveryTailLength) {
+  // The checksum and the payload compare go 8 bytes at a time from byte 46:
+  // 60..67 DMA'd bytes end the payload with a partial word of 6, 7, 0 (none),
+  // 1, ..., 5 bytes. A flip anywhere, the partial word included, fails.
+  for (uint32_t fb = 64; fb < 72; fb++) {
+    const auto good = frame(fb, 3, 2, 9, 11);
+    ASSERT_EQ(nf_check(good.data(), static_cast<uint32_t>(good.size()), 3, nullptr), NF_OK) << fb;
+    for (size_t i = 0; i < good.size(); i++) {
+      auto b = good;
+      b[i] ^= 0x01;
+      EXPECT_NE(nf_check(b.data(), static_cast<uint32_t>(b.size()), 3, nullptr), NF_OK) << fb << " byte " << i;
+    }
+  }
+}
+
+TEST(Frame, AckFrameCarriesItsSackAndEveryByteIsCovered) {
+  // A 64 B ACK frame: its 14 SACK bytes (46..59) replace the payload stream's
+  // first 14 bytes; a 100 B one also carries stream bytes 60..95 after them.
+  nf_sack s{};
+  s.n = 2;
+  s.blk[0][0] = 3;
+  s.blk[0][1] = 5;
+  s.blk[1][0] = 8;
+  s.blk[1][1] = 9;
+  for (uint32_t fb : {64u, 100u}) {
+    std::vector<uint8_t> b(nf_dma_len(fb));
+    nf_fill_ack(b.data(), static_cast<uint32_t>(b.size()), 5, 1, 42, 7, &s);
+    nf_header h{};
+    ASSERT_EQ(nf_check(b.data(), static_cast<uint32_t>(b.size()), 5, &h), NF_OK) << fb;
+    EXPECT_TRUE(nf_is_ack(&h));
+    EXPECT_EQ(nf_flow_id(&h), 1u);
+    EXPECT_EQ(h.seq, 42u);
+    nf_sack got{};
+    nf_ack_sack(b.data(), static_cast<uint32_t>(b.size()), &got);
+    EXPECT_EQ(got.n, 2u);
+    EXPECT_EQ(got.blk[1][0], 8u);
+    for (size_t i = 0; i < b.size(); i++) {
+      auto c = b;
+      c[i] ^= 0x80;
+      EXPECT_NE(nf_check(c.data(), static_cast<uint32_t>(c.size()), 5, nullptr), NF_OK) << fb << " byte " << i;
+    }
+    // Another seed changes the stream bytes after the SACK (100 B) but not
+    // the checksum: the payload compare catches it; a 64 B ACK has no
+    // stream bytes to compare.
+    EXPECT_EQ(nf_check(b.data(), static_cast<uint32_t>(b.size()), 6, nullptr), fb == 64 ? NF_OK : NF_BAD_PAYLOAD)
+        << fb;
+  }
+}
+
 TEST(Frame, SequenceTrackerAcceptsGapsAndRejectsReplays) {
   nf_seq_track t{};
   EXPECT_TRUE(nf_seq_accept(&t, 0));
