@@ -44,11 +44,18 @@ double op_user_copy_cycles(void *ctx, uint64_t dst, uint64_t src, uint64_t len) 
 }
 
 void op_iommu_map(void *ctx, uint64_t pa, uint64_t len, bool map) { core(ctx)->iommu_map(pa, len, map); }
+void op_spin(void *ctx, unsigned id, bool acquire) { core(ctx)->spin(id, acquire); }
 
+/* One core, or cpu.locking big: spinlocks are free (the kernel lock serialises). */
 const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                               op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                               op_user_copy_cycles,
-                              op_iommu_map};
+                              op_iommu_map, nullptr};
+/* cpu.locking txq with several cores: the kernel's spinlocks spin. */
+const nk_platform_ops kOpsTxq = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
+                                 op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
+                                 op_user_copy_cycles,
+                                 op_iommu_map, op_spin};
 
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 constexpr int kMaxVectors = 64;   /* interrupt vectors (bits of m_irq_pending) */
@@ -81,7 +88,10 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
       m_wc(static_cast<unsigned>(cfg.cpu.wc_buffers)),
       m_msi_queue("msi_queue"),
       m_flows(kMaxFlows) {
-  m_platform.ops = &kOps;
+  m_mmio_gps.reset(new tlm::tlm_generic_payload[m_cores.size()]);
+  m_txq = cfg.cpu.cores >= 2 && cfg.cpu.locking == NC_LOCKING_TXQ;
+  m_platform.ops = m_txq ? &kOpsTxq : &kOps;
+  if (m_txq && cfg.traffic.protocol == NC_PROTO_TCP) m_ack_backlog.reserve(kAckBacklog);
   m_platform.ctx = this;
   m_platform.mem = mem.data();
   m_platform.mem_size = mem.size();
@@ -96,7 +106,6 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
     m_prof_iommu_map = nk_prof_id("iommu_map", NK_CLASS_OTHER);
     m_prof_iommu_unmap = nk_prof_id("iommu_unmap", NK_CLASS_OTHER);
   }
-  m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
   for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
   m_tcp = cfg.traffic.protocol == NC_PROTO_TCP;
@@ -546,34 +555,43 @@ void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
   }
 }
 
+tlm::tlm_generic_payload &CpuCore::mmio_payload(tlm::tlm_command cmd, uint32_t off, uint32_t val) {
+  /* Each core its own payload and buffer: another core's access may run
+   * while this one waits for the round trip (cpu.locking txq). */
+  tlm::tlm_generic_payload &gp = m_mmio_gps[m_cur - m_cores.data()];
+  m_cur->mmio_buf = val;
+  gp.set_command(cmd);
+  gp.set_address(off);
+  gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_cur->mmio_buf));
+  gp.set_data_length(4);
+  gp.set_streaming_width(4);
+  gp.set_byte_enable_ptr(nullptr);
+  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  return gp;
+}
+
 uint32_t CpuCore::mmio_read32(uint32_t off) {
   wc_bursts(m_wc.flush_all()); /* an uncached (UC) access drains the WC buffers */
   sync();
   const uint64_t t0 = now_ps();
   count([](CpuCounters &c) { c.mmio_reads++; });
-  m_mmio_buf = 0;
-  m_mmio_gp.set_command(tlm::TLM_READ_COMMAND);
-  m_mmio_gp.set_address(off);
-  m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
-  m_mmio_gp.set_data_length(4);
-  m_mmio_gp.set_streaming_width(4);
-  m_mmio_gp.set_byte_enable_ptr(nullptr);
-  m_mmio_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_generic_payload &gp = mmio_payload(tlm::TLM_READ_COMMAND, off, 0);
+  const uint32_t &buf = m_cur->mmio_buf;
   sc_time d = sc_core::SC_ZERO_TIME;
-  suspend([this, &d] {
-    mmio->b_transport(m_mmio_gp, d);
+  suspend([this, &gp, &d] {
+    mmio->b_transport(gp, d);
     if (d != sc_core::SC_ZERO_TIME) wait(d);
   });
   /* The core stalled for the whole round trip. */
   const uint64_t dur = now_ps() - t0;
   account(static_cast<double>(dur) / m_ps_per_cycle, t0, dur);
-  if (!m_mmio_gp.is_response_ok()) {
+  if (!gp.is_response_ok()) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "MMIO read of BAR0 offset 0x%" PRIx32 " failed: %s", off,
-                  m_mmio_gp.get_response_string().c_str());
+                  gp.get_response_string().c_str());
     violation(msg);
   }
-  return m_mmio_buf;
+  return buf;
 }
 
 void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
@@ -582,21 +600,14 @@ void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
   wc_bursts(m_wc.flush_all()); /* an uncached (UC) access drains the WC buffers */
   sync();
   count([](CpuCounters &c) { c.mmio_writes++; });
-  m_mmio_buf = val;
-  m_mmio_gp.set_command(tlm::TLM_WRITE_COMMAND);
-  m_mmio_gp.set_address(off);
-  m_mmio_gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_mmio_buf));
-  m_mmio_gp.set_data_length(4);
-  m_mmio_gp.set_streaming_width(4);
-  m_mmio_gp.set_byte_enable_ptr(nullptr);
-  m_mmio_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm::tlm_generic_payload &gp = mmio_payload(tlm::TLM_WRITE_COMMAND, off, val);
   sc_time d = sc_core::SC_ZERO_TIME;
-  suspend([this, &d] { mmio->b_transport(m_mmio_gp, d); });
+  suspend([this, &gp, &d] { mmio->b_transport(gp, d); });
   if (d != sc_core::SC_ZERO_TIME) m_cur->qk.inc(d);
-  if (!m_mmio_gp.is_response_ok()) {
+  if (!gp.is_response_ok()) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "MMIO write of BAR0 offset 0x%" PRIx32 " failed: %s", off,
-                  m_mmio_gp.get_response_string().c_str());
+                  gp.get_response_string().c_str());
     violation(msg);
   }
   spend(m_cfg.cpu.mmio_write_cycles);
@@ -668,7 +679,10 @@ void CpuCore::host_rx(uint64_t pa, uint32_t len) {
   if (m_tcp && nf_is_ack(&hdr)) {
     nf_sack sack;
     nf_ack_sack(m_bytes + pa, len, &sack);
-    tcp_ack_received(hdr, sack);
+    if (!m_sock_owned)
+      tcp_ack_received(hdr, sack);
+    else if (m_ack_backlog.size() < kAckBacklog) /* full: dropped, as beyond Linux's backlog limit */
+      m_ack_backlog.push_back(BackloggedAck{hdr, sack});
     const uint64_t ack_bytes = static_cast<uint64_t>(len) + NF_FCS_LEN;
     count_at(hdr.ts_ps, [ack_bytes](CpuCounters &c) {
       c.rx_frames++;
@@ -862,44 +876,78 @@ void CpuCore::check_fault() {
 }
 
 void CpuCore::lock_kernel() {
+  if (m_ncores < 2 || m_txq) return;
+  lock(0);
+}
+
+void CpuCore::unlock_kernel() {
+  if (m_ncores < 2 || m_txq) return;
+  unlock(0);
+}
+
+std::string CpuCore::lock_name(unsigned id) const {
+  return id == 0 ? std::string("the kernel lock") : "spinlock " + std::to_string(id);
+}
+
+void CpuCore::spin(unsigned id, bool acquire) {
   if (m_ncores < 2) return;
+  if (id == 0 || id >= static_cast<unsigned>(kLocks)) {
+    char msg[120];
+    std::snprintf(msg, sizeof msg, "kernel used spinlock id %u; the platform has ids 1..%d", id, NK_SPIN_MAX);
+    violation(msg);
+    return;
+  }
+  if (acquire)
+    lock(id);
+  else
+    unlock(id);
+}
+
+void CpuCore::lock(unsigned id) {
+  LockState &l = m_locks[id];
   const int me = static_cast<int>(m_cur - m_cores.data());
   /* Decide at the core's true time: with its local time ahead, the lock's
    * state would be read out of order with the other core's. */
   sync();
   const uint64_t t0 = local_time_ps();
-  while (m_lock_owner >= 0) {
-    if (m_lock_owner == me) {
-      violation("core re-entered the kernel lock it holds");
+  while (l.owner >= 0) {
+    if (l.owner == me) {
+      violation("core " + std::to_string(me) + " took " + lock_name(id) + ", which it already holds");
       return;
     }
-    suspend([this] { wait(m_lock_event); });
+    sc_core::sc_event &ev = m_lock_events[id];
+    suspend([this, &ev] { wait(ev); });
   }
   /* The spin: from wanting the lock to the holder's release (its local
    * time, which may still be ahead of this core's). Busy cycles. */
   const uint64_t t1 = local_time_ps();
   if (t1 > t0) account(static_cast<double>(t1 - t0) / m_ps_per_cycle, t0, t1 - t0, m_prof_lock_wait);
-  if (m_lock_free_ps > t1) spend_ps(m_lock_free_ps - t1, m_prof_lock_wait);
-  m_lock_owner = me;
-  if (++m_lock_inside != 1) {
-    char msg[120];
-    std::snprintf(msg, sizeof msg, "%d cores inside the kernel at once (kernel lock broken)", m_lock_inside);
-    violation(msg);
+  if (l.free_ps > t1) spend_ps(l.free_ps - t1, m_prof_lock_wait);
+  l.owner = me;
+  if (++l.inside != 1) {
+    violation(std::to_string(l.inside) + " cores hold " + lock_name(id) + " at once (lock broken)");
   }
 }
 
-void CpuCore::unlock_kernel() {
-  if (m_ncores < 2) return;
+void CpuCore::unlock(unsigned id) {
+  LockState &l = m_locks[id];
   const int me = static_cast<int>(m_cur - m_cores.data());
-  if (m_lock_owner != me) {
-    char msg[120];
-    std::snprintf(msg, sizeof msg, "core %d released the kernel lock held by %d", me, m_lock_owner);
-    violation(msg);
+  if (l.owner != me) {
+    violation("core " + std::to_string(me) + " released " + lock_name(id) +
+              (l.owner < 0 ? std::string(", which no core holds") : ", held by core " + std::to_string(l.owner)));
+    if (l.owner < 0) return;
   }
-  m_lock_inside--;
-  m_lock_owner = -1;
-  m_lock_free_ps = local_time_ps();
-  m_lock_event.notify(m_cur->qk.get_local_time());
+  l.inside--;
+  l.owner = -1;
+  l.free_ps = local_time_ps();
+  m_lock_events[id].notify(m_cur->qk.get_local_time());
+}
+
+void CpuCore::sock_release() {
+  m_sock_owned = false;
+  /* release_sock: the ACKs that arrived while the socket was owned, in order. */
+  for (const BackloggedAck &a : m_ack_backlog) tcp_ack_received(a.h, a.sack);
+  m_ack_backlog.clear();
 }
 
 void CpuCore::kernel_work_done() {
@@ -910,7 +958,13 @@ void CpuCore::kernel_work_done() {
 
 void CpuCore::app_thread() {
   enter_core(m_app_core);
-  if (m_program) return;
+  if (m_program) {
+    if (m_app_program) {
+      m_app_program(*this);
+      sync();
+    }
+    return;
+  }
   while (!m_probed) {
     if (m_violated) return;
     suspend([this] { wait(m_probe_event | m_end_event); });
@@ -949,22 +1003,28 @@ void CpuCore::app_thread() {
     }
     const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed;
     if (app_active && static_cast<double>(t) >= next_send_ps) {
-      /* The stack's work runs outside the kernel lock, then the driver's xmit inside it. */
+      /* The stack's work runs outside the kernel lock, then the driver's xmit inside it
+       * (cpu.locking txq: no kernel lock; the xmit takes the TX queue lock). */
       if (!prepaid) {
         nk_kernel_stack_tx(k, frame_bytes);
         prepaid = true;
       }
       lock_kernel();
-      if (m_removed || m_violated) {
+      if (m_removed || m_violated || m_removing) {
         unlock_kernel();
         continue;
       }
+      /* txq: core 0 runs meanwhile; its ACK processing waits for the socket. */
+      if (m_txq && m_tcp) sock_lock();
+      m_app_in_kernel = true;
       bool rtx = false;
       const uint64_t tseq = m_tcp ? m_snd.peek(&rtx) : 0;
       /* udp: frame n is flow n mod traffic.flows (as the wire peer's), so flows spread over TX queues */
       const int rc = nk_kernel_xmit_prepared(k, frame_bytes, m_tcp ? 0 : static_cast<uint32_t>(seq % m_tx_flows),
                                              m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
+      m_app_in_kernel = false;
+      if (m_removing) m_app_out_event.notify(m_cur->qk.get_local_time());
       unlock_kernel();
       if (rc == NETDEV_TX_OK && m_tcp) {
         if (m_snd.una() == m_snd.max()) m_tcp_progress_ps = t;
@@ -972,6 +1032,7 @@ void CpuCore::app_thread() {
         m_snd.sent(tseq, rtx);
         m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
       }
+      if (m_sock_owned) sock_release();
       if (rc == NETDEV_TX_OK) {
         seq++;
         prepaid = false;
@@ -1016,6 +1077,12 @@ void CpuCore::thread() {
 
 void CpuCore::finish() {
   sync();
+  if (m_txq) {
+    /* No kernel lock: the application's xmit must be out of the driver
+     * before its remove (it enters no more once m_removing is set). */
+    m_removing = true;
+    while (m_app_in_kernel) suspend([this] { wait(m_app_out_event); });
+  }
   lock_kernel();
   nk_kernel_remove(m_kernel);
   m_removed = true;

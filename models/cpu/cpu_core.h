@@ -8,14 +8,17 @@
  * softirqs and, in tx/bidir mode, a host application sending test frames.
  * With cpu.cores >= 2 the module holds several core contexts (each with its
  * own local time and thread): core 0 takes interrupts, softirqs and timers,
- * cpu.app_core runs the application (TX stack, copy to user space), and one
- * kernel lock serialises entry into the kernel layer and driver.
+ * cpu.app_core runs the application (TX stack, copy to user space), and
+ * cpu.locking says what serialises them: one kernel lock around every entry
+ * into the kernel layer and driver (big), or only the kernel's spinlocks,
+ * the TX queue lock among them (txq).
  */
 #ifndef NICSIM_MODELS_CPU_CPU_CORE_H
 #define NICSIM_MODELS_CPU_CPU_CORE_H
 
 #include <cstdint>
 #include <functional>
+#include <memory>
 #include <string>
 #include <systemc>
 #include <tlm>
@@ -54,6 +57,9 @@ class CpuCore : public sc_core::sc_module {
 
   /* Runs f in the core's thread instead of the kernel main loop (unit tests). */
   void set_program(std::function<void(CpuCore &)> f) { m_program = std::move(f); }
+  /* With cpu.cores >= 2 and a program: runs f in the application core's
+   * thread as well (unit tests of the locks). */
+  void set_app_program(std::function<void(CpuCore &)> f) { m_app_program = std::move(f); }
   /* Measurement window [start_ps, end_ps) (ps) for the windowed counters. */
   void set_window(uint64_t start_ps, uint64_t end_ps);
   /* Interrupt controller input: an MSI with data word `data` arrived now; the
@@ -94,6 +100,12 @@ class CpuCore : public sc_core::sc_module {
   /* (Re)arms kernel timer id delay_ns after the core's local time
    * (NK_TIMER_CANCEL cancels); the main loop runs it when due. */
   void timer_arm(int id, uint64_t delay_ns);
+  /* The kernel acquired (acquire true) or released spinlock id (1 ..
+   * NK_SPIN_MAX): ops->spin, set with cpu.locking txq and 2 or more cores.
+   * A core that finds it held spins (busy, bucket lock_wait) until the
+   * holder's release; taking a lock the core holds, or releasing one it
+   * does not hold, is a violation. */
+  void spin(unsigned id, bool acquire);
   /* The DMA API mapped (map true) or unmapped [pa, pa + len): with
    * iommu.enabled charges iommu.map_cycles / unmap_cycles (buckets iommu_map,
    * iommu_unmap) and, on unmap, invalidates the IOTLB; else nothing. */
@@ -146,8 +158,10 @@ class CpuCore : public sc_core::sc_module {
   double core_busy_cycles(int c, bool in_window) const;
   /* Cycles core c charged to bucket id (cores >= 2). */
   double core_bucket_cycles(int c, int id, bool in_window) const;
-  /* Profile bucket of the kernel lock's spin (cores >= 2; -1 with one core). */
+  /* Profile bucket of the lock spin (cores >= 2; -1 with one core). */
   int lock_wait_bucket() const { return m_prof_lock_wait; }
+  /* cpu.locking txq with 2 or more cores: no big kernel lock, spinlocks spin. */
+  bool txq_locking() const { return m_txq; }
 
   static constexpr int kUnattributed = NK_PROF_MAX; /* bucket of charges outside any profiled function */
 
@@ -167,6 +181,7 @@ class CpuCore : public sc_core::sc_module {
   struct CoreCtx {
     tlm_utils::tlm_quantumkeeper qk;
     double frac_ps = 0; /* sub-ps remainder of local time */
+    uint32_t mmio_buf = 0; /* its MMIO access's data word */
     nk_prof_state prof{};
     nk_kernel *kern = nullptr;
     double busy_total = 0, busy_window = 0;
@@ -193,11 +208,25 @@ class CpuCore : public sc_core::sc_module {
   void qk_sync();
   /* Makes core c current at the start of its thread. */
   void enter_core(int c);
-  /* Enters (leaves) the kernel: the one lock serialising the kernel layer
-   * and the driver across cores; the wait spins (busy, bucket lock_wait).
-   * No-ops with one core. */
+  /* Enters (leaves) the kernel: with cpu.locking big the one lock (id 0)
+   * serialising the kernel layer and the driver across cores. No-ops with
+   * one core or cpu.locking txq. */
   void lock_kernel();
   void unlock_kernel();
+  /* Takes lock id (0: the kernel lock; 1 .. NK_SPIN_MAX: kernel spinlocks)
+   * at the core's true time; a held lock is spun for (busy, bucket
+   * lock_wait) until the holder's release at the holder's local time. */
+  void lock(unsigned id);
+  /* Releases lock id at the core's local time. */
+  void unlock(unsigned id);
+  /* "the kernel lock" or "spinlock <id>", for messages. */
+  std::string lock_name(unsigned id) const;
+  /* tcp, cpu.locking txq: the application's socket is locked (peek ..
+   * sent around its xmit): ACKs of its flow wait in the backlog, as Linux's
+   * sk_add_backlog while the socket is owned by the user. */
+  void sock_lock() { m_sock_owned = true; }
+  /* Unlocks it and processes the ACKs the backlog holds (release_sock). */
+  void sock_release();
   /* Core 0 did kernel work: wakes the application core (TX queue, copies). */
   void kernel_work_done();
   /* The application core's thread: sends frames and copies to user space. */
@@ -240,6 +269,9 @@ class CpuCore : public sc_core::sc_module {
   /* Write-combining bursts that left the core: counted, each a 64 B DRAM
    * write (no stall), cpu.wc_flush_cycles each. */
   void wc_bursts(unsigned n);
+  /* The current core's MMIO payload, set up for a 4-byte access at BAR0
+   * offset off (val: the data of a write). */
+  tlm::tlm_generic_payload &mmio_payload(tlm::tlm_command cmd, uint32_t off, uint32_t val);
   void msi_arrive();
   bool in_window(uint64_t t_ps) const { return t_ps >= m_win_start_ps && t_ps < m_win_end_ps; }
   /* Counts into the total and, if t_ps is in the window, the window counters. */
@@ -267,10 +299,29 @@ class CpuCore : public sc_core::sc_module {
   int m_app_core;
   std::vector<CoreCtx> m_cores;
   CoreCtx *m_cur; /* the core whose thread runs now */
-  int m_lock_owner = -1;       /* core inside the kernel, -1: none */
-  int m_lock_inside = 0;       /* cores inside (never above 1) */
-  uint64_t m_lock_free_ps = 0; /* local time of the last release, ps */
-  sc_core::sc_event m_lock_event;
+  /* Locks by id: 0 the kernel lock (cpu.locking big), 1 .. NK_SPIN_MAX the kernel's spinlocks (txq). */
+  struct LockState {
+    int owner = -1;        /* core holding it, -1: none */
+    int inside = 0;        /* cores holding it (never above 1) */
+    uint64_t free_ps = 0;  /* local time of the last release, ps */
+  };
+  static constexpr int kLocks = NK_SPIN_MAX + 1;
+  bool m_txq = false; /* cpu.locking txq with cores >= 2 */
+  LockState m_locks[kLocks];
+  sc_core::sc_event m_lock_events[kLocks];
+  /* txq: the application core is inside nk_kernel_xmit_prepared; finish()
+   * waits for it to leave before the driver's remove (m_removing). */
+  bool m_app_in_kernel = false;
+  bool m_removing = false;
+  sc_core::sc_event m_app_out_event;
+  /* tcp, txq: the socket lock and its backlog of ACKs (bounded: Linux drops beyond the socket's limit) */
+  struct BackloggedAck {
+    nf_header h;
+    nf_sack sack;
+  };
+  static constexpr size_t kAckBacklog = 1024;
+  bool m_sock_owned = false;
+  std::vector<BackloggedAck> m_ack_backlog;
   sc_core::sc_event m_app_event;   /* core 0 did kernel work */
   sc_core::sc_event m_probe_event; /* the driver is probed */
   uint64_t m_kwork_gen = 0;        /* kernel work passes of core 0 */
@@ -283,6 +334,7 @@ class CpuCore : public sc_core::sc_module {
   uint64_t m_traffic_end_ps;
   uint64_t m_end_ps;
   std::function<void(CpuCore &)> m_program;
+  std::function<void(CpuCore &)> m_app_program;
   nk_kernel *m_kernel = nullptr;
   uint64_t m_irq_pending = 0; /* bit per vector */
   uint64_t m_irq_raised = 0;  /* bit per vector: an MSI arrived and has not been taken yet */
@@ -290,8 +342,7 @@ class CpuCore : public sc_core::sc_module {
   sc_core::sc_event m_irq_event;
   uint64_t m_timer_due_ps[NK_TIMER_MAX]; /* kernel timers by id (UINT64_MAX: not armed) */
   sc_core::sc_event m_end_event; /* duration + drain */
-  tlm::tlm_generic_payload m_mmio_gp;
-  uint32_t m_mmio_buf = 0;
+  std::unique_ptr<tlm::tlm_generic_payload[]> m_mmio_gps; /* MMIO payload per core */
   CpuCounters m_total;
   CpuCounters m_window;
   double m_bucket_total[NK_PROF_MAX + 1] = {};

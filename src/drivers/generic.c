@@ -33,6 +33,10 @@ static void generic_tx_clean(struct generic_tx_ring *tx, int budget) {
   u32 cleaned = 0;
   /* Head write-back: one load of the head word says how far the device got;
    * otherwise each descriptor's OWN bit says it. */
+  /* Against generic_xmit on another CPU: the queue's xmit lock (as
+   * __netif_tx_lock in Linux drivers' TX clean). */
+  struct netdev_queue *nq = netdev_get_tx_queue(dev, tx->index);
+  __netif_tx_lock(nq);
   const u32 head = tx->head_wb ? nk_ld32(tx->head_wb) % tx->size : 0;
   while (tx->dirty != tx->cur) {
     u32 entry = tx->dirty;
@@ -63,6 +67,7 @@ static void generic_tx_clean(struct generic_tx_ring *tx, int budget) {
     netif_wake_subqueue(dev, (u16)tx->index);
     priv->tx_wakes++;
   }
+  __netif_tx_unlock(nq);
 }
 
 /* ---- RX ------------------------------------------------------------------------ */

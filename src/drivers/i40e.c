@@ -306,7 +306,11 @@ static irqreturn_t i40e_msix_clean_rings(int irq, void *data) {
 static int i40e_maybe_stop_tx(struct i40e_ring *tx_ring, struct net_device *dev, u32 size) {
   if (i40e_desc_unused(tx_ring) >= size) return 0;
   netif_stop_subqueue(dev, tx_ring->queue_index);
-  /* smp_mb(): single core here, the clean path cannot run in between */
+  /* smp_mb(): not modelled. The TX clean takes no lock (as Linux's
+   * i40e_clean_tx_irq); it may run on another core (cpu.locking txq), but
+   * cores interleave only at suspension points (loads, MMIO, lock waits) and
+   * there is none between the stop and this re-check, nor between the
+   * clean's next_to_clean update and its stopped check. */
   if (i40e_desc_unused(tx_ring) < size) return -EBUSY;
   netif_wake_subqueue(dev, tx_ring->queue_index);
   tx_ring->restart_queue++;

@@ -143,6 +143,8 @@ static netdev_tx_t lan743x_tx_xmit_frame(struct lan743x_tx *tx, struct sk_buff *
   NK_PROFILE_FUNC(NK_CLASS_TX);
   struct lan743x_adapter *adapter = tx->adapter;
   struct net_device *netdev = adapter->netdev;
+  unsigned long irq_flags;
+  spin_lock_irqsave(&tx->ring_lock, irq_flags);
   int required_number_of_descriptors = lan743x_tx_get_desc_cnt(tx, skb);
   if (required_number_of_descriptors > lan743x_tx_get_avail_desc(tx)) {
     if (required_number_of_descriptors > (int)tx->ring_size - 1) {
@@ -153,16 +155,18 @@ static netdev_tx_t lan743x_tx_xmit_frame(struct lan743x_tx *tx, struct sk_buff *
       netif_stop_queue(netdev);
       adapter->tx_stops++;
     }
-    return NETDEV_TX_OK;
+    goto unlock;
   }
   unsigned int head_length = skb->len, frame_length = skb->len;
   if (lan743x_tx_frame_start(tx, skb->data, head_length, frame_length)) {
     netdev->stats.tx_dropped++;
     dev_kfree_skb_any(skb);
-    return NETDEV_TX_OK;
+    goto unlock;
   }
   tx->frame_count++;
   lan743x_tx_frame_end(tx, skb);
+unlock:
+  spin_unlock_irqrestore(&tx->ring_lock, irq_flags);
   return NETDEV_TX_OK;
 }
 
@@ -184,9 +188,11 @@ static int lan743x_tx_napi_poll(struct napi_struct *napi, int weight) {
   struct lan743x_adapter *adapter = tx->adapter;
   struct net_device *netdev = adapter->netdev;
   bool start_transmitter = false;
+  unsigned long irq_flags;
 
   (void)readl(adapter->ioaddr + GN_REG_INT_MASK); /* lan743x_csr_read(adapter, DMAC_INT_STS) */
   /* No SOURCE_STATUS_W2C: no DMAC_INT_STS write. */
+  spin_lock_irqsave(&tx->ring_lock, irq_flags);
   lan743x_tx_release_completed_descriptors(tx);
   if (netif_queue_stopped(netdev)) {
     if (tx->overflow_skb) {
@@ -196,6 +202,7 @@ static int lan743x_tx_napi_poll(struct napi_struct *napi, int weight) {
       adapter->tx_wakes++;
     }
   }
+  spin_unlock_irqrestore(&tx->ring_lock, irq_flags);
   if (start_transmitter) {
     /* space is now available, transmit overflow skb */
     struct sk_buff *skb = tx->overflow_skb;
@@ -565,6 +572,7 @@ static int lan743x_tx_open(struct lan743x_tx *tx, char *err, size_t errlen) {
   struct lan743x_adapter *adapter = tx->adapter;
   struct net_device *netdev = adapter->netdev;
   void __iomem *io = adapter->ioaddr;
+  spin_lock_init(&tx->ring_lock);
   tx->ring_allocation_size = (size_t)tx->ring_size * tx->desc_spacing;
   tx->ring_cpu_ptr = dma_alloc_coherent(netdev, tx->ring_allocation_size, &tx->ring_dma_ptr);
   tx->buffer_info = calloc(tx->ring_size, sizeof *tx->buffer_info);

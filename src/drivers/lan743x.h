@@ -62,6 +62,7 @@ struct lan743x_tx {
   u32 last_tail; /* next descriptor to use; the TX_TAIL value */
   u32 frame_first, frame_tail, frame_data0; /* frame assembly (frame_start/end) */
   struct sk_buff *overflow_skb; /* the frame that did not fit: sent by the TX poll */
+  spinlock_t ring_lock;         /* the ring against xmit and the TX poll on two CPUs */
   struct napi_struct napi;
   u64 frame_count;
 };

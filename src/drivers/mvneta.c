@@ -217,7 +217,10 @@ static int mvneta_poll(struct napi_struct *napi, int budget) {
 
   /* Release Tx descriptors (mvneta_tx_done_gbe) */
   if (cause_rx_tx & GN_INT_TX) {
+    struct netdev_queue *nq = netdev_get_tx_queue(pp->dev, 0);
+    __netif_tx_lock(nq); /* against mvneta_tx on another CPU */
     if (pp->txq.count) mvneta_txq_done(pp);
+    __netif_tx_unlock(nq);
     cause_rx_tx &= ~GN_INT_TX;
   }
   /* For the case where the last mvneta_poll did not process all RX packets */

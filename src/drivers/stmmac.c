@@ -131,6 +131,8 @@ static u32 stmmac_tx_avail(const struct stmmac_priv *priv) {
 static int stmmac_tx_clean(struct stmmac_priv *priv, int budget) {
   NK_PROFILE_FUNC(NK_CLASS_TX);
   struct net_device *dev = priv->dev;
+  /* Against the xmit on another CPU (HARD_TX_LOCK): the same queue lock. */
+  __netif_tx_lock_bh(netdev_get_tx_queue(dev, 0));
   u32 entry = priv->dirty_tx;
   int count = 0;
   while (entry != priv->cur_tx && count < budget) {
@@ -166,6 +168,7 @@ static int stmmac_tx_clean(struct stmmac_priv *priv, int budget) {
   }
   /* We still have pending packets, let's call for a new scheduling. */
   if (priv->dirty_tx != priv->cur_tx) hrtimer_start(&priv->txtimer, us_to_ktime(STMMAC_TX_BUSY_RETRY_US), HRTIMER_MODE_REL);
+  __netif_tx_unlock_bh(netdev_get_tx_queue(dev, 0));
   return count;
 }
 

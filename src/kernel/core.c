@@ -84,6 +84,10 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   k->prof_softirq = nk_prof_id(NK_PROF_NET_RX_ACTION, NK_CLASS_IRQ);
   k->prof_hrtimer = nk_prof_id(NK_PROF_HRTIMER, NK_CLASS_IRQ);
   k->prof_copy_to_user = nk_prof_id(NK_PROF_COPY_TO_USER, NK_CLASS_RX);
+  /* The TX queues' xmit locks take the first spinlock ids. */
+  k->dev.num_tx_queues = cfg->nic.tx_queues < 1 ? 1 : cfg->nic.tx_queues > NK_TXQ_MAX ? NK_TXQ_MAX
+                                                                                    : (u32)cfg->nic.tx_queues;
+  for (u32 q = 0; q < k->dev.num_tx_queues; q++) k->dev._tx[q]._xmit_lock.id = ++k->nspin;
   u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)nk__rx_slot_skbs(cfg) +
             2 * (u32)cfg->driver.napi_budget +
             NK_SKB_SLACK + 64;
@@ -282,6 +286,43 @@ void nk_kernel_user_copy(struct nk_kernel *k) {
   nk_prof_leave(prev);
 }
 
+/* ---- spinlocks ------------------------------------------------------------------------ */
+
+void spin_lock_init(spinlock_t *lock) {
+  struct nk_kernel *k = nk__cur("spin_lock_init");
+  if (k->nspin >= NK_SPIN_MAX) {
+    nk__fault(k, "spin_lock_init: more than %d spinlocks", NK_SPIN_MAX);
+    lock->id = 0;
+    return;
+  }
+  lock->id = ++k->nspin;
+}
+
+/* Hands an acquire or release of lock to the platform (what names the call). */
+static void spin_op(spinlock_t *lock, bool acquire, const char *what) {
+  struct nk_kernel *k = nk__cur(what);
+  if (!lock || lock->id == 0 || lock->id > k->nspin) {
+    nk__fault(k, "%s(%p): spinlock not initialised (spin_lock_init missing)", what, (void *)lock);
+    return;
+  }
+  if (k->plat.ops->spin) k->plat.ops->spin(k->plat.ctx, lock->id, acquire);
+}
+
+void spin_lock(spinlock_t *lock) { spin_op(lock, true, "spin_lock"); }
+void spin_unlock(spinlock_t *lock) { spin_op(lock, false, "spin_unlock"); }
+
+struct netdev_queue *netdev_get_tx_queue(struct net_device *dev, unsigned int q) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "netdev_get_tx_queue");
+  if (q >= dev->num_tx_queues) {
+    nk__fault(k, "netdev_get_tx_queue(%u): the device has %u TX queues", q, dev->num_tx_queues);
+    return &dev->_tx[0];
+  }
+  return &dev->_tx[q];
+}
+
+void __netif_tx_lock(struct netdev_queue *txq) { spin_op(&txq->_xmit_lock, true, "__netif_tx_lock"); }
+void __netif_tx_unlock(struct netdev_queue *txq) { spin_op(&txq->_xmit_lock, false, "__netif_tx_unlock"); }
+
 /* ---- TX ------------------------------------------------------------------------------ */
 
 void netif_stop_queue(struct net_device *dev) { dev->tx_stopped = true; }
@@ -357,7 +398,21 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
   else
     nf_fill(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq);
   skb->queue_mapping = (u16)txq;
+  /* HARD_TX_LOCK: the queue's xmit lock around the driver, and the stopped
+   * check again under it (another CPU's TX clean may have run meanwhile; as
+   * Linux's netif_xmit_frozen_or_stopped after taking the lock). */
+  struct netdev_queue *nq = netdev_get_tx_queue(dev, txq);
+  __netif_tx_lock(nq);
+  if (k->fault[0] || __netif_subqueue_stopped(dev, (u16)txq)) {
+    __netif_tx_unlock(nq);
+    dev_kfree_skb_any(skb);
+    if (k->fault[0]) return -EFAULT;
+    k->busy_txq = txq;
+    k->stats.xmit_busy++;
+    return NETDEV_TX_BUSY;
+  }
   netdev_tx_t rc = k->drv->ndo_start_xmit(skb, dev);
+  __netif_tx_unlock(nq);
   if (rc == NETDEV_TX_BUSY) {
     k->busy_txq = txq;
     k->stats.xmit_busy_driver++;

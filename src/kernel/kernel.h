@@ -74,12 +74,13 @@ bool nk_kernel_napi_pending(const struct nk_kernel *k);
 bool nk_kernel_softirq(struct nk_kernel *k);
 /* The host application sends one frame: allocates an skb, fills it with
  * test frame (flow, seq) (src/net/frame.h), charges the TX stack cost and
- * calls the driver's ndo_start_xmit. Returns NETDEV_TX_OK, or NETDEV_TX_BUSY
+ * calls the driver's ndo_start_xmit holding the frame's TX queue lock
+ * (HARD_TX_LOCK). Returns NETDEV_TX_OK, or NETDEV_TX_BUSY
  * if the queue is stopped (nothing was consumed; retry after a wake). */
 int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
 /* Multi-core (cpu.cores >= 2): the application's TX stack cost of one frame
  * of frame_bytes (bucket stack_tx), charged in the sending process before it
- * enters the driver, outside the kernel lock. */
+ * enters the driver, outside any lock. */
 void nk_kernel_stack_tx(struct nk_kernel *k, uint32_t frame_bytes);
 /* nk_kernel_xmit with the stack cost already charged by nk_kernel_stack_tx. */
 int nk_kernel_xmit_prepared(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
@@ -346,6 +347,43 @@ struct net_device_stats {
   u64 tx_packets, tx_bytes, tx_dropped, tx_errors;
 };
 
+/* ---- spinlocks ------------------------------------------------------------ */
+
+/* A spinlock: an id the platform's spin op knows it by (0: not initialised).
+ * With one CPU (or cpu.locking big) taking one costs nothing; with
+ * cpu.locking txq a CPU that finds it held spins (docs/kernel.md). IRQs are
+ * taken only between kernel entry points, so the _irqsave and _bh variants
+ * are the plain lock. */
+typedef struct {
+  unsigned int id;
+} spinlock_t;
+/* Gives the lock the current kernel's next id (NK_SPIN_MAX at most: more is a fault). */
+void spin_lock_init(spinlock_t *lock);
+/* Takes (releases) the lock; an uninitialised lock is a fault. */
+void spin_lock(spinlock_t *lock);
+void spin_unlock(spinlock_t *lock);
+/* spin_lock with bottom halves off: the same here. */
+static inline void spin_lock_bh(spinlock_t *lock) { spin_lock(lock); }
+static inline void spin_unlock_bh(spinlock_t *lock) { spin_unlock(lock); }
+/* spin_lock with local IRQs off (flags: the saved state, unused here). */
+#define spin_lock_irqsave(lock, flags) \
+  do {                                 \
+    (flags) = 0;                       \
+    spin_lock(lock);                   \
+  } while (0)
+#define spin_unlock_irqrestore(lock, flags) \
+  do {                                      \
+    (void)(flags);                          \
+    spin_unlock(lock);                      \
+  } while (0)
+
+#define NK_TXQ_MAX 16 /* TX queues of a net_device (nic.tx_queues at most) */
+/* A TX queue's stack-side state: its xmit lock (Linux's _xmit_lock, taken by
+ * HARD_TX_LOCK around ndo_start_xmit and by drivers' TX clean paths). */
+struct netdev_queue {
+  spinlock_t _xmit_lock;
+};
+
 struct net_device {
   char name[16];
   struct nk_kernel *k;
@@ -361,6 +399,8 @@ struct net_device {
   const u8 *rss_key;               /* NF_RSS_KEY_LEN bytes, or NULL: no check */
   const u8 *rss_lut;               /* rss_lut_size entries (RX queue numbers) */
   u32 rss_lut_size;                /* a power of two */
+  struct netdev_queue _tx[NK_TXQ_MAX]; /* TX queue locks, nic.tx_queues of them initialised */
+  u32 num_tx_queues;                   /* TX queues allocated (nic.tx_queues) */
 };
 /* The driver's private struct. */
 static inline void *netdev_priv(const struct net_device *dev) { return dev->priv; }
@@ -447,6 +487,17 @@ void netif_stop_subqueue(struct net_device *dev, u16 q);
 void netif_wake_subqueue(struct net_device *dev, u16 q);
 /* True while TX queue q is stopped. */
 bool __netif_subqueue_stopped(const struct net_device *dev, u16 q);
+/* TX queue q of dev (q below nic.tx_queues; beyond: a fault, queue 0). */
+struct netdev_queue *netdev_get_tx_queue(struct net_device *dev, unsigned int q);
+/* Takes (releases) the queue's xmit lock, as the kernel's xmit does around
+ * ndo_start_xmit (HARD_TX_LOCK). Linux's __netif_tx_lock also records the
+ * owning CPU (its cpu argument); here the platform knows the CPU, so there is
+ * no such argument. */
+void __netif_tx_lock(struct netdev_queue *txq);
+void __netif_tx_unlock(struct netdev_queue *txq);
+/* The same with bottom halves off (stmmac_tx_clean): identical here. */
+static inline void __netif_tx_lock_bh(struct netdev_queue *txq) { __netif_tx_lock(txq); }
+static inline void __netif_tx_unlock_bh(struct netdev_queue *txq) { __netif_tx_unlock(txq); }
 /* Tells the kernel the RSS key (NF_RSS_KEY_LEN bytes) and indirection table
  * (size entries, a power of two) the driver programmed; both must outlive the
  * driver's binding. Every frame handed to the stack from a NAPI with an RX

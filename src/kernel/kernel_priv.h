@@ -138,6 +138,7 @@ struct nk_kernel {
   u64 txq_packets[NK_NAPI_MAX]; /* per TX queue: frames the driver accepted (NETDEV_TX_OK) */
 
   struct nk_irq irqs[NK_IRQ_MAX];
+  unsigned int nspin; /* spinlock ids handed out (1 .. nspin): the TX queues' first */
 
   struct hrtimer *timers[NK_TIMER_MAX]; /* by platform timer id (timer.c) */
   bool timer_queued[NK_TIMER_MAX];      /* the kernel's copy of each timer's queued state */

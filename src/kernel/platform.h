@@ -75,7 +75,16 @@ struct nk_platform_ops {
    * platform charges the IOMMU's cost and, on unmap, invalidates the IOTLB
    * (strict mode). Optional: NULL means the platform has no IOMMU. */
   void (*iommu_map)(void *ctx, uint64_t pa, uint64_t len, bool map);
+  /* A spinlock (id 1 .. NK_SPIN_MAX, from spin_lock_init or a TX queue's
+   * lock) is acquired (acquire true) or released by the CPU running the
+   * caller. A multi-core platform makes a CPU that finds the lock held spin
+   * until the holder releases it, and reports a CPU taking a lock it holds or
+   * releasing one it does not hold. Optional: NULL means one CPU (or one big
+   * lock around the kernel): spinlocks cost nothing. */
+  void (*spin)(void *ctx, unsigned id, bool acquire);
 };
+
+#define NK_SPIN_MAX 64 /* spinlock ids the kernel hands out: 1 .. NK_SPIN_MAX */
 
 #define NK_TIMER_MAX 16            /* platform timers (kernel hrtimers) */
 #define NK_TIMER_CANCEL UINT64_MAX /* timer_arm delay that cancels */

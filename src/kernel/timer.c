@@ -93,13 +93,16 @@ void nk_kernel_timer(struct nk_kernel *k, int id) {
     k->stats.timers_stale++;
     return;
   }
+  /* Dequeued before the expiry's cost is charged (a charge may let another
+   * CPU run): an hrtimer_start from another CPU meanwhile queues it again, as
+   * Linux's __run_hrtimer removes the timer before its callback runs. */
+  t->queued = false;
+  k->timer_queued[id] = false;
+  t->forward = 0;
   int prev = nk_prof_enter(k->prof_hrtimer);
   k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.softirq_cycles);
   nk_prof_leave(prev);
   k->stats.timers++;
-  t->queued = false;
-  k->timer_queued[id] = false;
-  t->forward = 0;
   enum hrtimer_restart r = t->function(t);
   if (r == HRTIMER_RESTART && !k->timer_queued[id]) {
     if (t->forward <= 0) {

@@ -379,7 +379,7 @@ void Top::fill_results(nicsim_results *res) const {
   }
   if (ncores >= 2)
     nicsim_results_set_extra(res, "cpu.lock_wait_cycles", "cycles", NM_KIND_COUNT,
-                             "Cycles cores spun waiting for the kernel lock in the window (part of cpu.busy_cycles)",
+                             "Cycles cores spun waiting for a lock (the kernel lock, or with cpu.locking txq the TX queue and driver locks) in the window (part of cpu.busy_cycles)",
                              std::round(cpu.bucket_cycles(cpu.lock_wait_bucket(), true)));
   /* Extras with several queues: frames and ring occupancy per queue, MSIs per vector. */
   if (b.nic.rx_queues > 1 || b.nic.tx_queues > 1) {

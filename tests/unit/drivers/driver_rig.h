@@ -144,4 +144,33 @@ struct DriverRig {
   }
 };
 
+// Expected acquires of lock id 1 (TX queue 0's lock) and id 2 (the driver's
+// first spin_lock_init), while transmitting and while cleaning.
+struct TxLocks {
+  uint64_t xmit_q, xmit_own, clean_q, clean_own;
+};
+
+// The TX lock counts of a family (docs/kernel.md, "Spinlocks"): starts r,
+// transmits three 200 B frames, completes them on the device, then runs
+// clean(r) (the interrupt, poll or timer that reclaims them; it asserts its
+// own outcome). Every lock taken is released, and the frames are counted.
+template <class Rig, class Clean>
+void expect_tx_locks(Rig &r, TxLocks want, Clean clean) {
+  ASSERT_TRUE(r.start(true)) << r.probe_err;
+  cp_reset_counts(&r.t.cp);
+  for (uint64_t i = 0; i < 3; i++) ASSERT_EQ(nk_kernel_xmit(r.t.k, 200, 2, i), NETDEV_TX_OK);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[1], want.xmit_q);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[2], want.xmit_own);
+  EXPECT_EQ(r.t.locks_balanced(), "");
+  nf_seq_track track{};
+  r.tx_complete(3, &track);
+  cp_reset_counts(&r.t.cp);
+  clean(r);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[1], want.clean_q);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[2], want.clean_own);
+  EXPECT_EQ(r.t.locks_balanced(), "");
+  EXPECT_EQ(r.t.dev()->stats.tx_packets, 3u);
+  EXPECT_EQ(r.t.check(), "");
+}
+
 #endif

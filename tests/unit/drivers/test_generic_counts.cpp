@@ -210,3 +210,13 @@ TEST(GenericCounts, MinimumSizeFrameTouchesOneLine) {
   EXPECT_EQ(C(r).c.stores[NK_MEM_UNCACHED], 3u);
   EXPECT_EQ(r.rx_ok, 1u);
 }
+
+// The TX locks as in Linux (docs/kernel.md, "Spinlocks"): the kernel's xmit
+// takes TX queue 0's lock (id 1) once per frame; generic_tx_clean takes it once per clean: one
+// interrupt, one poll (under budget), one clean.
+TEST(GenericCounts, TxCleanTakesTheQueueLock) {
+  GenericRig r;
+  expect_tx_locks(r, TxLocks{3, 0, 1, 0}, [](GenericRig &x) {
+    ASSERT_EQ(x.service(), 1);
+  });
+}

@@ -196,6 +196,9 @@ TEST(GenericLongRun, ConservesEveryFrameAndLeaksNothing) {
   EXPECT_EQ(page_pool_in_use(r.priv->rx[0].pool), 255u);
   EXPECT_EQ(r.t.cp.c.mmio_reads, 0u);
   EXPECT_EQ(r.t.check(), "");
+  // Every lock the xmits and TX cleans took was released, none twice (as cpu.locking txq needs).
+  EXPECT_EQ(r.t.locks_balanced(), "");
+  EXPECT_GT(r.t.cp.c.spin_acquires[1], 0u);
   nk_kernel_remove(r.t.k);
   EXPECT_EQ(r.t.check(), "") << "no skb, page, mapping, IRQ or NAPI left after remove";
 }

@@ -3,7 +3,8 @@
 
 /* Loads and stores are counted by memory attribute, MMIO by register, barriers
  * by kind, cache maintenance by op and line, copies by alignment, charged
- * cycles and operations by profile bucket. A test's fake device reads and
+ * cycles and operations by profile bucket, spinlock acquires and releases
+ * by lock id (and misuses). A test's fake device reads and
  * writes the registers and memory directly. */
 #ifndef NICSIM_TESTS_COUNTING_PLATFORM_H
 #define NICSIM_TESTS_COUNTING_PLATFORM_H
@@ -45,6 +46,9 @@ struct cp_counts {
   uint64_t host_rx_bytes;
   uint64_t timer_arms;                /* timer_arm calls that armed (or re-armed) a timer */
   uint64_t timer_cancels;             /* timer_arm calls with NK_TIMER_CANCEL */
+  uint64_t spin_acquires[NK_SPIN_MAX + 1]; /* spin(id, true) calls, by lock id */
+  uint64_t spin_releases[NK_SPIN_MAX + 1]; /* spin(id, false) calls, by lock id */
+  uint64_t spin_misuse;                    /* a held lock taken again, or a free one released */
 };
 
 struct counting_platform {
@@ -59,6 +63,9 @@ struct counting_platform {
   /* Platform timers as the kernel armed them; a test fires one with cp_fire_timer. */
   bool timer_armed[NK_TIMER_MAX];
   uint64_t timer_delay_ns[NK_TIMER_MAX]; /* delay of the latest arm */
+  /* Spinlocks as the kernel took them (one CPU: a held lock taken again would
+   * deadlock, so it counts as misuse, as does releasing a free one). */
+  bool spin_held[NK_SPIN_MAX + 1];
   /* Optional hooks for a fake device / sink. */
   void *user;
   void (*on_host_rx)(void *user, uint64_t pa, const uint8_t *buf, uint32_t len);
@@ -80,6 +87,8 @@ enum nk_mem_attr cp_attr(const struct counting_platform *cp, uint64_t pa);
 bool cp_fire_timer(struct counting_platform *cp, struct nk_kernel *k, int id);
 /* The lowest armed timer id, or -1. */
 int cp_armed_timer(const struct counting_platform *cp);
+/* Spinlocks held now (0 between kernel entry points of a correct driver). */
+int cp_spins_held(const struct counting_platform *cp);
 
 #ifdef __cplusplus
 }

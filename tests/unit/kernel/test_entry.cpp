@@ -21,6 +21,8 @@ struct TestDrv {
   bool check_fails = false;
   std::vector<sk_buff *> queued;
   int removes = 0;
+  const counting_platform *cp = nullptr; // set by EntryRig
+  std::vector<int> held_in_xmit;         // spinlocks held at each ndo_start_xmit
 };
 TestDrv *g_drv;
 
@@ -39,6 +41,7 @@ void td_remove(net_device *dev) {
 netdev_tx_t td_xmit(sk_buff *skb, net_device *dev) {
   NK_PROFILE_FUNC(NK_CLASS_TX);
   auto *d = static_cast<TestDrv *>(netdev_priv(dev));
+  if (d->cp) d->held_in_xmit.push_back(cp_spins_held(d->cp));
   if (d->busy) return NETDEV_TX_BUSY;
   d->queued.push_back(skb);
   return NETDEV_TX_OK;
@@ -54,9 +57,11 @@ const nk_driver test_driver = {"testdrv", td_probe, td_remove, td_xmit, td_check
 struct EntryRig {
   TestDrv drv;  // declared first: destroyed after the kernel, whose destroy runs remove
   TestKernel t;
-  explicit EntryRig(bool probe = true) {
+  explicit EntryRig(bool probe = true, int tx_queues = 1) {
     g_drv = &drv;
+    t.cfg.nic.tx_queues = tx_queues;
     EXPECT_TRUE(t.create(true)) << t.err;
+    drv.cp = &t.cp;
     if (probe) {
       char err[256] = "";
       EXPECT_EQ(nk_kernel_probe_driver(t.k, &test_driver, err, sizeof err), 0) << err;
@@ -235,4 +240,95 @@ TEST(KernelCheck, AFaultStopsEntryPointsAndIsReportedFirst) {
   EXPECT_EQ(irq_calls, 0) << "after a fault no driver code runs";
   EXPECT_EQ(r.t.check().rfind("driver bug: ", 0), 0u) << r.t.check();
   free_irq(r.t.dev(), 1);
+}
+
+// HARD_TX_LOCK: the TX queue's lock (id 1 for queue 0: the kernel hands the
+// TX queues the first spinlock ids) is taken once and released once per
+// frame that reaches the driver, and is held while ndo_start_xmit runs.
+TEST(KernelXmitLock, TakesAndReleasesTheQueueLockOncePerFrame) {
+  EntryRig r;
+  cp_reset_counts(&r.t.cp);
+  for (int i = 0; i < 5; i++) ASSERT_EQ(nk_kernel_xmit(r.t.k, 200, 0, static_cast<uint64_t>(i)), NETDEV_TX_OK);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[1], 5u);
+  EXPECT_EQ(r.t.cp.c.spin_releases[1], 5u);
+  EXPECT_EQ(r.t.cp.c.spin_misuse, 0u);
+  EXPECT_EQ(cp_spins_held(&r.t.cp), 0);
+  EXPECT_EQ(r.drv.held_in_xmit, std::vector<int>(5, 1));
+  // No other lock was touched.
+  uint64_t others = 0;
+  for (int id = 2; id <= NK_SPIN_MAX; id++) others += r.t.cp.c.spin_acquires[id];
+  EXPECT_EQ(others, 0u);
+}
+
+// A stopped queue is refused before the lock; a driver's NETDEV_TX_BUSY
+// still releases it.
+TEST(KernelXmitLock, StoppedQueueTakesNoLockAndDriverBusyReleasesIt) {
+  EntryRig r;
+  netif_stop_queue(r.t.dev());
+  cp_reset_counts(&r.t.cp);
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 200, 0, 0), NETDEV_TX_BUSY);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[1], 0u);
+  netif_wake_queue(r.t.dev());
+  r.drv.busy = true;
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, 200, 0, 0), NETDEV_TX_BUSY);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[1], 1u);
+  EXPECT_EQ(r.t.cp.c.spin_releases[1], 1u);
+  EXPECT_EQ(cp_spins_held(&r.t.cp), 0);
+  EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
+}
+
+// With four TX queues, flow f goes to queue f mod 4 and takes lock f mod 4 + 1:
+// eight flows, two frames on each queue's lock. A fifth id is the first one
+// spin_lock_init hands a driver.
+TEST(KernelXmitLock, EachTxQueueHasItsOwnLock) {
+  EntryRig r(true, 4);
+  ASSERT_EQ(netif_set_real_num_tx_queues(r.t.dev(), 4), 0);
+  cp_reset_counts(&r.t.cp);
+  for (uint32_t f = 0; f < 8; f++) ASSERT_EQ(nk_kernel_xmit(r.t.k, 200, f, 0), NETDEV_TX_OK);
+  for (int q = 0; q < 4; q++) {
+    EXPECT_EQ(r.t.cp.c.spin_acquires[q + 1], 2u) << q;
+    EXPECT_EQ(r.t.cp.c.spin_releases[q + 1], 2u) << q;
+  }
+  EXPECT_EQ(r.t.cp.c.spin_acquires[5], 0u);
+  EXPECT_EQ(netdev_get_tx_queue(r.t.dev(), 3)->_xmit_lock.id, 4u);
+  spinlock_t l{};
+  spin_lock_init(&l);
+  EXPECT_EQ(l.id, 5u);
+  unsigned long flags;
+  spin_lock_irqsave(&l, flags);
+  EXPECT_EQ(cp_spins_held(&r.t.cp), 1);
+  spin_unlock_irqrestore(&l, flags);
+  spin_lock_bh(&l);
+  spin_unlock_bh(&l);
+  EXPECT_EQ(r.t.cp.c.spin_acquires[5], 2u);
+  EXPECT_EQ(r.t.cp.c.spin_misuse, 0u);
+  EXPECT_EQ(r.t.fault(), nullptr);
+}
+
+TEST(KernelSpinlock, AnUninitialisedLockIsAFault) {
+  EntryRig r;
+  spinlock_t l{};
+  cp_reset_counts(&r.t.cp);
+  spin_lock(&l);
+  ASSERT_NE(r.t.fault(), nullptr);
+  EXPECT_NE(std::string(r.t.fault()).find("spin_lock_init missing"), std::string::npos) << r.t.fault();
+  EXPECT_EQ(r.t.cp.c.spin_acquires[0], 0u); /* never reaches the platform */
+}
+
+TEST(KernelSpinlock, AQueueBeyondTheDevicesIsAFault) {
+  EntryRig r; /* one TX queue */
+  EXPECT_EQ(netdev_get_tx_queue(r.t.dev(), 1), netdev_get_tx_queue(r.t.dev(), 0));
+  ASSERT_NE(r.t.fault(), nullptr);
+  EXPECT_NE(std::string(r.t.fault()).find("netdev_get_tx_queue(1)"), std::string::npos) << r.t.fault();
+}
+
+TEST(KernelSpinlock, MoreThanTheTableIsAFault) {
+  EntryRig r; /* the TX queue has id 1 */
+  spinlock_t l[NK_SPIN_MAX];
+  for (int i = 0; i < NK_SPIN_MAX - 1; i++) spin_lock_init(&l[i]);
+  EXPECT_EQ(l[NK_SPIN_MAX - 2].id, static_cast<unsigned>(NK_SPIN_MAX));
+  EXPECT_EQ(r.t.fault(), nullptr);
+  spin_lock_init(&l[NK_SPIN_MAX - 1]);
+  EXPECT_EQ(l[NK_SPIN_MAX - 1].id, 0u);
+  ASSERT_NE(r.t.fault(), nullptr);
 }

@@ -57,6 +57,17 @@ struct TestKernel {
     char buf[512] = "";
     return nk_kernel_check(k, buf, sizeof buf) == 0 ? std::string() : std::string(buf);
   }
+  // "" if every spinlock taken was released once, none is held and none was
+  // misused (taken while held, released while free); else what is wrong.
+  std::string locks_balanced() const {
+    if (cp.c.spin_misuse) return std::to_string(cp.c.spin_misuse) + " spinlock misuses";
+    if (cp_spins_held(&cp)) return std::to_string(cp_spins_held(&cp)) + " spinlocks still held";
+    for (int id = 0; id <= NK_SPIN_MAX; id++)
+      if (cp.c.spin_acquires[id] != cp.c.spin_releases[id])
+        return "spinlock " + std::to_string(id) + ": " + std::to_string(cp.c.spin_acquires[id]) + " acquires, " +
+               std::to_string(cp.c.spin_releases[id]) + " releases";
+    return "";
+  }
   // Simulated-memory physical address of p.
   uint64_t pa(const void *p) const { return static_cast<uint64_t>(static_cast<const uint8_t *>(p) - cp.mem); }
   // Cycles charged to the named profile bucket (0 if it does not exist).

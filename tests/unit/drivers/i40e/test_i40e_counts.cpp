@@ -294,3 +294,13 @@ TEST(I40eWeakOrdering, ChangesTheRxMappingAttributesOnly) {
     EXPECT_EQ(off.t.check(), "");
   }
 }
+
+// The TX locks as in Linux (docs/kernel.md, "Spinlocks"): the kernel's xmit
+// takes TX queue 0's lock (id 1) once per frame; i40e_clean_tx_irq takes no lock (lockless
+// against the xmit, with the stop / re-check of i40e_maybe_stop_tx).
+TEST(I40eCounts, TxCleanIsLockless) {
+  I40eRig r;
+  expect_tx_locks(r, TxLocks{3, 0, 0, 0}, [](I40eRig &x) {
+    ASSERT_EQ(x.service(), 1);
+  });
+}

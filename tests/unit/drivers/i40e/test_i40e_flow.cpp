@@ -120,6 +120,9 @@ void long_run(I40eRig &r, uint64_t frames) {
   EXPECT_EQ(r.priv->rx_rings[0].alloc_page_failed, 0u);
   EXPECT_EQ(r.t.cp.c.mmio_reads, 0u);
   EXPECT_EQ(r.t.check(), "");
+  // Every lock the xmits and TX cleans took was released, none twice (as cpu.locking txq needs).
+  EXPECT_EQ(r.t.locks_balanced(), "");
+  EXPECT_GT(r.t.cp.c.spin_acquires[1], 0u);
   nk_kernel_remove(r.t.k);
   EXPECT_EQ(r.t.check(), "") << "no skb, page, mapping, IRQ or NAPI left after remove";
 }

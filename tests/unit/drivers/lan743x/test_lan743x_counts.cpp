@@ -333,3 +333,15 @@ TEST(Lan743xCounts, MinimumSizeFrameSyncsOneLine) {
   EXPECT_EQ(C(r).stores[NK_MEM_UNCACHED], 4u);
   EXPECT_EQ(r.rx_ok, 1u);
 }
+
+// The TX locks as in Linux (docs/kernel.md, "Spinlocks"): the kernel's xmit
+// takes TX queue 0's lock (id 1) once per frame; lan743x's own ring_lock (id 2, its first
+// spin_lock_init) is taken inside it by every xmit and once by the TX NAPI
+// poll (spin_lock_irqsave), which takes no queue lock: one interrupt, one
+// TX poll.
+TEST(Lan743xCounts, RingLockInXmitAndTxPoll) {
+  Lan743xRig r;
+  expect_tx_locks(r, TxLocks{3, 3, 0, 1}, [](Lan743xRig &x) {
+    ASSERT_EQ(x.service(), 1);
+  });
+}

@@ -181,6 +181,10 @@ TEST(Lan743xFlow, LongRunConservesFramesAndBuffers) {
     EXPECT_FALSE(nk_kernel_tx_stopped(r.t.k));
     EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 64u);
     EXPECT_EQ(r.t.check(), "");
+    // Every lock the xmits and TX cleans took was released, none twice (as cpu.locking txq needs).
+    EXPECT_EQ(r.t.locks_balanced(), "");
+    EXPECT_GT(r.t.cp.c.spin_acquires[1], 0u);
+    EXPECT_GT(r.t.cp.c.spin_acquires[2], 0u); /* ring_lock */
     nk_kernel_remove(r.t.k);
     EXPECT_EQ(r.t.check(), "");
   }

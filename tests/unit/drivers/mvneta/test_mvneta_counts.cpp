@@ -304,3 +304,13 @@ TEST(MvnetaKnobs, TheKnobsAreIndependent) {
                 both.tx_xmit.loads[NK_MEM_UNCACHED] - both.tx_done.loads[NK_MEM_UNCACHED],
             4 * 8u);
 }
+
+// The TX locks as in Linux (docs/kernel.md, "Spinlocks"): the kernel's xmit
+// takes TX queue 0's lock (id 1) once per frame; mvneta_poll takes it (__netif_tx_lock) around the
+// TX done of a poll with the TX cause: one interrupt, one poll.
+TEST(MvnetaCounts, TxDoneTakesTheQueueLock) {
+  MvnetaRig r;
+  expect_tx_locks(r, TxLocks{3, 0, 1, 0}, [](MvnetaRig &x) {
+    ASSERT_EQ(x.service(), 1);
+  });
+}

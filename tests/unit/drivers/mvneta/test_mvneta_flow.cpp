@@ -193,6 +193,9 @@ TEST(MvnetaLongRun, ConservesEveryFrameAndLeaksNothing) {
     EXPECT_EQ(r.t.dev()->stats.rx_errors + r.t.dev()->stats.tx_dropped, 0u);
     EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
     EXPECT_EQ(r.t.check(), "");
+    // Every lock the xmits and TX cleans took was released, none twice (as cpu.locking txq needs).
+    EXPECT_EQ(r.t.locks_balanced(), "");
+    EXPECT_GT(r.t.cp.c.spin_acquires[1], 0u);
     nk_kernel_remove(r.t.k);
     EXPECT_EQ(r.t.check(), "") << "leak after remove";
   }

@@ -227,6 +227,9 @@ TEST(StmmacLongRun, ConservesFramesSkbsAndBuffers) {
     EXPECT_EQ(r.t.dev()->stats.tx_packets, tx_seq);
     EXPECT_EQ(nk_kernel_skbs_in_use(r.t.k), 0u);
     EXPECT_EQ(r.t.check(), "");
+    // Every lock the xmits and TX cleans took was released, none twice (as cpu.locking txq needs).
+    EXPECT_EQ(r.t.locks_balanced(), "");
+    EXPECT_GT(r.t.cp.c.spin_acquires[1], 0u);
     nk_kernel_remove(r.t.k);
     EXPECT_EQ(r.t.check(), "") << "conservation after remove";
     EXPECT_EQ(r.t.dev()->stats.tx_dropped, 0u);

@@ -270,3 +270,16 @@ TEST(StmmacProbe, ProgramsTheRingsBufferSizeAndWatchdog) {
   EXPECT_EQ(cp_attr(&r.t.cp, r.priv->dma_tx_phy), NK_MEM_UNCACHED);
   EXPECT_EQ(r.t.check(), "");
 }
+
+// The TX locks as in Linux (docs/kernel.md, "Spinlocks"): the kernel's xmit
+// takes TX queue 0's lock (id 1) once per frame; stmmac_tx_clean takes it
+// (__netif_tx_lock_bh) once per TX NAPI poll. Three frames under
+// tx_coal_frames carry no IOC: no interrupt; the coalescing timer schedules
+// TX NAPI: one poll, one clean (nothing is left in flight, so it does not re-arm).
+TEST(StmmacCounts, TxCleanTakesTheQueueLock) {
+  StmmacRig r;
+  expect_tx_locks(r, TxLocks{3, 0, 1, 0}, [](StmmacRig &x) {
+    ASSERT_EQ(x.service(), 0);
+    ASSERT_TRUE(x.fire_tx_timer());
+  });
+}
