@@ -148,7 +148,8 @@ class Platform : public sc_core::sc_module {
     nicsim_results_set(res, NM_TX_GBPS, tx_bytes * 8.0 / win_ns);
     nicsim_results_set(res, NM_TX_MPPS, tx_pkts / (win_ns / 1000.0));
     nicsim_results_set(res, NM_TX_PKTS, tx_pkts);
-    nicsim_results_set(res, NM_CPU_UTIL, win_cycles > 0 ? busy / win_cycles : 0);
+    /* The average over the cores (cpu.cores), as nicsim reports it. */
+    nicsim_results_set(res, NM_CPU_UTIL, win_cycles > 0 ? busy / (win_cycles * cpu.cores()) : 0);
     nicsim_results_set(res, NM_CPU_BUSY_CYCLES, std::round(busy));
     nicsim_results_set(res, NM_CPU_CYCLES_PER_RX_PKT, rx_pkts > 0 ? cpu.class_cycles(NK_CLASS_RX, true) / rx_pkts : 0);
     nicsim_results_set(res, NM_CPU_CYCLES_PER_TX_PKT, tx_pkts > 0 ? cpu.class_cycles(NK_CLASS_TX, true) / tx_pkts : 0);
