@@ -197,6 +197,13 @@ void AxiBus::write_data() {
   if (!m_writes.empty()) notify_at(m_write_event, m_writes.front().arrival_ps);
 }
 
+uint64_t AxiBus::quiet_until_ps() const {
+  uint64_t q = now_ps() + m_p.cycle_ps + std::min(m_p.wr_latency_ps, m_p.rd_latency_ps);
+  if (!m_writes.empty()) q = std::min(q, m_writes.front().arrival_ps);
+  if (!m_reads.empty()) q = std::min(q, m_reads.front().at_ps);
+  return q;
+}
+
 void AxiBus::read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();

@@ -81,6 +81,11 @@ class AxiBus : public sc_core::sc_module {
    * (the vector) reaches on_irq once every earlier device write has its
    * write response (its data is in memory). Unset: an MSI is a bus write. */
   std::function<void(uint32_t)> on_irq;
+  /* Earliest simulated time (ps) at which the bus can next access memory (a
+   * queued write reaching it, a queued read served, or a burst not yet
+   * issued: now + one cycle + the shorter latency). Not the wired
+   * interrupt, which may be asserted now. */
+  uint64_t quiet_until_ps() const;
 
  private:
   struct PendingRead {

@@ -168,6 +168,12 @@ class CpuCore : public sc_core::sc_module {
   /* ---- hooks set by the top ------------------------------------------- */
   /* Ownership check: true if pa lies in a descriptor slot the device owns. */
   std::function<bool(uint64_t)> device_owns;
+  /* Earliest simulated time (ps) at which anything outside the core can
+   * change what it observes: a DMA access to host memory, an interrupt
+   * reaching the core, a snapshot of the run's counters. With one core a
+   * load whose local time is before it need not wait (load_sync). Unset:
+   * every load waits. */
+  std::function<uint64_t()> quiet_until;
   /* Invariant violation: component, message, simulated time in ns. */
   std::function<void(const std::string &, const std::string &, double)> on_violation;
   /* At and after the end of the run: true once nothing is in flight. */
@@ -176,10 +182,20 @@ class CpuCore : public sc_core::sc_module {
   std::function<void(int, const std::string &)> on_finished;
 
  private:
+  /* A quantum keeper that can stand for a sync it skips. */
+  class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
+   public:
+    /* Moves the next sync point to where sync() would set it at local time
+     * local_ps (ps), keeping the local time (the core did not wait). */
+    void skip_sync(uint64_t local_ps) {
+      const uint64_t q = get_global_quantum().value();
+      m_next_sync_point = sc_core::sc_time::from_value(local_ps + (q ? q - local_ps % q : 0));
+    }
+  };
   /* One core's context: its local time and the process-global "current CPU"
    * state of the kernel layer, saved while its thread is suspended. */
   struct CoreCtx {
-    tlm_utils::tlm_quantumkeeper qk;
+    QuantumKeeper qk;
     double frac_ps = 0; /* sub-ps remainder of local time */
     uint32_t mmio_buf = 0; /* its MMIO access's data word */
     nk_prof_state prof{};
@@ -206,6 +222,10 @@ class CpuCore : public sc_core::sc_module {
   }
   /* The current core's quantum keeper sync, as a suspension point. */
   void qk_sync();
+  /* sync() before a load of memory: skipped (the quantum keeper's next sync
+   * point moved as sync would have) when nothing can change memory or the
+   * interrupt state up to and including the core's local time. */
+  void load_sync();
   /* Makes core c current at the start of its thread. */
   void enter_core(int c);
   /* Enters (leaves) the kernel: with cpu.locking big the one lock (id 0)

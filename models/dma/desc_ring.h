@@ -114,6 +114,7 @@ class DescRing {
   uint64_t m_base = 0;
   uint32_t m_size = 0;
   uint32_t m_spacing = 16;
+  uint32_t m_spacing_shift = 4; /* log2(m_spacing) if a power of two, else 32 (divide) */
   uint32_t m_desc_bytes = 16;
   uint32_t m_head = 0;
   uint32_t m_tail = 0;

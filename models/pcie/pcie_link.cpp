@@ -403,6 +403,16 @@ uint64_t PcieLink::so_due_ps() const {
   return std::max(w.arrival_ps, m_so_done_ps + lines * m_p.rc_commit_ps);
 }
 
+uint64_t PcieLink::quiet_until_ps() const {
+  /* A TLP sent from now on arrives no earlier than now + latency (it is
+   * serialised first), and is committed or answered no earlier than that. */
+  uint64_t q = now_ps() + m_p.latency_ps;
+  if (!m_up_q.empty()) q = std::min(q, so_due_ps());
+  if (!m_up_ro_q.empty()) q = std::min(q, m_up_ro_q.front().arrival_ps);
+  if (!m_rc_q.empty()) q = std::min(q, m_rc_q.front().at_ps);
+  return q;
+}
+
 void PcieLink::deliver_up() {
   const uint64_t now = now_ps();
   apply_committed(now);

@@ -72,6 +72,10 @@ class PcieLink : public sc_core::sc_module {
   uint32_t outstanding() const { return m_outstanding; }
   /* Time (ps) at which the root complex has committed every posted write queued so far. */
   uint64_t last_commit_ps() const { return m_last_commit_ps; }
+  /* Earliest simulated time (ps) at which the root complex can next access
+   * host memory (a queued write's commit, a queued read's answer, or a TLP
+   * not yet sent: now + the link's latency); MSIs are such writes. */
+  uint64_t quiet_until_ps() const;
   /* The link's TLP rules. */
   const TlpFormat &format() const { return m_fmt; }
 

@@ -99,6 +99,17 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
   nic.on_violation = at_now;
   cpu.on_violation = [this](const std::string &c, const std::string &m, double t_ns) { report(c, m, t_ns); };
   cpu.device_owns = [this](uint64_t pa) { return nic.device_owns(pa); };
+  /* Until the interconnect's next access to memory or interrupt, and the
+   * next snapshot or end of the run, a load sees memory as it is now. */
+  const uint64_t msi_ps = static_cast<uint64_t>(std::llround(m_cfg.cpu.msi_latency_ns * 1000.0));
+  cpu.quiet_until = [this, msi_ps] {
+    const uint64_t now = now_ps();
+    /* A wired interrupt may be asserted now; it reaches the core msi_ps later. */
+    uint64_t q = pcie ? pcie->quiet_until_ps() : std::min(bus->quiet_until_ps(), now + msi_ps);
+    for (uint64_t edge : {m_warmup_ps, m_duration_ps, m_end_ps, time_limit_ps()})
+      if (edge >= now) q = std::min(q, edge);
+    return q;
+  };
   /* RO on data TLPs where the driver mapped with DMA_ATTR_WEAK_ORDERING (docs/pcie.md). */
   nic.engine().set_relaxed_ordering_fn([this](uint64_t pa) {
     const nk_kernel *k = cpu.kernel();

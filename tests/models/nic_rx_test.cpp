@@ -4,6 +4,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <functional>
 
 #include "dma/dma_engine.h"
 #include "mac/mac.h"
@@ -275,6 +276,40 @@ TEST(NicRx, TailMovedBackOverFetchedDescriptorsIsAViolation) {
   sc_core::sc_start(us(4));
   ASSERT_EQ(s.what.size(), 1u);
   EXPECT_NE(s.what[0].find("tail moved back"), std::string::npos) << s.what[0];
+}
+
+/* Runs f once in an SC_THREAD (set_tail notifies an event). */
+struct OnceThread : sc_core::sc_module {
+  std::function<void()> f;
+  explicit OnceThread(sc_core::sc_module_name n, std::function<void()> fn) : sc_module(n), f(std::move(fn)) {
+    SC_HAS_PROCESS(OnceThread);
+    SC_THREAD(run);
+  }
+  void run() { f(); }
+};
+
+TEST(NicRx, DescRingOwnsTheSameBytesWithAnySpacing) {
+  setup_systemc();
+  /* 8 descriptors of 16 B from 0x10000, tail 5: slots 0..4 owned. A power
+   * of two spacing takes the shift-and-mask path, 24 and 48 the division. */
+  int checked = 0;
+  OnceThread t("t", [&checked] {
+    for (uint32_t spacing : {16u, 24u, 32u, 48u, 64u}) {
+      DescRing r(4);
+      r.set_base_lo(0x10000);
+      r.set_size(8);
+      r.set_geometry(spacing, 16);
+      ASSERT_EQ(r.set_tail(5), nullptr);
+      for (uint64_t pa = 0x10000 - 8; pa < 0x10000 + 9 * spacing; pa++) {
+        const uint64_t off = pa - 0x10000;
+        const bool want = pa >= 0x10000 && off / spacing < 5 && off % spacing < 16;
+        EXPECT_EQ(r.owns(pa), want) << "spacing " << spacing << " pa 0x" << std::hex << pa;
+        checked++;
+      }
+    }
+  });
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_NS));
+  EXPECT_EQ(checked, 5 * 8 + 9 * (16 + 24 + 32 + 48 + 64));
 }
 
 TEST(NicRx, DeviceOwnsExactlyTheDescriptorBytesFromHeadToTail) {

@@ -139,6 +139,35 @@ TEST(CpuCore, LoadsSynchroniseAndSeeDmaWrittenBeforeTheirTime) {
   EXPECT_EQ(t_second, (400u + 180u + 800u) * 500u);
 }
 
+TEST(CpuCore, ALoadBeforeTheQuietTimeSkipsItsWaitAndOneAtItWaits) {
+  CpuBench b;
+  b.probe->script = [&] {
+    wait(ps(500000));
+    b.mem->data()[0x5000] = 42; /* a DMA write landing at 500 ns */
+  };
+  /* The interconnect promises nothing touches memory before 400 ns. */
+  b.cpu->quiet_until = [] { return uint64_t{400000}; };
+  uint64_t v[3] = {99, 99, 99}, t[3] = {1, 1, 1};
+  b.cpu->set_program([&](CpuCore &c) {
+    c.charge(400); /* local time 200 ns */
+    v[0] = c.load(0x5000, 1); /* 200 < 400: no wait; a miss, 90 ns: local 290 ns */
+    t[0] = now_ps();
+    c.charge(220); /* local 400 ns */
+    v[1] = c.load(0x5000, 1); /* 400 is not before 400: waits */
+    t[1] = now_ps();
+    c.charge(600); /* local 700.5 ns (the hit took 1 cycle) */
+    v[2] = c.load(0x5000, 1); /* after the write: waits and sees it */
+    t[2] = now_ps();
+  });
+  b.run();
+  EXPECT_EQ(v[0], 0u);
+  EXPECT_EQ(t[0], 0u); /* simulated time did not move */
+  EXPECT_EQ(v[1], 0u);
+  EXPECT_EQ(t[1], 400000u);
+  EXPECT_EQ(v[2], 42u);
+  EXPECT_EQ(t[2], 700500u);
+}
+
 TEST(CpuCore, QuantumBoundsHowFarTheCoreRunsAhead) {
   CpuBench b([](nicsim_config &c) { c.cpu.quantum_ns = 250; });
   uint64_t max_ahead = 0;
