@@ -29,6 +29,7 @@ DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
   p.desc_proc_cycles = static_cast<uint32_t>(cfg.nic.desc_proc_cycles);
   p.wb_threshold = cfg.nic.wb_mode == NC_WB_DESC ? 1 : static_cast<uint32_t>(cfg.nic.wb_threshold);
   p.tx_head_wb = cfg.nic.wb_mode == NC_WB_HEAD;
+  p.rx_drop_nodesc = cfg.nic.rx_drop_nodesc;
   p.prefetch_threshold = static_cast<uint32_t>(cfg.nic.desc_prefetch_threshold);
   p.max_read_reqs = static_cast<uint32_t>(cfg.nic.max_read_reqs);
   p.rx_read_priority = cfg.nic.dma_arbitration == NC_ARB_RX_PRIORITY;
@@ -707,7 +708,9 @@ void DmaEngine::fetch_loop(uint32_t q, bool rx) {
 
 /* The RX channel: frames leave the FIFO in arrival order, each to the queue
  * RSS picks; a frame whose queue has no descriptor waits (and so do the
- * frames behind it: one FIFO, as the generic NIC's). */
+ * frames behind it: one FIFO, as the generic NIC's), or with rx_drop_nodesc
+ * is dropped when the ring has none left for the device (nothing cached,
+ * nothing to fetch). */
 void DmaEngine::rx_data_thread() {
   for (;;) {
     bool halted = false;
@@ -728,6 +731,12 @@ void DmaEngine::rx_data_thread() {
       m_rx_front_q = static_cast<int>(rss_queue(data, len));
     }
     DescRing &r = *m_rx[static_cast<uint32_t>(m_rx_front_q)];
+    if (r.cache_empty() && m_p.rx_drop_nodesc && r.owned() == 0) {
+      m_mac.rx_pop(); /* dropped where it stands: the frames behind it go on */
+      m_rx_front_q = -1;
+      m_cnt.rx_drop_nodesc++;
+      continue;
+    }
     if (r.cache_empty()) {
       rx_flush_all();
       wait(r.desc_ready());

@@ -52,6 +52,7 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t desc_proc_cycles = 4;    /* NIC cycles per descriptor, cycles */
     uint32_t wb_threshold = 1;        /* completed descriptors per write-back */
     bool tx_head_wb = false;          /* TX: write the head index, not the descriptors */
+    bool rx_drop_nodesc = false;      /* RX: drop a frame whose queue has no descriptor left */
     uint32_t prefetch_threshold = 0;  /* fetch while cached <= this; 0: whenever a batch fits */
     uint32_t max_read_reqs = 32;      /* outstanding read requests (tags) */
     bool rx_read_priority = true;     /* RX reads take free tags first; false: round robin */
@@ -75,6 +76,7 @@ class DmaEngine : public sc_core::sc_module {
     uint64_t data_read_bytes = 0;  /* TX frame bytes read from host */
     uint64_t data_write_bytes = 0; /* RX frame bytes written to host */
     uint64_t rx_dma_frames = 0;    /* RX frames written and written back */
+    uint64_t rx_drop_nodesc = 0;   /* RX frames dropped: their queue had no descriptor (rx_drop_nodesc) */
     uint64_t tx_dma_frames = 0;    /* TX frames read into the TX FIFO */
     uint64_t busy_cycles = 0;      /* NIC cycles spent on descriptors, both channels */
     uint64_t mmio_reads = 0;       /* register reads */

@@ -79,7 +79,7 @@ NicCounters NicDevice::counters() const {
   c.rx_offered_frames = pc.rx_offered_frames;
   c.rx_offered_bytes = pc.rx_offered_bytes;
   c.rx_drop_fifo = mc.rx_drop_fifo;
-  c.rx_drop_nodesc = 0; /* the generic NIC waits for descriptors */
+  c.rx_drop_nodesc = ec.rx_drop_nodesc; /* 0 unless nic.rx_drop_nodesc: the NIC waits for descriptors */
   c.rx_dma_frames = ec.rx_dma_frames;
   c.tx_wire_frames = mc.tx_wire_frames;
   c.tx_wire_bytes = mc.tx_wire_bytes;

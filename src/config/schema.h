@@ -166,6 +166,8 @@
     "Descriptors each ring's on-chip cache holds; 0 means two fetch batches")              \
   X(nic, desc_prefetch_threshold, INT, "descriptors", "0", 0, 4096, "",                   \
     "Fetch only while the cache holds at most this many unprocessed descriptors (0: whenever a batch fits)") \
+  X(nic, rx_drop_nodesc, BOOL, "", "false", 0, 0, "",                                     \
+    "A frame whose RX queue has no descriptor left is dropped (rx.drops_nodesc) instead of waiting in the FIFO and blocking the frames behind it (as Intel 82599 SRRCTL.DROP_EN, which ixgbe sets with several RX queues and no flow control)") \
   X(nic, wb_mode, ENUM, "", "desc", 0, 0, "desc|batch|head",                              \
     "Status write-back: desc: each descriptor; batch: wb_threshold at a time; head: TX head index to memory") \
   X(nic, wb_threshold, INT, "descriptors", "4", 1, 256, "",                               \

@@ -3,7 +3,9 @@
  * indirection table name (exact per-queue counts, frame by frame); each
  * queue pair's vector has its own mask, coalescing and MSI data; TX queues
  * are served round robin, a frame at a time; bad RSS programming is a
- * violation. A fake host plays the driver through the queue registers. */
+ * violation; a queue without descriptors blocks the FIFO, or with
+ * nic.rx_drop_nodesc loses only its own frames. A fake host plays the
+ * driver through the queue registers. */
 #include <gtest/gtest.h>
 
 #include <cstring>
@@ -268,3 +270,49 @@ TEST(NicMq, BadRssProgrammingIsAViolation) {
   /* Queue registers of queues the device lacks are reserved. */
   EXPECT_EQ(s.nic.engine().reg_read(GN_QREG(4, GN_Q_RX_RING_SIZE)), 0u);
 }
+
+/* 64 frames of 16 flows on 4 queues (16 per queue, as RssSpreadsSixteenFlows
+ * OverFourQueues), queue 1 given no descriptors (tail 0). Frame 1 (flow 1,
+ * entry 69) is the first for queue 1. Waiting (the default), it blocks the
+ * FIFO: only frame 0 reaches a ring and the rest overflow the FIFO. With
+ * nic.rx_drop_nodesc, queue 1's 16 frames are dropped as they reach the head
+ * and the other queues get their 16 each; nothing overflows. */
+void run_starved_queue(bool drop, uint64_t want_q0, uint64_t want_nodesc) {
+  setup_systemc();
+  const uint64_t frames = 64;
+  nicsim_config cfg = rx_config(1518, frames);
+  cfg.traffic.flows = 16;
+  cfg.nic.rx_queues = 4;
+  cfg.nic.rx_drop_nodesc = drop;
+  NicSim s(cfg);
+  s.host.driver = [](FakeHost &h) {
+    h.wr(GN_REG_DESC_SPACING, 16);
+    h.wr(GN_REG_RX_BUF_SIZE, 2048);
+    for (uint32_t q = 0; q < 4; q++) {
+      setup_rxq(h, q);
+      setup_vec(h, q, 1, 0, true);
+    }
+    h.wr(qreg(1, GN_Q_RX_TAIL), 0); /* queue 1: no descriptor for the device */
+    setup_rss(h, 4, 128);
+    h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
+  };
+  sc_core::sc_start(us(200));
+  ASSERT_TRUE(s.what.empty()) << s.what[0];
+  NicCounters c = s.nic.counters();
+  EXPECT_EQ(c.rxq_frames[0], want_q0);
+  EXPECT_EQ(c.rxq_frames[1], 0u);
+  EXPECT_EQ(c.rx_drop_nodesc, want_nodesc);
+  /* Every offered frame is written back, dropped, or still in the FIFO. */
+  EXPECT_EQ(c.rx_offered_frames, frames);
+  EXPECT_EQ(c.rx_dma_frames + c.rx_drop_nodesc + c.rx_drop_fifo + s.nic.mac().rx_fifo().frames(), frames);
+  if (drop) {
+    EXPECT_EQ(c.rxq_frames[2], 16u);
+    EXPECT_EQ(c.rxq_frames[3], 16u);
+    EXPECT_EQ(c.rx_drop_fifo, 0u);
+  } else {
+    EXPECT_GT(c.rx_drop_fifo, 0u);
+  }
+}
+
+TEST(NicMq, AStarvedQueueBlocksTheFifoWhenTheNicWaits) { run_starved_queue(false, 1, 0); }
+TEST(NicMq, AStarvedQueueDropsItsFramesWithRxDropNodesc) { run_starved_queue(true, 16, 16); }
