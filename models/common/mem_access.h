@@ -26,14 +26,7 @@ class HostMemAccess {
   template <class Socket>
   bool operator()(Socket &mem, tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
                   DmaPurpose purpose, const TlpAttrs &attrs, uint16_t tag, uint64_t *delay_ps) {
-    m_gp.set_command(cmd);
-    m_gp.set_address(addr);
-    m_gp.set_data_ptr(data);
-    m_gp.set_data_length(len);
-    m_gp.set_streaming_width(len);
-    m_gp.set_byte_enable_ptr(nullptr);
-    m_gp.set_dmi_allowed(false);
-    m_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm_prepare(m_gp, cmd, addr, data, len);
     m_ext->purpose = purpose;
     m_ext->relaxed_ordering = attrs.relaxed_ordering;
     m_ext->no_snoop = attrs.no_snoop;

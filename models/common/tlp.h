@@ -33,6 +33,22 @@
 
 namespace nicsim {
 
+/* Sets p up for one access of len bytes at addr from or into data: no byte
+ * enables, no DMI, response incomplete. Every initiator in nicsim does this
+ * before its b_transport (extensions are the caller's). */
+inline void tlm_prepare(tlm::tlm_generic_payload &p, tlm::tlm_command cmd, uint64_t addr, unsigned char *data,
+                        uint32_t len) {
+  p.set_command(cmd);
+  p.set_address(addr);
+  p.set_data_ptr(data);
+  p.set_data_length(len);
+  p.set_streaming_width(len);
+  p.set_byte_enable_ptr(nullptr);
+  p.set_byte_enable_length(0);
+  p.set_dmi_allowed(false);
+  p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+}
+
 /* What a DMA transfer is for: the interconnect counts per purpose and a
  * device's batching policy keys on it. */
 enum class DmaPurpose : uint8_t { DescFetch, DescWriteBack, Data, Msi, Mmio, Other };

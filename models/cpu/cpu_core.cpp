@@ -2,6 +2,7 @@
 // kernel main loop (IRQ, NAPI softirq, paced host application, end of run).
 #include "cpu/cpu_core.h"
 
+#include "common/tlp.h"
 #include "nic/trace.h"
 
 #include <algorithm>
@@ -578,13 +579,7 @@ tlm::tlm_generic_payload &CpuCore::mmio_payload(tlm::tlm_command cmd, uint32_t o
    * while this one waits for the round trip (cpu.locking txq). */
   tlm::tlm_generic_payload &gp = m_mmio_gps[m_cur - m_cores.data()];
   m_cur->mmio_buf = val;
-  gp.set_command(cmd);
-  gp.set_address(off);
-  gp.set_data_ptr(reinterpret_cast<unsigned char *>(&m_cur->mmio_buf));
-  gp.set_data_length(4);
-  gp.set_streaming_width(4);
-  gp.set_byte_enable_ptr(nullptr);
-  gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm_prepare(gp, cmd, off, reinterpret_cast<unsigned char *>(&m_cur->mmio_buf), 4);
   return gp;
 }
 

@@ -29,15 +29,7 @@ bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t l
                   DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
   uint64_t now = now_ps();
   uint64_t start = m_clock.after_cycles(start_ps > now ? start_ps : now, 0);
-  m_gp.set_command(cmd);
-  m_gp.set_address(addr);
-  m_gp.set_data_ptr(data);
-  m_gp.set_data_length(len);
-  m_gp.set_streaming_width(len);
-  m_gp.set_byte_enable_ptr(nullptr);
-  m_gp.set_byte_enable_length(0);
-  m_gp.set_dmi_allowed(false);
-  m_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+  tlm_prepare(m_gp, cmd, addr, data, len);
   m_ext->purpose = purpose;
   m_ext->queue = queue;
   m_ext->relaxed_ordering = relaxed_ordering;

@@ -464,13 +464,7 @@ void PcieLink::deliver_down_thread() {
     const uint32_t len = w.len;
     std::memcpy(m_reg_buf, w.data, len);
     m_down_q.pop();
-    m_reg_gp.set_command(tlm::TLM_WRITE_COMMAND);
-    m_reg_gp.set_address(off);
-    m_reg_gp.set_data_ptr(m_reg_buf);
-    m_reg_gp.set_data_length(len);
-    m_reg_gp.set_streaming_width(len);
-    m_reg_gp.set_byte_enable_ptr(nullptr);
-    m_reg_gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm_prepare(m_reg_gp, tlm::TLM_WRITE_COMMAND, off, m_reg_buf, len);
     sc_time d = sc_core::SC_ZERO_TIME;
     regs->b_transport(m_reg_gp, d);
     if (!m_reg_gp.is_response_ok()) {

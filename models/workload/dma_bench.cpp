@@ -65,13 +65,7 @@ void DmaBench::worker(uint32_t i) {
     m_cursor += m_p.size_bytes;
     const bool read = m_p.op == DmaBenchParams::Read || (m_p.op == DmaBenchParams::ReadWrite && (m_seq & 1) == 0);
     m_seq++;
-    gp.set_command(read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND);
-    gp.set_address(addr);
-    gp.set_data_ptr(buf);
-    gp.set_data_length(m_p.size_bytes);
-    gp.set_streaming_width(m_p.size_bytes);
-    gp.set_byte_enable_ptr(nullptr);
-    gp.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
+    tlm_prepare(gp, read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, addr, buf, m_p.size_bytes);
     sc_core::sc_time d = sc_core::SC_ZERO_TIME;
     socket->b_transport(gp, d);
     if (d != sc_core::SC_ZERO_TIME) wait(d);
