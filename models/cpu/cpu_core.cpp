@@ -969,6 +969,29 @@ void CpuCore::kernel_work_done() {
   m_app_event.notify(m_cur->qk.get_local_time());
 }
 
+void CpuCore::tcp_sent(uint64_t t, uint64_t tseq, bool rtx) {
+  if (m_snd.una() == m_snd.max()) m_tcp_progress_ps = t; /* the RTO runs from the first unacknowledged segment */
+  if (rtx) count([](CpuCounters &c) { c.tcp_retransmits++; });
+  m_snd.sent(tseq, rtx);
+  m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
+}
+
+void CpuCore::app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *seq, double *next_send_ps) {
+  if (rc == NETDEV_TX_OK) {
+    (*seq)++;
+    count([](CpuCounters &c) { c.tx_frames++; });
+    /* Next frame one interval later, but no credit for time lost while
+     * the core was busy elsewhere beyond the current frame. */
+    *next_send_ps = std::max(*next_send_ps + interval_ps, static_cast<double>(t));
+  } else if (rc == NETDEV_TX_BUSY) {
+    count([](CpuCounters &c) { c.tx_busy++; });
+  } else {
+    char msg[96];
+    std::snprintf(msg, sizeof msg, "nk_kernel_xmit failed with %d", rc);
+    violation(msg);
+  }
+}
+
 void CpuCore::app_thread() {
   enter_core(m_app_core);
   if (m_program) {
@@ -1039,26 +1062,14 @@ void CpuCore::app_thread() {
       m_app_in_kernel = false;
       if (m_removing) m_app_out_event.notify(m_cur->qk.get_local_time());
       unlock_kernel();
-      if (rc == NETDEV_TX_OK && m_tcp) {
-        if (m_snd.una() == m_snd.max()) m_tcp_progress_ps = t;
-        if (rtx) count([](CpuCounters &c) { c.tcp_retransmits++; });
-        m_snd.sent(tseq, rtx);
-        m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
-      }
+      if (rc == NETDEV_TX_OK && m_tcp) tcp_sent(t, tseq, rtx);
       if (m_sock_owned) sock_release();
+      app_xmit_done(rc, t, interval_ps, &seq, &next_send_ps);
       if (rc == NETDEV_TX_OK) {
-        seq++;
         prepaid = false;
-        count([](CpuCounters &c) { c.tx_frames++; });
-        next_send_ps = std::max(next_send_ps + interval_ps, static_cast<double>(t));
       } else if (rc == NETDEV_TX_BUSY) {
-        count([](CpuCounters &c) { c.tx_busy++; });
         tx_blocked = true;
         blocked_gen = m_kwork_gen;
-      } else {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "nk_kernel_xmit failed with %d", rc);
-        violation(msg);
       }
       if (m_cur->qk.need_sync()) qk_sync();
       continue;
@@ -1253,27 +1264,10 @@ void CpuCore::kernel_main() {
                                     m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
       vr_app += busy_cycles(false) - before;
-      if (rc == NETDEV_TX_OK && m_tcp) {
-        if (m_snd.una() == m_snd.max()) m_tcp_progress_ps = t; /* the RTO runs from the first unacknowledged segment */
-        if (rtx) count([](CpuCounters &c) { c.tcp_retransmits++; });
-        m_snd.sent(tseq, rtx);
-        m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
-      }
-      if (rc == NETDEV_TX_OK) {
-        seq++;
-        count([](CpuCounters &c) { c.tx_frames++; });
-        /* Next frame one interval later, but no credit for time lost while
-         * the core was busy elsewhere beyond the current frame. */
-        next_send_ps = std::max(next_send_ps + interval_ps, static_cast<double>(t));
-      } else if (rc == NETDEV_TX_BUSY) {
-        /* Queue stopped or no skb free: retry once interrupt work has run. */
-        count([](CpuCounters &c) { c.tx_busy++; });
-        tx_blocked = true;
-      } else {
-        char msg[96];
-        std::snprintf(msg, sizeof msg, "nk_kernel_xmit failed with %d", rc);
-        violation(msg);
-      }
+      if (rc == NETDEV_TX_OK && m_tcp) tcp_sent(t, tseq, rtx);
+      app_xmit_done(rc, t, interval_ps, &seq, &next_send_ps);
+      /* Queue stopped or no skb free: retry once interrupt work has run. */
+      if (rc == NETDEV_TX_BUSY) tx_blocked = true;
       if (m_cur->qk.need_sync()) qk_sync();
       continue;
     }

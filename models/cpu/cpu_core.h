@@ -247,6 +247,13 @@ class CpuCore : public sc_core::sc_module {
   void sock_lock() { m_sock_owned = true; }
   /* Unlocks it and processes the ACKs the backlog holds (release_sock). */
   void sock_release();
+  /* tcp: the application's segment tseq (a retransmission if rtx) went to
+   * the driver at local time t: the sender records it. */
+  void tcp_sent(uint64_t t, uint64_t tseq, bool rtx);
+  /* The application's xmit at local time t returned rc: counts the frame and
+   * paces the next one (*seq, *next_send_ps, interval_ps apart), counts a
+   * NETDEV_TX_BUSY refusal, or reports any other result as a violation. */
+  void app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *seq, double *next_send_ps);
   /* Core 0 did kernel work: wakes the application core (TX queue, copies). */
   void kernel_work_done();
   /* The application core's thread: sends frames and copies to user space. */
