@@ -91,6 +91,12 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
       m_flows(kMaxFlows) {
   m_mmio_gps.reset(new tlm::tlm_generic_payload[m_cores.size()]);
   m_txq = cfg.cpu.cores >= 2 && cfg.cpu.locking == NC_LOCKING_TXQ;
+  m_spread = cfg.cpu.cores >= 2 && cfg.cpu.irq_affinity == NC_IRQ_AFFINITY_SPREAD;
+  /* The vectors each core takes: all on core 0, or vector v on core v mod cores. */
+  m_vec_mask.assign(m_cores.size(), 0);
+  for (int v = 0; v < kMaxVectors; v++) m_vec_mask[static_cast<size_t>(irq_core(v))] |= 1ull << v;
+  m_core_irq_events.reset(new sc_core::sc_event[m_cores.size()]);
+  m_napi_tid.assign(m_cores.size() * NK_NAPI_TRACKS, 0);
   m_platform.ops = m_txq ? &kOpsTxq : &kOps;
   if (m_txq && cfg.traffic.protocol == NC_PROTO_TCP) m_ack_backlog.reserve(kAckBacklog);
   m_platform.ctx = this;
@@ -129,6 +135,14 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   if (m_ncores >= 2) {
     SC_THREAD(app_thread);
     set_stack_size(1 << 20);
+  }
+  /* spread: a thread for every other core that takes vectors. */
+  for (int c = 1; m_spread && c < m_ncores; c++) {
+    if (c == m_app_core) continue;
+    sc_core::sc_spawn_options opts;
+    opts.set_stack_size(1 << 20);
+    const std::string nm = "irq_core" + std::to_string(c);
+    sc_core::sc_spawn([this, c] { irq_core_thread(c); }, nm.c_str(), &opts);
   }
 }
 
@@ -179,6 +193,7 @@ void CpuCore::enter_core(int c) {
   if (m_ncores < 2) return;
   nk_prof_restore(&m_cur->prof);
   nk_kernel_set_current(m_cur->kern);
+  if (m_spread) nk_kernel_set_cpu(c);
 }
 
 void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int self) {
@@ -763,6 +778,16 @@ void CpuCore::tcp_ack_received(const nf_header &h, const nf_sack &sack) {
 }
 
 bool CpuCore::send_acks() {
+  /* spread: one core sends the queue at a time (it sends every ACK queued
+   * meanwhile too); a second sender would send the head twice. */
+  if (m_ack_sender >= 0) return true;
+  m_ack_sender = cur_core();
+  const bool ok = send_acks_locked();
+  m_ack_sender = -1;
+  return ok;
+}
+
+bool CpuCore::send_acks_locked() {
   while (!m_violated && nk_kernel_ack_peek(m_kernel, nullptr, nullptr)) {
     /* The ACK with its SACK blocks; popped once the driver took it. */
     const int rc = nk_kernel_xmit_ack(m_kernel);
@@ -800,7 +825,7 @@ void CpuCore::raise_msi(uint32_t data) {
   }
   if (m_msi_ps == 0) {
     m_irq_pending |= 1ull << data;
-    m_irq_event.notify();
+    irq_event(irq_core(static_cast<int>(data))).notify();
     return;
   }
   /* Through the interrupt controller: the same latency for every MSI, so
@@ -821,12 +846,13 @@ void CpuCore::msi_arrive() {
   m_msi_head = (m_msi_head + 1) % kMsiRing;
   m_msi_count--;
   m_irq_pending |= 1ull << data;
-  m_irq_event.notify();
+  irq_event(irq_core(static_cast<int>(data))).notify();
 }
 
 void CpuCore::deliver_irqs() {
-  while (m_irq_pending) {
-    const int vec = __builtin_ctzll(m_irq_pending);
+  const uint64_t mine = my_vectors();
+  while (m_irq_pending & mine) {
+    const int vec = __builtin_ctzll(m_irq_pending & mine);
     m_irq_pending &= ~(1ull << vec);
     m_irq_raised &= ~(1ull << vec);
     /* Interrupt latency: from the MSI reaching memory to the kernel taking it
@@ -922,20 +948,25 @@ void CpuCore::lock(unsigned id) {
   /* Decide at the core's true time: with its local time ahead, the lock's
    * state would be read out of order with the other core's. */
   sync();
-  const uint64_t t0 = local_time_ps();
-  while (l.owner >= 0) {
-    if (l.owner == me) {
-      violation("core " + std::to_string(me) + " took " + lock_name(id) + ", which it already holds");
-      return;
+  for (;;) {
+    const uint64_t t0 = local_time_ps();
+    while (l.owner >= 0) {
+      if (l.owner == me) {
+        violation("core " + std::to_string(me) + " took " + lock_name(id) + ", which it already holds");
+        return;
+      }
+      sc_core::sc_event &ev = m_lock_events[id];
+      suspend([this, &ev] { wait(ev); });
     }
-    sc_core::sc_event &ev = m_lock_events[id];
-    suspend([this, &ev] { wait(ev); });
+    /* The spin: from wanting the lock to the holder's release (its local
+     * time, which may still be ahead of this core's). Busy cycles. */
+    const uint64_t t1 = local_time_ps();
+    if (t1 > t0) account(static_cast<double>(t1 - t0) / m_ps_per_cycle, t0, t1 - t0, m_prof_lock_wait);
+    if (l.free_ps > t1) spend_ps(l.free_ps - t1, m_prof_lock_wait);
+    /* That spin may have synchronised: with three or more cores, another
+     * waiter woken by the same release may have taken the lock meanwhile. */
+    if (l.owner < 0) break;
   }
-  /* The spin: from wanting the lock to the holder's release (its local
-   * time, which may still be ahead of this core's). Busy cycles. */
-  const uint64_t t1 = local_time_ps();
-  if (t1 > t0) account(static_cast<double>(t1 - t0) / m_ps_per_cycle, t0, t1 - t0, m_prof_lock_wait);
-  if (l.free_ps > t1) spend_ps(l.free_ps - t1, m_prof_lock_wait);
   l.owner = me;
   if (++l.inside != 1) {
     violation(std::to_string(l.inside) + " cores hold " + lock_name(id) + " at once (lock broken)");
@@ -1016,12 +1047,46 @@ void CpuCore::app_thread() {
   bool tx_blocked = false;
   uint64_t blocked_gen = 0; /* core 0's kernel work pass when the send got NETDEV_TX_BUSY */
   bool prepaid = false;     /* the stack cost of the frame to send is charged (it waits in the qdisc) */
+  /* spread: this core's vectors and NET_RX softirq share it with the
+   * application as on one core (kernel_main): a hard IRQ runs first, then
+   * softirq and application by consumed cycles (CFS between ksoftirqd and
+   * the task; a softirq newly raised starts level, so it runs on IRQ exit). */
+  bool ack_blocked = false;
+  double vr_softirq = 0, vr_app = 0;
+  bool rx_was_ready = false, app_was_ready = false;
+  int ran = 0; /* what the last iteration ran: 1 softirq work, 2 application */
+  double busy_mark = 0;
   for (;;) {
     if (m_violated || m_removed) {
       sync();
       return;
     }
     const uint64_t t = local_time_ps();
+    if (m_spread) {
+      const double d = m_cur->busy_total - busy_mark;
+      busy_mark = m_cur->busy_total;
+      if (ran == 1) vr_softirq += d;
+      if (ran == 2) vr_app += d;
+      ran = 1;
+      if (irq_core_irqs(&tx_blocked, &ack_blocked)) continue;
+      if (irq_core_acks(&ack_blocked)) continue;
+      if (tx_blocked && m_kwork_gen != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
+      const bool rx_ready = nk_kernel_napi_pending(k);
+      const bool send_ready = app && t < m_traffic_end_ps && !tx_blocked && !(m_tcp && !m_snd.can_send()) &&
+                              static_cast<double>(t) >= next_send_ps;
+      const bool app_ready = nk_kernel_user_copy_pending(k) > 0 || send_ready;
+      if (rx_ready && !rx_was_ready) vr_softirq = std::max(vr_softirq, vr_app);
+      if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);
+      rx_was_ready = rx_ready;
+      app_was_ready = app_ready;
+      if (rx_ready && (!app_ready || vr_softirq <= vr_app)) {
+        irq_core_softirq(&ack_blocked);
+        if (tx_blocked && m_kwork_gen != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
+        if (m_cur->qk.need_sync()) qk_sync();
+        continue;
+      }
+      ran = 2;
+    }
     /* The reader copies what the softirq delivered (process context, no lock). */
     if (nk_kernel_user_copy_pending(k)) {
       nk_kernel_user_copy(k);
@@ -1052,15 +1117,15 @@ void CpuCore::app_thread() {
       }
       /* txq: core 0 runs meanwhile; its ACK processing waits for the socket. */
       if (m_txq && m_tcp) sock_lock();
-      m_app_in_kernel = true;
+      m_in_kernel++;
       bool rtx = false;
       const uint64_t tseq = m_tcp ? m_snd.peek(&rtx) : 0;
       /* udp: frame n is flow n mod traffic.flows (as the wire peer's), so flows spread over TX queues */
       const int rc = nk_kernel_xmit_prepared(k, frame_bytes, m_tcp ? 0 : static_cast<uint32_t>(seq % m_tx_flows),
                                              m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
-      m_app_in_kernel = false;
-      if (m_removing) m_app_out_event.notify(m_cur->qk.get_local_time());
+      m_in_kernel--;
+      if (m_removing && m_in_kernel == 0) m_app_out_event.notify(m_cur->qk.get_local_time());
       unlock_kernel();
       if (rc == NETDEV_TX_OK && m_tcp) tcp_sent(t, tseq, rtx);
       if (m_sock_owned) sock_release();
@@ -1082,6 +1147,16 @@ void CpuCore::app_thread() {
     if (tcp_closed && m_snd.una() < m_snd.max()) wake = std::min(wake, m_tcp_progress_ps + m_tcp_rto_ps);
     if (app && t < m_traffic_end_ps) wake = std::min(wake, m_traffic_end_ps);
     if (wake <= now) continue;
+    if (m_spread) {
+      /* Its own vectors wake it too (one raised during the sync is pending already). */
+      if (m_irq_pending & my_vectors()) continue;
+      sc_core::sc_event &ev = irq_event(cur_core());
+      if (wake == UINT64_MAX)
+        suspend([this, &ev] { wait(m_app_event | ev); });
+      else
+        suspend([this, &ev, wake, now] { wait(ps(wake - now), m_app_event | ev); });
+      continue;
+    }
     if (wake == UINT64_MAX)
       suspend([this] { wait(m_app_event); });
     else
@@ -1105,7 +1180,7 @@ void CpuCore::finish() {
     /* No kernel lock: the application's xmit must be out of the driver
      * before its remove (it enters no more once m_removing is set). */
     m_removing = true;
-    while (m_app_in_kernel) suspend([this] { wait(m_app_out_event); });
+    while (m_in_kernel) suspend([this] { wait(m_app_out_event); });
   }
   lock_kernel();
   nk_kernel_remove(m_kernel);
@@ -1127,13 +1202,123 @@ void CpuCore::napi_hook(void *ctx, int index, int rx_queue, bool end, int work, 
     c->m_napi_start_ps[index] = t;
     return;
   }
-  if (c->m_napi_tid[index] == 0) {
-    /* NAPI polls run on the core that takes the interrupts (core 0). */
+  /* A NAPI context's polls run on the core whose softirq polls it: core 0,
+   * or with spread the core that takes its vector. */
+  const int core = c->cur_core();
+  uint32_t &tid = c->m_napi_tid[static_cast<size_t>(core * NK_NAPI_TRACKS + index)];
+  if (tid == 0) {
     char name[32];
-    std::snprintf(name, sizeof name, "cpu%d.napi%d", static_cast<int>(c->m_cur - c->m_cores.data()), index);
-    c->m_napi_tid[index] = c->m_trace->track(name);
+    std::snprintf(name, sizeof name, "cpu%d.napi%d", core, index);
+    tid = c->m_trace->track(name);
   }
-  c->m_trace->poll(c->m_napi_tid[index], c->m_napi_start_ps[index], t, work, budget);
+  c->m_trace->poll(tid, c->m_napi_start_ps[index], t, work, budget);
+}
+
+uint64_t CpuCore::core_softirqs(int c) const {
+  return c >= 0 && c < m_ncores ? m_cores[static_cast<size_t>(c)].softirqs_window : 0;
+}
+
+uint64_t CpuCore::core_napi_polls(int c) const {
+  return c >= 0 && c < m_ncores ? m_cores[static_cast<size_t>(c)].napi_polls_window : 0;
+}
+
+uint64_t CpuCore::core_rx_queue_mask(int c) const {
+  return m_spread && m_kernel ? nk_kernel_cpu_stats(m_kernel, c).rxq_mask : 0;
+}
+
+void CpuCore::count_softirq(uint64_t polls_before) {
+  if (!m_spread) return;
+  const uint64_t polls = nk_kernel_cpu_stats(m_kernel, cur_core()).napi_polls - polls_before;
+  if (!in_window(local_time_ps())) return;
+  m_cur->softirqs_window++;
+  m_cur->napi_polls_window += polls;
+}
+
+bool CpuCore::enter_irq_kernel() {
+  lock_kernel();
+  if (m_removed || m_violated || m_removing) {
+    unlock_kernel();
+    return false;
+  }
+  m_in_kernel++;
+  return true;
+}
+
+void CpuCore::leave_irq_kernel() {
+  m_in_kernel--;
+  if (m_removing && m_in_kernel == 0) m_app_out_event.notify(m_cur->qk.get_local_time());
+  unlock_kernel();
+}
+
+bool CpuCore::irq_core_irqs(bool *tx_blocked, bool *ack_blocked) {
+  if (!(m_irq_pending & my_vectors())) return false;
+  if (enter_irq_kernel()) {
+    deliver_irqs();
+    leave_irq_kernel();
+  } else {
+    m_irq_pending &= ~my_vectors(); /* the driver is being removed: nothing takes them */
+  }
+  kernel_work_done();
+  if (tx_blocked && *tx_blocked && !nk_kernel_tx_stopped(m_kernel)) *tx_blocked = false;
+  if (*ack_blocked && !nk_kernel_tx_stopped(m_kernel)) *ack_blocked = false;
+  return true;
+}
+
+void CpuCore::irq_core_softirq(bool *ack_blocked) {
+  if (!enter_irq_kernel()) return;
+  count([](CpuCounters &c) { c.softirqs++; });
+  const uint64_t polls = nk_kernel_cpu_stats(m_kernel, cur_core()).napi_polls;
+  nk_kernel_softirq(m_kernel);
+  check_fault();
+  count_softirq(polls);
+  /* The TCP receiver's ACKs go out from the softirq, after the poll. */
+  if (m_tcp && !*ack_blocked && !send_acks()) *ack_blocked = true;
+  leave_irq_kernel();
+  kernel_work_done();
+  if (*ack_blocked && !nk_kernel_tx_stopped(m_kernel)) *ack_blocked = false;
+}
+
+bool CpuCore::irq_core_acks(bool *ack_blocked) {
+  if (!m_tcp || *ack_blocked || m_ack_sender >= 0 || !nk_kernel_ack_peek(m_kernel, nullptr, nullptr)) return false;
+  if (enter_irq_kernel()) {
+    if (!send_acks()) *ack_blocked = true;
+    leave_irq_kernel();
+  }
+  kernel_work_done();
+  if (m_cur->qk.need_sync()) qk_sync();
+  return true;
+}
+
+void CpuCore::irq_core_thread(int c) {
+  enter_core(c);
+  while (!m_probed) {
+    if (m_violated) return;
+    suspend([this] { wait(m_probe_event | m_end_event); });
+  }
+  bool ack_blocked = false; /* tcp: an ACK got NETDEV_TX_BUSY; retry after kernel work */
+  for (;;) {
+    if (m_violated || m_removed || m_removing) {
+      sync();
+      return;
+    }
+    if (irq_core_irqs(nullptr, &ack_blocked)) continue;
+    if (irq_core_acks(&ack_blocked)) continue;
+    if (nk_kernel_napi_pending(m_kernel)) {
+      irq_core_softirq(&ack_blocked);
+      /* Let the rest of the model catch up between polls. */
+      if (m_cur->qk.need_sync()) qk_sync();
+      continue;
+    }
+    /* Idle: wait for one of its vectors (or, with ACKs waiting, for any
+     * core's kernel work that may have woken the TX queue). */
+    sync();
+    if ((m_irq_pending & my_vectors()) || nk_kernel_napi_pending(m_kernel)) continue; /* raised during the sync */
+    sc_core::sc_event &ev = irq_event(c);
+    if (m_tcp && nk_kernel_ack_peek(m_kernel, nullptr, nullptr))
+      suspend([this, &ev] { wait(ev | m_app_event | m_end_event); });
+    else
+      suspend([this, &ev] { wait(ev | m_end_event); });
+  }
 }
 
 void CpuCore::kernel_main() {
@@ -1187,7 +1372,7 @@ void CpuCore::kernel_main() {
         return;
       }
     }
-    if (m_irq_pending) {
+    if (m_irq_pending & my_vectors()) {
       lock_kernel();
       deliver_irqs();
       unlock_kernel();
@@ -1210,7 +1395,7 @@ void CpuCore::kernel_main() {
      * under load: the one that has run less goes next; one that was not
      * runnable starts level with the other, banking no credit. */
     /* tcp: ACKs the stack queued and could not send yet (softirq context). */
-    if (m_tcp && !ack_blocked && nk_kernel_ack_peek(m_kernel, nullptr, nullptr)) {
+    if (m_tcp && !ack_blocked && m_ack_sender < 0 && nk_kernel_ack_peek(m_kernel, nullptr, nullptr)) {
       const double before = busy_cycles(false);
       lock_kernel();
       if (!send_acks()) ack_blocked = true;
@@ -1242,8 +1427,10 @@ void CpuCore::kernel_main() {
       const double before = busy_cycles(false);
       count([](CpuCounters &c) { c.softirqs++; });
       lock_kernel();
+      const uint64_t polls = m_spread ? nk_kernel_cpu_stats(m_kernel, 0).napi_polls : 0;
       nk_kernel_softirq(m_kernel);
       check_fault();
+      count_softirq(polls);
       /* The TCP receiver's ACKs go out from the softirq, after the poll. */
       if (m_tcp && !ack_blocked && !send_acks()) ack_blocked = true;
       unlock_kernel();

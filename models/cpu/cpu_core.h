@@ -11,7 +11,9 @@
  * cpu.app_core runs the application (TX stack, copy to user space), and
  * cpu.locking says what serialises them: one kernel lock around every entry
  * into the kernel layer and driver (big), or only the kernel's spinlocks,
- * the TX queue lock among them (txq).
+ * the TX queue lock among them (txq). With cpu.irq_affinity spread, vector v
+ * goes to core v mod cores instead, and every core runs its own NET_RX
+ * softirq over its own poll list (the application core between its sends).
  */
 #ifndef NICSIM_MODELS_CPU_CPU_CORE_H
 #define NICSIM_MODELS_CPU_CPU_CORE_H
@@ -162,6 +164,17 @@ class CpuCore : public sc_core::sc_module {
   int lock_wait_bucket() const { return m_prof_lock_wait; }
   /* cpu.locking txq with 2 or more cores: no big kernel lock, spinlocks spin. */
   bool txq_locking() const { return m_txq; }
+  /* cpu.irq_affinity spread with 2 or more cores: vector v on core v mod cores. */
+  bool spread_irqs() const { return m_spread; }
+  /* The core that takes interrupt vector vec. */
+  int irq_core(int vec) const { return m_spread ? vec % m_ncores : 0; }
+  /* NET_RX softirq runs that polled, and NAPI polls, of core c in the window
+   * (counted with cpu.irq_affinity spread only; 0 otherwise). */
+  uint64_t core_softirqs(int c) const;
+  uint64_t core_napi_polls(int c) const;
+  /* Bit q set: core c's softirq handed a frame of RX queue q to the stack
+   * (whole run; the kernel's nk_cpu_stats.rxq_mask; spread only). */
+  uint64_t core_rx_queue_mask(int c) const;
 
   static constexpr int kUnattributed = NK_PROF_MAX; /* bucket of charges outside any profiled function */
 
@@ -203,6 +216,7 @@ class CpuCore : public sc_core::sc_module {
     double busy_total = 0, busy_window = 0;
     double bucket_total[NK_PROF_MAX + 1] = {};
     double bucket_window[NK_PROF_MAX + 1] = {};
+    uint64_t softirqs_window = 0, napi_polls_window = 0; /* spread: its NET_RX work in the window */
   };
   /* Runs f, which may suspend the calling core's thread, and then makes the
    * caller's core current again (its context, profiler state, kernel). */
@@ -219,6 +233,7 @@ class CpuCore : public sc_core::sc_module {
     m_cur = me;
     nk_prof_restore(&me->prof);
     nk_kernel_set_current(me->kern);
+    if (m_spread) nk_kernel_set_cpu(cur_core());
   }
   /* The current core's quantum keeper sync, as a suspension point. */
   void qk_sync();
@@ -228,6 +243,33 @@ class CpuCore : public sc_core::sc_module {
   void load_sync();
   /* Makes core c current at the start of its thread. */
   void enter_core(int c);
+  /* The index of the current core. */
+  int cur_core() const { return static_cast<int>(m_cur - m_cores.data()); }
+  /* The kernel layer's CPU for core c (nk_kernel_set_cpu): c with spread
+   * vectors, else 0 (one poll list, core 0's). */
+  int kernel_cpu(int c) const { return m_spread ? c : 0; }
+  /* Vectors the current core takes (bit per vector). */
+  uint64_t my_vectors() const { return m_vec_mask[static_cast<size_t>(cur_core())]; }
+  /* The event that wakes core c for an interrupt. */
+  sc_core::sc_event &irq_event(int c) { return c == 0 ? m_irq_event : m_core_irq_events[c]; }
+  /* spread: a core other than 0 enters (leaves) the kernel for its IRQs or
+   * softirq: the kernel lock (big), and a count finish() waits on before
+   * the driver's remove. false (nothing taken) once the remove has begun. */
+  bool enter_irq_kernel();
+  void leave_irq_kernel();
+  /* spread, core c not 0: takes the current core's pending vectors (true if
+   * there were any); runs one NET_RX softirq round on it, then its ACKs. */
+  bool irq_core_irqs(bool *tx_blocked, bool *ack_blocked);
+  void irq_core_softirq(bool *ack_blocked);
+  /* spread, tcp: if no core is sending the queued ACKs and none blocked
+   * (*ack_blocked), sends them from the current core (its kernel entry, as
+   * an IRQ core) and returns true; *ack_blocked if the driver was busy. */
+  bool irq_core_acks(bool *ack_blocked);
+  /* spread: counts a softirq run of the current core and its polls (the
+   * kernel's count for it was polls_before) into its window counters. */
+  void count_softirq(uint64_t polls_before);
+  /* spread: the thread of core c when it is neither core 0 nor the application core. */
+  void irq_core_thread(int c);
   /* Enters (leaves) the kernel: with cpu.locking big the one lock (id 0)
    * serialising the kernel layer and the driver across cores. No-ops with
    * one core or cpu.locking txq. */
@@ -265,6 +307,8 @@ class CpuCore : public sc_core::sc_module {
   /* tcp: transmits the ACKs the kernel's TCP receiver queued, oldest first,
    * until the driver answers NETDEV_TX_BUSY; false if it did. */
   bool send_acks();
+  /* send_acks's loop, with m_ack_sender set. */
+  bool send_acks_locked();
   /* tcp: the host's ACK frame of its TX flow (h from nf_check; sack its blocks). */
   void tcp_ack_received(const nf_header &h, const nf_sack &sack);
   /* Runs every kernel timer due at or before local time t_ps, earliest first;
@@ -336,9 +380,14 @@ class CpuCore : public sc_core::sc_module {
   bool m_txq = false; /* cpu.locking txq with cores >= 2 */
   LockState m_locks[kLocks];
   sc_core::sc_event m_lock_events[kLocks];
-  /* txq: the application core is inside nk_kernel_xmit_prepared; finish()
-   * waits for it to leave before the driver's remove (m_removing). */
-  bool m_app_in_kernel = false;
+  /* txq: cores other than 0 inside the kernel (the application's
+   * nk_kernel_xmit_prepared; with spread, IRQs and softirqs); finish() waits
+   * for them to leave before the driver's remove (m_removing). */
+  int m_in_kernel = 0;
+  bool m_spread = false;            /* cpu.irq_affinity spread with cores >= 2 */
+  std::vector<uint64_t> m_vec_mask; /* per core: the vectors it takes */
+  std::unique_ptr<sc_core::sc_event[]> m_core_irq_events; /* per core (core 0: m_irq_event) */
+  int m_ack_sender = -1;            /* tcp: the core transmitting the queued ACKs (-1: none) */
   bool m_removing = false;
   sc_core::sc_event m_app_out_event;
   /* tcp, txq: the socket lock and its backlog of ACKs (bounded: Linux drops beyond the socket's limit) */
@@ -406,7 +455,7 @@ class CpuCore : public sc_core::sc_module {
   /* --trace: NAPI polls on tracks cpu<core>.napi<index> (nk_kernel_set_napi_hook) */
   TraceWriter *m_trace = nullptr;
   uint64_t m_tx_flows = 1; /* udp: the application's frame n is flow n mod this (traffic.flows) */
-  uint32_t m_napi_tid[NK_NAPI_TRACKS] = {};     /* track per NAPI index (0: not created) */
+  std::vector<uint32_t> m_napi_tid;             /* track per (core, NAPI index) (0: not created) */
   uint64_t m_napi_start_ps[NK_NAPI_TRACKS] = {}; /* local time its running poll started */
 };
 

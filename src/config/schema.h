@@ -34,11 +34,13 @@
     "Instruction-set family; selects memcpy and cache-maintenance behaviour")              \
   X(cpu, clock_mhz, REAL, "MHz", "2000", 1, 10000, "", "Core clock")                      \
   X(cpu, cores, INT, "cores", "1", 1, 64, "",                                             \
-    "Host CPU cores: core 0 takes the NIC's interrupts and softirqs; with 2 or more the application runs on cpu.app_core") \
+    "Host CPU cores: core 0 takes the NIC's interrupts and softirqs (unless cpu.irq_affinity spread); with 2 or more the application runs on cpu.app_core") \
   X(cpu, app_core, INT, "", "1", 1, 63, "",                                               \
     "With cpu.cores >= 2, the core running the host application (TX stack, copy to user); below cpu.cores. Ignored with 1 core") \
   X(cpu, locking, ENUM, "", "big", 0, 0, "big|txq",                                       \
     "With cpu.cores >= 2: big = one kernel lock serialises every kernel entry; txq = no big lock, the TX queue lock around xmit and the drivers' TX clean (Linux's). Ignored with 1 core") \
+  X(cpu, irq_affinity, ENUM, "", "core0", 0, 0, "core0|spread",                         \
+    "With cpu.cores >= 2: core0 = core 0 takes every interrupt vector and polls every NAPI context; spread = vector v on core v mod cpu.cores (the application core too), each core polling its own NAPI contexts in its own NET_RX softirq. Ignored with 1 core") \
   X(cpu, quantum_ns, REAL, "ns", "1000", 1, 1e6, "",                                      \
     "Temporal-decoupling quantum: the CPU runs ahead of the model by at most this much")   \
   X(cpu, cached_access_cycles, REAL, "cycles", "1", 0, 1e4, "",                           \
@@ -313,6 +315,7 @@ enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };
 enum nc_traffic_protocol { NC_PROTO_UDP, NC_PROTO_TCP };
 enum nc_cpu_user_copy { NC_USER_COPY_PER_BYTE, NC_USER_COPY_MEMCPY };
 enum nc_cpu_locking { NC_LOCKING_BIG, NC_LOCKING_TXQ };
+enum nc_cpu_irq_affinity { NC_IRQ_AFFINITY_CORE0, NC_IRQ_AFFINITY_SPREAD };
 enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
 enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
 

@@ -51,6 +51,11 @@ struct nk_kernel *nk__dev_kernel(const struct net_device *dev, const char *what)
 void nk_kernel_set_current(struct nk_kernel *k) { nk__current = k; }
 struct nk_kernel *nk_kernel_get_current(void) { return nk__current; }
 
+int nk__cpu = 0;
+
+void nk_kernel_set_cpu(int cpu) { nk__cpu = cpu >= 0 && cpu < NK_CPU_MAX ? cpu : 0; }
+int nk_kernel_get_cpu(void) { return nk__cpu; }
+
 /* ---- create / destroy --------------------------------------------------------- */
 
 struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg, char *err,
@@ -89,7 +94,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
                                                                                     : (u32)cfg->nic.tx_queues;
   for (u32 q = 0; q < k->dev.num_tx_queues; q++) k->dev._tx[q]._xmit_lock.id = ++k->nspin;
   u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)nk__rx_slot_skbs(cfg) +
-            2 * (u32)cfg->driver.napi_budget +
+            (1 + (u32)nk__polling_cpus(cfg)) * (u32)cfg->driver.napi_budget +
             NK_SKB_SLACK + 64;
   if (nk__mem_init(k, err, errlen) != 0 || nk__dma_init(k, cap, err, errlen) != 0 ||
       nk__skb_init(k, err, errlen) != 0) {

@@ -66,12 +66,30 @@ int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, cha
 void nk_kernel_remove(struct nk_kernel *k);
 /* Delivers interrupt vector `vec`: charges cpu.irq_entry_cycles, runs the handler. */
 void nk_kernel_irq(struct nk_kernel *k, int vec);
-/* True if a NAPI context is scheduled. */
+/* True if a NAPI context is scheduled on the current CPU (nk_kernel_set_cpu). */
 bool nk_kernel_napi_pending(const struct nk_kernel *k);
-/* Runs the NET_RX softirq once: charges cpu.softirq_cycles and calls each
- * scheduled NAPI poll once with the budget. Returns true if NAPI is still
- * scheduled afterwards (the poll used its whole budget). */
+/* Runs the current CPU's NET_RX softirq once: charges cpu.softirq_cycles and
+ * calls each NAPI poll scheduled on that CPU once with the budget. Returns
+ * true if NAPI is still scheduled there afterwards (a poll used its budget). */
 bool nk_kernel_softirq(struct nk_kernel *k);
+/* CPUs with their own NET_RX state (poll list, GRO; Linux's softnet_data). */
+#define NK_CPU_MAX 64
+/* Makes cpu (0 .. NK_CPU_MAX - 1) the CPU the code run from now on is on: a
+ * hard IRQ puts the NAPI it schedules on that CPU's poll list, and
+ * nk_kernel_softirq polls that list. 0 until set; a multi-core platform sets
+ * it with the current kernel whenever a core resumes. Out of range: 0. */
+void nk_kernel_set_cpu(int cpu);
+/* The current CPU (nk_kernel_set_cpu). */
+int nk_kernel_get_cpu(void);
+/* One CPU's NET_RX counts. */
+struct nk_cpu_stats {
+  uint64_t softirqs;   /* nk_kernel_softirq runs on it that polled something */
+  uint64_t napi_polls; /* poll calls it made */
+  uint64_t napi_work;  /* sum of those polls' return values */
+  uint64_t rxq_mask;   /* bit q: its polls handed a frame of RX queue q to the stack */
+};
+/* The NET_RX counts of cpu (zeros out of range). */
+struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu);
 /* The host application sends one frame: allocates an skb, fills it with
  * test frame (flow, seq) (src/net/frame.h), charges the TX stack cost and
  * calls the driver's ndo_start_xmit holding the frame's TX queue lock

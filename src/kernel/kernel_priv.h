@@ -16,13 +16,19 @@
 #define NK_NAPI_MAX 16
 #define NK_IRQ_MAX 64
 #define NK_POOL_MAX 64
-#define NK_SKB_SLACK 64 /* skbs beyond TX ring + 2 NAPI budgets (driver-held, in flight) */
+#define NK_SKB_SLACK 64 /* skbs beyond TX ring + NAPI budgets (nk__polling_cpus + 1) (driver-held, in flight) */
 #define NK_SKB_MIN_FRAME 1518u /* skb data room covers at least a standard Ethernet frame */
 /* skbs (and their DMA mappings) a driver keeps in its RX slots: lan743x
  * keeps one in every slot (Linux's lan743x_rx_init_ring_element); the others
  * refill from page pools or copy. Added to the skb pool and mapping table. */
 static inline u64 nk__rx_slot_skbs(const struct nicsim_config *c) {
   return c->driver.name == NC_DRIVER_LAN743X ? (u64)c->nic.rx_ring_size : 0;
+}
+/* CPUs whose NAPI polls may hold skbs at once: every core with
+ * cpu.irq_affinity spread, else one. The skb pool and the mapping table
+ * hold one NAPI budget per such CPU plus one. */
+static inline u64 nk__polling_cpus(const struct nicsim_config *c) {
+  return c->cpu.cores >= 2 && c->cpu.irq_affinity == NC_IRQ_AFFINITY_SPREAD ? (u64)c->cpu.cores : 1;
 }
 
 /* What an allocation of simulated memory is for (leak messages, free checks). */
@@ -85,6 +91,20 @@ struct nk_gro_entry {
   struct sk_buff *first, *last;
 };
 
+/* One CPU's NET_RX state, as Linux's per-CPU softnet_data: the NAPI
+ * contexts its hard IRQs scheduled (its poll list), the one its softirq is
+ * polling, and the GRO table of that poll (Linux keeps GRO per NAPI; here a
+ * poll always ends with an empty table, so one per CPU is the same). */
+struct nk_softnet {
+  struct napi_struct *poll_list[NK_NAPI_MAX]; /* scheduled, FIFO */
+  int npoll;
+  struct napi_struct *polling; /* the NAPI whose poll is running on this CPU */
+  int polling_budget;
+  struct nk_gro_entry gro[NK_GRO_MAX];
+  u64 gro_age;
+  struct nk_cpu_stats stats;
+};
+
 struct nk_ack {
   u32 flow;
   u64 seq;
@@ -125,10 +145,8 @@ struct nk_kernel {
   struct page_pool pools[NK_POOL_MAX];
 
   struct napi_struct *napis[NK_NAPI_MAX]; /* registered with netif_napi_add */
-  struct napi_struct *poll_list[NK_NAPI_MAX]; /* scheduled, FIFO */
-  int npoll;
-  struct napi_struct *polling; /* the NAPI whose poll is running */
-  int polling_budget;
+  struct nk_softnet softnet[NK_CPU_MAX];  /* per-CPU NET_RX state, by nk__cpu */
+  int nsoftnet;                /* CPUs whose poll list was ever used (1 + the highest) */
   int napi_next_index;         /* index the next netif_napi_add gives */
   nk_napi_hook_fn napi_hook;   /* NAPI poll observer (trace), or NULL */
   void *napi_hook_ctx;
@@ -163,10 +181,9 @@ struct nk_kernel {
   /* traffic.protocol tcp (skb.c): GRO table, receiver state, ACK queue */
   bool tcp;
   int prof_gro;
-  struct nk_gro_entry gro[NK_GRO_MAX];
-  u64 gro_age;
   u64 tcp_rcv_nxt[NK_TCP_FLOWS];  /* next segment expected, per flow */
   u32 tcp_unacked[NK_TCP_FLOWS];  /* segments received since the last ACK */
+  u8 tcp_cpu[NK_TCP_FLOWS];       /* CPU that received the flow's latest segment (its end-of-poll ACK) */
   /* out-of-order queue per flow: skbs sorted by seq, chained by skb->next */
   struct sk_buff *ooo_head[NK_TCP_FLOWS], *ooo_tail[NK_TCP_FLOWS];
   u64 ooo_last_seq[NK_TCP_FLOWS]; /* the latest segment held (its block is SACKed first) */
@@ -182,6 +199,10 @@ struct nk_kernel {
 
 /* The kernel whose entry point is running (the "current CPU"). */
 extern struct nk_kernel *nk__current;
+/* The CPU the running code is on (nk_kernel_set_cpu): picks the softnet. */
+extern int nk__cpu;
+/* The running CPU's NET_RX state. */
+static inline struct nk_softnet *nk__sd(struct nk_kernel *k) { return &k->softnet[nk__cpu]; }
 
 /* The current kernel; aborts with a message if no entry point set one
  * (a harness bug: the driver cannot run without a kernel). */

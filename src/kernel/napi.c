@@ -1,5 +1,5 @@
 /* napi.c: NAPI contexts with Linux's state rules (SCHED, MISSED, disable),
- * the NET_RX softirq that polls them (observed by the NAPI hook), and the
+ * the per-CPU NET_RX softirq that polls them (observed by the NAPI hook), and the
  * multi-queue bookkeeping: which RX queue a NAPI polls, its counts. */
 #include <string.h>
 
@@ -8,28 +8,42 @@
 
 #define NAPI_POLL_WEIGHT 64
 
-static bool on_poll_list(const struct nk_kernel *k, const struct napi_struct *n) {
-  for (int i = 0; i < k->npoll; i++)
-    if (k->poll_list[i] == n) return true;
+static bool on_poll_list(const struct nk_softnet *sd, const struct napi_struct *n) {
+  for (int i = 0; i < sd->npoll; i++)
+    if (sd->poll_list[i] == n) return true;
   return false;
 }
 
-static void poll_list_add(struct nk_kernel *k, struct napi_struct *n) {
-  if (on_poll_list(k, n)) return;
-  if (k->npoll == NK_NAPI_MAX) {
+/* Puts n on the poll list of the CPU whose state sd is (the current one). */
+static void poll_list_add(struct nk_kernel *k, struct nk_softnet *sd, struct napi_struct *n) {
+  if (on_poll_list(sd, n)) return;
+  if (sd->npoll == NK_NAPI_MAX) {
     nk__fault(k, "NAPI poll list full (%d contexts)", NK_NAPI_MAX);
     return;
   }
-  k->poll_list[k->npoll++] = n;
+  const int cpu = (int)(sd - k->softnet);
+  if (cpu >= k->nsoftnet) k->nsoftnet = cpu + 1;
+  sd->poll_list[sd->npoll++] = n;
 }
 
+/* Takes n off the poll list of every CPU that has one. */
 static void poll_list_del(struct nk_kernel *k, struct napi_struct *n) {
-  for (int i = 0; i < k->npoll; i++)
-    if (k->poll_list[i] == n) {
-      memmove(&k->poll_list[i], &k->poll_list[i + 1], (size_t)(k->npoll - i - 1) * sizeof k->poll_list[0]);
-      k->npoll--;
-      return;
-    }
+  for (int c = 0; c < k->nsoftnet; c++) {
+    struct nk_softnet *sd = &k->softnet[c];
+    for (int i = 0; i < sd->npoll; i++)
+      if (sd->poll_list[i] == n) {
+        memmove(&sd->poll_list[i], &sd->poll_list[i + 1], (size_t)(sd->npoll - i - 1) * sizeof sd->poll_list[0]);
+        sd->npoll--;
+        break;
+      }
+  }
+}
+
+/* True if some CPU's softirq is polling n now. */
+static bool polled(const struct nk_kernel *k, const struct napi_struct *n) {
+  for (int c = 0; c < k->nsoftnet; c++)
+    if (k->softnet[c].polling == n) return true;
+  return false;
 }
 
 /* The kernel of a NAPI context, faulting (on the current kernel) if it has none. */
@@ -91,7 +105,7 @@ void napi_enable(struct napi_struct *napi) {
 void napi_disable(struct napi_struct *napi) {
   struct nk_kernel *k = napi_kernel(napi, "napi_disable");
   if (!k) return;
-  if (k->polling == napi) {
+  if (nk__sd(k)->polling == napi) {
     nk__fault(k, "napi_disable called from its own poll (deadlocks in Linux)");
     return;
   }
@@ -120,7 +134,8 @@ void __napi_schedule(struct napi_struct *napi) {
     return;
   }
   napi->scheduled = true;
-  if (k->polling != napi) poll_list_add(k, napi);
+  /* On the poll list of the CPU that runs this (the one that took the IRQ). */
+  if (!polled(k, napi)) poll_list_add(k, nk__sd(k), napi);
 }
 
 void napi_schedule(struct napi_struct *napi) {
@@ -130,7 +145,8 @@ void napi_schedule(struct napi_struct *napi) {
 bool napi_complete_done(struct napi_struct *napi, int work_done) {
   struct nk_kernel *k = napi_kernel(napi, "napi_complete_done");
   if (!k) return false;
-  if (k->polling == napi && work_done >= k->polling_budget) return false; /* it used its budget: keep polling */
+  struct nk_softnet *sd = nk__sd(k);
+  if (sd->polling == napi && work_done >= sd->polling_budget) return false; /* it used its budget: keep polling */
   if (!napi->scheduled) {
     nk__fault(k, "napi_complete_done on a NAPI context that is not scheduled");
     return false;
@@ -138,38 +154,46 @@ bool napi_complete_done(struct napi_struct *napi, int work_done) {
   if (napi->missed) {
     /* Scheduled again while it ran: stay scheduled and poll once more. */
     napi->missed = false;
-    poll_list_add(k, napi);
+    poll_list_add(k, sd, napi);
     return false;
   }
   napi->scheduled = false;
   poll_list_del(k, napi);
   /* napi_complete_done hands GRO's held packets up (napi_gro_flush). */
-  if (k->polling == napi) nk__gro_flush(k, false);
+  if (sd->polling == napi) nk__gro_flush(k, false);
   return true;
 }
 
 bool nk_kernel_napi_pending(const struct nk_kernel *k) {
-  return k->npoll > 0 && !k->fault[0]; /* after a fault nothing runs: nothing is pending */
+  return k->softnet[nk__cpu].npoll > 0 && !k->fault[0]; /* after a fault nothing runs: nothing is pending */
+}
+
+struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu) {
+  if (!k || cpu < 0 || cpu >= NK_CPU_MAX) return (struct nk_cpu_stats){0, 0, 0, 0};
+  return k->softnet[cpu].stats;
 }
 
 bool nk_kernel_softirq(struct nk_kernel *k) {
   nk_kernel_set_current(k);
-  if (k->fault[0] || k->npoll == 0) return false;
+  /* This CPU's net_rx_action: its own poll list (per-CPU softnet_data). */
+  struct nk_softnet *sd = nk__sd(k);
+  if (k->fault[0] || sd->npoll == 0) return false;
   k->stats.softirqs++;
+  sd->stats.softirqs++;
   int prev = nk_prof_enter(k->prof_softirq);
   k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.softirq_cycles);
   nk_prof_leave(prev);
 
   struct napi_struct *list[NK_NAPI_MAX];
-  int n = k->npoll;
-  memcpy(list, k->poll_list, (size_t)n * sizeof list[0]);
-  k->npoll = 0; /* contexts scheduled from here on run in the next softirq */
+  int n = sd->npoll;
+  memcpy(list, sd->poll_list, (size_t)n * sizeof list[0]);
+  sd->npoll = 0; /* contexts scheduled from here on run in the next softirq */
   for (int i = 0; i < n && !k->fault[0]; i++) {
     struct napi_struct *napi = list[i];
     if (!napi->scheduled || !napi->enabled) continue;
     int budget = napi->weight < k->cfg->driver.napi_budget ? napi->weight : (int)k->cfg->driver.napi_budget;
-    k->polling = napi;
-    k->polling_budget = budget;
+    sd->polling = napi;
+    sd->polling_budget = budget;
     if (k->napi_hook) k->napi_hook(k->napi_hook_ctx, napi->index, napi->rx_queue, false, 0, budget);
     int work = napi->poll(napi, budget);
     if (k->napi_hook) k->napi_hook(k->napi_hook_ctx, napi->index, napi->rx_queue, true, work, budget);
@@ -178,21 +202,23 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
      * always ends with an empty GRO table), and the TCP receiver ACKs the
      * rest. */
     if (!k->fault[0]) nk__gro_flush(k, true);
-    k->polling = NULL;
+    sd->polling = NULL;
     k->stats.napi_polls++;
     k->stats.napi_work += work > 0 ? (u64)work : 0;
+    sd->stats.napi_polls++;
+    sd->stats.napi_work += work > 0 ? (u64)work : 0;
     if (work < 0 || work > budget) {
       nk__fault(k, "NAPI poll returned %d, outside its budget [0, %d]", work, budget);
     } else if (work == budget) {
       k->stats.napi_full++;
-      if (napi->scheduled) poll_list_add(k, napi); /* stays scheduled: poll again */
-    } else if (napi->scheduled && !on_poll_list(k, napi)) {
+      if (napi->scheduled) poll_list_add(k, sd, napi); /* stays scheduled: poll again */
+    } else if (napi->scheduled && !on_poll_list(sd, napi)) {
       nk__fault(k, "NAPI poll returned %d < budget %d without napi_complete_done: the context would never run again",
                 work, budget);
     }
   }
   nk__flush_user_copy(k);
-  return k->npoll > 0;
+  return sd->npoll > 0;
 }
 
 /* ---- multi-queue --------------------------------------------------------- */
@@ -232,6 +258,7 @@ void nk__napi_rx(struct nk_kernel *k, const struct napi_struct *napi, const stru
   if (!napi || napi->rx_queue < 0 || !skb->in_use) return;
   const u32 q = (u32)napi->rx_queue;
   k->rxq_packets[q]++;
+  nk__sd(k)->stats.rxq_mask |= 1ull << q;
   const struct net_device *dev = napi->dev;
   if (!dev || !dev->rss_key || !dev->rss_lut || dev->rss_lut_size == 0) return;
   const u32 hash = nf_rss_frame_hash(dev->rss_key, skb->data, skb->len);

@@ -15,7 +15,7 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
    * one): skbs hold frames, not whole RX buffers. */
   u64 frame = c->traffic.frame_bytes > NK_SKB_MIN_FRAME ? (u64)c->traffic.frame_bytes : NK_SKB_MIN_FRAME;
   /* every TX ring full (nic.tx_queues of them) */
-  u64 n = (u64)c->nic.tx_ring_size * (u64)c->nic.tx_queues + nk__rx_slot_skbs(c) + 2 * (u64)c->driver.napi_budget +
+  u64 n = (u64)c->nic.tx_ring_size * (u64)c->nic.tx_queues + nk__rx_slot_skbs(c) + (1 + nk__polling_cpus(c)) * (u64)c->driver.napi_budget +
           NK_SKB_SLACK;
   k->tcp = c->traffic.protocol == NC_PROTO_TCP;
   if (k->tcp) {
@@ -297,6 +297,7 @@ static bool ooo_insert(struct nk_kernel *k, u32 flow, struct sk_buff *skb, u64 s
  * fills a hole, a duplicate). */
 static bool tcp_receive(struct nk_kernel *k, u32 flow, u64 seq, struct sk_buff *skb) {
   const u64 nxt = k->tcp_rcv_nxt[flow];
+  k->tcp_cpu[flow] = (u8)nk__cpu;
   if (seq == nxt) {
     const bool filling = k->ooo_head[flow] != NULL;
     k->tcp_rcv_nxt[flow] = seq + 1;
@@ -395,19 +396,22 @@ static void gro_flush_entry(struct nk_kernel *k, struct nk_gro_entry *e) {
 }
 
 void nk__gro_flush(struct nk_kernel *k, bool end_of_poll) {
+  struct nk_gro_entry *gro = nk__sd(k)->gro; /* this CPU's poll's table */
   for (;;) {
     struct nk_gro_entry *old = NULL;
     for (int i = 0; i < NK_GRO_MAX; i++)
-      if (k->gro[i].live && (!old || k->gro[i].age < old->age)) old = &k->gro[i];
+      if (gro[i].live && (!old || gro[i].age < old->age)) old = &gro[i];
     if (!old) break;
     gro_flush_entry(k, old);
   }
   if (!end_of_poll || !k->tcp) return;
   /* The end of the poll: ACK what is left unacknowledged (instead of
-   * Linux's delayed-ACK timer, which would fire later). */
+   * Linux's delayed-ACK timer, which would fire later); the flows this CPU
+   * received last (RSS keeps a flow on one queue, hence one CPU; another
+   * CPU's poll of its own flows may be under way). */
   u32 flows = (u32)k->cfg->traffic.flows < NK_TCP_FLOWS ? (u32)k->cfg->traffic.flows : NK_TCP_FLOWS;
   for (u32 f = 0; f < flows; f++)
-    if (k->tcp_unacked[f]) queue_ack(k, f, k->tcp_rcv_nxt[f]);
+    if (k->tcp_unacked[f] && k->tcp_cpu[f] == (u8)nk__cpu) queue_ack(k, f, k->tcp_rcv_nxt[f]);
 }
 
 /* With traffic.protocol tcp: Linux's GRO (net/core/gro.c) in small. Each
@@ -424,7 +428,8 @@ void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
   }
   struct nk_kernel *k = nk__dev_kernel(skb->dev, "napi_gro_receive");
   nk__napi_rx(k, napi, skb); /* multi-queue: per-queue count and RSS check (napi.c) */
-  if (!k->tcp || !k->polling) {
+  struct nk_softnet *sd = nk__sd(k);
+  if (!k->tcp || !sd->polling) {
     netif_receive_skb(skb);
     return;
   }
@@ -446,7 +451,7 @@ void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
   const u32 payload = skb->len + NF_FCS_LEN - NF_TCP_OVERHEAD;
   struct nk_gro_entry *e = NULL, *free_slot = NULL, *oldest = NULL;
   for (int i = 0; i < NK_GRO_MAX; i++) {
-    struct nk_gro_entry *g = &k->gro[i];
+    struct nk_gro_entry *g = &sd->gro[i];
     if (!g->live) {
       if (!free_slot) free_slot = g;
       continue;
@@ -471,7 +476,7 @@ void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
     free_slot = oldest;
   }
   *free_slot = (struct nk_gro_entry){.live = true, .flow = h.flow, .next_seq = h.seq + 1, .segs = 1,
-                                     .ip_bytes = ip_len, .age = ++k->gro_age, .first = skb, .last = skb};
+                                     .ip_bytes = ip_len, .age = ++sd->gro_age, .first = skb, .last = skb};
 }
 
 bool nk_kernel_ack_peek(const struct nk_kernel *k, uint32_t *flow, uint64_t *seq) {

@@ -372,7 +372,25 @@ void Top::fill_results(nicsim_results *res) const {
     std::snprintf(name, sizeof name, "cpu.core%d.util", core);
     std::snprintf(desc, sizeof desc, "Fraction of the window core %d was busy%s", core,
                   core == 0 ? " (interrupts, softirqs, timers)" : core == cpu.app_core() ? " (the application)" : "");
+    if (cpu.spread_irqs() && core != 0)
+      std::snprintf(desc, sizeof desc, "Fraction of the window core %d was busy (%s)", core,
+                    core == cpu.app_core() ? "the application, its vectors and softirqs" : "its vectors and softirqs");
     nicsim_results_set_extra(res, name, "fraction", NM_KIND_REAL, desc, win_cycles > 0 ? cbusy / win_cycles : 0);
+    if (cpu.spread_irqs()) {
+      /* cpu.irq_affinity spread: each core's own NET_RX work. */
+      std::snprintf(name, sizeof name, "cpu.core%d.softirqs", core);
+      std::snprintf(desc, sizeof desc, "NET_RX softirq runs of core %d that polled, in the window", core);
+      nicsim_results_set_extra(res, name, "softirqs", NM_KIND_COUNT, desc,
+                               static_cast<double>(cpu.core_softirqs(core)));
+      std::snprintf(name, sizeof name, "cpu.core%d.napi_polls", core);
+      std::snprintf(desc, sizeof desc, "NAPI polls core %d's softirq ran (its own poll list), in the window", core);
+      nicsim_results_set_extra(res, name, "polls", NM_KIND_COUNT, desc,
+                               static_cast<double>(cpu.core_napi_polls(core)));
+      std::snprintf(name, sizeof name, "cpu.core%d.rx_queue_mask", core);
+      std::snprintf(desc, sizeof desc,
+                    "Bit q set: core %d's polls handed frames of RX queue q to the stack (whole run)", core);
+      nicsim_results_set_extra(res, name, "", NM_KIND_COUNT, desc, static_cast<double>(cpu.core_rx_queue_mask(core)));
+    }
     for (int id = 0; id <= CpuCore::kUnattributed && cbusy > 0; id++) {
       const double cyc = cpu.core_bucket_cycles(core, id, true);
       if (cyc <= 0) continue;

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstring>
 #include <initializer_list>
 
 #include "config/config.h"
@@ -100,6 +101,23 @@ inline bool run_in_child(const nicsim_config &cfg, nicsim_results *out) {
   int status = 0;
   waitpid(pid, &status, 0);
   return got == sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+}
+
+/* Every metric but wall-clock ones and sim.events (delta cycles: not a
+ * result of the model) has the same value in a and b, and both have the same
+ * set of metrics (more than 30 of them). */
+inline void expect_same_metrics(const nicsim_results &a, const nicsim_results &b) {
+  size_t n = 0;
+  nicsim_metric_view va, vb;
+  for (size_t i = 0; nicsim_results_at(&a, i, &va); i++, n++) {
+    ASSERT_TRUE(nicsim_results_at(&b, i, &vb)) << "b lacks metric " << i << " (" << va.name << ")";
+    ASSERT_STREQ(va.name, vb.name);
+    if (va.kind == NM_KIND_WALL) continue;
+    if (std::strcmp(va.name, "sim.events") == 0) continue;
+    EXPECT_EQ(va.value, vb.value) << va.name;
+  }
+  EXPECT_FALSE(nicsim_results_at(&b, n, &vb)) << "b has more metrics than a";
+  EXPECT_GT(n, 30u);
 }
 
 }  // namespace test

@@ -22,6 +22,7 @@
 namespace {
 
 using nicsim::test::expect_conservation;
+using nicsim::test::expect_same_metrics;
 using nicsim::test::metric;
 using nicsim::test::run_in_child;
 using nicsim::test::run_ok;
@@ -45,22 +46,6 @@ nicsim_config tx_cfg(std::initializer_list<const char *> sets) {
 double metric_or0(const nicsim_results &r, const char *name) {
   double v = 0;
   return nicsim_results_get(&r, name, &v) ? v : 0;
-}
-
-/* Every metric but wall-clock ones has the same value in a and b, and both
- * have the same set of metrics. */
-void expect_same_metrics(const nicsim_results &a, const nicsim_results &b) {
-  size_t n = 0;
-  nicsim_metric_view va, vb;
-  for (size_t i = 0; nicsim_results_at(&a, i, &va); i++, n++) {
-    ASSERT_TRUE(nicsim_results_at(&b, i, &vb)) << "b lacks metric " << i << " (" << va.name << ")";
-    ASSERT_STREQ(va.name, vb.name);
-    if (va.kind == NM_KIND_WALL) continue;
-    if (std::strcmp(va.name, "sim.events") == 0) continue; /* delta cycles: not a result of the model */
-    EXPECT_EQ(va.value, vb.value) << va.name;
-  }
-  EXPECT_FALSE(nicsim_results_at(&b, n, &vb)) << "b has more metrics than a";
-  EXPECT_GT(n, 30u);
 }
 
 TEST(CpuCores, OneCoreIsTheRunWithoutTheKey) {

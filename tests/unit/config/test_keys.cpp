@@ -154,6 +154,9 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("cpu.locking"), 2u);
   EXPECT_EQ(enum_of("cpu.locking", "big"), NC_LOCKING_BIG);
   EXPECT_EQ(enum_of("cpu.locking", "txq"), NC_LOCKING_TXQ);
+  EXPECT_EQ(nchoices("cpu.irq_affinity"), 2u);
+  EXPECT_EQ(enum_of("cpu.irq_affinity", "core0"), NC_IRQ_AFFINITY_CORE0);
+  EXPECT_EQ(enum_of("cpu.irq_affinity", "spread"), NC_IRQ_AFFINITY_SPREAD);
   EXPECT_EQ(nchoices("workload.kind"), 2u);
   EXPECT_EQ(enum_of("workload.kind", "nic"), NC_WORKLOAD_NIC);
   EXPECT_EQ(enum_of("workload.kind", "dma-bench"), NC_WORKLOAD_DMA_BENCH);
@@ -164,7 +167,7 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 12u);
+  EXPECT_EQ(enums, 13u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

@@ -1,5 +1,6 @@
 // test_napi.cpp: NAPI state rules as in Linux (schedule, MISSED, complete,
-// budget, disable) and the NET_RX softirq's polling and charges.
+// budget, disable) and the NET_RX softirq's polling and charges; per-CPU
+// poll lists (a context goes on the list of the CPU that scheduled it).
 #include <gtest/gtest.h>
 
 #include <string>
@@ -208,4 +209,101 @@ TEST(KernelNapi, ARegisteredContextIsALeakAfterwards) {
   EXPECT_NE(t.check().find("NAPI context is still registered"), std::string::npos) << t.check();
   netif_napi_del(&a.napi);
   EXPECT_EQ(t.check(), "");
+}
+
+// ---- per-CPU NET_RX state (nk_kernel_set_cpu; cpu.irq_affinity spread) ----
+
+namespace {
+// Puts the current CPU back to 0 when a test ends, whatever it asserted.
+struct CpuGuard {
+  ~CpuGuard() { nk_kernel_set_cpu(0); }
+};
+}  // namespace
+
+TEST(KernelNapiPerCpu, ScheduledContextGoesOnTheListOfTheCpuThatScheduledIt) {
+  CpuGuard g;
+  NapiRig r;
+  TestNapi b;
+  netif_napi_add(r.t.dev(), &b.napi, script_poll, 64);
+  napi_enable(&b.napi);
+  std::vector<int> order;
+  r.a.s.work = 2;
+  r.a.s.order = &order;
+  r.a.s.tag = 1;
+  b.s.work = 3;
+  b.s.order = &order;
+  b.s.tag = 2;
+  nk_kernel_set_cpu(1);
+  napi_schedule(&r.a.napi);  // a hard IRQ on CPU 1
+  nk_kernel_set_cpu(2);
+  napi_schedule(&b.napi);  // one on CPU 2
+  nk_kernel_set_cpu(0);
+  EXPECT_FALSE(nk_kernel_napi_pending(r.t.k)) << "CPU 0 scheduled nothing";
+  EXPECT_FALSE(nk_kernel_softirq(r.t.k));
+  EXPECT_TRUE(order.empty()) << "CPU 0's softirq polls only its own list";
+  nk_kernel_set_cpu(2);
+  EXPECT_TRUE(nk_kernel_napi_pending(r.t.k));
+  EXPECT_FALSE(nk_kernel_softirq(r.t.k));
+  EXPECT_EQ(order, (std::vector<int>{2}));
+  nk_kernel_set_cpu(1);
+  EXPECT_TRUE(nk_kernel_napi_pending(r.t.k));
+  EXPECT_FALSE(nk_kernel_softirq(r.t.k));
+  EXPECT_EQ(order, (std::vector<int>{2, 1}));
+  // Counts per CPU: one softirq and one poll each on CPUs 1 and 2, none on 0.
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 0).softirqs, 0u);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 1).softirqs, 1u);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 1).napi_polls, 1u);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 1).napi_work, 2u);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 2).napi_polls, 1u);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 2).napi_work, 3u);
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->napi_polls, 2u) << "the kernel-wide count is the sum";
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, NK_CPU_MAX).softirqs, 0u) << "out of range: zeros";
+  EXPECT_EQ(r.t.fault(), nullptr);
+  nk_kernel_set_cpu(0);
+  napi_disable(&b.napi);
+  netif_napi_del(&b.napi);
+}
+
+TEST(KernelNapiPerCpu, FullBudgetAndMissedStayOnThePollingCpu) {
+  CpuGuard g;
+  NapiRig r;
+  r.a.s.work = 16;  // the whole budget (cfg napi_budget 16)
+  nk_kernel_set_cpu(3);
+  napi_schedule(&r.a.napi);
+  EXPECT_TRUE(nk_kernel_softirq(r.t.k)) << "still scheduled, on CPU 3's list";
+  nk_kernel_set_cpu(0);
+  EXPECT_FALSE(nk_kernel_napi_pending(r.t.k));
+  nk_kernel_set_cpu(3);
+  r.a.s.work = 1;
+  EXPECT_FALSE(napi_schedule_prep(&r.a.napi)) << "scheduled: MISSED";
+  EXPECT_TRUE(nk_kernel_softirq(r.t.k)) << "MISSED: polled once more, on CPU 3";
+  EXPECT_FALSE(nk_kernel_softirq(r.t.k));
+  EXPECT_EQ(r.a.s.calls, 3);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 3).napi_polls, 3u);
+  EXPECT_EQ(nk_kernel_cpu_stats(r.t.k, 0).napi_polls, 0u);
+  EXPECT_EQ(r.t.fault(), nullptr);
+}
+
+TEST(KernelNapiPerCpu, DisableTakesTheContextOffAnotherCpusList) {
+  CpuGuard g;
+  NapiRig r;
+  nk_kernel_set_cpu(5);
+  napi_schedule(&r.a.napi);
+  nk_kernel_set_cpu(0);
+  napi_disable(&r.a.napi);  // the driver's remove, on CPU 0
+  nk_kernel_set_cpu(5);
+  EXPECT_FALSE(nk_kernel_napi_pending(r.t.k));
+  EXPECT_EQ(r.t.fault(), nullptr);
+  nk_kernel_set_cpu(0);
+  napi_enable(&r.a.napi);  // the rig's destructor disables it again
+}
+
+TEST(KernelNapiPerCpu, OutOfRangeCpuIsCpu0) {
+  CpuGuard g;
+  nk_kernel_set_cpu(NK_CPU_MAX);
+  EXPECT_EQ(nk_kernel_get_cpu(), 0);
+  nk_kernel_set_cpu(-1);
+  EXPECT_EQ(nk_kernel_get_cpu(), 0);
+  nk_kernel_set_cpu(7);
+  EXPECT_EQ(nk_kernel_get_cpu(), 7);
 }
