@@ -546,6 +546,8 @@ bool CpuCore::check_stale(uint64_t pa, uint64_t len, const char *what) {
 
 void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
   if (len == 0) return;
+  /* A posted write applied lazily reaches memory at its commit time, not now. */
+  const uint64_t t = dma_time ? dma_time() : now_ps();
   const uint64_t line = m_cache.line_bytes();
   for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += line) {
     Cache::Line *l = m_cache.find(a);
@@ -561,11 +563,11 @@ void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
         l->stale = false;
         l->llc = true;
         m_total.ddio_fills++;
-        if (in_window(now_ps())) m_window.ddio_fills++;
+        if (in_window(t)) m_window.ddio_fills++;
       } else if (l) {
         m_cache.drop(l);
         m_total.snoop_invalidates++;
-        if (in_window(now_ps())) m_window.snoop_invalidates++;
+        if (in_window(t)) m_window.snoop_invalidates++;
       }
       continue;
     }
@@ -580,11 +582,11 @@ void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
                     write ? "its later write-back would overwrite the device's data"
                           : "the device reads memory without the CPU's newest bytes");
       m_violated = true;
-      if (on_violation) on_violation(name(), msg, static_cast<double>(now_ps()) / 1000.0);
+      if (on_violation) on_violation(name(), msg, static_cast<double>(t) / 1000.0);
     }
     if (write) {
       l->stale = true;
-      l->dev_ps = now_ps();
+      l->dev_ps = t;
     }
   }
 }

@@ -187,6 +187,15 @@ class CpuCore : public sc_core::sc_module {
    * load whose local time is before it need not wait (load_sync). Unset:
    * every load waits. */
   std::function<uint64_t()> quiet_until;
+  /* Called each time a core's thread resumes, before it touches host memory
+   * or the run's counters: an interconnect that applies its posted writes
+   * lazily hands memory every write committed by now (PcieLink::apply_posted).
+   * Unset: nothing to do. */
+  std::function<void()> resumed;
+  /* Simulated time (ps) of the DMA access being reported to the core (a
+   * lazily applied posted write's commit, PcieLink::mem_access_ps). Unset:
+   * the current time. */
+  std::function<uint64_t()> dma_time;
   /* Invariant violation: component, message, simulated time in ns. */
   std::function<void(const std::string &, const std::string &, double)> on_violation;
   /* At and after the end of the run: true once nothing is in flight. */
@@ -219,11 +228,13 @@ class CpuCore : public sc_core::sc_module {
     uint64_t softirqs_window = 0, napi_polls_window = 0; /* spread: its NET_RX work in the window */
   };
   /* Runs f, which may suspend the calling core's thread, and then makes the
-   * caller's core current again (its context, profiler state, kernel). */
+   * caller's core current again (its context, profiler state, kernel) and
+   * calls the resumed hook. Every wait of a core's thread goes through here. */
   template <typename F>
   void suspend(F f) {
     if (m_ncores < 2) {
       f();
+      if (resumed) resumed();
       return;
     }
     CoreCtx *me = m_cur;
@@ -234,6 +245,7 @@ class CpuCore : public sc_core::sc_module {
     nk_prof_restore(&me->prof);
     nk_kernel_set_current(me->kern);
     if (m_spread) nk_kernel_set_cpu(cur_core());
+    if (resumed) resumed();
   }
   /* The current core's quantum keeper sync, as a suspension point. */
   void qk_sync();

@@ -243,7 +243,13 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const Tl
     PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
     q.push(c, addr + off, data + off, n, purpose, attrs);
     if (&q == &m_up_q) m_so_pushed++;
-    notify_at(m_up_event, c, now);
+    if (!m_lazy) {
+      notify_at(m_up_event, c, now);
+    } else if (purpose == DmaPurpose::Msi) {
+      /* An MSI interrupts the CPU: it reaches memory at its commit, as eagerly. */
+      m_lazy_wakes++;
+      notify_at(m_up_event, c, now);
+    }
     up_leave();
     last_end = r.end_ps;
     off += n;
@@ -416,13 +422,37 @@ uint64_t PcieLink::quiet_until_ps() const {
 void PcieLink::deliver_up() {
   const uint64_t now = now_ps();
   apply_committed(now);
+  if (m_lazy) {
+    /* Only MSI writes wake it; the others wait for an observer. */
+    if (m_lazy_wakes) notify_at(m_up_event, next_wake_ps(), now);
+    return;
+  }
   if (!m_up_q.empty()) notify_at(m_up_event, so_due_ps(), now);
   if (!m_up_ro_q.empty()) notify_at(m_up_event, m_up_ro_q.front().arrival_ps, now);
 }
 
+uint64_t PcieLink::next_wake_ps() const {
+  /* Each queue is in commit order: its first MSI is its earliest. */
+  uint64_t t = UINT64_MAX;
+  for (const PostedWriteQueue *q : {&m_up_q, &m_up_ro_q})
+    for (size_t i = 0; i < q->size(); i++)
+      if (q->at(i).purpose == DmaPurpose::Msi) {
+        t = std::min(t, q->at(i).arrival_ps);
+        break;
+      }
+  return t;
+}
+
+void PcieLink::apply_posted() {
+  if (m_lazy && !m_applying) apply_committed(now_ps());
+}
+
+uint64_t PcieLink::mem_access_ps() const { return m_applying ? m_access_ps : now_ps(); }
+
 void PcieLink::apply_committed(uint64_t now) {
   /* Two queues, each in commit order: strongly ordered writes, and RO writes
    * on a serialising root complex. The earlier commit goes to memory first. */
+  m_applying = true;
   for (;;) {
     PostedWriteQueue *q = nullptr;
     const uint64_t so_due = m_up_q.empty() ? UINT64_MAX : so_due_ps();
@@ -431,10 +461,23 @@ void PcieLink::apply_committed(uint64_t now) {
       q = &m_up_ro_q;
     if (!q) break;
     const PostedWrite &w = q->front();
-    /* The write is handed to memory now and complete once the memory's delay has passed. */
+    /* The write is handed to memory and complete once the memory's delay has
+     * passed. Eagerly that is now (this runs at its commit); lazily it is
+     * its commit time, which is when the eager path would have handed it
+     * over (with memory's delay zero, so_due_ps() is the queued commit). */
+    const uint64_t at = m_lazy ? (q == &m_up_q ? so_due : w.arrival_ps) : now;
+    m_access_ps = at;
     uint64_t mem_delay = 0;
     m_mem(mem, tlm::TLM_WRITE_COMMAND, w.addr, w.data, w.len, w.purpose, w.attrs, 0, &mem_delay);
-    const uint64_t done = now + mem_delay;
+    if (m_lazy && mem_delay != 0) {
+      char msg[200];
+      std::snprintf(msg, sizeof msg,
+                    "host memory delayed a posted write by %" PRIu64
+                    " ps, but lazily applied posted writes need a memory without delays", mem_delay);
+      violation(msg);
+    }
+    if (m_lazy && w.purpose == DmaPurpose::Msi) m_lazy_wakes--;
+    const uint64_t done = at + mem_delay;
     if (q == &m_up_q) {
       m_so_done_ps = done;
       m_so_applied++;
@@ -445,6 +488,7 @@ void PcieLink::apply_committed(uint64_t now) {
     m_last_commit_ps = std::max(m_last_commit_ps, done);
     q->pop();
   }
+  m_applying = false;
 }
 
 void PcieLink::deliver_down_thread() {

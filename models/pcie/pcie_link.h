@@ -79,6 +79,22 @@ class PcieLink : public sc_core::sc_module {
   /* The link's TLP rules. */
   const TlpFormat &format() const { return m_fmt; }
 
+  /* Lazy posted writes (before the run; default off): a posted write is
+   * handed to memory when something can observe it (apply_posted, the root
+   * complex's reads) instead of by a wake-up at its commit; MSI writes keep
+   * their wake-up. Exact only if memory's delay is always zero (no DRAM
+   * channel, no IOMMU): a delay is then reported as a violation. */
+  void set_lazy_writes(bool on) { m_lazy = on; }
+  /* True if posted writes are applied lazily. */
+  bool lazy_writes() const { return m_lazy; }
+  /* Lazy: hands memory every posted write committed by now, each at its own
+   * commit time. Call before anything reads host memory or what a write's
+   * arrival changes (the CPU, counter snapshots, the end of the run). */
+  void apply_posted();
+  /* Simulated time (ps) of the memory access the root complex is making:
+   * a lazily applied write's commit time; otherwise now. */
+  uint64_t mem_access_ps() const;
+
   /* Called when a request cannot be carried (empty transfer, bad address
    * answer): component, message. The glue stops the run. */
   std::function<void(const std::string &, const std::string &)> on_violation;
@@ -132,8 +148,11 @@ class PcieLink : public sc_core::sc_module {
   /* When the earliest strongly ordered posted write commits (m_up_q not empty), ps. */
   uint64_t so_due_ps() const;
   void deliver_up();          /* SC_METHOD: applies posted writes to memory at commit */
-  /* Applies every posted write committed by now_ps (ps, the current time), earliest commit first. */
+  /* Applies every posted write committed by now_ps (ps, the current time), earliest commit first:
+   * eager, each as if now; lazy, each at its own commit time. */
   void apply_committed(uint64_t now_ps);
+  /* Lazy: commit time (ps) of the earliest queued MSI write (m_lazy_wakes > 0). */
+  uint64_t next_wake_ps() const;
   void deliver_down_thread(); /* SC_THREAD: applies MMIO writes to the device on arrival */
   void rc_process();          /* SC_METHOD: the root complex answers MRds */
   void tag_release();         /* SC_METHOD: frees tags as their last CplD arrives */
@@ -187,6 +206,10 @@ class PcieLink : public sc_core::sc_module {
   uint64_t m_so_pushed = 0;      /* strongly ordered writes queued (m_up_q) so far */
   uint64_t m_so_applied = 0;     /* ... and handed to memory so far */
   bool m_rc_blocked = false;     /* an MRd is due but waits for an earlier write delayed by memory */
+  bool m_lazy = false;           /* posted writes applied when observed (set_lazy_writes) */
+  uint64_t m_lazy_wakes = 0;     /* lazy: MSI writes queued (each keeps a wake-up at its commit) */
+  bool m_applying = false;       /* inside apply_committed (a memory callback must not re-enter it) */
+  uint64_t m_access_ps = 0;      /* while m_applying: the time of the write being handed to memory */
   SplitReadPool m_split; /* device reads waiting for their completions */
 
   /* Tags. */

@@ -42,6 +42,8 @@ class PostedWriteQueue {
   size_t capacity() const { return m_slots.size(); }
   /* The earliest write; the queue must not be empty. */
   const PostedWrite &front() const { return m_slots[m_head]; }
+  /* The i-th earliest write (i < size()). */
+  const PostedWrite &at(size_t i) const { return m_slots[wrap(m_head + i)]; }
   /* Drops the earliest write. */
   void pop();
 

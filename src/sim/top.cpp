@@ -93,6 +93,18 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
   mem.set_iommu(IommuParams::from_config(m_cfg));
   mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
   mem.on_violation = at_now;
+  if (pcie && !mem.dram().limited() && !mem.iommu().enabled()) {
+    /* Memory answers without delay, so a posted write can reach it when
+     * something observes it (a core resuming, a snapshot, the root complex's
+     * reads) rather than by a wake-up at its commit; MSIs keep theirs. What
+     * it touches is dated by its commit time (docs/pcie.md, "Posted writes"). */
+    pcie->set_lazy_writes(true);
+    cpu.resumed = [this] { pcie->apply_posted(); };
+    cpu.dma_time = [this] { return pcie->mem_access_ps(); };
+    mem.on_violation = [this](const std::string &c, const std::string &m) {
+      report(c, m, static_cast<double>(pcie->mem_access_ps()) / 1000.0);
+    };
+  }
   /* IOMMU-style: the device may touch only what the driver mapped (or
    * allocated coherent), in the mapping's direction (docs/architecture.md). */
   mem.dma_check = [this](uint64_t pa, uint32_t len, bool write) { return dma_permission(pa, len, write); };
@@ -142,6 +154,8 @@ uint64_t Top::time_limit_ps() const {
 }
 
 void Top::snapshot(Snapshot &s) const {
+  /* Counters see every posted write committed by now, as at an eager commit. */
+  if (pcie) pcie->apply_posted();
   s.time_ps = now_ps();
   s.nic = nic.counters();
   if (pcie) {
