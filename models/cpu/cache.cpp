@@ -1,4 +1,4 @@
-// cache.cpp: set lookup, LRU victim choice and line fills of the data cache.
+// cache.cpp: set search, LRU victim choice and line fills of the data cache.
 #include "cpu/cache.h"
 
 #include <cstring>
@@ -14,15 +14,17 @@ Cache::Cache(uint32_t sets, uint32_t ways, uint32_t line_bytes)
   while ((1u << m_shift) < line_bytes) m_shift++;
   if (sets > 1 && (sets & (sets - 1)) == 0) m_set_mask = sets - 1;
   m_lines.resize(static_cast<size_t>(sets) * ways);
+  m_keys.assign(m_lines.size(), 0);
+  m_last = &m_lines[0];
   m_data.reset(static_cast<uint8_t *>(std::malloc(static_cast<size_t>(sets) * ways * line_bytes)));
   if (!m_data) throw std::bad_alloc();
 }
 
-Cache::Line *Cache::find(uint64_t pa) {
-  const uint64_t tag = pa >> m_shift;
-  Line *set = set_of(tag);
+Cache::Line *Cache::find_in_set(uint64_t tag) {
+  const size_t first = static_cast<size_t>(set_of(tag) - m_lines.data());
+  const uint64_t *keys = m_keys.data() + first;
   for (uint32_t w = 0; w < m_ways; w++)
-    if (set[w].valid && set[w].tag == tag) return &set[w];
+    if (keys[w] == tag + 1) return m_last = &m_lines[first + w];
   return nullptr;
 }
 
@@ -46,9 +48,10 @@ Cache::Line *Cache::fill(uint64_t pa, const uint8_t *mem) {
   *victim = Line{};
   victim->valid = true;
   victim->tag = tag;
+  m_keys[static_cast<size_t>(victim - m_lines.data())] = tag + 1;
   std::memcpy(data(victim), mem + (tag << m_shift), m_line);
   touch(victim);
-  return victim;
+  return m_last = victim;
 }
 
 uint8_t *Cache::data(const Line *l) {

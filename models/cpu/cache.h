@@ -31,8 +31,15 @@ class Cache {
   /* sets x ways lines of line_bytes bytes (a power of two). */
   Cache(uint32_t sets, uint32_t ways, uint32_t line_bytes);
 
-  /* The resident line holding pa, or nullptr. Does not change LRU order. */
-  Line *find(uint64_t pa);
+  /* The resident line holding pa, or nullptr. Does not change LRU order.
+   * The line found last is checked first: a line number is resident in at
+   * most one way (fill is only called for an absent line), so it is the
+   * line the set's search would find. */
+  Line *find(uint64_t pa) {
+    const uint64_t tag = pa >> m_shift;
+    if (m_last->tag == tag && m_last->valid) return m_last;
+    return find_in_set(tag);
+  }
   /* Marks l most recently used. */
   void touch(Line *l) { l->lru = ++m_stamp; }
   /* Brings the line holding pa in, copying its bytes from mem (the bytes of
@@ -42,7 +49,10 @@ class Cache {
   /* The cached copy of line l's bytes (line_bytes of them). */
   uint8_t *data(const Line *l);
   /* Drops line l. */
-  void drop(Line *l) { *l = Line{}; }
+  void drop(Line *l) {
+    *l = Line{};
+    m_keys[static_cast<size_t>(l - m_lines.data())] = 0;
+  }
 
   /* Line size in bytes. */
   uint32_t line_bytes() const { return m_line; }
@@ -54,6 +64,8 @@ class Cache {
   uint64_t dirty_evictions() const { return m_dirty_evictions; }
 
  private:
+  /* find's search of the set of line number tag; remembers the line found. */
+  Line *find_in_set(uint64_t tag);
   /* The first line of the set of line number tag (tag mod sets; a mask
    * when sets is a power of two: no division on every lookup). */
   Line *set_of(uint64_t tag) {
@@ -64,6 +76,10 @@ class Cache {
   uint32_t m_sets, m_ways, m_line, m_shift;
   uint64_t m_set_mask = 0;     /* sets - 1 if sets is a power of two above 1, else 0 */
   std::vector<Line> m_lines;   /* set-major: set s, way w at s * ways + w */
+  /* Per line, the same order: its line number + 1 while valid, else 0 (one
+   * compare per way in find; line numbers are below 2^64 - 1). */
+  std::vector<uint64_t> m_keys;
+  Line *m_last = nullptr;      /* the line find returned last (never null after construction) */
   struct FreeDeleter {
     void operator()(uint8_t *p) const { std::free(p); }
   };

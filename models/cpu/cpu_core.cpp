@@ -21,7 +21,9 @@ using sc_core::sc_time;
 
 namespace {
 
-uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+/* sc_core::sc_time_stamp() in ps, read inline (the same member the library's
+ * out-of-line sc_time_stamp returns; no call per charge). */
+uint64_t now_ps() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
 sc_time ps(uint64_t v) { return sc_time::from_value(v); }
 
 CpuCore *core(void *ctx) { return static_cast<CpuCore *>(ctx); }
@@ -104,9 +106,8 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   m_platform.mem_size = mem.size();
   m_platform.coherent_dma = cfg.memory.coherent_dma;
   m_platform.msi_addr = mem.msi_addr();
-  tlm_utils::tlm_quantumkeeper::set_global_quantum(
-      ps(static_cast<uint64_t>(std::llround(cfg.cpu.quantum_ns * 1000.0))));
-  for (CoreCtx &x : m_cores) x.qk.reset();
+  tlm::tlm_global_quantum::instance().set(ps(static_cast<uint64_t>(std::llround(cfg.cpu.quantum_ns * 1000.0))));
+  for (CoreCtx &x : m_cores) x.qk.reset(now_ps());
   if (m_ncores < 1) m_ncores = 1;
   if (m_ncores >= 2) m_prof_lock_wait = nk_prof_id("lock_wait", NK_CLASS_OTHER);
   if (cfg.iommu.enabled) {
@@ -115,6 +116,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   }
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
   for (uint64_t &d : m_timer_due_ps) d = UINT64_MAX;
+  std::memset(m_prof_cls, -1, sizeof m_prof_cls);
   m_tcp = cfg.traffic.protocol == NC_PROTO_TCP;
   m_tx_flows = static_cast<uint64_t>(std::max<int64_t>(1, cfg.traffic.flows));
   m_tcp_seg_payload = nf_tcp_payload(static_cast<uint32_t>(cfg.traffic.frame_bytes));
@@ -159,14 +161,14 @@ void CpuCore::set_window(uint64_t start_ps, uint64_t end_ps) {
 
 /* ---- time and accounting ------------------------------------------------ */
 
-uint64_t CpuCore::local_time_ps() const { return now_ps() + m_cur->qk.get_local_time().value(); }
+uint64_t CpuCore::local_time_ps() const { return now_ps() + m_cur->qk.local_ps(); }
 
 void CpuCore::sync() {
-  if (m_cur->qk.get_local_time() != sc_core::SC_ZERO_TIME) qk_sync();
+  if (m_cur->qk.local_ps() != 0) qk_sync();
 }
 
 void CpuCore::load_sync() {
-  if (m_cur->qk.get_local_time() == sc_core::SC_ZERO_TIME) return;
+  if (m_cur->qk.local_ps() == 0) return;
   /* Waiting would let every other process run up to the local time first.
    * If none of them can touch memory, raise an interrupt or read the run's
    * counters by then (strictly before: same-time order is the kernel's),
@@ -184,8 +186,12 @@ void CpuCore::load_sync() {
 }
 
 void CpuCore::qk_sync() {
-  tlm_utils::tlm_quantumkeeper &qk = m_cur->qk;
-  suspend([&qk] { qk.sync(); });
+  /* tlm_quantumkeeper::sync: wait out the local time, then reset. */
+  QuantumKeeper &qk = m_cur->qk;
+  suspend([&qk] {
+    sc_core::wait(ps(qk.local_ps()));
+    qk.reset(now_ps());
+  });
 }
 
 void CpuCore::enter_core(int c) {
@@ -203,7 +209,7 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
    * caller itself), class cycles to the caller's class, as perf report
    * splits self and children. */
   const int b = (self >= 0 && self < NK_PROF_MAX) ? self : caller;
-  const int cls = caller == kUnattributed ? NK_CLASS_OTHER : static_cast<int>(nk_prof_class(caller));
+  const int cls = caller == kUnattributed ? NK_CLASS_OTHER : prof_class(caller);
   m_bucket_total[b] += cycles;
   m_class_total[cls] += cycles;
   m_busy_total += cycles;
@@ -230,36 +236,51 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
    * on the call stack (a recursive frame counts once). */
   m_incl_total[b] += cycles;
   m_incl_window[b] += in_win;
+  /* Each distinct id once, in the order of its outermost frame, b not
+   * again: an id is marked with this charge's stamp when counted. */
   const int *stack = nullptr;
   const int depth = nk_prof_active(&stack);
+  const uint64_t stamp = ++m_incl_stamp;
+  m_incl_seen[b] = stamp;
   for (int i = 0; i < depth; i++) {
     const int id = stack[i];
-    if (id < 0 || id >= NK_PROF_MAX || id == b) continue;
-    bool seen = false;
-    for (int j = 0; j < i && !seen; j++) seen = stack[j] == id;
-    if (seen) continue;
+    if (id < 0 || id >= NK_PROF_MAX || m_incl_seen[id] == stamp) continue;
+    m_incl_seen[id] = stamp;
     m_incl_total[id] += cycles;
     m_incl_window[id] += in_win;
   }
 }
 
+int CpuCore::prof_class(int id) {
+  /* A registered bucket's class never changes (nk_prof_id returns the
+   * existing id), and the current bucket is always registered. */
+  int8_t &c = m_prof_cls[id];
+  if (c < 0) c = static_cast<int8_t>(nk_prof_class(id));
+  return c;
+}
+
 void CpuCore::spend(double cycles, int self) {
   if (cycles <= 0) return;
-  const uint64_t start = local_time_ps();
-  const double t = cycles * m_ps_per_cycle + m_cur->frac_ps;
+  /* Simulated time cannot move before the sync below (nothing here waits). */
+  const uint64_t now = now_ps();
+  CoreCtx &c = *m_cur;
+  const uint64_t start = now + c.qk.local_ps();
+  const double t = cycles * m_ps_per_cycle + c.frac_ps;
   const uint64_t whole = static_cast<uint64_t>(t);
-  m_cur->frac_ps = t - static_cast<double>(whole);
-  if (whole) m_cur->qk.inc(ps(whole));
+  c.frac_ps = t - static_cast<double>(whole);
+  if (whole) c.qk.inc(whole);
   account(cycles, start, whole, self);
-  if (m_cur->qk.need_sync()) qk_sync();
+  if (c.qk.need_sync(now)) qk_sync();
 }
 
 void CpuCore::spend_ps(uint64_t t_ps, int self) {
   if (t_ps == 0) return;
-  const uint64_t start = local_time_ps();
-  m_cur->qk.inc(ps(t_ps));
+  const uint64_t now = now_ps();
+  CoreCtx &c = *m_cur;
+  const uint64_t start = now + c.qk.local_ps();
+  c.qk.inc(t_ps);
   account(static_cast<double>(t_ps) / m_ps_per_cycle, start, t_ps, self);
-  if (m_cur->qk.need_sync()) qk_sync();
+  if (c.qk.need_sync(now)) qk_sync();
 }
 
 double CpuCore::core_busy_cycles(int c, bool in_window) const {
@@ -311,8 +332,7 @@ void CpuCore::violation(const std::string &msg) {
   if (on_violation) on_violation(name(), msg, static_cast<double>(local_time_ps()) / 1000.0);
 }
 
-bool CpuCore::check_range(uint64_t pa, uint64_t len, const char *what) {
-  if (pa < m_mem_size && len <= m_mem_size - pa) return true;
+bool CpuCore::range_violation(uint64_t pa, uint64_t len, const char *what) {
   char msg[200];
   std::snprintf(msg, sizeof msg, "CPU %s out of range: address 0x%" PRIx64 ", length %" PRIu64
                 " B; host memory is [0, 0x%" PRIx64 ")", what, pa, len, m_mem_size);
@@ -320,8 +340,7 @@ bool CpuCore::check_range(uint64_t pa, uint64_t len, const char *what) {
   return false;
 }
 
-bool CpuCore::check_size(unsigned size, const char *what) {
-  if (size == 1 || size == 2 || size == 4 || size == 8) return true;
+bool CpuCore::size_violation(unsigned size, const char *what) {
   char msg[80];
   std::snprintf(msg, sizeof msg, "CPU %s of %u bytes: one access is 1, 2, 4 or 8 bytes", what, size);
   violation(msg);
@@ -633,7 +652,7 @@ void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
   tlm::tlm_generic_payload &gp = mmio_payload(tlm::TLM_WRITE_COMMAND, off, val);
   sc_time d = sc_core::SC_ZERO_TIME;
   suspend([this, &gp, &d] { mmio->b_transport(gp, d); });
-  if (d != sc_core::SC_ZERO_TIME) m_cur->qk.inc(d);
+  if (d != sc_core::SC_ZERO_TIME) m_cur->qk.inc(d.value());
   if (!gp.is_response_ok()) {
     char msg[160];
     std::snprintf(msg, sizeof msg, "MMIO write of BAR0 offset 0x%" PRIx32 " failed: %s", off,
@@ -986,7 +1005,7 @@ void CpuCore::unlock(unsigned id) {
   l.inside--;
   l.owner = -1;
   l.free_ps = local_time_ps();
-  m_lock_events[id].notify(m_cur->qk.get_local_time());
+  m_lock_events[id].notify(ps(m_cur->qk.local_ps()));
 }
 
 void CpuCore::sock_release() {
@@ -999,7 +1018,7 @@ void CpuCore::sock_release() {
 void CpuCore::kernel_work_done() {
   if (m_ncores < 2) return;
   m_kwork_gen++;
-  m_app_event.notify(m_cur->qk.get_local_time());
+  m_app_event.notify(ps(m_cur->qk.local_ps()));
 }
 
 void CpuCore::tcp_sent(uint64_t t, uint64_t tseq, bool rtx) {
@@ -1084,7 +1103,7 @@ void CpuCore::app_thread() {
       if (rx_ready && (!app_ready || vr_softirq <= vr_app)) {
         irq_core_softirq(&ack_blocked);
         if (tx_blocked && m_kwork_gen != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
-        if (m_cur->qk.need_sync()) qk_sync();
+        if (m_cur->qk.need_sync(now_ps())) qk_sync();
         continue;
       }
       ran = 2;
@@ -1092,7 +1111,7 @@ void CpuCore::app_thread() {
     /* The reader copies what the softirq delivered (process context, no lock). */
     if (nk_kernel_user_copy_pending(k)) {
       nk_kernel_user_copy(k);
-      if (m_cur->qk.need_sync()) qk_sync();
+      if (m_cur->qk.need_sync(now_ps())) qk_sync();
       continue;
     }
     if (tx_blocked && m_kwork_gen != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
@@ -1127,7 +1146,7 @@ void CpuCore::app_thread() {
                                              m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
       m_in_kernel--;
-      if (m_removing && m_in_kernel == 0) m_app_out_event.notify(m_cur->qk.get_local_time());
+      if (m_removing && m_in_kernel == 0) m_app_out_event.notify(ps(m_cur->qk.local_ps()));
       unlock_kernel();
       if (rc == NETDEV_TX_OK && m_tcp) tcp_sent(t, tseq, rtx);
       if (m_sock_owned) sock_release();
@@ -1138,7 +1157,7 @@ void CpuCore::app_thread() {
         tx_blocked = true;
         blocked_gen = m_kwork_gen;
       }
-      if (m_cur->qk.need_sync()) qk_sync();
+      if (m_cur->qk.need_sync(now_ps())) qk_sync();
       continue;
     }
     /* Idle: wait for core 0's kernel work, the next send or an RTO. */
@@ -1248,7 +1267,7 @@ bool CpuCore::enter_irq_kernel() {
 
 void CpuCore::leave_irq_kernel() {
   m_in_kernel--;
-  if (m_removing && m_in_kernel == 0) m_app_out_event.notify(m_cur->qk.get_local_time());
+  if (m_removing && m_in_kernel == 0) m_app_out_event.notify(ps(m_cur->qk.local_ps()));
   unlock_kernel();
 }
 
@@ -1287,7 +1306,7 @@ bool CpuCore::irq_core_acks(bool *ack_blocked) {
     leave_irq_kernel();
   }
   kernel_work_done();
-  if (m_cur->qk.need_sync()) qk_sync();
+  if (m_cur->qk.need_sync(now_ps())) qk_sync();
   return true;
 }
 
@@ -1308,7 +1327,7 @@ void CpuCore::irq_core_thread(int c) {
     if (nk_kernel_napi_pending(m_kernel)) {
       irq_core_softirq(&ack_blocked);
       /* Let the rest of the model catch up between polls. */
-      if (m_cur->qk.need_sync()) qk_sync();
+      if (m_cur->qk.need_sync(now_ps())) qk_sync();
       continue;
     }
     /* Idle: wait for one of its vectors (or, with ACKs waiting, for any
@@ -1337,7 +1356,7 @@ void CpuCore::kernel_main() {
   }
   check_fault();
   m_probed = true;
-  m_probe_event.notify(m_cur->qk.get_local_time());
+  m_probe_event.notify(ps(m_cur->qk.local_ps()));
   m_trace = TraceWriter::global();
   if (m_trace) nk_kernel_set_napi_hook(m_kernel, &CpuCore::napi_hook, this);
 
@@ -1404,7 +1423,7 @@ void CpuCore::kernel_main() {
       unlock_kernel();
       kernel_work_done();
       vr_softirq += busy_cycles(false) - before;
-      if (m_cur->qk.need_sync()) qk_sync();
+      if (m_cur->qk.need_sync(now_ps())) qk_sync();
       continue;
     }
     /* tcp: the host sends lost segments (SACK recovery) or new data while
@@ -1441,7 +1460,7 @@ void CpuCore::kernel_main() {
       if (tx_blocked && !nk_kernel_tx_stopped(m_kernel)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(m_kernel)) ack_blocked = false;
       /* Let the rest of the model catch up between polls. */
-      if (m_cur->qk.need_sync()) qk_sync();
+      if (m_cur->qk.need_sync(now_ps())) qk_sync();
       continue;
     }
     if (app_ready) {
@@ -1457,7 +1476,7 @@ void CpuCore::kernel_main() {
       app_xmit_done(rc, t, interval_ps, &seq, &next_send_ps);
       /* Queue stopped or no skb free: retry once interrupt work has run. */
       if (rc == NETDEV_TX_BUSY) tx_blocked = true;
-      if (m_cur->qk.need_sync()) qk_sync();
+      if (m_cur->qk.need_sync(now_ps())) qk_sync();
       continue;
     }
     /* Idle: wait for an interrupt, the next send, or the end of the run. */

@@ -25,7 +25,6 @@
 #include <systemc>
 #include <tlm>
 #include <tlm_utils/simple_initiator_socket.h>
-#include <tlm_utils/tlm_quantumkeeper.h>
 #include <vector>
 
 #include "config/config.h"
@@ -204,15 +203,38 @@ class CpuCore : public sc_core::sc_module {
   std::function<void(int, const std::string &)> on_finished;
 
  private:
-  /* A quantum keeper that can stand for a sync it skips. */
-  class QuantumKeeper : public tlm_utils::tlm_quantumkeeper {
+  /* tlm_utils::tlm_quantumkeeper (SystemC 2.3.4) in integer picoseconds,
+   * the same arithmetic without an sc_time per charge: local time (offset
+   * from simulated time), next sync point = the time of the last reset plus
+   * the global quantum's compute_local_quantum (q - now % q; 0 if q is 0),
+   * need_sync when now + local >= next. It can also stand for a sync it
+   * skips. The caller passes simulated time (now_ps). */
+  class QuantumKeeper {
    public:
-    /* Moves the next sync point to where sync() would set it at local time
-     * local_ps (ps), keeping the local time (the core did not wait). */
-    void skip_sync(uint64_t local_ps) {
-      const uint64_t q = get_global_quantum().value();
-      m_next_sync_point = sc_core::sc_time::from_value(local_ps + (q ? q - local_ps % q : 0));
+    /* Local time: the offset of the core's time from simulated time, ps. */
+    uint64_t local_ps() const { return m_local_ps; }
+    /* Moves the local time by t_ps. */
+    void inc(uint64_t t_ps) { m_local_ps += t_ps; }
+    /* True if the core's time (now_ps + local) has reached the next sync point. */
+    bool need_sync(uint64_t now_ps) const { return now_ps + m_local_ps >= m_next_sync_ps; }
+    /* After a sync at simulated time now_ps: no local time, the next sync
+     * point at the next multiple of the global quantum after now_ps. */
+    void reset(uint64_t now_ps) {
+      m_local_ps = 0;
+      m_next_sync_ps = now_ps + local_quantum(now_ps);
     }
+    /* Moves the next sync point to where a sync would set it at local time
+     * local_ps (ps), keeping the local time (the core did not wait). */
+    void skip_sync(uint64_t local_ps) { m_next_sync_ps = local_ps + local_quantum(local_ps); }
+
+   private:
+    /* tlm_global_quantum::compute_local_quantum at simulated time t_ps. */
+    static uint64_t local_quantum(uint64_t t_ps) {
+      const uint64_t q = tlm::tlm_global_quantum::instance().get().value();
+      return q ? q - t_ps % q : 0;
+    }
+    uint64_t m_local_ps = 0;
+    uint64_t m_next_sync_ps = 0;
   };
   /* One core's context: its local time and the process-global "current CPU"
    * state of the kernel layer, saved while its thread is suspended. */
@@ -340,6 +362,8 @@ class CpuCore : public sc_core::sc_module {
    * to bucket self (the current one if negative) and to the class of the
    * current bucket (the caller's). */
   void account(double cycles, uint64_t start_ps, uint64_t dur_ps, int self = -1);
+  /* The class of registered bucket id (< NK_PROF_MAX): nk_prof_class, looked up once. */
+  int prof_class(int id);
   /* A cacheable load of len bytes at pa into out: hit, DDIO or miss costs;
    * a stale cached copy is what the core reads (and a violation). */
   void cached_read(uint64_t pa, unsigned len, uint8_t *out);
@@ -368,8 +392,17 @@ class CpuCore : public sc_core::sc_module {
   void count(F f) {
     count_at(local_time_ps(), f);
   }
-  bool check_range(uint64_t pa, uint64_t len, const char *what);
-  bool check_size(unsigned size, const char *what);
+  /* True if [pa, pa + len) lies in host memory; else a violation naming what. */
+  bool check_range(uint64_t pa, uint64_t len, const char *what) {
+    return (pa < m_mem_size && len <= m_mem_size - pa) || range_violation(pa, len, what);
+  }
+  /* True if size is 1, 2, 4 or 8 bytes; else a violation naming what. */
+  bool check_size(unsigned size, const char *what) {
+    return (size == 1 || size == 2 || size == 4 || size == 8) || size_violation(size, what);
+  }
+  /* check_range's and check_size's reports (out of line); return false. */
+  bool range_violation(uint64_t pa, uint64_t len, const char *what);
+  bool size_violation(unsigned size, const char *what);
   void check_owned(uint64_t pa, uint64_t len);
   void violation(const std::string &msg);
 
@@ -439,6 +472,11 @@ class CpuCore : public sc_core::sc_module {
   double m_incl_window[NK_PROF_MAX + 1] = {};
   double m_class_total[NK_CLASS__COUNT] = {};
   double m_class_window[NK_CLASS__COUNT] = {};
+  int8_t m_prof_cls[NK_PROF_MAX]; /* prof_class's answers (-1: not looked up) */
+  /* account: the charge (a stamp per charge, never wrapping) that last
+   * counted each bucket's inclusive time */
+  uint64_t m_incl_seen[NK_PROF_MAX + 1] = {};
+  uint64_t m_incl_stamp = 0;
   Cache m_cache;
   MemcpyParams m_memcpy;
   uint64_t m_dram_ps;   /* memory.dram_latency_ns in ps */

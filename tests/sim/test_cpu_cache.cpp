@@ -1,8 +1,12 @@
 // test_cpu_cache.cpp: the core's data cache against known counts: hit, miss
 // and LRU eviction costs, coherent snooping and DDIO, non-coherent staleness
-// (a missing dma_sync is caught), cache maintenance, profile buckets and MSI latency.
+// (a missing dma_sync is caught), cache maintenance, profile buckets and MSI latency;
+// Cache::find after fills, evictions and drops (its remembered last line).
 #include <gtest/gtest.h>
 
+#include <cstdint>
+#include <map>
+#include <random>
 #include <string>
 #include <vector>
 
@@ -328,6 +332,71 @@ TEST(CpuCache, MsiReachesTheCoreAfterTheControllerLatency) {
   b.cpu->set_program([](CpuCore &) {});
   b.run(1000000);
   EXPECT_TRUE(b.violations.empty());
+}
+
+/* Cache::find checks the line it found last before searching the set: a
+ * line that was evicted (its way refilled with another line) or dropped
+ * since must not be returned, a line in its old way's place must. */
+TEST(CpuCache, FindSeesEvictionsAndDropsOfTheLineItFoundLast) {
+  /* 2 sets x 2 ways x 64 B: line numbers 0 (0x000), 2 (0x080) and 4 (0x100)
+   * share set 0; line 1 (0x040) is in set 1. */
+  Cache c(2, 2, 64);
+  std::vector<uint8_t> mem(4096, 0);
+  Cache::Line *a = c.fill(0x000, mem.data());
+  EXPECT_EQ(c.find(0x000), a);
+  EXPECT_EQ(c.find(0x03F), a);                /* the last byte of the line */
+  EXPECT_EQ(c.find(0x040), nullptr);          /* set 1 is empty */
+  Cache::Line *b = c.fill(0x080, mem.data()); /* the other way of set 0 */
+  EXPECT_NE(b, a);
+  EXPECT_EQ(c.find(0x080), b);
+  EXPECT_EQ(c.find(0x000), a);
+  c.touch(a);                                 /* 0x080 is now LRU */
+  EXPECT_EQ(c.find(0x080), b);                /* remembered: b */
+  Cache::Line *l4 = c.fill(0x100, mem.data()); /* evicts 0x080, into b's way */
+  EXPECT_EQ(l4, b);
+  EXPECT_EQ(c.find(0x080), nullptr);          /* b's way holds line 4 now */
+  EXPECT_EQ(c.find(0x100), b);
+  EXPECT_EQ(c.find(0x000), a);                /* remembered: a */
+  c.drop(a);
+  EXPECT_EQ(c.find(0x000), nullptr);          /* line number 0, dropped */
+  EXPECT_EQ(c.find(0x100), b);
+  EXPECT_EQ(c.fill(0x000, mem.data()), a);    /* the free way */
+  EXPECT_EQ(c.find(0x010), a);
+  EXPECT_EQ(c.evictions(), 1u);
+}
+
+/* Random fills, finds, touches and drops over 40 lines on caches with a
+ * power-of-two and a non-power-of-two set count: find always answers the
+ * resident line each fill returned, or nullptr. */
+TEST(CpuCache, FindAgreesWithTheLinesFillReturned) {
+  for (uint32_t sets : {4u, 3u, 1u}) {
+    Cache c(sets, 2, 64);
+    std::vector<uint8_t> mem(64 * 40, 0);
+    std::map<uint64_t, Cache::Line *> resident; /* line number -> line */
+    std::mt19937 rng(sets);
+    for (int step = 0; step < 20000; step++) {
+      const uint64_t n = rng() % 40, pa = n * 64 + rng() % 64;
+      const auto it = resident.find(n);
+      Cache::Line *want = it == resident.end() ? nullptr : it->second;
+      Cache::Line *got = c.find(pa);
+      ASSERT_EQ(got, want) << "sets " << sets << " step " << step << " line " << n;
+      const unsigned op = rng() % 4;
+      if (!got && op < 2) {
+        Cache::Line *l = c.fill(pa, mem.data());
+        for (auto r = resident.begin(); r != resident.end(); ++r)
+          if (r->second == l) {
+            resident.erase(r); /* the victim */
+            break;
+          }
+        resident[n] = l;
+      } else if (got && op == 2) {
+        c.touch(got);
+      } else if (got && op == 3) {
+        c.drop(got);
+        resident.erase(n);
+      }
+    }
+  }
 }
 
 }  // namespace
