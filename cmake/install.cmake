@@ -110,6 +110,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/common/mem_access.h
     models/common/split_read.h
     models/common/tlp.h
+    models/common/waited_event.h
     models/cpu/cache.h
     models/cpu/cpu_core.h
     models/cpu/cpu_counters.h

@@ -24,12 +24,19 @@ void DescRing::set_size(uint32_t entries) {
   reset();
 }
 
+void DescRing::set_span() {
+  m_span = m_size ? static_cast<uint64_t>(m_size - 1) * m_spacing + m_desc_bytes : 0;
+  /* No wrap past the top of the bus address space (owns() subtracts). */
+  if (m_base && m_span > 0 - m_base) m_span = 0 - m_base;
+}
+
 void DescRing::set_geometry(uint32_t spacing, uint32_t desc_bytes) {
   m_spacing = spacing;
   m_desc_bytes = desc_bytes;
   /* owns() runs for every CPU store: a shift and mask instead of two
    * divisions when the spacing is a power of two. */
   m_spacing_shift = spacing && (spacing & (spacing - 1)) == 0 ? static_cast<uint32_t>(__builtin_ctz(spacing)) : 32;
+  set_span();
 }
 
 void DescRing::account() {
@@ -44,6 +51,7 @@ uint64_t DescRing::occupancy_integral() const {
 
 void DescRing::reset() {
   account();
+  set_span();
   m_head = m_tail = m_fetch = m_fetching = 0;
   m_cache_first = m_cache_count = 0;
   m_gen++;
@@ -63,9 +71,9 @@ const char *DescRing::set_tail(uint32_t tail) {
   return nullptr;
 }
 
-bool DescRing::owns(uint64_t pa) const {
-  if (m_size == 0 || pa < m_base) return false;
-  const uint64_t off = pa - m_base;
+/* off < m_span: an offset at or past the span is past the last slot or in
+ * the gap after the last descriptor, which the checks below also reject. */
+bool DescRing::owns_slot(uint64_t off) const {
   uint64_t idx, in_slot;
   if (m_spacing_shift < 32) {
     idx = off >> m_spacing_shift;
@@ -75,7 +83,10 @@ bool DescRing::owns(uint64_t pa) const {
     in_slot = off % m_spacing;
   }
   if (idx >= m_size || in_slot >= m_desc_bytes) return false;
-  return dist(m_head, static_cast<uint32_t>(idx)) < owned();
+  /* dist(head, idx) < owned(), without the two divisions: idx in the
+   * circular range [head, tail). */
+  const uint32_t i = static_cast<uint32_t>(idx);
+  return m_head <= m_tail ? (i >= m_head && i < m_tail) : (i >= m_head || i < m_tail);
 }
 
 bool DescRing::plan_fetch(uint32_t max_batch, bool batching, uint32_t *first, uint32_t *n) const {
@@ -91,16 +102,16 @@ bool DescRing::plan_fetch(uint32_t max_batch, bool batching, uint32_t *first, ui
 }
 
 void DescRing::push_fetched(const DmaDesc &d) {
-  uint32_t slot = (m_cache_first + m_cache_count) % static_cast<uint32_t>(m_cache.size());
+  uint32_t slot = mod(m_cache_first + m_cache_count, static_cast<uint32_t>(m_cache.size()));
   m_cache[slot] = Cached{m_fetch, d};
   m_cache_count++;
-  m_fetch = (m_fetch + 1) % m_size;
+  m_fetch = mod(m_fetch + 1, m_size);
 }
 
 DmaDesc DescRing::pop_cached(uint32_t *idx) {
   const Cached &c = m_cache[m_cache_first];
   *idx = c.idx;
-  m_cache_first = (m_cache_first + 1) % static_cast<uint32_t>(m_cache.size());
+  m_cache_first = mod(m_cache_first + 1, static_cast<uint32_t>(m_cache.size()));
   m_cache_count--;
   m_fetch_kick.notify();
   return c.d;
@@ -108,7 +119,7 @@ DmaDesc DescRing::pop_cached(uint32_t *idx) {
 
 void DescRing::advance_head(uint32_t n) {
   account();
-  m_head = (m_head + n) % m_size;
+  m_head = mod(m_head + n, m_size);
 }
 
 }  // namespace nicsim

@@ -8,6 +8,7 @@
 #include <systemc>
 #include <vector>
 
+#include "common/waited_event.h"
 #include "dma/desc_codec.h"
 
 namespace nicsim {
@@ -56,8 +57,12 @@ class DescRing {
   uint32_t owned() const { return dist(m_head, m_tail); }
   /* Bus address of descriptor idx. */
   uint64_t slot_addr(uint32_t idx) const { return m_base + static_cast<uint64_t>(idx) * m_spacing; }
-  /* True if pa lies inside the bytes of a device-owned descriptor. */
-  bool owns(uint64_t pa) const;
+  /* True if pa lies inside the bytes of a device-owned descriptor. Inline,
+   * with one compare for an address outside the ring's bytes: it runs for
+   * every CPU store. */
+  bool owns(uint64_t pa) const { return pa - m_base < m_span && m_head != m_tail && owns_slot(pa - m_base); }
+  /* Bytes from the base to the end of the last descriptor (0: no ring). */
+  uint64_t span() const { return m_span; }
   /* Bumped by reset(); a fetch that started under another generation is stale. */
   uint32_t generation() const { return m_gen; }
 
@@ -98,14 +103,24 @@ class DescRing {
   void halt() { m_halted = true; }
   bool halted() const { return m_halted; }
 
-  /* Notified when the fetcher may have work (tail moved, cache room). */
-  sc_core::sc_event &fetch_kick() { return m_fetch_kick; }
-  /* Notified when descriptors enter the cache. */
-  sc_core::sc_event &desc_ready() { return m_desc_ready; }
+  /* Notified when the fetcher may have work (tail moved, cache room):
+   * wait_fetch_kick() waits for the next kick_fetch(). */
+  void kick_fetch() { m_fetch_kick.notify(); }
+  void wait_fetch_kick() { m_fetch_kick.wait(); }
+  /* Notified when descriptors enter the cache: wait_desc_ready() waits for
+   * the next notify_desc_ready(). */
+  void notify_desc_ready() { m_desc_ready.notify(); }
+  void wait_desc_ready() { m_desc_ready.wait(); }
 
  private:
   void account();
-  uint32_t dist(uint32_t from, uint32_t to) const { return m_size ? (to + m_size - from) % m_size : 0; }
+  /* owns() for an offset inside the ring's span. */
+  bool owns_slot(uint64_t off) const;
+  /* Recomputes m_span from size and geometry. */
+  void set_span();
+  uint32_t dist(uint32_t from, uint32_t to) const { return m_size ? mod(to + m_size - from, m_size) : 0; }
+  /* x % n (n > 0), without a division when x < 2n, as it nearly always is here. */
+  static uint32_t mod(uint32_t x, uint32_t n) { return x < n ? x : x - n < n ? x - n : x % n; }
 
   struct Cached {
     uint32_t idx;
@@ -113,6 +128,7 @@ class DescRing {
   };
   uint64_t m_base = 0;
   uint32_t m_size = 0;
+  uint64_t m_span = 0; /* (size - 1) * spacing + desc_bytes, 0 with size 0 */
   uint32_t m_spacing = 16;
   uint32_t m_spacing_shift = 4; /* log2(m_spacing) if a power of two, else 32 (divide) */
   uint32_t m_desc_bytes = 16;
@@ -129,8 +145,8 @@ class DescRing {
   std::vector<Cached> m_cache; /* ring of cache_entries */
   uint32_t m_cache_first = 0;
   uint32_t m_cache_count = 0;
-  sc_core::sc_event m_fetch_kick;
-  sc_core::sc_event m_desc_ready;
+  WaitedEvent m_fetch_kick;
+  WaitedEvent m_desc_ready;
 };
 
 }  // namespace nicsim

@@ -178,12 +178,18 @@ void DmaEngine::set_trace(TraceWriter *t) {
   for (uint32_t v = 0; v < vectors(); v++) irq(v).set_trace(t);
 }
 
-bool DmaEngine::device_owns(uint64_t pa) const {
-  for (const auto &r : m_rx)
-    if (r->owns(pa)) return true;
-  for (const auto &r : m_tx)
-    if (r->owns(pa)) return true;
-  return false;
+void DmaEngine::set_owns_window() {
+  uint64_t lo = UINT64_MAX, last = 0; /* last: the highest ring byte (no wrap: span <= 2^64 - base) */
+  m_rings.clear();
+  for (const auto *rings : {&m_rx, &m_tx})
+    for (const auto &r : *rings)
+      if (r->span()) { /* a ring of size 0 owns nothing */
+        m_rings.push_back(r.get());
+        lo = std::min(lo, r->base());
+        last = std::max(last, r->base() + (r->span() - 1));
+      }
+  m_owns_lo = m_rings.empty() ? 0 : lo;
+  m_owns_len = m_rings.empty() ? 0 : last - lo + 1; /* 0 only for a ring spanning all 2^64 bytes: not possible */
 }
 
 IrqModerator::Counters DmaEngine::irq_counters() const {
@@ -208,6 +214,7 @@ uint32_t DmaEngine::rss_queue(const uint8_t *frame, uint32_t dma_len) const {
 void DmaEngine::set_ring_geometry() {
   for (auto &r : m_rx) r->set_geometry(std::max(m_spacing, m_codec.desc_bytes()), m_codec.desc_bytes());
   for (auto &r : m_tx) r->set_geometry(std::max(m_spacing, m_codec.tx_desc_bytes()), m_codec.tx_desc_bytes());
+  set_owns_window();
 }
 
 /* ---- registers ----------------------------------------------------------- */
@@ -520,12 +527,13 @@ void DmaEngine::ring_config_write(DescRing &r, const char *which, int field, uin
     case 1: r.set_base_hi(value); break;
     default: r.set_size(value); break;
   }
+  set_owns_window();
 }
 
 void DmaEngine::ctrl_changed() {
   m_ctrl_event.notify();
-  for (auto &r : m_rx) r->fetch_kick().notify();
-  for (auto &r : m_tx) r->fetch_kick().notify();
+  for (auto &r : m_rx) r->kick_fetch();
+  for (auto &r : m_tx) r->kick_fetch();
 }
 
 void DmaEngine::violation(const char *fmt, ...) {
@@ -662,7 +670,7 @@ void DmaEngine::fetch_loop(uint32_t q, bool rx) {
     uint32_t first = 0, n = 0;
     if (!(m_ctrl & enable) ||
         !r.plan_fetch(m_p.desc_fetch_max, r.spacing() == db, &first, &n)) {
-      wait(r.fetch_kick());
+      r.wait_fetch_kick();
       continue;
     }
     uint32_t gen = r.generation();
@@ -699,7 +707,7 @@ void DmaEngine::fetch_loop(uint32_t q, bool rx) {
       }
       r.push_fetched(d);
     }
-    r.desc_ready().notify();
+    r.notify_desc_ready();
     if (!rx) m_tx_desc_any.notify();
   }
 }
@@ -717,12 +725,12 @@ void DmaEngine::rx_data_thread() {
     for (const auto &r : m_rx) halted |= r->halted();
     if (!(m_ctrl & GN_CTRL_RX_EN) || halted) {
       rx_flush_all();
-      wait(m_ctrl_event);
+      m_ctrl_event.wait();
       continue;
     }
     if (m_mac.rx_fifo().frames() == 0) {
       rx_flush_all();
-      wait(m_mac.rx_frame_event());
+      m_mac.wait_rx_frame();
       continue;
     }
     if (m_rx_front_q < 0) {
@@ -739,7 +747,7 @@ void DmaEngine::rx_data_thread() {
     }
     if (r.cache_empty()) {
       rx_flush_all();
-      wait(r.desc_ready());
+      r.wait_desc_ready();
       continue;
     }
     rx_one_frame(static_cast<uint32_t>(m_rx_front_q));
@@ -761,9 +769,9 @@ void DmaEngine::rx_one_frame(uint32_t qi) {
       if (ring.halted()) return;
       rx_flush_all();
       if (!(m_ctrl & GN_CTRL_RX_EN)) {
-        wait(m_ctrl_event);
+        m_ctrl_event.wait();
       } else {
-        wait(ring.desc_ready());
+        ring.wait_desc_ready();
       }
     }
     if (ring.halted()) return;
@@ -828,16 +836,16 @@ void DmaEngine::tx_issue_thread() {
     bool halted = false;
     for (const auto &r : m_tx) halted |= r->halted();
     if (!(m_ctrl & GN_CTRL_TX_EN) || (halted && tx_queues() == 1)) {
-      wait(m_ctrl_event);
+      m_ctrl_event.wait();
       continue;
     }
     const int pick = tx_pick_queue();
     if (pick < 0) {
-      wait(m_tx_desc_any);
+      m_tx_desc_any.wait();
       continue;
     }
     if (m_job_issued - m_job_head == njobs) {
-      wait(m_tx_job_freed);
+      m_tx_job_freed.wait();
       continue;
     }
     const uint32_t q = static_cast<uint32_t>(pick);
@@ -861,7 +869,7 @@ void DmaEngine::tx_issue_thread() {
       ring.halt();
       continue;
     }
-    while (!fifo.can_append(d.len)) wait(m_mac.tx_space_event());
+    while (!fifo.can_append(d.len)) m_mac.wait_tx_space();
     uint8_t *dst = fifo.append(d.len);
     if (m_tx_open_bytes == 0) m_tx_in_engine++;
     m_tx_open_bytes += d.len;
@@ -915,7 +923,7 @@ void DmaEngine::tx_retire_thread() {
   for (;;) {
     if (m_job_head == m_job_issued || !m_jobs[m_job_head % njobs].done) {
       tx_flush_all();
-      wait(m_tx_job_done);
+      m_tx_job_done.wait();
       continue;
     }
     TxJob &j = m_jobs[m_job_head % njobs];

@@ -125,8 +125,15 @@ class DmaEngine : public sc_core::sc_module {
   /* Register write and its effects (kicks, unmask); no timing. */
   void reg_write(uint32_t offset, uint32_t value);
 
-  /* True if pa lies in a descriptor the device owns, on any ring. */
-  bool device_owns(uint64_t pa) const;
+  /* True if pa lies in a descriptor the device owns, on any ring. Inline,
+   * with one compare for an address outside every ring: the CPU asks it
+   * for every store. */
+  bool device_owns(uint64_t pa) const {
+    if (pa - m_owns_lo >= m_owns_len) return false;
+    for (const DescRing *r : m_rings)
+      if (r->owns(pa)) return true;
+    return false;
+  }
   /* Frames taken from a FIFO or a ring and not yet completed. */
   uint64_t frames_in_engine() const { return m_rx_in_engine + m_tx_in_engine; }
 
@@ -152,6 +159,8 @@ class DmaEngine : public sc_core::sc_module {
   const NicClock &clock() const { return m_clock; }
 
  private:
+  /* Recomputes the bytes every ring spans (after a base, size or geometry change). */
+  void set_owns_window();
   /* Completed descriptors waiting for their write-back. */
   struct WbQueue {
     DescRing *ring = nullptr;
@@ -227,13 +236,16 @@ class DmaEngine : public sc_core::sc_module {
   /* registers */
   uint32_t m_ctrl = 0;
   uint32_t m_spacing;
+  std::vector<const DescRing *> m_rings; /* every RX ring, then every TX ring, for device_owns() */
+  uint64_t m_owns_lo = 0;  /* lowest ring byte, bus address */
+  uint64_t m_owns_len = 0; /* bytes from m_owns_lo to the last ring's end; 0: no ring */
   uint32_t m_rx_buf_size = 0;
   uint32_t m_riwt = 0;            /* RX_WATCHDOG (RWT) */
   uint64_t m_tx_head_wb_addr[kMaxQueues] = {}; /* TX_HEAD_WB_LO/HI per TX queue */
   uint8_t m_rss_key[40] = {};     /* RSS_KEY (NF_RSS_KEY_LEN) */
   uint8_t m_rss_lut[512] = {};    /* RSS_LUT (GN_RSS_LUT_MAX) */
   uint32_t m_rss_size = 0;        /* RSS_TABLE_SIZE; 0: every frame to queue 0 */
-  sc_core::sc_event m_ctrl_event;
+  WaitedEvent m_ctrl_event;
 
   /* RX: per queue a fetch payload and buffer, a data payload, a write-back queue */
   std::vector<std::unique_ptr<DmaXfer>> m_rx_fetch_x;
@@ -247,7 +259,7 @@ class DmaEngine : public sc_core::sc_module {
   std::vector<std::unique_ptr<DmaXfer>> m_tx_fetch_x;
   std::vector<std::unique_ptr<DmaXfer>> m_tx_wb_x;
   std::vector<std::vector<uint8_t>> m_tx_fetch_buf;
-  sc_core::sc_event m_tx_desc_any; /* descriptors entered some TX queue's cache */
+  WaitedEvent m_tx_desc_any; /* descriptors entered some TX queue's cache */
   uint32_t m_tx_cur_q = 0;         /* queue of the frame being issued (or served last) */
   std::vector<std::unique_ptr<DmaXfer>> m_tx_read_x;
   std::vector<TxJob> m_jobs;
@@ -260,8 +272,8 @@ class DmaEngine : public sc_core::sc_module {
   std::vector<WbQueue> m_tx_wb;
   std::vector<uint32_t> m_idle_readers;                    /* readers waiting for a job */
   std::vector<std::unique_ptr<sc_core::sc_event>> m_reader_wake; /* one per reader */
-  sc_core::sc_event m_tx_job_done;
-  sc_core::sc_event m_tx_job_freed;
+  WaitedEvent m_tx_job_done;
+  WaitedEvent m_tx_job_freed;
 
   Counters m_cnt;
 };

@@ -23,7 +23,7 @@ void ReadTagPool::acquire(bool rx, uint32_t queue) {
   const uint32_t q = queue % kMaxQueues;
   m_waiting[cls]++;
   m_waiting_q[cls][q]++;
-  while (!eligible(cls, q)) sc_core::wait(m_freed);
+  while (!eligible(cls, q)) m_freed.wait();
   m_waiting[cls]--;
   m_waiting_q[cls][q]--;
   m_last_q[cls] = q;

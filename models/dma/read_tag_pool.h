@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <systemc>
 
+#include "common/waited_event.h"
+
 namespace nicsim {
 
 /* A counting semaphore for SC_THREADs with two requester classes, RX and TX.
@@ -43,7 +45,7 @@ class ReadTagPool {
   uint32_t m_waiting_q[2][kMaxQueues] = {}; /* waiting requesters per class and queue */
   uint32_t m_last_q[2] = {0, 0};            /* queue served last, per class */
   uint64_t m_granted[2] = {0, 0};
-  sc_core::sc_event m_freed;
+  WaitedEvent m_freed;
 };
 
 }  // namespace nicsim

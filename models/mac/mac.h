@@ -7,6 +7,7 @@
 #include <systemc>
 
 #include "config/config.h"
+#include "common/waited_event.h"
 #include "mac/byte_fifo.h"
 #include "mac/frame_sink.h"
 
@@ -85,14 +86,14 @@ class Mac : public sc_core::sc_module {
   ByteFifo &rx_fifo() { return m_rx; }
   /* Removes the oldest RX frame (its bytes have left); may send XON. */
   void rx_pop();
-  /* Notified each time a frame enters the RX FIFO. */
-  const sc_core::sc_event &rx_frame_event() const { return m_rx_frame; }
+  /* Suspends the calling SC_THREAD until the next frame enters the RX FIFO. */
+  void wait_rx_frame() { m_rx_frame.wait(); }
   /* TX FIFO; the DMA engine append()s and close_frame()s into it. */
   ByteFifo &tx_fifo() { return m_tx; }
   /* Publishes the oldest closed TX frame and starts sending if idle. */
   void tx_publish();
-  /* Notified each time a sent frame leaves the TX FIFO. */
-  const sc_core::sc_event &tx_space_event() const { return m_tx_space; }
+  /* Suspends the calling SC_THREAD until the next sent frame leaves the TX FIFO. */
+  void wait_tx_space() { m_tx_space.wait(); }
 
   /* Counters so far (a deferring RX source's drops up to now included). */
   const Counters &counters() const {
@@ -117,8 +118,8 @@ class Mac : public sc_core::sc_module {
   ByteFifo m_tx;
   FrameSink *m_sink = nullptr;
   RxSource *m_rx_src = nullptr;
-  sc_core::sc_event m_rx_frame;
-  sc_core::sc_event m_tx_space;
+  WaitedEvent m_rx_frame; /* notified each time a frame enters the RX FIFO */
+  WaitedEvent m_tx_space; /* notified each time a sent frame leaves the TX FIFO */
   sc_core::sc_event m_tx_kick;
   bool m_tx_busy = false;       /* a frame is on the wire (or in its IFG wait) */
   uint64_t m_tx_next_ps = 0;    /* earliest next preamble (after the IFG), ps */

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <stdexcept>
 
+#include "nic/ps_time.h"
+
 namespace nicsim {
 
 using sc_core::sc_time;
@@ -16,8 +18,7 @@ using tlm::tlm_generic_payload;
 
 namespace {
 
-uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
-sc_time ps(uint64_t v) { return sc_time::from_value(v); }
+sc_time ps(uint64_t v) { return ps_time(v); }
 /* Notifies ev at absolute time t_ps (now if past; now: the current time,
  * ps); an earlier pending notification wins. */
 void notify_at(sc_core::sc_event &ev, uint64_t t_ps, uint64_t now) { ev.notify(ps(t_ps > now ? t_ps - now : 0)); }
@@ -158,7 +159,7 @@ void PcieLink::up_enter(FcCredits *fc, uint32_t hdr, uint32_t data) {
   /* Upstream TLPs enter the wire in the order they were offered: a TLP that
    * waits for credits holds up the ones behind it (no passing). */
   const uint64_t my = m_ticket_next++;
-  while (m_ticket_serving != my) wait(m_ticket_event);
+  while (m_ticket_serving != my) m_ticket_event.wait();
   if (!fc || fc->infinite()) return;
   const uint64_t t0 = now_ps();
   const uint64_t t = fc->ready_ps(t0, hdr, data);
@@ -274,7 +275,7 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const Tlp
       /* No tag, or others waiting already: wait in line (first come, first served). */
       m_rd.tag_stalls++;
       const uint64_t my = m_tag_ticket_next++;
-      while (m_tag_ticket_serving != my || m_tags_free == 0) wait(m_tag_freed);
+      while (m_tag_ticket_serving != my || m_tags_free == 0) m_tag_freed.wait();
       m_tag_ticket_serving++;
       m_tag_freed.notify();
     }

@@ -23,6 +23,7 @@
 #include "common/mem_access.h"
 #include "common/split_read.h"
 #include "common/tlp.h"
+#include "common/waited_event.h"
 #include "pcie/flow_control.h"
 #include "pcie/latency_hist.h"
 #include "pcie/pcie_counters.h"
@@ -189,7 +190,7 @@ class PcieLink : public sc_core::sc_module {
   /* Upstream ordering line: TLPs enter the wire in ticket order. */
   uint64_t m_ticket_next = 0;
   uint64_t m_ticket_serving = 0;
-  sc_core::sc_event m_ticket_event;
+  WaitedEvent m_ticket_event;
   FcCredits m_fc_p;
   FcCredits m_fc_np;
   uint64_t m_last_p_free_ps = 0;
@@ -218,7 +219,7 @@ class PcieLink : public sc_core::sc_module {
   uint64_t m_tag_ticket_serving = 0;
   uint32_t m_outstanding = 0;
   uint64_t m_outstanding_since_ps = 0;
-  sc_core::sc_event m_tag_freed;
+  WaitedEvent m_tag_freed;
   TimeRing<TagRelease> m_tag_releases;
   std::vector<uint16_t> m_tag_ids; /* free tag numbers, next one at the back */
   sc_core::sc_event m_tag_event;

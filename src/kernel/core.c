@@ -11,15 +11,12 @@
 
 struct nk_kernel *nk__current = NULL;
 
-struct nk_kernel *nk__cur(const char *what) {
-  if (!nk__current) {
-    fprintf(stderr,
-            "nicsim: %s called with no current kernel: driver code must run inside an nk_kernel_* entry "
-            "point (or after nk_kernel_set_current)\n",
-            what);
-    abort();
-  }
-  return nk__current;
+void nk__no_current(const char *what) {
+  fprintf(stderr,
+          "nicsim: %s called with no current kernel: driver code must run inside an nk_kernel_* entry "
+          "point (or after nk_kernel_set_current)\n",
+          what);
+  abort();
 }
 
 void nk__fault(struct nk_kernel *k, const char *fmt, ...) {
@@ -80,6 +77,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   k->plat = *p;
   k->cfg = cfg;
   k->line = (u64)line;
+  for (u64 l = k->line; l > 1; l >>= 1) k->line_shift++; /* k is zeroed */
   snprintf(k->dev.name, sizeof k->dev.name, "eth0");
   k->dev.k = k;
   k->dev.cfg = cfg;

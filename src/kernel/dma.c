@@ -69,7 +69,7 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
     nk__fault(k, "%s: mapping of pa %#" PRIx64 " + %" PRIu64 " bytes is empty or beyond memory", what, pa, len);
     return false;
   }
-  u64 first = pa / k->line, last = (pa + len - 1) / k->line;
+  u64 first = pa >> k->line_shift, last = (pa + len - 1) >> k->line_shift;
   for (u64 l = first; l <= last; l++) {
     u32 o = k->line_owner[l];
     if (o) {
@@ -97,7 +97,7 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
 /* The live record covering pa, or NULL. */
 static struct nk_dma_map *find(const struct nk_kernel *k, u64 pa) {
   if (!k->line_owner || pa >= k->plat.mem_size) return NULL;
-  u32 o = k->line_owner[pa / k->line];
+  u32 o = k->line_owner[pa >> k->line_shift]; /* a shift: find runs for every device access */
   if (!o) return NULL;
   struct nk_dma_map *m = &k->maps[o - 1];
   return (pa >= m->pa && pa - m->pa < m->len) ? m : NULL;
@@ -118,7 +118,7 @@ bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_directi
               m->coherent ? " (coherent)" : "");
     return false;
   }
-  u64 first = pa / k->line, last = (pa + len - 1) / k->line;
+  u64 first = pa >> k->line_shift, last = (pa + len - 1) >> k->line_shift;
   u32 idx = (u32)(m - k->maps) + 1;
   for (u64 l = first; l <= last; l++) k->line_owner[l] = 0;
   m->live = false;
@@ -311,23 +311,23 @@ bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping
 
 bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t len, bool write,
                               char *why, size_t whylen) {
-  const char *op = write ? "write" : "read";
-  struct nk_dma_mapping m;
-  if (!nk_dma_lookup(k, pa, &m)) {
+  /* The record itself, not a copy (nk_dma_lookup): this runs for every device access. */
+  const struct nk_dma_map *m = find(k, pa);
+  if (!m) {
     snprintf(why, whylen, "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " hits memory the driver has not mapped (IOMMU fault)",
-             op, len, pa);
+             write ? "write" : "read", len, pa);
     return false;
   }
-  if (len > m.pa + m.len - pa) {
+  if (len > m->pa + m->len - pa) {
     snprintf(why, whylen,
              "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " runs past the end of its mapping [0x%" PRIx64 ", 0x%" PRIx64
              ") (IOMMU fault)",
-             op, len, pa, m.pa, m.pa + m.len);
+             write ? "write" : "read", len, pa, m->pa, m->pa + m->len);
     return false;
   }
-  if (!m.coherent && m.dir == (write ? DMA_TO_DEVICE : DMA_FROM_DEVICE)) {
-    snprintf(why, whylen, "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " into a mapping the driver made %s (IOMMU fault)", op,
-             len, pa, write ? "DMA_TO_DEVICE" : "DMA_FROM_DEVICE");
+  if (!m->coherent && m->dir == (write ? DMA_TO_DEVICE : DMA_FROM_DEVICE)) {
+    snprintf(why, whylen, "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " into a mapping the driver made %s (IOMMU fault)",
+             write ? "write" : "read", len, pa, write ? "DMA_TO_DEVICE" : "DMA_FROM_DEVICE");
     return false;
   }
   return true;

@@ -118,6 +118,7 @@ struct nk_kernel {
   struct nk_platform plat;
   const struct nicsim_config *cfg;
   u64 line; /* cache line bytes, a power of two */
+  u32 line_shift; /* log2(line): a line index is pa >> line_shift */
 
   /* allocator over simulated memory [NK_PAGE_SIZE, mem_size) */
   u64 bump;
@@ -204,9 +205,15 @@ extern int nk__cpu;
 /* The running CPU's NET_RX state. */
 static inline struct nk_softnet *nk__sd(struct nk_kernel *k) { return &k->softnet[nk__cpu]; }
 
+/* Aborts with a message: what was called with no current kernel. */
+void nk__no_current(const char *what) __attribute__((noreturn));
 /* The current kernel; aborts with a message if no entry point set one
- * (a harness bug: the driver cannot run without a kernel). */
-struct nk_kernel *nk__cur(const char *what);
+ * (a harness bug: the driver cannot run without a kernel). Inline: every
+ * nk_ld / nk_st asks for it. */
+static inline struct nk_kernel *nk__cur(const char *what) {
+  if (!nk__current) nk__no_current(what);
+  return nk__current;
+}
 /* Records a driver bug (first one kept, all counted) with the profile bucket. */
 void nk__fault(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Charges the copy to user space of the bytes delivered since the last call

@@ -140,18 +140,22 @@ void nk__mem_free(struct nk_kernel *k, u64 pa, u64 size, enum nk_alloc_kind kind
 
 /* ---- CPU accesses ---------------------------------------------------------- */
 
-/* Checks that [p, p+size) is simulated memory the driver may touch. */
-static bool access_ok(struct nk_kernel *k, const void *p, u64 size, const char *what) {
+/* Reports why [p, p+size) failed access_ok. */
+static void access_fault(struct nk_kernel *k, const void *p, u64 size, const char *what) {
   if (!nk__in_mem(k, p, size)) {
     nk__fault(k, "%s(%p, %" PRIu64 " bytes): address is outside simulated memory", what, p, size);
-    return false;
+    return;
   }
-  if (nk__pa(k, p) < NK_PAGE_SIZE) {
-    nk__fault(k, "%s(pa %#" PRIx64 "): address is in the never-allocated first page (NULL + offset?)",
-              what, nk__pa(k, p));
-    return false;
-  }
-  return true;
+  nk__fault(k, "%s(pa %#" PRIx64 "): address is in the never-allocated first page (NULL + offset?)", what,
+            nk__pa(k, p));
+}
+
+/* Checks that [p, p+size) is simulated memory the driver may touch (inline:
+ * every load and store asks; the report is out of line). */
+static inline bool access_ok(struct nk_kernel *k, const void *p, u64 size, const char *what) {
+  if (nk__in_mem(k, p, size) && nk__pa(k, p) >= NK_PAGE_SIZE) return true;
+  access_fault(k, p, size, what);
+  return false;
 }
 
 static u64 load(const void *p, unsigned size, const char *what) {

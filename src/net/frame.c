@@ -28,15 +28,68 @@ static uint64_t stream_key(uint64_t seed, uint32_t flow, uint64_t seq) {
 
 static inline uint64_t sum_word(uint64_t h, uint64_t w) { return (h ^ w) * NF_SUM_PRIME; }
 
-/* The n <= 8 bytes at p as a word, zero-padded (memory order). */
+#if defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+#define NF_LE 1
+#else
+#define NF_LE 0
+#endif
+
+/* The 8 bytes at p as a word (memory order). */
+static inline uint64_t load8(const uint8_t *p) {
+  uint64_t w;
+  memcpy(&w, p, 8);
+  return w;
+}
+
+/* The n <= 8 bytes at p as a word, zero-padded (memory order). Little
+ * endian: two fixed-size loads (overlapping when n is not a power of two),
+ * not a memcpy of variable length. */
 static inline uint64_t load_word(const uint8_t *p, uint32_t n) {
   uint64_t w = 0;
-  memcpy(&w, p, n);
+  if (!NF_LE || n == 0) {
+    memcpy(&w, p, n);
+  } else if (n >= 8) {
+    w = load8(p);
+  } else if (n >= 4) {
+    uint32_t lo, hi;
+    memcpy(&lo, p, 4);
+    memcpy(&hi, p + n - 4, 4);
+    w = (uint64_t)lo | (uint64_t)hi << (8 * (n - 4));
+  } else if (n >= 2) {
+    uint16_t lo, hi;
+    memcpy(&lo, p, 2);
+    memcpy(&hi, p + n - 2, 2);
+    w = (uint64_t)lo | (uint64_t)hi << (8 * (n - 2));
+  } else {
+    w = p[0];
+  }
   return w;
+}
+
+/* Stores the first n < 8 bytes (memory order) of w at p. */
+static inline void store_part(uint8_t *p, uint64_t w, uint32_t n) {
+  if (!NF_LE) {
+    memcpy(p, &w, n);
+    return;
+  }
+  if (n & 4) {
+    const uint32_t v = (uint32_t)w;
+    memcpy(p, &v, 4);
+    p += 4;
+    w >>= 32;
+  }
+  if (n & 2) {
+    const uint16_t v = (uint16_t)w;
+    memcpy(p, &v, 2);
+    p += 2;
+    w >>= 16;
+  }
+  if (n & 1) *p = (uint8_t)w;
 }
 
 /* The word with the first n <= 8 bytes (memory order) all ones. */
 static inline uint64_t byte_mask(uint32_t n) {
+  if (NF_LE) return n >= 8 ? ~0ull : (1ull << (8 * n)) - 1;
   uint64_t m = 0;
   memset(&m, 0xff, n);
   return m;
@@ -44,15 +97,15 @@ static inline uint64_t byte_mask(uint32_t n) {
 
 static inline uint32_t sum_fold(uint64_t h) { return (uint32_t)(h ^ (h >> 32)); }
 
-/* The checksum's running value after the headers of buf (checksum field zero). */
+/* The checksum's running value after the headers of buf (checksum field zero):
+ * six words, the checksum's 4 bytes masked out of the fifth, the sixth the
+ * 6 header bytes from 40, zero-padded. */
 static uint64_t head_sum(const uint8_t *buf) {
-  uint8_t hd[48];
-  memcpy(hd, buf, NF_PAYLOAD_OFF);
-  memset(hd + NF_PAYLOAD_OFF, 0, sizeof hd - NF_PAYLOAD_OFF);
-  memset(hd + NF_CK_OFF, 0, 4);
+  _Static_assert(NF_PAYLOAD_OFF == 46 && NF_CK_OFF == 34, "head_sum's word layout");
   uint64_t h = NF_SUM_BASIS;
-  for (uint32_t i = 0; i < sizeof hd; i += 8) h = sum_word(h, load_word(hd + i, 8));
-  return h;
+  for (uint32_t i = 0; i < 32; i += 8) h = sum_word(h, load8(buf + i));
+  h = sum_word(h, load8(buf + 32) & ~(byte_mask(6) & ~byte_mask(2))); /* bytes 34..37: the checksum */
+  return sum_word(h, load_word(buf + 40, 6));
 }
 
 /* The checksum of the len >= NF_PAYLOAD_OFF bytes at buf. */
@@ -78,7 +131,7 @@ static uint64_t put_payload(uint8_t *p, uint32_t n, uint64_t key, uint64_t h) {
   }
   if (n) {
     uint64_t r = splitmix64(&s);
-    memcpy(p, &r, n);
+    store_part(p, r, n);
     h = sum_word(h, r & byte_mask(n));
   }
   return h;
@@ -140,7 +193,7 @@ enum nf_verdict nf_check(const uint8_t *buf, uint32_t dma_len, uint64_t seed, st
   const uint32_t skip_end = (h.flow & NF_FLOW_ACK) ? NF_PAYLOAD_OFF + (uint32_t)sizeof(struct nf_sack) : NF_PAYLOAD_OFF;
   uint32_t off = NF_PAYLOAD_OFF;
   for (; off + 8 <= dma_len; off += 8) {
-    const uint64_t w = load_word(buf + off, 8);
+    const uint64_t w = load8(buf + off);
     const uint64_t r = splitmix64(&s);
     sum = sum_word(sum, w);
     if (off + 8 <= skip_end) continue;

@@ -33,7 +33,7 @@ class RxDrain : public sc_core::sc_module {
   void run() {
     if (!enabled) return;
     for (;;) {
-      while (m_mac.rx_fifo().frames() == 0) wait(m_mac.rx_frame_event());
+      while (m_mac.rx_fifo().frames() == 0) m_mac.wait_rx_frame();
       uint32_t len = 0;
       const uint8_t *p = m_mac.rx_fifo().front(&len);
       nf_header h;
@@ -59,7 +59,7 @@ class TxFeed : public sc_core::sc_module {
  private:
   void run() {
     for (uint64_t seq = 0; seq < m_count; seq++) {
-      while (!m_mac.tx_fifo().can_append(m_len)) wait(m_mac.tx_space_event());
+      while (!m_mac.tx_fifo().can_append(m_len)) m_mac.wait_tx_space();
       uint8_t *p = m_mac.tx_fifo().append(m_len);
       nf_fill(p, m_len, m_seed, 0, seq);
       m_mac.tx_fifo().close_frame();

@@ -312,6 +312,56 @@ TEST(NicRx, DescRingOwnsTheSameBytesWithAnySpacing) {
   EXPECT_EQ(checked, 5 * 8 + 9 * (16 + 24 + 32 + 48 + 64));
 }
 
+TEST(NicRx, DescRingOwnsAWrappedRangeAndNothingPastTheTopOfTheAddressSpace) {
+  setup_systemc();
+  /* owns() rejects an address outside the ring's span with one compare and
+   * finds [head, tail) without dividing; checked against the definition
+   * (slot index, bytes in the slot, circular distance from head). Ring 1:
+   * 8 slots from 0x10000, head 5, tail 2: slots 5, 6, 7, 0, 1 owned. Ring 2:
+   * 8 slots of 64 B from 2^64 - 0x100: slots 4..7 would lie past 2^64 and
+   * an address just above 0 must not wrap into them. */
+  int checked = 0, owned = 0;
+  OnceThread t("t", [&checked, &owned] {
+    for (uint32_t spacing : {16u, 24u, 64u}) {
+      DescRing r(4);
+      r.set_base_lo(0x10000);
+      r.set_size(8);
+      r.set_geometry(spacing, 16);
+      ASSERT_EQ(r.set_tail(5), nullptr);
+      r.advance_head(5);
+      ASSERT_EQ(r.set_tail(2), nullptr);
+      ASSERT_EQ(r.owned(), 5u);
+      for (uint64_t pa = 0x10000 - 8; pa < 0x10000 + 9 * spacing; pa++) {
+        const uint64_t off = pa - 0x10000, idx = off / spacing;
+        const bool want = pa >= 0x10000 && idx < 8 && off % spacing < 16 && (idx >= 5 || idx < 2);
+        EXPECT_EQ(r.owns(pa), want) << "spacing " << spacing << " pa 0x" << std::hex << pa;
+        checked++;
+        owned += want;
+      }
+    }
+    DescRing top(4);
+    top.set_base_hi(0xFFFFFFFFu);
+    top.set_base_lo(0xFFFFFF00u);
+    top.set_size(8);
+    top.set_geometry(64, 16);
+    ASSERT_EQ(top.set_tail(7), nullptr);
+    for (uint64_t pa = 0; pa < 0x400; pa++) {
+      EXPECT_FALSE(top.owns(pa)) << "pa 0x" << std::hex << pa;
+      checked++;
+    }
+    for (uint64_t pa = 0xFFFFFFFFFFFFFF00ull; pa != 0; pa++) {
+      const uint64_t off = pa - 0xFFFFFFFFFFFFFF00ull;
+      EXPECT_EQ(top.owns(pa), off % 64 < 16) << "pa 0x" << std::hex << pa;
+      checked++;
+      owned += off % 64 < 16;
+    }
+  });
+  sc_core::sc_start(sc_core::sc_time(1, sc_core::SC_NS));
+  /* 5 owned slots x 16 B per spacing, then 4 slots x 16 B below 2^64. */
+  EXPECT_EQ(owned, 3 * 5 * 16 + 4 * 16);
+  EXPECT_EQ(checked, 3 * 8 + 9 * (16 + 24 + 64) + 0x400 + 0x100);
+}
+
 TEST(NicRx, DeviceOwnsExactlyTheDescriptorBytesFromHeadToTail) {
   setup_systemc();
   NicSim s(rx_config(1518, 4));

@@ -129,6 +129,50 @@ TEST(Frame, SequenceTrackerAcceptsGapsAndRejectsReplays) {
   EXPECT_EQ(t.next_seq, 5u);
 }
 
+TEST(Frame, ChecksumAndBytesArePinned) {
+  // Golden values of the implementation before the fixed-size loads and
+  // stores of the tail word (issue 10): the frames a run sends, and so
+  // every figure that depends on them, must not change with the code. The
+  // byte hash is FNV-1a 64 over the dma_len bytes; every tail length 1..7.
+  struct Gold {
+    uint32_t frame_bytes;
+    uint32_t checksum;
+    uint64_t bytes_fnv;
+  };
+  const Gold gold[] = {
+      {64u, 0x4f24dfbfu, 0x51356f6b82edc8acull},
+      {65u, 0xd2ce5affu, 0x9273b34f8bb90d90ull},
+      {66u, 0xcb0e1312u, 0x8291f413d4bffc46ull},
+      {67u, 0x3376f8d3u, 0x467c752a56e6d109ull},
+      {69u, 0xdc6f0facu, 0x81b94696a286d2f5ull},
+      {71u, 0x4a0a7a6du, 0xdd6efcad8f6d63a8ull},
+      {72u, 0x3d98c5a5u, 0x19bfe958573898faull},
+      {100u, 0x16e307fau, 0x6db9598fb8adf3d0ull},
+      {1518u, 0x680b518du, 0x6267ca1af43eb64eull},
+      {9018u, 0x32901b96u, 0xdbc3dd372b88a61bull},
+  };
+  for (size_t i = 0; i < sizeof gold / sizeof gold[0]; i++) {
+    auto b = frame(gold[i].frame_bytes, 7, 3, 12345 + i, 987654321);
+    nf_header h{};
+    ASSERT_EQ(nf_check(b.data(), static_cast<uint32_t>(b.size()), 7, &h), NF_OK);
+    EXPECT_EQ(h.checksum, gold[i].checksum) << gold[i].frame_bytes;
+    uint64_t fnv = 1469598103934665603ull;
+    for (uint8_t c : b) fnv = (fnv ^ c) * 1099511628211ull;
+    EXPECT_EQ(fnv, gold[i].bytes_fnv) << gold[i].frame_bytes;
+  }
+  nf_sack sk{};
+  sk.n = 2;
+  sk.blk[0][0] = 1;
+  sk.blk[0][1] = 3;
+  sk.blk[1][0] = 5;
+  sk.blk[1][1] = 9;
+  std::vector<uint8_t> a(60);
+  nf_fill_ack(a.data(), 60, 7, 2, 777, 55, &sk);
+  nf_header h{};
+  ASSERT_EQ(nf_check(a.data(), 60, 7, &h), NF_OK);
+  EXPECT_EQ(h.checksum, 0x1260ad0fu);
+}
+
 TEST(Frame, VerdictsHaveText) {
   for (nf_verdict v : {NF_OK, NF_BAD_LEN, NF_BAD_MAGIC, NF_BAD_CHECKSUM, NF_BAD_PAYLOAD})
     EXPECT_GT(std::strlen(nf_verdict_str(v)), 1u);
