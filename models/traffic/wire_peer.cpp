@@ -147,8 +147,9 @@ bool WirePeer::rx_arrive() {
 }
 
 void WirePeer::rx_plan() {
-  /* Frame m_next is offered if its nominal start is before the end of
-   * traffic; pauses delay it but do not cancel it. */
+  /* Frame m_next is planned if its nominal start is before the end of
+   * traffic; pauses delay it (an XON may bring it forward again), and
+   * rx_process offers it only if it starts before the end of traffic. */
   uint64_t nominal = nominal_start_ps();
   m_armed = nominal < m_p.duration_ps;
   if (!m_armed) return;
@@ -161,6 +162,12 @@ void WirePeer::rx_plan() {
  * not deferring). */
 void WirePeer::rx_process() {
   if (!m_p.send) return;
+  if (m_armed && m_pending_start_ps >= m_p.duration_ps) {
+    /* Paused past the end of traffic: the sender has stopped, as a
+     * time-limited generator (iperf -t) does; the frame is never offered. */
+    m_armed = false;
+    return;
+  }
   const bool dropped = m_armed && !rx_arrive();
   rx_plan();
   if (!m_armed) return;
