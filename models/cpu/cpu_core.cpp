@@ -98,6 +98,8 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   m_vec_mask.assign(m_cores.size(), 0);
   for (int v = 0; v < kMaxVectors; v++) m_vec_mask[static_cast<size_t>(irq_core(v))] |= 1ull << v;
   m_core_irq_events.reset(new sc_core::sc_event[m_cores.size()]);
+  m_lock_wake.reset(new sc_core::sc_event[m_cores.size()]);
+  for (LockState &l : m_locks) l.waiters.reserve(m_cores.size()); /* no allocation while spinning */
   m_napi_tid.assign(m_cores.size() * NK_NAPI_TRACKS, 0);
   m_platform.ops = m_txq ? &kOpsTxq : &kOps;
   if (m_txq && cfg.traffic.protocol == NC_PROTO_TCP) m_ack_backlog.reserve(kAckBacklog);
@@ -969,29 +971,33 @@ void CpuCore::lock(unsigned id) {
   /* Decide at the core's true time: with its local time ahead, the lock's
    * state would be read out of order with the other core's. */
   sync();
-  for (;;) {
-    const uint64_t t0 = local_time_ps();
-    while (l.owner >= 0) {
-      if (l.owner == me) {
-        violation("core " + std::to_string(me) + " took " + lock_name(id) + ", which it already holds");
-        return;
-      }
-      sc_core::sc_event &ev = m_lock_events[id];
-      suspend([this, &ev] { wait(ev); });
-    }
+  if (l.owner == me) {
+    violation("core " + std::to_string(me) + " took " + lock_name(id) + ", which it already holds");
+    return;
+  }
+  const uint64_t t0 = local_time_ps();
+  if (l.owner >= 0 || !l.waiters.empty()) {
+    /* Queue behind the earlier waiters (same time: lower core first) and
+     * spin until a release hands the lock over (unlock). */
+    const std::pair<uint64_t, int> w(t0, me);
+    l.waiters.insert(std::upper_bound(l.waiters.begin(), l.waiters.end(), w), w);
+    sc_core::sc_event &ev = m_lock_wake[static_cast<size_t>(me)];
+    while (l.owner != me) suspend([this, &ev] { wait(ev); });
     /* The spin: from wanting the lock to the holder's release (its local
      * time, which may still be ahead of this core's). Busy cycles. */
     const uint64_t t1 = local_time_ps();
     if (t1 > t0) account(static_cast<double>(t1 - t0) / m_ps_per_cycle, t0, t1 - t0, m_prof_lock_wait);
     if (l.free_ps > t1) spend_ps(l.free_ps - t1, m_prof_lock_wait);
-    /* That spin may have synchronised: with three or more cores, another
-     * waiter woken by the same release may have taken the lock meanwhile. */
-    if (l.owner < 0) break;
+    return;
   }
+  /* Free: take it, then spin until its release if that was at the
+   * releaser's local time, still ahead (the spin may suspend this thread,
+   * so the lock is taken first). */
   l.owner = me;
   if (++l.inside != 1) {
     violation(std::to_string(l.inside) + " cores hold " + lock_name(id) + " at once (lock broken)");
   }
+  if (l.free_ps > t0) spend_ps(l.free_ps - t0, m_prof_lock_wait);
 }
 
 void CpuCore::unlock(unsigned id) {
@@ -1005,7 +1011,15 @@ void CpuCore::unlock(unsigned id) {
   l.inside--;
   l.owner = -1;
   l.free_ps = local_time_ps();
-  m_lock_events[id].notify(ps(m_cur->qk.local_ps()));
+  if (l.waiters.empty()) return;
+  /* Hand it to the first waiter, which resumes at this core's local time. */
+  const int next = l.waiters.front().second;
+  l.waiters.erase(l.waiters.begin());
+  l.owner = next;
+  if (++l.inside != 1) {
+    violation(std::to_string(l.inside) + " cores hold " + lock_name(id) + " at once (lock broken)");
+  }
+  m_lock_wake[static_cast<size_t>(next)].notify(ps(m_cur->qk.local_ps()));
 }
 
 void CpuCore::sock_release() {

@@ -420,11 +420,17 @@ class CpuCore : public sc_core::sc_module {
     int owner = -1;        /* core holding it, -1: none */
     int inside = 0;        /* cores holding it (never above 1) */
     uint64_t free_ps = 0;  /* local time of the last release, ps */
+    /* Cores spinning on it, in the order they get it: by the time they
+     * asked, then by core number. Linux's spinlocks are fair (ticket locks
+     * since 2.6.25, the queued qspinlock since 4.2): a release hands the
+     * lock to the first waiter, never back to the releasing core. */
+    std::vector<std::pair<uint64_t, int>> waiters;
   };
   static constexpr int kLocks = NK_SPIN_MAX + 1;
   bool m_txq = false; /* cpu.locking txq with cores >= 2 */
   LockState m_locks[kLocks];
-  sc_core::sc_event m_lock_events[kLocks];
+  /* Per core: a release handed it the lock it spins on (lock()). */
+  std::unique_ptr<sc_core::sc_event[]> m_lock_wake;
   /* txq: cores other than 0 inside the kernel (the application's
    * nk_kernel_xmit_prepared; with spread, IRQs and softirqs); finish() waits
    * for them to leave before the driver's remove (m_removing). */

@@ -14,6 +14,7 @@
 
 #include <cmath>
 #include <cstddef>
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 
@@ -77,6 +78,7 @@ inline bool run_in_child(const nicsim_config &cfg, nicsim_results *out) {
     nicsim_results r;
     nicsim_sim_error err;
     const int rc = nicsim_simulate(&cfg, &r, &err, 0);
+    if (rc != 0) std::fprintf(stderr, "run_in_child: %s at %.3f ns: %s\n", err.component, err.time_ns, err.msg);
     if (rc == 0) {
       const char *p = reinterpret_cast<const char *>(&r);
       size_t left = sizeof r;

@@ -1,6 +1,7 @@
 // test_cpu_locks.cpp: the CPU model's spinlocks (cpu.locking txq, docs/host.md
 // "Cores"): two cores contending for one lock spin exactly the holder's
-// remaining hold time (busy cycles in bucket lock_wait), and taking a lock
+// remaining hold time (busy cycles in bucket lock_wait), a release hands the
+// lock to the waiter rather than back to the releaser, and taking a lock
 // the core holds or releasing one it does not hold is a violation naming the
 // core's component. Each TEST is its own process (gtest_discover_tests).
 #include <gtest/gtest.h>
@@ -120,6 +121,38 @@ TEST(CpuLocks, WaiterSpinsUntilASuspendedHolderReleases) {
   EXPECT_EQ(got_ps, 1500000u);
   EXPECT_DOUBLE_EQ(b.wait(1), 2900.0);
   EXPECT_DOUBLE_EQ(b.wait(0), 0.0);
+}
+
+TEST(CpuLocks, AReleaseHandsTheLockToTheWaiterNotBackToTheReleaser) {
+  /* Linux's spinlocks are fair (ticket, then queued locks). Core 0 holds
+   * lock 4 until 1500 ns (as above), releases it and at once asks again.
+   * Core 1 has waited since 50 ns, so the release hands it the lock at
+   * 1500 ns (2900 cycles of spin); it holds it 200 cycles (100 ns) and its
+   * release at 1600 ns hands it back to core 0, which spun those 100 ns
+   * (200 cycles). An unfair lock would let core 0 take it again at 1500 ns. */
+  LockBench b;
+  uint64_t got0 = 0, got1 = 0;
+  b.cpu->set_program([&](CpuCore &c) {
+    c.spin(4, true);
+    c.charge(3000);
+    c.spin(4, false);
+    c.spin(4, true);
+    got0 = c.local_time_ps();
+    c.spin(4, false);
+  });
+  b.cpu->set_app_program([&](CpuCore &c) {
+    c.charge(100);
+    c.spin(4, true);
+    got1 = c.local_time_ps();
+    c.charge(200);
+    c.spin(4, false);
+  });
+  b.run();
+  EXPECT_TRUE(b.violations.empty()) << b.violations[0];
+  EXPECT_EQ(got1, 1500000u);
+  EXPECT_EQ(got0, 1600000u);
+  EXPECT_DOUBLE_EQ(b.wait(1), 2900.0);
+  EXPECT_DOUBLE_EQ(b.wait(0), 200.0);
 }
 
 TEST(CpuLocks, DifferentLocksDoNotContend) {
