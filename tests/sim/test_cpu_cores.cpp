@@ -21,6 +21,8 @@
 
 namespace {
 
+using nicsim::test::checked_config;
+using nicsim::test::expect_clean_run;
 using nicsim::test::expect_conservation;
 using nicsim::test::expect_same_metrics;
 using nicsim::test::metric;
@@ -168,16 +170,6 @@ TEST(CpuCores, ApplicationCoreMustExist) {
 
 /* ---- cpu.locking txq (docs/host.md, "Cores: the lock models") ------------ */
 
-/* A config from sets applied in order (strings owned by the caller), checked. */
-nicsim_config cfg_of(const std::vector<std::string> &sets) {
-  nicsim_config c;
-  nc_config_defaults(&c);
-  nc_error e;
-  for (const std::string &s : sets) EXPECT_EQ(nc_config_set(&c, s.c_str(), &e), 0) << s << ": " << e.msg;
-  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
-  return c;
-}
-
 /* Each family's driver with TX and bidir traffic on 2 and 4 cores: without
  * the big lock every frame is still accounted for, the run passes every
  * ownership and invariant check (a violation or driver fault fails the run),
@@ -198,9 +190,9 @@ TEST_P(TxqLocking, ConservesPassesChecksAndWaitsLessThanTheBigLock) {
       if (fam == "mvneta") sets.push_back("nic.desc_spacing=32");
       nicsim_results big, txq;
       sets.push_back("cpu.locking=big");
-      ASSERT_TRUE(run_in_child(cfg_of(sets), &big));
+      ASSERT_TRUE(run_in_child(checked_config(sets), &big));
       sets.back() = "cpu.locking=txq";
-      ASSERT_TRUE(run_in_child(cfg_of(sets), &txq));
+      ASSERT_TRUE(run_in_child(checked_config(sets), &txq));
       expect_conservation(txq);
       EXPECT_GT(metric(txq, "tx.pkts"), 0);
       EXPECT_GT(metric(big, "cpu.lock_wait_cycles"), 0);
@@ -225,7 +217,7 @@ TEST(TxqLockingRuns, BidirTxIsNoLongerHeldBackByCore0) {
   auto with = [&](std::initializer_list<const char *> more) {
     std::vector<std::string> v = base;
     for (const char *m : more) v.push_back(m);
-    return cfg_of(v);
+    return checked_config(v);
   };
   ASSERT_TRUE(run_in_child(with({"traffic.mode=bidir", "cpu.locking=big"}), &big));
   ASSERT_TRUE(run_in_child(with({"traffic.mode=tx", "cpu.locking=txq"}), &tx_only));
@@ -289,12 +281,7 @@ TEST(TxqLockingRuns, RandomRunsConserveAndPassEveryCheck) {
       sets.push_back("nic.rx_queues=4");
       sets.push_back("traffic.flows=8");
     }
-    std::string all;
-    for (const std::string &s : sets) all += s + " ";
-    SCOPED_TRACE(all);
-    nicsim_results r;
-    ASSERT_TRUE(run_in_child(cfg_of(sets), &r));
-    expect_conservation(r);
+    expect_clean_run(sets);
   }
 }
 }  // namespace

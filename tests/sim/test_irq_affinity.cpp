@@ -23,20 +23,12 @@
 
 namespace {
 
+using nicsim::test::checked_config;
+using nicsim::test::expect_clean_run;
 using nicsim::test::expect_conservation;
 using nicsim::test::expect_same_metrics;
 using nicsim::test::metric;
 using nicsim::test::run_in_child;
-
-/* A config from defaults plus sets (applied in order), checked. */
-nicsim_config cfg_of(const std::vector<std::string> &sets) {
-  nicsim_config c;
-  nc_config_defaults(&c);
-  nc_error e;
-  for (const std::string &s : sets) EXPECT_EQ(nc_config_set(&c, s.c_str(), &e), 0) << s << ": " << e.msg;
-  EXPECT_EQ(nc_config_check(&c, &e), 0) << e.msg;
-  return c;
-}
 
 /* 1518 B RX at 10 GbE (812 kframe/s), 16 flows, generic NIC on the default
  * platform: one 2 GHz core keeps up with it (tests/sim/test_multiqueue.cpp),
@@ -61,7 +53,7 @@ TEST(IrqAffinity, EachCorePollsOnlyTheQueuesOfItsVectors) {
   for (const char *q : {"4", "8"}) {
     SCOPED_TRACE(std::string("queues=") + q);
     nicsim_results r;
-    ASSERT_TRUE(run_in_child(cfg_of(rx_keeps_up({std::string("nic.rx_queues=") + q,
+    ASSERT_TRUE(run_in_child(checked_config(rx_keeps_up({std::string("nic.rx_queues=") + q,
                                                  std::string("nic.tx_queues=") + q, "cpu.cores=4",
                                                  "cpu.locking=txq", "cpu.irq_affinity=spread"})),
                              &r));
@@ -94,7 +86,7 @@ TEST(IrqAffinity, SpreadDeliversWhatOneCoreDeliversWhenAllKeepUp) {
   const std::vector<std::string> q4 = {"nic.rx_queues=4", "nic.tx_queues=4"};
   auto with = [&](std::vector<std::string> more) {
     more.insert(more.begin(), q4.begin(), q4.end());
-    return cfg_of(rx_keeps_up(more));
+    return checked_config(rx_keeps_up(more));
   };
   nicsim_results one, core0, big, txq;
   ASSERT_TRUE(run_in_child(with({}), &one));
@@ -118,7 +110,7 @@ TEST(IrqAffinity, SpreadDeliversWhatOneCoreDeliversWhenAllKeepUp) {
  * core0. Goodput counts frames by delivery time (rx.goodput_gbps). */
 TEST(IrqAffinity, RxThroughputScalesWhenOneCoreIsTheBottleneck) {
   auto with = [](const char *aff, const char *lock) {
-    return cfg_of({"run.duration_us=400", "run.warmup_us=100", "run.drain_us=10000", "nic.family=i40e",
+    return checked_config({"run.duration_us=400", "run.warmup_us=100", "run.drain_us=10000", "nic.family=i40e",
                    "driver.name=i40e", "nic.rx_queues=4", "nic.tx_queues=4", "traffic.flows=16",
                    "traffic.frame_bytes=256", "cpu.clock_mhz=1000", "cpu.cores=4", std::string("cpu.locking=") + lock,
                    std::string("cpu.irq_affinity=") + aff});
@@ -147,8 +139,8 @@ TEST(IrqAffinity, Core0IsTheRunWithoutTheKey) {
     std::vector<std::string> set = base;
     set.push_back("cpu.irq_affinity=core0");
     nicsim_results absent, core0;
-    ASSERT_TRUE(run_in_child(cfg_of(base), &absent));
-    ASSERT_TRUE(run_in_child(cfg_of(set), &core0));
+    ASSERT_TRUE(run_in_child(checked_config(base), &absent));
+    ASSERT_TRUE(run_in_child(checked_config(set), &core0));
     expect_same_metrics(absent, core0);
     double v;
     EXPECT_FALSE(nicsim_results_get(&core0, "cpu.core0.napi_polls", &v));
@@ -168,8 +160,8 @@ TEST(IrqAffinity, SingleQueueSpreadIsCore0) {
     std::vector<std::string> set = base;
     set.push_back("cpu.irq_affinity=spread");
     nicsim_results core0, spread;
-    ASSERT_TRUE(run_in_child(cfg_of(base), &core0));
-    ASSERT_TRUE(run_in_child(cfg_of(set), &spread));
+    ASSERT_TRUE(run_in_child(checked_config(base), &core0));
+    ASSERT_TRUE(run_in_child(checked_config(set), &spread));
     nicsim_metric_view v;
     size_t n = 0;
     for (size_t i = 0; nicsim_results_at(&core0, i, &v); i++) {
@@ -202,8 +194,8 @@ TEST(IrqAffinity, TcpAndBothLockModelsAreCleanAndDeterministic) {
         sets.push_back(m.substr(m.find(' ') + 1));
         SCOPED_TRACE(std::string(fam) + " " + mode + " " + lock);
         nicsim_results a, b;
-        ASSERT_TRUE(run_in_child(cfg_of(sets), &a));
-        ASSERT_TRUE(run_in_child(cfg_of(sets), &b));
+        ASSERT_TRUE(run_in_child(checked_config(sets), &a));
+        ASSERT_TRUE(run_in_child(checked_config(sets), &b));
         expect_conservation(a);
         EXPECT_GT(metric(a, "rx.pkts"), 100);
         expect_same_metrics(a, b);
@@ -228,7 +220,7 @@ TEST(IrqAffinity, BigLockWithManyCoresHasOneHolder) {
       sets.push_back(rest.substr(0, sp));
     sets.push_back(rest);
     nicsim_results r;
-    ASSERT_TRUE(run_in_child(cfg_of(sets), &r));
+    ASSERT_TRUE(run_in_child(checked_config(sets), &r));
     expect_conservation(r);
     EXPECT_GT(metric(r, "cpu.lock_wait_cycles"), 0);
   }
@@ -261,12 +253,7 @@ TEST(IrqAffinity, RandomSpreadRunsConserveAndPassEveryCheck) {
       sets.push_back("nic.rx_queues=" + std::to_string(q));
       sets.push_back("traffic.flows=16");
     }
-    std::string all;
-    for (const std::string &s : sets) all += s + " ";
-    SCOPED_TRACE(all);
-    nicsim_results r;
-    ASSERT_TRUE(run_in_child(cfg_of(sets), &r));
-    expect_conservation(r);
+    expect_clean_run(sets);
   }
 }
 
