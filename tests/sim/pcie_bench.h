@@ -71,6 +71,23 @@ struct Bench {
   void run(uint64_t until_ps) { sc_core::sc_start(ps(until_ps)); }
 };
 
+/* Scripts b's device to write 1500 B of 0x77 at 0x1000 and then MSI vector
+ * 3; at the MSI's arrival (recorded in b.msis) *data_there says whether both
+ * ends of the data were in memory. */
+inline void data_then_msi(Bench &b, bool *data_there) {
+  *data_there = false;
+  b.mem->on_msi = [&b, data_there](uint32_t d) {
+    b.msis.push_back({now_ps(), d});
+    *data_there = b.mem->data()[0x1000] == 0x77 && b.mem->data()[0x1000 + 1499] == 0x77;
+  };
+  b.dev->script = [](ScriptedInitiator &d) {
+    std::vector<uint8_t> buf(1500, 0x77);
+    d.transfer(tlm::TLM_WRITE_COMMAND, 0x1000, buf.data(), 1500);
+    uint32_t vec = 3;
+    d.transfer(tlm::TLM_WRITE_COMMAND, kMsi, reinterpret_cast<uint8_t *>(&vec), 4, DmaPurpose::Msi);
+  };
+}
+
 }  // namespace test
 }  // namespace nicsim
 #endif

@@ -190,16 +190,7 @@ TEST(PcieLink, MmioReadIsARoundTrip) {
 TEST(PcieLink, MsiArrivesAfterTheDataWrittenBeforeIt) {
   Bench b(gen1x1());
   bool data_there = false;
-  b.mem->on_msi = [&](uint32_t d) {
-    b.msis.push_back({now_ps(), d});
-    data_there = b.mem->data()[0x1000] == 0x77 && b.mem->data()[0x1000 + 1499] == 0x77;
-  };
-  b.dev->script = [&](test::ScriptedInitiator &d) {
-    std::vector<uint8_t> buf(1500, 0x77);
-    d.transfer(tlm::TLM_WRITE_COMMAND, 0x1000, buf.data(), 1500);
-    uint32_t vec = 3;
-    d.transfer(tlm::TLM_WRITE_COMMAND, kMsi, reinterpret_cast<uint8_t *>(&vec), 4, DmaPurpose::Msi);
-  };
+  test::data_then_msi(b, &data_there);
   b.run(20000000);
   ASSERT_EQ(b.msis.size(), 1u);
   EXPECT_EQ(b.msis[0].second, 3u);
