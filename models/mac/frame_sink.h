@@ -25,20 +25,22 @@ class FrameSink {
   }
 };
 
-/* A sender of RX frames that may defer frames a full RX FIFO would drop:
- * while the FIFO is full and only a pop can make room, it need not wake at
- * each arrival; the MAC tells it when the FIFO is about to change and when
- * its drop counter is read, and it then replays the arrivals up to now (each
- * one meets the same full FIFO, so each is dropped and counted exactly as on
- * time). See WirePeer. */
+/* A sender of RX frames whose arrival times are fixed in advance, so it
+ * need not wake at each arrival: the MAC tells it before the RX FIFO changes
+ * or is looked at and when its counters are read, and it then replays the
+ * arrivals up to now (each stored or dropped against the FIFO as it was at
+ * that arrival); and it tells it when a thread is about to wait for a frame,
+ * so that the sender wakes on time again. See WirePeer. */
 class RxSource {
  public:
   virtual ~RxSource() = default;
-  /* Replays the deferred arrivals up to and including now (dropped, counted). */
+  /* Replays the arrivals up to and including now (stored or dropped, counted). */
   virtual void rx_sync() = 0;
-  /* A frame is about to leave the RX FIFO, now: replay up to now, then resume
-   * waking for each arrival (the next one may find room). */
+  /* A frame is about to leave the RX FIFO, now: replay up to now first. */
   virtual void rx_space() = 0;
+  /* A thread is about to wait for the next frame to enter the RX FIFO:
+   * replay up to now, then wake for the next arrival on time. */
+  virtual void rx_wanted() = 0;
 };
 
 }  // namespace nicsim

@@ -18,8 +18,10 @@ namespace nicsim {
  * RX: the wire peer delivers each frame when its last bit has arrived
  * (rx_begin/rx_end); the MAC strips the FCS and stores the rest in the RX
  * FIFO, or drops the frame and counts it if the FIFO lacks space. A source
- * may defer the drops of a full FIFO (RxSource, frame_sink.h): the MAC tells
- * it before each RX FIFO pop and each counter read, so counts stay exact.
+ * may deliver its arrivals lazily (RxSource, frame_sink.h): the MAC tells it
+ * before each RX FIFO pop or look (rx_fifo) and each counter read, and
+ * before a thread waits for a frame, so the FIFO and the counts are exact
+ * whenever they are observed.
  * TX: the DMA engine builds frames in the TX FIFO and publishes them; the MAC
  * sends each one at line rate: 8 B preamble+SFD, the frame with its 4 B FCS,
  * then at least 12 B of inter-frame gap before the next preamble. The frame
@@ -64,8 +66,9 @@ class Mac : public sc_core::sc_module {
 
   /* Where transmitted frames go (the wire peer); must be set before sc_start. */
   void set_tx_sink(FrameSink *sink) { m_sink = sink; }
-  /* The RX sender that may defer dropped frames (the wire peer), told before
-   * each RX FIFO pop and each read of the counters; nullptr: none. */
+  /* The RX sender that may deliver lazily (the wire peer), told before each
+   * RX FIFO pop or look, each read of the counters and each wait for a
+   * frame; nullptr: none. */
   void set_rx_source(RxSource *src) { m_rx_src = src; }
   /* True if the MAC sends PAUSE frames (nic.pause_enable). */
   bool pause_enabled() const { return m_p.pause; }
@@ -82,12 +85,19 @@ class Mac : public sc_core::sc_module {
   bool rx_drop_deferred(uint32_t dma_len, uint64_t n);
 
   /* ---- DMA side ---------------------------------------------------------- */
-  /* RX FIFO; the DMA engine reads front() and calls rx_pop() once the bytes are sent. */
-  ByteFifo &rx_fifo() { return m_rx; }
+  /* RX FIFO, with every arrival up to now in it; the DMA engine reads
+   * front() and calls rx_pop() once the bytes are sent. */
+  ByteFifo &rx_fifo() {
+    if (m_rx_src) m_rx_src->rx_sync();
+    return m_rx;
+  }
   /* Removes the oldest RX frame (its bytes have left); may send XON. */
   void rx_pop();
   /* Suspends the calling SC_THREAD until the next frame enters the RX FIFO. */
-  void wait_rx_frame() { m_rx_frame.wait(); }
+  void wait_rx_frame() {
+    if (m_rx_src) m_rx_src->rx_wanted();
+    m_rx_frame.wait();
+  }
   /* TX FIFO; the DMA engine append()s and close_frame()s into it. */
   ByteFifo &tx_fifo() { return m_tx; }
   /* Publishes the oldest closed TX frame and starts sending if idle. */

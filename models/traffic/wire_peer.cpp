@@ -158,9 +158,10 @@ void WirePeer::rx_plan() {
   m_pending_start_ps = (u >= m_pause_at_ps && u < m_pause_until_ps) ? m_pause_until_ps : u;
 }
 
-/* Runs once at time 0 and then at each frame's arrival at the MAC (while
- * not deferring). */
+/* Runs once at time 0 and then at each frame's arrival at the MAC while
+ * someone waits for it (not lazy). */
 void WirePeer::rx_process() {
+  m_rx_wakes++;
   if (!m_p.send) return;
   if (m_armed && m_pending_start_ps >= m_p.duration_ps) {
     /* Paused past the end of traffic: the sender has stopped, as a
@@ -168,24 +169,24 @@ void WirePeer::rx_process() {
     m_armed = false;
     return;
   }
-  const bool dropped = m_armed && !rx_arrive();
+  if (m_armed) rx_arrive();
   rx_plan();
   if (!m_armed) return;
-  if (dropped && m_can_defer) {
-    /* The FIFO stays full until a pop (rx_space): no wake per arrival. */
-    m_deferring = true;
+  if (m_can_defer) {
+    /* Nobody waits for the next arrival now (a waiter calls rx_wanted):
+     * it is replayed where it is observed. */
+    m_lazy = true;
     return;
   }
   schedule_pending();
 }
 
-void WirePeer::rx_sync() {
-  if (!m_deferring) return;
-  const uint64_t now = now_ps();
+/* Frames m_next.. that have arrived by now (start + flight <= now, start
+ * before the end of traffic) met a full FIFO that only a pop could empty,
+ * and pops replay first: all are dropped. Fixed size, no pauses: frame n
+ * starts at nominal_start_ps of n. */
+void WirePeer::rx_drop_until(uint64_t now) {
   if (!m_armed || m_pending_start_ps + m_flight_ps > now) return; /* none has arrived yet */
-  /* Frames m_next..last have arrived by now (start + flight <= now, start
-   * before the end of traffic), all at the same full FIFO: all dropped.
-   * Fixed size, no pauses: frame n starts at nominal_start_ps of n. */
   const uint64_t limit = std::min(now - m_flight_ps, m_p.duration_ps - 1);
   uint64_t last = static_cast<uint64_t>(static_cast<double>(limit) / m_interval_ps);
   if (last < m_next) last = m_next;
@@ -200,15 +201,32 @@ void WirePeer::rx_sync() {
   m_cnt.rx_offered_bytes += k * m_next_bytes;
   m_next += k;
   rx_plan();
-  if (!m_armed) m_deferring = false;
 }
 
-void WirePeer::rx_space() {
-  if (!m_deferring) return;
+void WirePeer::rx_sync() {
+  if (!m_lazy) return;
+  const uint64_t now = now_ps();
+  /* In arrival order, against the FIFO as it was then: every pop replays
+   * the arrivals up to its own time before the frame leaves. */
+  while (m_armed && m_pending_start_ps + m_flight_ps <= now) {
+    const bool stored = rx_arrive();
+    rx_plan();
+    if (!stored) {
+      rx_drop_until(now);
+      break;
+    }
+  }
+  if (!m_armed) m_lazy = false;
+}
+
+void WirePeer::rx_space() { rx_sync(); }
+
+void WirePeer::rx_wanted() {
+  if (!m_lazy) return;
   rx_sync();
-  if (!m_deferring) return;
-  /* Frame m_next arrives after now: it may find the room this pop makes. */
-  m_deferring = false;
+  if (!m_lazy) return;
+  /* Frame m_next arrives after now and a waiter wants it on time. */
+  m_lazy = false;
   schedule_pending();
 }
 

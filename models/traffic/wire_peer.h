@@ -50,15 +50,21 @@ class Mac;
  * segment, one that fills a hole or a duplicate, with SACK blocks; its ACK
  * frames go before its next data frame on the RX wire. Nothing starts at or after
  * duration_ps. tcp sends fixed-size frames (frame_dist is udp's).
- * Deferred drops (udp, fixed size, MAC without PAUSE): once a frame is
- * dropped at the full RX FIFO, every later arrival is dropped too until a
- * frame leaves the FIFO, so the peer stops waking per arrival; before the
- * next pop (RxSource::rx_space) and whenever the counters are read it
- * counts the arrivals up to now as dropped, in O(1) (Mac::rx_drop_deferred
- * checks the FIFO is still full), then resumes. An arrival at the very time of a pop
- * counts as before it: the peer's method runs at the start of the time step,
- * before any thread (the DMA engine pops from a thread). Same results, one
- * activation per stored frame instead of one per offered frame.
+ * Lazy arrivals (udp, fixed size, MAC without PAUSE): the arrival times
+ * are fixed in advance, so the peer wakes for an arrival only while someone
+ * waits for it (the DMA engine with an empty RX FIFO: Mac::wait_rx_frame
+ * calls RxSource::rx_wanted). Otherwise it replays the arrivals up to now
+ * where they can be observed: before each RX FIFO pop (RxSource::rx_space),
+ * each look at the FIFO (Mac::rx_fifo) and each counter read (rx_sync). It
+ * replays them in order against the FIFO as it was at each one (every pop
+ * replays the arrivals up to its own time first, so the FIFO has lost no
+ * frame in between), storing or dropping each as on time; once one is
+ * dropped, the FIFO stays full up to now, and the rest up to now are
+ * counted dropped in O(1) (Mac::rx_drop_deferred checks it is still full).
+ * An arrival at the very time of a pop or a look counts as before it, as
+ * on time: the peer's method runs at the start of the time step, before any
+ * thread (the DMA engine reads and pops from a thread). Same results, and
+ * a frame costs an activation only when the DMA engine waits for it.
  */
 class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
  public:
@@ -107,12 +113,15 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   /* FrameSink: a PAUSE from the MAC delays the RX stream (see .cpp). */
   void pause_received(uint32_t quanta, uint64_t at_ps) override;
 
-  /* RxSource: replays the deferred (dropped) arrivals up to now. */
+  /* RxSource: replays the lazy arrivals up to now (stored or dropped). */
   void rx_sync() override;
-  /* RxSource: a frame leaves the RX FIFO now: replay, then wake per arrival again. */
+  /* RxSource: a frame leaves the RX FIFO now: replays the arrivals up to now first. */
   void rx_space() override;
+  /* RxSource: a thread waits for the next frame: replays up to now, then
+   * wakes at the next arrival again. */
+  void rx_wanted() override;
 
-  /* Counters so far (deferred drops up to now included; logically const). */
+  /* Counters so far (lazy arrivals up to now included; logically const). */
   const Counters &counters() const {
     const_cast<WirePeer *>(this)->rx_sync();
     return m_cnt;
@@ -129,6 +138,9 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   /* Arrival times (ps) of the first and the latest TX frame (0 if none). */
   uint64_t tx_first_ps() const { return m_tx_first_ps; }
   uint64_t tx_last_ps() const { return m_tx_last_ps; }
+  /* Runs of the RX arrival method (udp): the initial one plus one per
+   * arrival someone waited for (a measure of the lazy arrivals, for tests). */
+  uint64_t rx_wakes() const { return m_rx_wakes; }
   /* Verdict of the latest TX frame that failed nf_check (NF_OK if none). */
   nf_verdict last_tx_verdict() const { return m_last_bad; }
 
@@ -152,6 +164,8 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   bool rx_arrive();
   /* Plans frame m_next (m_armed, m_pending_*), without waking. */
   void rx_plan();
+  /* Lazy, at a full FIFO: counts frames m_next.. that arrived by now (ps) dropped, in O(1). */
+  void rx_drop_until(uint64_t now);
   uint64_t nominal_start_ps() const;
   uint64_t flight_ps(uint32_t frame_bytes) const;
   void schedule_pending();
@@ -167,9 +181,10 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   double m_next_start_ps = 0; /* IMIX: its preamble start, ps */
   uint64_t m_rng;            /* IMIX: splitmix64 state */
   uint64_t m_imix_count[3] = {0, 0, 0};
-  bool m_armed = false;      /* woken for frame m_next's arrival (or deferring it) */
-  bool m_can_defer = false;  /* drops may be deferred (see the class comment) */
-  bool m_deferring = false;  /* frame m_next and later ones: no wake, replayed by rx_sync */
+  bool m_armed = false;      /* frame m_next is planned (woken for or lazy) */
+  bool m_can_defer = false;  /* arrivals may be lazy (see the class comment) */
+  bool m_lazy = false;       /* frame m_next and later ones: no wake, replayed by rx_sync */
+  uint64_t m_rx_wakes = 0;   /* runs of rx_process */
   uint64_t m_pending_nominal_ps = 0; /* frame m_next's start without pauses */
   uint64_t m_pending_start_ps = 0;   /* its start with them */
   uint64_t m_shift_ps = 0;           /* delay pauses have added so far */

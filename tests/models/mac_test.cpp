@@ -101,6 +101,50 @@ class SlowDrain : public sc_core::sc_module {
   WirePeer &m_peer;
 };
 
+/* A busy consumer: looks at the RX FIFO at fixed times without ever
+ * waiting for a frame (as the DMA engine does while it has work), records
+ * what it sees, and pops one frame at each look that finds one. */
+class BusyLooker : public sc_core::sc_module {
+ public:
+  std::vector<uint32_t> seen;    /* frames() at each look */
+  std::vector<uint64_t> popped;  /* seq of each popped frame */
+  std::vector<uint64_t> stored;  /* Mac rx_frames at each look */
+
+  BusyLooker(sc_core::sc_module_name n, Mac &mac, std::vector<uint64_t> look_ps)
+      : sc_core::sc_module(n), m_mac(mac), m_look(std::move(look_ps)) {
+    SC_HAS_PROCESS(BusyLooker);
+    SC_THREAD(run);
+  }
+
+ private:
+  void run() {
+    for (uint64_t t : m_look) {
+      wait(sc_core::sc_time::from_value(t - now_ps()));
+      seen.push_back(m_mac.rx_fifo().frames());
+      stored.push_back(m_mac.counters().rx_frames);
+      if (m_mac.rx_fifo().frames() == 0) continue;
+      uint32_t len = 0;
+      const uint8_t *p = m_mac.rx_fifo().front(&len);
+      nf_header h{};
+      popped.push_back(nf_check(p, len, 7, &h) == NF_OK ? h.seq : UINT64_MAX);
+      m_mac.rx_pop();
+    }
+  }
+  Mac &m_mac;
+  std::vector<uint64_t> m_look;
+};
+
+/* The MAC and the wire peer of a config, connected as in a NicDevice (the
+ * peer is the MAC's TX sink and its RX source). */
+struct WireRig {
+  Mac mac;
+  WirePeer peer;
+  explicit WireRig(const nicsim_config &cfg)
+      : mac("mac", Mac::Params::from_config(cfg)), peer("peer", WirePeer::Params::from_config(cfg), mac) {
+    mac.set_tx_sink(&peer);
+  }
+};
+
 nicsim_config wire_config(uint32_t frame_bytes, uint64_t frames, double interval_ns) {
   nicsim_config cfg = default_config();
   cfg.traffic.frame_bytes = frame_bytes;
@@ -108,6 +152,13 @@ nicsim_config wire_config(uint32_t frame_bytes, uint64_t frames, double interval
   /* frames start at n * interval for n < frames */
   cfg.run.duration_us = (static_cast<double>(frames) - 0.5) * interval_ns / 1000.0;
   cfg.run.seed = 7;
+  return cfg;
+}
+
+/* frames 64 B frames back to back at 10 GbE into a 2048 B RX FIFO (34 fit). */
+nicsim_config small_fifo_config(uint64_t frames) {
+  nicsim_config cfg = wire_config(64, frames, 67.2);
+  cfg.nic.rx_fifo_bytes = 2048;
   return cfg;
 }
 
@@ -181,9 +232,9 @@ TEST(MacWire, RxBackToBack64BFramesArriveAt14_88Mpps) {
   setup_systemc();
   const uint64_t frames = 1000;
   nicsim_config cfg = wire_config(64, frames, 67.2);
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
+  WirePeer &peer = rig.peer;
   RxDrain drain("drain", mac, 7);
   sc_core::sc_start(us(100));
   ASSERT_EQ(drain.arrival_ps.size(), frames);
@@ -196,6 +247,10 @@ TEST(MacWire, RxBackToBack64BFramesArriveAt14_88Mpps) {
   double mpps = (frames - 1) / ((drain.arrival_ps.back() - drain.arrival_ps[0]) * 1e-12) / 1e6;
   EXPECT_NEAR(mpps, 14.880952, 1e-6);
   EXPECT_EQ(mac.counters().rx_drop_fifo, 0u);
+  /* The drain waits whenever the FIFO is empty (Mac::wait_rx_frame), so the
+   * lazy peer (wire_peer.h) wakes on time for each frame: the initial run
+   * of its method, then one per frame. */
+  EXPECT_EQ(peer.rx_wakes(), 1u + frames);
 }
 
 TEST(MacWire, TxBackToBack64BFramesLeaveAt14_88Mpps) {
@@ -203,9 +258,9 @@ TEST(MacWire, TxBackToBack64BFramesLeaveAt14_88Mpps) {
   const uint64_t frames = 1000;
   nicsim_config cfg = wire_config(64, 1, 67.2);
   cfg.traffic.mode = NC_MODE_TX;
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
+  WirePeer &peer = rig.peer;
   TxFeed feed("feed", mac, 60, frames, 7);
   sc_core::sc_start(us(100));
   EXPECT_EQ(peer.counters().tx_ok, frames);
@@ -221,11 +276,10 @@ TEST(MacWire, TxBackToBack64BFramesLeaveAt14_88Mpps) {
 TEST(MacWire, RxFifoOverflowDropsAreCounted) {
   setup_systemc();
   const uint64_t frames = 100;
-  nicsim_config cfg = wire_config(64, frames, 67.2);
-  cfg.nic.rx_fifo_bytes = 2048;
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  const nicsim_config cfg = small_fifo_config(frames);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
+  WirePeer &peer = rig.peer;
   sc_core::sc_start(us(20)); /* nobody drains the FIFO */
   /* 60 B per stored frame (FCS stripped): floor(2048 / 60) = 34 fit. */
   EXPECT_EQ(mac.counters().rx_frames, 34u);
@@ -242,11 +296,10 @@ TEST(MacWire, DropsAtAFullFifoAreExactWhenThePeerDefersThem) {
    * back to back, a 2048 B FIFO: frames 0..33 fit (34 x 60 B). */
   setup_systemc();
   const uint64_t frames = 100;
-  nicsim_config cfg = wire_config(64, frames, 67.2);
-  cfg.nic.rx_fifo_bytes = 2048;
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  const nicsim_config cfg = small_fifo_config(frames);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
+  WirePeer &peer = rig.peer;
   SlowDrain drain("drain", mac, peer);
   sc_core::sc_start(us(20));
   /* At frame 50's arrival: offered 0..50 = 51; stored 0..33 and 41 (the pop
@@ -279,15 +332,49 @@ TEST(MacWire, DropsAtAFullFifoAreExactWhenThePeerDefersThem) {
   EXPECT_EQ(seqs, want);
 }
 
+TEST(MacWire, LazyArrivalsAreSeenAtTheirOwnTimeByALookThatNeverWaits) {
+  /* Nobody waits for a frame, so the peer does not wake per arrival
+   * (wire_peer.h, lazy arrivals): a look at the FIFO must still see exactly
+   * the frames that have arrived by now, an arrival at the very time of the
+   * look included, and the ones arriving later not. 64 B frames arrive at
+   * SlowDrain::arrival_ps(k) = 57.6 ns + k x 67.2 ns; a 2048 B FIFO holds 34. */
+  setup_systemc();
+  const uint64_t frames = 100;
+  const nicsim_config cfg = small_fifo_config(frames);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
+  WirePeer &peer = rig.peer;
+  const std::vector<uint64_t> looks = {
+      SlowDrain::arrival_ps(0) - 1, /* before frame 0: empty */
+      SlowDrain::arrival_ps(0),     /* at frame 0's arrival: it is there (popped) */
+      SlowDrain::arrival_ps(3) - 1, /* frames 1, 2 (3 is 1 ps away) */
+      SlowDrain::arrival_ps(3),     /* 2 (one popped), 3 */
+      SlowDrain::arrival_ps(60),    /* FIFO filled at 34 + 3 popped = up to frame 36, 37..60 dropped */
+      SlowDrain::arrival_ps(61) + 5, /* 61 found the room of the pop at 60 */
+  };
+  BusyLooker look("look", mac, looks);
+  sc_core::sc_start(us(20));
+  EXPECT_EQ(look.seen, (std::vector<uint32_t>{0, 1, 2, 2, 34, 34}));
+  EXPECT_EQ(look.popped, (std::vector<uint64_t>{0, 1, 2, 3, 4}));
+  /* Stored by each look: 0, 1, 3, 4, then frames 0..36 (37), then 61 (38). */
+  EXPECT_EQ(look.stored, (std::vector<uint64_t>{0, 1, 3, 4, 37, 38}));
+  /* The last look's pop made room for frame 62; 63..99 found the FIFO
+   * full. Stored 39 (0..36, 61, 62), dropped 37..60 and 63..99 = 24 + 37. */
+  EXPECT_EQ(mac.counters().rx_frames, 39u);
+  EXPECT_EQ(mac.counters().rx_drop_fifo, 61u);
+  EXPECT_EQ(peer.counters().rx_offered_frames, frames);
+  /* Only the method's initial run: no look waited, so no arrival woke the peer. */
+  EXPECT_EQ(peer.rx_wakes(), 1u);
+}
+
 TEST(MacWire, OfferedRateBelowLineRateSpacesFramesByTheirOwnBits) {
   setup_systemc();
   /* 1518 B at 5 Gbit/s: one frame start every 1518 x 8 / 5 = 2428.8 ns. */
   const uint64_t frames = 50;
   nicsim_config cfg = wire_config(1518, frames, 2428.8);
   cfg.traffic.rate_gbps = 5;
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
   RxDrain drain("drain", mac, 7);
   sc_core::sc_start(us(200));
   ASSERT_EQ(drain.arrival_ps.size(), frames);
@@ -303,9 +390,8 @@ TEST(MacWire, OfferedRateCannotExceedLineRate) {
   const uint64_t frames = 20;
   nicsim_config cfg = wire_config(1518, frames, 1230.4);
   cfg.traffic.rate_gbps = 10;
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
   RxDrain drain("drain", mac, 7);
   sc_core::sc_start(us(100));
   ASSERT_EQ(drain.arrival_ps.size(), frames);
@@ -323,9 +409,8 @@ TEST_P(MacLineRate, BackToBack64BFramesAt) {
   const double interval_ns = 84 * 8 / rate;
   nicsim_config cfg = wire_config(64, frames, interval_ns);
   cfg.nic.line_rate_gbps = rate;
-  Mac mac("mac", Mac::Params::from_config(cfg));
-  WirePeer peer("peer", WirePeer::Params::from_config(cfg), mac);
-  mac.set_tx_sink(&peer);
+  WireRig rig(cfg);
+  Mac &mac = rig.mac;
   RxDrain drain("drain", mac, 7);
   sc_core::sc_start(sc_core::sc_time(interval_ns * (frames + 10), sc_core::SC_NS));
   ASSERT_EQ(drain.arrival_ps.size(), frames);
