@@ -26,16 +26,6 @@ void notify_at(sc_core::sc_event &ev, uint64_t t_ps) { notify_at(ev, t_ps, now_p
 
 }  // namespace
 
-uint64_t PcieLink::DllpStream::schedule(uint64_t event_ps, uint64_t latency_ps) {
-  if (any && event_ps <= last_due_ps) return last_due_ps;
-  last_due_ps = event_ps + latency_ps;
-  any = true;
-  TimeStamp t;
-  t.at_ps = last_due_ps;
-  sends.push(t);
-  return last_due_ps;
-}
-
 PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
     : sc_module(name),
       dev("dev"),
@@ -82,12 +72,6 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   SC_METHOD(tag_release);
   sensitive << m_tag_event;
   dont_initialize();
-  SC_METHOD(dllp_up);
-  sensitive << m_dllp_up_event;
-  dont_initialize();
-  SC_METHOD(dllp_down);
-  sensitive << m_dllp_down_event;
-  dont_initialize();
 }
 
 PcieLink::~PcieLink() = default;
@@ -121,39 +105,27 @@ void PcieLink::outstanding_change(int delta) {
   m_rd.outstanding_max = std::max<uint64_t>(m_rd.outstanding_max, m_outstanding);
 }
 
-void PcieLink::ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps) {
-  ack(receiver_streams, ev, arrival_ps, now_ps());
+uint64_t PcieLink::schedule_dllp(DllpStream &s, PcieDirection &dir, uint64_t event_ps) {
+  if (s.any && event_ps <= s.last_due_ps) return s.last_due_ps;
+  s.last_due_ps = event_ps + m_fmt.ack_latency_ps();
+  s.any = true;
+  /* The direction books it at its send time, before anything later uses or reads the wire. */
+  if (m_p.dllp) dir.queue_dllp(s.last_due_ps);
+  return s.last_due_ps;
 }
 
-void PcieLink::ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps, uint64_t now) {
+void PcieLink::ack(DllpStream *receiver_streams, PcieDirection &dir, uint64_t arrival_ps) {
   if (!m_p.dllp) return;
-  notify_at(ev, receiver_streams[kAck].schedule(arrival_ps, m_fmt.ack_latency_ps()), now);
+  schedule_dllp(receiver_streams[kAck], dir, arrival_ps);
 }
 
 uint64_t PcieLink::update_fc(int stream, uint64_t free_ps) {
   /* The root port returns credits with an UpdateFC DLLP, coalesced like Acks;
-   * the credits are usable once it has reached the device. */
-  const uint64_t send = m_down_dllps[stream].schedule(free_ps, m_fmt.ack_latency_ps());
-  notify_at(m_dllp_down_event, send);
+   * the credits are usable once it has reached the device (whether or not
+   * pcie.dllp puts it on the wire, and whatever is booked on the wire). */
+  const uint64_t send = schedule_dllp(m_down_dllps[stream], m_down, free_ps);
   return send + m_fmt.serialise_ps(m_fmt.dllp_wire_bytes()) + m_p.latency_ps;
 }
-
-void PcieLink::send_dllps(DllpStream *streams, PcieDirection &dir, sc_core::sc_event &ev) {
-  const uint64_t now = now_ps();
-  uint64_t next = UINT64_MAX;
-  for (int k = 0; k < kStreams; k++) {
-    TimeRing<TimeStamp> &q = streams[k].sends;
-    while (!q.empty() && q.front().at_ps <= now) {
-      q.pop();
-      if (m_p.dllp) dir.reserve_dllp(now);
-    }
-    if (!q.empty()) next = std::min(next, q.front().at_ps);
-  }
-  if (next != UINT64_MAX) notify_at(ev, next);
-}
-
-void PcieLink::dllp_up() { send_dllps(m_up_dllps, m_up, m_dllp_up_event); }
-void PcieLink::dllp_down() { send_dllps(m_down_dllps, m_down, m_dllp_down_event); }
 
 void PcieLink::up_enter(FcCredits *fc, uint32_t hdr, uint32_t data) {
   /* Upstream TLPs enter the wire in the order they were offered: a TLP that
@@ -240,7 +212,7 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const Tl
       m_last_p_free_ps = std::max(m_last_p_free_ps, c);
       m_fc_p.consume(1, dc, update_fc(kUpdateP, m_last_p_free_ps));
     }
-    ack(m_down_dllps, m_dllp_down_event, r.arrival_ps, now);
+    ack(m_down_dllps, m_down, r.arrival_ps);
     PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
     q.push(c, addr + off, data + off, n, purpose, attrs);
     if (&q == &m_up_q) m_so_pushed++;
@@ -292,7 +264,7 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const Tlp
      * a posted write, §2.4.1). */
     const uint64_t ready = std::max(r.arrival_ps + m_rd_latency_ps, m_last_commit_ps);
     if (!m_fc_np.infinite()) m_fc_np.consume(1, 0, update_fc(kUpdateNp, ready));
-    ack(m_down_dllps, m_dllp_down_event, r.arrival_ps);
+    ack(m_down_dllps, m_down, r.arrival_ps);
     PendingRead pr;
     pr.at_ps = ready;
     pr.issue_ps = now;
@@ -373,7 +345,7 @@ void PcieLink::send_completions(const PendingRead &r, bool ok) {
     const uint32_t cn = m_fmt.completion_chunk(r.addr + c, r.len - c);
     const TlpReservation cr =
         m_down.reserve(now, m_fmt.wire_bytes(TlpKind::Completion, r.addr + c, cn), cn, r.purpose);
-    ack(m_up_dllps, m_dllp_up_event, cr.arrival_ps);
+    ack(m_up_dllps, m_up, cr.arrival_ps);
     last = cr.arrival_ps;
     c += cn;
   }
@@ -536,7 +508,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   if (p.is_write()) {
     /* Posted: queued behind earlier downstream TLPs, applied on arrival; the CPU goes on. */
     const TlpReservation r = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemWrite, len), len, DmaPurpose::Mmio);
-    ack(m_up_dllps, m_dllp_up_event, r.arrival_ps);
+    ack(m_up_dllps, m_up, r.arrival_ps);
     const bool was_empty = m_down_q.empty();
     m_down_q.push(r.arrival_ps, p.get_address(), p.get_data_ptr(), len, DmaPurpose::Mmio);
     if (was_empty) m_down_event.notify(ps(r.arrival_ps - now));
@@ -549,7 +521,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   }
   /* Non-posted: MRd down, the device answers, CplD up; the CPU waits throughout. */
   const TlpReservation rq = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemRead, 0), 0, DmaPurpose::Mmio);
-  ack(m_up_dllps, m_dllp_up_event, rq.arrival_ps);
+  ack(m_up_dllps, m_up, rq.arrival_ps);
   wait_until(rq.arrival_ps);
   sc_time rd = sc_core::SC_ZERO_TIME;
   regs->b_transport(p, rd);
@@ -559,7 +531,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   up_enter(nullptr, 0, 0);
   const TlpReservation rc =
       m_up.reserve(now_ps(), m_fmt.bar_wire_bytes(TlpKind::Completion, len), len, DmaPurpose::Mmio);
-  ack(m_down_dllps, m_dllp_down_event, rc.arrival_ps);
+  ack(m_down_dllps, m_down, rc.arrival_ps);
   up_leave();
   wait_until(rc.arrival_ps);
 }

@@ -129,13 +129,10 @@ class PcieLink : public sc_core::sc_module {
     uint16_t tag = 0;
   };
   /* DLLPs of one kind to send on one direction, coalesced (one covers every
-   * event up to its send time). */
+   * event up to its send time); the direction books them at their send time. */
   struct DllpStream {
-    TimeRing<TimeStamp> sends;
     uint64_t last_due_ps = 0;
     bool any = false;
-    /* Send time (ps) of the DLLP covering an event at event_ps. */
-    uint64_t schedule(uint64_t event_ps, uint64_t latency_ps);
   };
   enum { kAck, kUpdateP, kUpdateNp, kStreams };
 
@@ -157,13 +154,12 @@ class PcieLink : public sc_core::sc_module {
   void deliver_down_thread(); /* SC_THREAD: applies MMIO writes to the device on arrival */
   void rc_process();          /* SC_METHOD: the root complex answers MRds */
   void tag_release();         /* SC_METHOD: frees tags as their last CplD arrives */
-  void dllp_up();             /* SC_METHOD: the device's Acks */
-  void dllp_down();           /* SC_METHOD: the root port's Acks and UpdateFCs */
-  void send_dllps(DllpStream *streams, PcieDirection &dir, sc_core::sc_event &ev);
-  /* Schedules the Ack for a TLP arriving at arrival_ps through `dir_streams` (the receiver's). */
-  void ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps);
-  /* The same, now (ps) being the current time. */
-  void ack(DllpStream *receiver_streams, sc_core::sc_event &ev, uint64_t arrival_ps, uint64_t now);
+  /* Send time (ps) of the DLLP of stream s covering an event at event_ps; a
+   * new one is queued on dir (the direction it goes on) if pcie.dllp is on. */
+  uint64_t schedule_dllp(DllpStream &s, PcieDirection &dir, uint64_t event_ps);
+  /* Schedules the Ack, on dir, for a TLP arriving at arrival_ps through the
+   * opposite direction; receiver_streams are the receiver's. */
+  void ack(DllpStream *receiver_streams, PcieDirection &dir, uint64_t arrival_ps);
   /* Schedules an UpdateFC for credits the root port frees at free_ps; returns when it reaches the device. */
   uint64_t update_fc(int stream, uint64_t free_ps);
   /* Waits for the upstream ordering line (FIFO of TLPs), then for hdr/data credits of fc. */
@@ -225,11 +221,10 @@ class PcieLink : public sc_core::sc_module {
   sc_core::sc_event m_tag_event;
   PcieReadStats m_rd;
 
-  /* DLLPs: streams[k] of the receiver whose DLLPs go on that direction. */
+  /* DLLPs: streams[k] of the receiver whose DLLPs go on that direction
+   * (which books them lazily: no process wakes up for a DLLP). */
   DllpStream m_up_dllps[kStreams];   /* sent upstream by the device */
   DllpStream m_down_dllps[kStreams]; /* sent downstream by the root port */
-  sc_core::sc_event m_dllp_up_event;
-  sc_core::sc_event m_dllp_down_event;
 
   HostMemAccess m_mem; /* root complex -> memory, one access per MRd served or MWr committed */
   tlm::tlm_generic_payload m_reg_gp; /* MMIO write delivery -> device */

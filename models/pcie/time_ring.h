@@ -1,6 +1,7 @@
 /*
  * time_ring.h: a FIFO of simulated times (ps) that never decrease, on a
  * growable ring, so no heap allocation happens per packet once it has grown.
+ * Items are appended in time order, or inserted at their place in it.
  */
 #ifndef NICSIM_MODELS_PCIE_TIME_RING_H
 #define NICSIM_MODELS_PCIE_TIME_RING_H
@@ -26,6 +27,14 @@ class TimeRing {
     m_v[(m_head + m_n) % m_v.size()] = x;
     m_n++;
   }
+  /* Inserts x at its place in time order, after the items of the same time
+   * (for items that come nearly in order: it shifts the later ones back). */
+  void insert(const T &x) {
+    if (m_n == m_v.size()) grow();
+    size_t i = m_n++;
+    for (; i > 0 && at(i - 1).at_ps > x.at_ps; i--) slot(i) = at(i - 1);
+    slot(i) = x;
+  }
   /* True if nothing is queued. */
   bool empty() const { return m_n == 0; }
   /* Items queued. */
@@ -50,6 +59,7 @@ class TimeRing {
     m_v.swap(v);
     m_head = 0;
   }
+  T &slot(size_t i) { return m_v[(m_head + i) % m_v.size()]; }
   std::vector<T> m_v;
   size_t m_head = 0;
   size_t m_n = 0;

@@ -3,10 +3,14 @@
 // ordering, serialising root complex), against hand-computed values.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <random>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
 #include "pcie/latency_hist.h"
+#include "pcie/pcie_direction.h"
 #include "pcie/pcie_link.h"
 #include "pcie_bench.h"
 #include "sim_test_util.h"
@@ -188,6 +192,143 @@ TEST(PcieSkp, AnSkpDueDuringATlpDelaysTheNextOne) {
   ASSERT_EQ(done.size(), 6u);
   EXPECT_EQ(done[4], 5520000u);
   EXPECT_EQ(done[5], 5520000u + 16000u + 1104000u);
+}
+
+/* Gen1 x1 below: 4 ns per byte, so a DLLP (8 B) takes 32 ns and a 100-byte TLP 400 ns; 100 ns latency. */
+constexpr uint64_t kNs = 1000;
+
+TEST(PcieDirectionDllp, AQueuedDllpIsBookedAtItsSendTimeBeforeALaterTlp) {
+  const TlpFormat fmt(gen1x1());
+  PcieDirection d(fmt, 100 * kNs);
+  d.queue_dllp(1000 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 1u);
+  /* The DLLP took [1000, 1032) ns: the TLP offered at 1010 ns starts at 1032 (not at 1010,
+   * as if the DLLP were not there, nor at 1042, as if it were sent at 1010). */
+  const TlpReservation r = d.reserve(1010 * kNs, 100, 64, DmaPurpose::Data);
+  EXPECT_EQ(r.start_ps, 1032 * kNs);
+  EXPECT_EQ(r.end_ps, 1432 * kNs);
+  EXPECT_EQ(r.arrival_ps, 1532 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 0u);
+  const PcieDirCounters c = d.counters(2000 * kNs);
+  EXPECT_EQ(c.dllps, 1u);
+  EXPECT_EQ(c.dllp_bytes, 8u);
+  EXPECT_EQ(c.tlps, 1u);
+  EXPECT_EQ(c.busy_ps, 432 * kNs);
+}
+
+TEST(PcieDirectionDllp, ADllpDueAtTheInstantOfATlpGoesFirstOneDueAPicosecondLaterAfter) {
+  const TlpFormat fmt(gen1x1());
+  PcieDirection d(fmt, 100 * kNs);
+  d.queue_dllp(1000 * kNs);
+  EXPECT_EQ(d.reserve(1000 * kNs, 100, 64, DmaPurpose::Data).start_ps, 1032 * kNs);
+  d.queue_dllp(3000 * kNs + 1);
+  EXPECT_EQ(d.reserve(3000 * kNs, 100, 64, DmaPurpose::Data).start_ps, 3000 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 1u);
+  /* At 3000 ns + 1 ps the second DLLP is due, queued behind the TLP [3000, 3400): counted, its
+   * wire time not yet; busy so far: 32 + 400 ns, and 1 ps of the second TLP. */
+  const PcieDirCounters c = d.counters(3000 * kNs + 1);
+  EXPECT_EQ(c.dllps, 2u);
+  EXPECT_EQ(c.busy_ps, 432 * kNs + 1);
+  EXPECT_EQ(d.counters(3000 * kNs).dllps, 1u);
+  EXPECT_EQ(d.dllps_pending(), 1u); /* reading does not book */
+}
+
+TEST(PcieDirectionDllp, ADllpDueWhileTheWireIsBusyWaitsForTheTlpInProgress) {
+  const TlpFormat fmt(gen1x1());
+  PcieDirection d(fmt, 100 * kNs);
+  EXPECT_EQ(d.reserve(1000 * kNs, 100, 64, DmaPurpose::Data).end_ps, 1400 * kNs);
+  d.queue_dllp(1200 * kNs);
+  EXPECT_EQ(d.counters(1100 * kNs).dllps, 0u);
+  EXPECT_EQ(d.free_ps(1100 * kNs), 1400 * kNs);
+  const PcieDirCounters c = d.counters(1200 * kNs);
+  EXPECT_EQ(c.dllps, 1u);
+  EXPECT_EQ(c.busy_ps, 200 * kNs);
+  EXPECT_EQ(d.free_ps(1200 * kNs), 1432 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 1u);
+  /* The DLLP goes right after the TLP, [1400, 1432); a TLP offered at 1300 ns follows it. */
+  EXPECT_EQ(d.reserve(1300 * kNs, 100, 64, DmaPurpose::Data).start_ps, 1432 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 0u);
+}
+
+TEST(PcieDirectionDllp, DllpsQueuedOutOfOrderAreBookedInSendTimeOrder) {
+  const TlpFormat fmt(gen1x1());
+  PcieDirection d(fmt, 100 * kNs);
+  d.queue_dllp(3000 * kNs);
+  d.queue_dllp(2000 * kNs);
+  d.queue_dllp(2000 * kNs);
+  /* The two due at 2000 ns: [2000, 2064) ns; the one at 3000 ns is not due by 2010. */
+  EXPECT_EQ(d.counters(2500 * kNs).dllps, 2u);
+  EXPECT_EQ(d.counters(2500 * kNs).busy_ps, 64 * kNs);
+  EXPECT_EQ(d.reserve(2010 * kNs, 100, 64, DmaPurpose::Data).start_ps, 2064 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 1u);
+  EXPECT_EQ(d.reserve(3010 * kNs, 100, 64, DmaPurpose::Data).start_ps, 3032 * kNs);
+  EXPECT_EQ(d.counters(4000 * kNs).dllps, 3u);
+  /* One due before the last reservation could no longer be booked at its time. */
+  EXPECT_THROW(d.queue_dllp(3009 * kNs), std::logic_error);
+  d.queue_dllp(3010 * kNs);
+  EXPECT_EQ(d.dllps_pending(), 1u);
+}
+
+TEST(PcieDirectionDllp, AnSkpDueBeforeAQueuedDllpGoesFirst) {
+  PcieParams p = gen1x1();
+  p.skp = true;
+  const TlpFormat fmt(p);
+  PcieDirection d(fmt, 100 * kNs);
+  /* SKP due at 4720 ns, 16 ns; the DLLP due at 4725 ns follows it: [4736, 4768); the TLP then. */
+  d.queue_dllp(4725 * kNs);
+  EXPECT_EQ(d.reserve(4730 * kNs, 100, 64, DmaPurpose::Data).start_ps, 4768 * kNs);
+  const PcieDirCounters c = d.counters(5000 * kNs);
+  EXPECT_EQ(c.skps, 1u);
+  EXPECT_EQ(c.dllps, 1u);
+  EXPECT_EQ(c.busy_ps, (16 + 32 + 232) * kNs);
+}
+
+TEST(PcieDirectionDllp, QueuedDllpsGiveWhatDllpsSentAtTheirSendTimeGive) {
+  /* The eager twin gets each DLLP by reserve_dllp(due) at its due time, before anything else at
+   * that time (as the link's former DLLP method did: methods run before threads); the lazy one
+   * queues it ahead. Random TLPs, DLLPs and reads, with SKPs: every result must agree. */
+  PcieParams p = gen1x1();
+  p.skp = true;
+  const TlpFormat fmt(p);
+  PcieDirection lazy(fmt, 100 * kNs);
+  PcieDirection eager(fmt, 100 * kNs);
+  std::vector<uint64_t> due; /* the eager twin's DLLPs not sent yet, sorted */
+  std::mt19937_64 rng(12345);
+  uint64_t t = 0;
+  int reads = 0, tlps = 0;
+  /* Times on a 4 ns grid, so that DLLPs often fall due at the instant of a TLP or a read. */
+  for (int i = 0; i < 20000; i++) {
+    if (rng() % 4) t += (rng() % 75) * 4 * kNs; /* a quarter of the operations at the same instant */
+    while (!due.empty() && due.front() <= t) {
+      eager.reserve_dllp(due.front());
+      due.erase(due.begin());
+    }
+    const uint64_t op = rng() % 10;
+    if (op < 4) {
+      const uint32_t bytes = 20 + static_cast<uint32_t>(rng() % 280);
+      const TlpReservation a = lazy.reserve(t, bytes, bytes - 20, DmaPurpose::Data);
+      const TlpReservation b = eager.reserve(t, bytes, bytes - 20, DmaPurpose::Data);
+      ASSERT_EQ(a.start_ps, b.start_ps) << i;
+      ASSERT_EQ(a.arrival_ps, b.arrival_ps) << i;
+      tlps++;
+    } else if (op < 8) {
+      const uint64_t at = t + (rng() % 375) * 4 * kNs;
+      lazy.queue_dllp(at);
+      due.insert(std::upper_bound(due.begin(), due.end(), at), at);
+    } else {
+      const PcieDirCounters a = lazy.counters(t);
+      const PcieDirCounters b = eager.counters(t);
+      ASSERT_EQ(a.dllps, b.dllps) << i;
+      ASSERT_EQ(a.skps, b.skps) << i;
+      ASSERT_EQ(a.busy_ps, b.busy_ps) << i;
+      ASSERT_EQ(a.tlps, b.tlps) << i;
+      ASSERT_EQ(lazy.free_ps(t), eager.free_ps(t)) << i;
+      reads++;
+    }
+  }
+  EXPECT_GT(reads, 1000);
+  EXPECT_GT(tlps, 5000);
+  EXPECT_GT(lazy.counters(t).dllps, 5000u);
 }
 
 TEST(PcieCredits, TooFewPostedDataCreditsThrottleToOneTlpPerCreditRoundTrip) {
