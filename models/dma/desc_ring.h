@@ -109,8 +109,19 @@ class DescRing {
   void wait_fetch_kick() { m_fetch_kick.wait(); }
   /* Notified when descriptors enter the cache: wait_desc_ready() waits for
    * the next notify_desc_ready(). */
-  void notify_desc_ready() { m_desc_ready.notify(); }
+  void notify_desc_ready() {
+    m_desc_ready.notify();
+    if (m_desc_ready_nb_wait) {
+      m_desc_ready_nb_wait = false;
+      m_desc_ready_nb.notify();
+    }
+  }
   void wait_desc_ready() { m_desc_ready.wait(); }
+  /* The same for an SC_METHOD: its next activation is at the next notify_desc_ready(). */
+  void next_trigger_desc_ready() {
+    m_desc_ready_nb_wait = true;
+    sc_core::next_trigger(m_desc_ready_nb);
+  }
 
  private:
   void account();
@@ -147,6 +158,8 @@ class DescRing {
   uint32_t m_cache_count = 0;
   WaitedEvent m_fetch_kick;
   WaitedEvent m_desc_ready;
+  sc_core::sc_event m_desc_ready_nb; /* for next_trigger_desc_ready */
+  bool m_desc_ready_nb_wait = false;
 };
 
 }  // namespace nicsim

@@ -16,6 +16,7 @@
 #include "net/rss.h"
 #include "nic/ps_time.h"
 #include "nic/trace.h"
+#include "pcie/pcie_link.h"
 
 namespace nicsim {
 
@@ -133,6 +134,10 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   SC_THREAD(rx_fetch_thread); /* queue 0; the others are spawned below */
   SC_THREAD(tx_fetch_thread);
   SC_THREAD(rx_data_thread);
+  SC_METHOD(rx_data_method); /* over a PcieLink: rx_data_thread hands over to it at time 0 */
+  sensitive << m_rxm_start;
+  dont_initialize();
+  SC_THREAD(rx_frame_fwd_thread);
   SC_THREAD(tx_issue_thread);
   SC_THREAD(tx_retire_thread);
   for (uint32_t i = 0; i < p.max_read_reqs; i++) {
@@ -532,6 +537,10 @@ void DmaEngine::ring_config_write(DescRing &r, const char *which, int field, uin
 
 void DmaEngine::ctrl_changed() {
   m_ctrl_event.notify();
+  if (m_ctrl_nb_wait) {
+    m_ctrl_nb_wait = false;
+    m_ctrl_nb.notify();
+  }
   for (auto &r : m_rx) r->kick_fetch();
   for (auto &r : m_tx) r->kick_fetch();
 }
@@ -565,6 +574,28 @@ void DmaEngine::wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc) {
   if (q.count >= m_p.wb_threshold) wb_flush(q);
 }
 
+/* One write-back request of q's queued descriptors [i, i + n) has left the
+ * device: head moves past them, then their frames complete (counters, and
+ * the queue's interrupt moderation). */
+void DmaEngine::wb_written(WbQueue &q, uint32_t i, uint32_t n) {
+  m_cnt.desc_writebacks++;
+  q.ring->advance_head(n);
+  uint32_t frames = 0;
+  bool ioc = false;
+  for (uint32_t k = i; k < i + n; k++) {
+    frames += q.eop[k];
+    ioc |= q.eop[k] && q.ioc[k];
+  }
+  if (frames) {
+    if (q.rx) {
+      m_cnt.rx_dma_frames += frames;
+      m_cnt.rxq_frames[q.qid] += frames;
+      m_rx_in_engine -= frames;
+    }
+    q.irq->completion(q.cause, frames, ioc);
+  }
+}
+
 /* Writes back the queued descriptors: one request per run of consecutive
  * descriptors when they are packed (spacing == size), else one each. Head
  * moves past them once each request has left; then their frames complete. */
@@ -588,22 +619,7 @@ void DmaEngine::wb_flush(WbQueue &q) {
       q.count = 0;
       return;
     }
-    m_cnt.desc_writebacks++;
-    r.advance_head(n);
-    uint32_t frames = 0;
-    bool ioc = false;
-    for (uint32_t k = i; k < i + n; k++) {
-      frames += q.eop[k];
-      ioc |= q.eop[k] && q.ioc[k];
-    }
-    if (frames) {
-      if (q.rx) {
-        m_cnt.rx_dma_frames += frames;
-        m_cnt.rxq_frames[q.qid] += frames;
-        m_rx_in_engine -= frames;
-      }
-      q.irq->completion(q.cause, frames, ioc);
-    }
+    wb_written(q, i, n);
     i += n;
   }
   q.count = 0;
@@ -719,7 +735,30 @@ void DmaEngine::fetch_loop(uint32_t q, bool rx) {
  * frames behind it: one FIFO, as the generic NIC's), or with rx_drop_nodesc
  * is dropped when the ring has none left for the device (nothing cached,
  * nothing to fetch). */
+/* The ring of the RX FIFO's oldest frame (RSS, computed once per frame), or
+ * nullptr if that frame has just been dropped because its ring has no
+ * descriptor left for the device (rx_drop_nodesc). */
+DescRing *DmaEngine::rx_front_ring() {
+  if (m_rx_front_q < 0) {
+    uint32_t len = 0;
+    const uint8_t *data = m_mac.rx_fifo().front(&len);
+    m_rx_front_q = static_cast<int>(rss_queue(data, len));
+  }
+  DescRing &r = *m_rx[static_cast<uint32_t>(m_rx_front_q)];
+  if (r.cache_empty() && m_p.rx_drop_nodesc && r.owned() == 0) {
+    m_mac.rx_pop(); /* dropped where it stands: the frames behind it go on */
+    m_rx_front_q = -1;
+    m_cnt.rx_drop_nodesc++;
+    return nullptr;
+  }
+  return &r;
+}
+
 void DmaEngine::rx_data_thread() {
+  if (m_rx_link) {
+    m_rxm_start.notify(); /* the method runs the RX path; this thread ends */
+    return;
+  }
   for (;;) {
     bool halted = false;
     for (const auto &r : m_rx) halted |= r->halted();
@@ -733,18 +772,9 @@ void DmaEngine::rx_data_thread() {
       m_mac.wait_rx_frame();
       continue;
     }
-    if (m_rx_front_q < 0) {
-      uint32_t len = 0;
-      const uint8_t *data = m_mac.rx_fifo().front(&len);
-      m_rx_front_q = static_cast<int>(rss_queue(data, len));
-    }
-    DescRing &r = *m_rx[static_cast<uint32_t>(m_rx_front_q)];
-    if (r.cache_empty() && m_p.rx_drop_nodesc && r.owned() == 0) {
-      m_mac.rx_pop(); /* dropped where it stands: the frames behind it go on */
-      m_rx_front_q = -1;
-      m_cnt.rx_drop_nodesc++;
-      continue;
-    }
+    DescRing *front = rx_front_ring();
+    if (!front) continue;
+    DescRing &r = *front;
     if (r.cache_empty()) {
       rx_flush_all();
       r.wait_desc_ready();
@@ -752,6 +782,32 @@ void DmaEngine::rx_data_thread() {
     }
     rx_one_frame(static_cast<uint32_t>(m_rx_front_q));
   }
+}
+
+/* Takes ring's next cached descriptor for the frame's bytes [off, len): its
+ * processing cycles pass as the write's start offset (b->ready_ps); a family
+ * may put a header before the frame in its first buffer (mvneta's 2-byte
+ * Marvell header), so the frame starts that far in. False (violation
+ * reported, ring halted) if the buffer cannot hold a byte. */
+bool DmaEngine::rx_take_buffer(DescRing &ring, uint32_t off, uint32_t len, RxBuf *b) {
+  b->d = ring.pop_cached(&b->idx);
+  b->ready_ps = m_clock.after_cycles(now_ps(), m_p.desc_proc_cycles);
+  m_cnt.busy_cycles += m_p.desc_proc_cycles;
+  const uint32_t buf = b->d.len ? b->d.len : m_rx_buf_size;
+  if (buf == 0) {
+    violation("RX descriptor %u has no buffer (buf_len 0 and RX_BUF_SIZE 0)", b->idx);
+    ring.halt();
+    return false;
+  }
+  const uint32_t skip = off == 0 ? m_codec.rx_data_offset() : 0;
+  if (buf <= skip) {
+    violation("RX descriptor %u: buffer of %u bytes has no room after the %u-byte header", b->idx, buf, skip);
+    ring.halt();
+    return false;
+  }
+  b->addr = b->d.buf_addr + skip;
+  b->chunk = std::min(len - off, buf - skip);
+  return true;
 }
 
 /* Moves the oldest RX FIFO frame into as many buffers of queue qi as it needs. */
@@ -775,28 +831,12 @@ void DmaEngine::rx_one_frame(uint32_t qi) {
       }
     }
     if (ring.halted()) return;
-    uint32_t idx = 0;
-    DmaDesc d = ring.pop_cached(&idx);
-    /* The descriptor's processing cycles pass as the write's start offset. */
-    uint64_t ready_ps = m_clock.after_cycles(now_ps(), m_p.desc_proc_cycles);
-    m_cnt.busy_cycles += m_p.desc_proc_cycles;
-    uint32_t buf = d.len ? d.len : m_rx_buf_size;
-    if (buf == 0) {
-      violation("RX descriptor %u has no buffer (buf_len 0 and RX_BUF_SIZE 0)", idx);
-      ring.halt();
-      return;
-    }
-    /* A family may put a header before the frame in its first buffer
-     * (mvneta's 2-byte Marvell header): the frame starts that far in. */
-    uint32_t skip = off == 0 ? m_codec.rx_data_offset() : 0;
-    if (buf <= skip) {
-      violation("RX descriptor %u: buffer of %u bytes has no room after the %u-byte header", idx, buf, skip);
-      ring.halt();
-      return;
-    }
-    uint32_t chunk = std::min(len - off, buf - skip);
-    if (!xfer.write(d.buf_addr + skip, data + off, chunk, DmaPurpose::Data, 0, ready_ps,
-                    data_ro(d.buf_addr + skip))) {
+    RxBuf b;
+    if (!rx_take_buffer(ring, off, len, &b)) return;
+    const uint32_t chunk = b.chunk;
+    const uint32_t idx = b.idx;
+    const DmaDesc &d = b.d;
+    if (!xfer.write(b.addr, data + off, chunk, DmaPurpose::Data, 0, b.ready_ps, data_ro(b.addr))) {
       ring.halt();
       return;
     }
@@ -810,6 +850,251 @@ void DmaEngine::rx_one_frame(uint32_t qi) {
     }
     m_codec.encode_rx_done(d, chunk, off, eop, wb_slot(wb));
     wb_add(wb, idx, eop, d.ioc);
+  }
+}
+
+/* ---- RX as a method --------------------------------------------------------- */
+
+void DmaEngine::start_of_simulation() {
+  /* Only a PcieLink answers the probe; another target (the AXI bus, whose
+   * b_transport waits) keeps the thread. */
+  tlm::tlm_generic_payload gp;
+  PcieNbProbe probe;
+  gp.set_extension(&probe);
+  m_socket->transport_dbg(gp);
+  gp.clear_extension(&probe);
+  m_rx_link = m_p.rx_method ? probe.link : nullptr;
+  if (m_rx_link)
+    for (auto &x : m_rx_data_x) x->set_nb_link(m_rx_link);
+}
+
+uint64_t DmaEngine::rx_nb_line_waits() const {
+  uint64_t n = 0;
+  for (const auto &x : m_rx_data_x) n += x->nb_line_waits();
+  return n;
+}
+
+uint64_t DmaEngine::rx_nb_credit_waits() const {
+  uint64_t n = 0;
+  for (const auto &x : m_rx_data_x) n += x->nb_credit_waits();
+  return n;
+}
+
+/* rx_data_thread and rx_one_frame, step for step: each of their waits
+ * (rx_flush_all's write-backs, the data write, the events) is a
+ * next_trigger, and the activation it ends resumes at the same point. */
+void DmaEngine::rx_data_method() {
+  for (;;) {
+    bool waits = false;
+    switch (m_rxm.st) {
+      case kRxmTop: waits = rxm_top(); break;
+      case kRxmFrame: waits = rxm_frame(); break;
+      case kRxmData: waits = rxm_data(); break;
+      case kRxmFlush: waits = rxm_flush(); break;
+      case kRxmWokeTop: m_rxm.st = kRxmTop; break;     /* rx_data_thread's `continue` after a wait */
+      case kRxmWokeFrame: m_rxm.st = kRxmFrame; break; /* rx_one_frame's wait loop, checked again */
+      default: break;
+    }
+    if (waits) return;
+  }
+}
+
+/* rx_data_thread's loop body, up to rx_one_frame. */
+bool DmaEngine::rxm_top() {
+  const uint32_t nq = rx_queues();
+  bool halted = false;
+  for (const auto &r : m_rx) halted |= r->halted();
+  if (!(m_ctrl & GN_CTRL_RX_EN) || halted) {
+    rxm_flush_start(0, nq, kAfterCtrl);
+    return false;
+  }
+  if (m_mac.rx_fifo().frames() == 0) {
+    rxm_flush_start(0, nq, kAfterFrame);
+    return false;
+  }
+  DescRing *front = rx_front_ring();
+  if (!front) return false;
+  DescRing &r = *front;
+  if (r.cache_empty()) {
+    m_rxm.wait_ring = static_cast<uint32_t>(m_rx_front_q);
+    rxm_flush_start(0, nq, kAfterDesc);
+    return false;
+  }
+  /* rx_one_frame's start */
+  const uint32_t qi = static_cast<uint32_t>(m_rx_front_q);
+  m_rxm.q = qi;
+  m_rxm.data = m_mac.rx_fifo().front(&m_rxm.len);
+  m_rxm.off = 0;
+  m_cnt.rxq_steered[qi]++;
+  m_rxm.st = kRxmFrame;
+  return false;
+}
+
+/* rx_one_frame's loop body up to the data write (or its return). */
+bool DmaEngine::rxm_frame() {
+  const uint32_t qi = m_rxm.q;
+  DescRing &ring = *m_rx[qi];
+  if (m_rxm.off >= m_rxm.len) { /* the frame is done: rx_one_frame returns */
+    m_rxm.st = kRxmTop;
+    return false;
+  }
+  if (ring.cache_empty() || !(m_ctrl & GN_CTRL_RX_EN)) {
+    if (ring.halted()) {
+      m_rxm.st = kRxmTop;
+      return false;
+    }
+    rxm_flush_start(0, rx_queues(), kAfterFrameWait);
+    return false;
+  }
+  if (ring.halted()) {
+    m_rxm.st = kRxmTop;
+    return false;
+  }
+  RxBuf b;
+  if (!rx_take_buffer(ring, m_rxm.off, m_rxm.len, &b)) {
+    m_rxm.st = kRxmTop;
+    return false;
+  }
+  m_rxm.d = b.d;
+  m_rxm.idx = b.idx;
+  m_rxm.chunk = b.chunk;
+  m_rx_data_x[qi]->write_nb_begin(b.addr, m_rxm.data + m_rxm.off, b.chunk, DmaPurpose::Data, 0, b.ready_ps,
+                                  data_ro(b.addr));
+  m_rxm.st = kRxmData;
+  return false;
+}
+
+/* The data write, then what follows it in rx_one_frame (wb_add included). */
+bool DmaEngine::rxm_data() {
+  const uint32_t qi = m_rxm.q;
+  const DmaXfer::NbResult res = m_rx_data_x[qi]->write_nb_step();
+  if (res == DmaXfer::NbResult::Pending) return true;
+  if (res == DmaXfer::NbResult::Failed) {
+    m_rx[qi]->halt();
+    m_rxm.st = kRxmTop;
+    return false;
+  }
+  const uint32_t chunk = m_rxm.chunk;
+  m_cnt.data_write_bytes += chunk;
+  m_rxm.off += chunk;
+  const bool eop = m_rxm.off == m_rxm.len;
+  if (eop) {
+    m_mac.rx_pop(); /* the bytes have left the device (may send XON) */
+    m_rx_front_q = -1;
+    m_rx_in_engine++;
+  }
+  WbQueue &wb = m_rx_wb[qi];
+  m_codec.encode_rx_done(m_rxm.d, chunk, m_rxm.off, eop, wb_slot(wb));
+  /* wb_add */
+  wb.idx[wb.count] = m_rxm.idx;
+  wb.eop[wb.count] = eop ? 1 : 0;
+  wb.ioc[wb.count] = m_rxm.d.ioc ? 1 : 0;
+  wb.count++;
+  if (wb.count >= m_p.wb_threshold) {
+    rxm_flush_start(qi, qi + 1, kAfterFrameNext);
+    return false;
+  }
+  m_rxm.st = kRxmFrame;
+  return false;
+}
+
+void DmaEngine::rxm_flush_start(uint32_t first, uint32_t end, uint8_t after) {
+  m_rxm.fl_q = first;
+  m_rxm.fl_end = end;
+  m_rxm.fl_i = 0;
+  m_rxm.fl_writing = false;
+  m_rxm.fl_wrote = false;
+  m_rxm.after = after;
+  m_rxm.st = kRxmFlush;
+}
+
+/* wb_flush over queues [fl_q, fl_end) (RX queues write descriptors back, never
+ * a head index), then the wait or step that followed the flush. */
+bool DmaEngine::rxm_flush() {
+  for (;;) {
+    if (m_rxm.fl_writing) {
+      WbQueue &q = m_rx_wb[m_rxm.fl_q];
+      const DmaXfer::NbResult res = q.xfer->write_nb_step();
+      if (res == DmaXfer::NbResult::Pending) return true;
+      m_rxm.fl_writing = false;
+      DescRing &r = *q.ring;
+      if (res == DmaXfer::NbResult::Failed) { /* wb_flush gives up on this queue */
+        r.halt();
+        q.count = 0;
+        m_rxm.fl_q++;
+        m_rxm.fl_i = 0;
+        continue;
+      }
+      const uint32_t i = m_rxm.fl_i, n = m_rxm.fl_n;
+      wb_written(q, i, n);
+      m_rxm.fl_i = i + n;
+      continue;
+    }
+    if (m_rxm.fl_q >= m_rxm.fl_end) break;
+    WbQueue &q = m_rx_wb[m_rxm.fl_q];
+    if (m_rxm.fl_i >= q.count) {
+      q.count = 0;
+      m_rxm.fl_q++;
+      m_rxm.fl_i = 0;
+      continue;
+    }
+    const uint32_t db = q.ring->desc_bytes();
+    const bool packed = q.ring->spacing() == db;
+    const uint32_t i = m_rxm.fl_i;
+    uint32_t n = 1;
+    if (packed) {
+      while (i + n < q.count && q.idx[i + n] == q.idx[i] + n) n++;
+    }
+    m_rxm.fl_n = n;
+    m_rxm.fl_writing = true;
+    m_rxm.fl_wrote = true;
+    q.xfer->write_nb_begin(q.ring->slot_addr(q.idx[i]), q.bytes.data() + static_cast<size_t>(i) * db, n * db,
+                           DmaPurpose::DescWriteBack, 0);
+  }
+  switch (m_rxm.after) {
+    case kAfterCtrl:
+      m_ctrl_nb_wait = true;
+      sc_core::next_trigger(m_ctrl_nb);
+      m_rxm.st = kRxmWokeTop;
+      return true;
+    case kAfterFrame:
+      rxm_wait_frame(!m_rxm.fl_wrote);
+      m_rxm.st = kRxmWokeTop;
+      return true;
+    case kAfterDesc:
+      m_rx[m_rxm.wait_ring]->next_trigger_desc_ready();
+      m_rxm.st = kRxmWokeTop;
+      return true;
+    case kAfterFrameWait:
+      if (!(m_ctrl & GN_CTRL_RX_EN)) {
+        m_ctrl_nb_wait = true;
+        sc_core::next_trigger(m_ctrl_nb);
+      } else {
+        m_rx[m_rxm.q]->next_trigger_desc_ready();
+      }
+      m_rxm.st = kRxmWokeFrame;
+      return true;
+    default: /* kAfterFrameNext */
+      m_rxm.st = kRxmFrame;
+      return false;
+  }
+}
+
+void DmaEngine::rxm_wait_frame(bool recheck) {
+  m_rxm.recheck = recheck;
+  m_fwd_kick.notify();
+  sc_core::next_trigger(m_fwd_done);
+}
+
+/* The thread checked the FIFO and, unless a flush wrote in between, went
+ * into wait_rx_frame at once; this thread runs after the method in the same
+ * delta, so with no write in between it looks at the FIFO again first (a
+ * frame a method put there meanwhile, which the thread would have seen). */
+void DmaEngine::rx_frame_fwd_thread() {
+  for (;;) {
+    sc_core::wait(m_fwd_kick);
+    if (!m_rxm.recheck || m_mac.rx_fifo().frames() == 0) m_mac.wait_rx_frame();
+    m_fwd_done.notify();
   }
 }
 

@@ -24,13 +24,19 @@
 namespace nicsim {
 
 class Mac;
+class PcieLink;
 
 /*
- * Processes (all SC_THREADs, woken by events, never by a clock):
+ * Processes (SC_THREADs but rx_data over a PcieLink, woken by events, never
+ * by a clock):
  *   rx_fetch, tx_fetch   - keep each ring's descriptor cache filled (one per
  *                          ring; rings of a channel take read tags in turn);
  *   rx_data              - RX FIFO frame -> RSS queue -> host buffers, then
- *                          write-back;
+ *                          write-back; an SC_METHOD state machine
+ *                          (rx_data_method, with rx_frame_fwd to wait for
+ *                          frames) when the socket leads to a PcieLink, whose
+ *                          non-blocking posted-write entry it uses, else the
+ *                          SC_THREAD rx_data_thread (the AXI bus);
  *   tx_issue             - cached TX descriptor -> TX FIFO space + data read;
  *                          queues served round robin, a frame at a time;
  *   tx_reader_<i>        - one per read tag: performs the TX data reads, so
@@ -63,6 +69,7 @@ class DmaEngine : public sc_core::sc_module {
     double csr_clock_mhz = 250;       /* CSR clock the RX_WATCHDOG register counts (x 256), MHz */
     uint32_t rx_queues = 1;           /* RX rings (nic.rx_queues), at most GN_MAX_QUEUES */
     uint32_t tx_queues = 1;           /* TX rings (nic.tx_queues) */
+    bool rx_method = true;            /* RX data path as an SC_METHOD over a PcieLink; false: always the thread */
     /* From cfg.nic.*: desc_cache_entries 0 means two fetch batches;
      * wb_mode desc forces wb_threshold 1; head applies to TX (RX batches). */
     static Params from_config(const nicsim_config &cfg);
@@ -157,6 +164,13 @@ class DmaEngine : public sc_core::sc_module {
   const ReadTagPool &read_tags() const { return m_tags; }
   /* The NIC clock. */
   const NicClock &clock() const { return m_clock; }
+  /* True once the simulation has started if the RX data path runs as an
+   * SC_METHOD over a PcieLink (rx_data_method), false for the thread. */
+  bool rx_is_method() const { return m_rx_link != nullptr; }
+  /* The method's link waits so far, summed over the RX queues: in the
+   * ordering line behind another request, and for flow-control credits. */
+  uint64_t rx_nb_line_waits() const;
+  uint64_t rx_nb_credit_waits() const;
 
  private:
   /* Recomputes the bytes every ring spans (after a base, size or geometry change). */
@@ -191,8 +205,34 @@ class DmaEngine : public sc_core::sc_module {
   void rx_fetch_thread();
   void tx_fetch_thread();
   void fetch_loop(uint32_t q, bool rx);
+  /* Asks the socket's target for a PcieLink (PcieNbProbe): the RX data path is then a method. */
+  void start_of_simulation() override;
   void rx_data_thread();
+  DescRing *rx_front_ring();
+  /* One RX buffer taken for a frame's bytes (rx_take_buffer). */
+  struct RxBuf {
+    uint32_t idx = 0;      /* descriptor index */
+    DmaDesc d;             /* the descriptor */
+    uint64_t ready_ps = 0; /* its processing done: the write's earliest start, ps */
+    uint64_t addr = 0;     /* where the bytes go */
+    uint32_t chunk = 0;    /* how many of the frame's bytes it takes */
+  };
+  bool rx_take_buffer(DescRing &ring, uint32_t off, uint32_t len, RxBuf *b);
   void rx_one_frame(uint32_t q);
+  /* The RX data path as an SC_METHOD: rx_data_thread's steps, its waits
+   * turned into next_triggers (see m_rxm). */
+  void rx_data_method();
+  /* rx_data_method's states: true if it now waits (next_trigger set). */
+  bool rxm_top();
+  bool rxm_frame();
+  bool rxm_data();
+  bool rxm_flush();
+  /* Starts writing back the pending completions of RX queues [first, end), then `after`. */
+  void rxm_flush_start(uint32_t first, uint32_t end, uint8_t after);
+  /* Waits for a frame to enter the MAC's RX FIFO (rx_frame_fwd_thread waits for it). */
+  void rxm_wait_frame(bool recheck);
+  /* SC_THREAD: waits in Mac::wait_rx_frame for rx_data_method (a method cannot). */
+  void rx_frame_fwd_thread();
   /* Writes back every RX (TX) queue's pending completions. */
   void rx_flush_all();
   void tx_flush_all();
@@ -212,6 +252,7 @@ class DmaEngine : public sc_core::sc_module {
   void set_ring_geometry();
   void wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc);
   void wb_flush(WbQueue &q);
+  void wb_written(WbQueue &q, uint32_t i, uint32_t n);
   void wb_flush_head(WbQueue &q);
   /* Ring base/size register write; field: 0 low base, 1 high base, 2 size. */
   void ring_config_write(DescRing &r, const char *which, int field, uint32_t value);
@@ -254,6 +295,34 @@ class DmaEngine : public sc_core::sc_module {
   std::vector<WbQueue> m_rx_wb;
   uint64_t m_rx_in_engine = 0;
   int m_rx_front_q = -1; /* RSS queue of the RX FIFO's oldest frame (-1: not hashed yet) */
+  /* RX data path as a method (rx_data_method): the link (nullptr: the thread
+   * runs instead), and where it stands. */
+  PcieLink *m_rx_link = nullptr;
+  enum RxmState : uint8_t { kRxmTop, kRxmFrame, kRxmData, kRxmFlush, kRxmWokeTop, kRxmWokeFrame };
+  /* What follows a flush: the thread's wait after rx_flush_all (ctrl, frame,
+   * descriptors of wait_ring; in rx_one_frame ctrl or descriptors), or
+   * rx_one_frame's loop after wb_add's flush. */
+  enum RxmAfter : uint8_t { kAfterCtrl, kAfterFrame, kAfterDesc, kAfterFrameWait, kAfterFrameNext };
+  struct RxMethod {
+    uint8_t st = kRxmTop;
+    uint8_t after = kAfterCtrl;
+    uint32_t wait_ring = 0;
+    /* flush of queues [fl_q, fl_end): run from descriptor fl_i, fl_n long, being written */
+    uint32_t fl_q = 0, fl_end = 0, fl_i = 0, fl_n = 0;
+    bool fl_writing = false;
+    bool fl_wrote = false; /* the flush wrote something (so the thread waited in it) */
+    /* the frame being moved: queue, bytes, progress, current descriptor and chunk */
+    uint32_t q = 0;
+    const uint8_t *data = nullptr;
+    uint32_t len = 0, off = 0, idx = 0, chunk = 0;
+    DmaDesc d;
+    bool recheck = false; /* rx_frame_fwd: look at the FIFO before waiting (no flush write since the check) */
+  } m_rxm;
+  sc_core::sc_event m_rxm_start;  /* rx_data_thread starts the method (at time 0) */
+  sc_core::sc_event m_ctrl_nb;    /* ctrl_changed, for the method */
+  bool m_ctrl_nb_wait = false;
+  sc_core::sc_event m_fwd_kick;   /* the method asks rx_frame_fwd to wait for a frame */
+  sc_core::sc_event m_fwd_done;   /* ... which has come */
 
   /* TX */
   std::vector<std::unique_ptr<DmaXfer>> m_tx_fetch_x;

@@ -1,4 +1,5 @@
-/* dma_xfer.cpp: blocking DMA transfers on clock edges (see dma_xfer.h). */
+/* dma_xfer.cpp: DMA transfers on clock edges, blocking and (posted writes
+ * over a PcieLink) non-blocking (see dma_xfer.h). */
 #include "dma/dma_xfer.h"
 
 #include <cstdio>
@@ -25,25 +26,88 @@ bool DmaXfer::write(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose 
              start_ps, relaxed_ordering);
 }
 
-bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
-                  DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
+uint64_t DmaXfer::prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
+                          DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
   uint64_t now = now_ps();
   uint64_t start = m_clock.after_cycles(start_ps > now ? start_ps : now, 0);
   tlm_prepare(m_gp, cmd, addr, data, len);
   m_ext->purpose = purpose;
   m_ext->queue = queue;
   m_ext->relaxed_ordering = relaxed_ordering;
-  sc_core::sc_time delay = ps_time(start - now);
-  m_socket->b_transport(m_gp, delay);
-  if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-  if (m_trace) m_trace->complete(m_trace_tid, TraceWriter::purpose_name(purpose), start, now_ps(), addr, len);
+  return start;
+}
+
+bool DmaXfer::finish(uint64_t start) {
+  if (m_trace)
+    m_trace->complete(m_trace_tid, TraceWriter::purpose_name(m_ext->purpose), start, now_ps(), m_gp.get_address(),
+                      m_gp.get_data_length());
   if (m_gp.is_response_ok()) return true;
   char msg[160];
   std::snprintf(msg, sizeof msg, "DMA %s of %u bytes at 0x%llx failed: %s",
-                cmd == tlm::TLM_READ_COMMAND ? "read" : "write", len,
-                static_cast<unsigned long long>(addr), m_gp.get_response_string().c_str());
+                m_gp.is_read() ? "read" : "write", m_gp.get_data_length(),
+                static_cast<unsigned long long>(m_gp.get_address()), m_gp.get_response_string().c_str());
   if (m_on_error) m_on_error(msg);
   return false;
+}
+
+bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
+                  DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
+  const uint64_t start = prepare(cmd, addr, data, len, purpose, queue, start_ps, relaxed_ordering);
+  sc_core::sc_time delay = ps_time(start - now_ps());
+  m_socket->b_transport(m_gp, delay);
+  if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
+  return finish(start);
+}
+
+void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose,
+                             uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
+  m_nb_start = prepare(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t *>(src), len, purpose, queue, start_ps,
+                       relaxed_ordering);
+  m_nb_w = PcieLink::NbWrite();
+  m_nb_phase = NbPhase::Start;
+}
+
+/* The thread path's waits, each a next_trigger: b_transport_dev's start wait,
+ * up_enter's ordering-line and credit waits, device_write's wait for the last
+ * TLP to leave. */
+DmaXfer::NbResult DmaXfer::write_nb_step() {
+  const uint64_t now = now_ps();
+  switch (m_nb_phase) {
+    case NbPhase::Idle: return NbResult::Failed; /* no write started: a caller's bug */
+    case NbPhase::Start:
+      if (m_nb_start > now) {
+        m_nb_phase = NbPhase::Link;
+        sc_core::next_trigger(ps_time(m_nb_start - now));
+        return NbResult::Pending;
+      }
+      m_nb_phase = NbPhase::Link;
+      /* fall through */
+    case NbPhase::Link:
+      switch (m_nb_link->device_write_nb(m_gp, m_nb_w)) {
+        case PcieLink::NbStatus::RetryAt:
+          m_nb_credit_waits++;
+          sc_core::next_trigger(ps_time(m_nb_w.retry_ps - now));
+          return NbResult::Pending;
+        case PcieLink::NbStatus::WaitEvent:
+          m_nb_line_waits++;
+          sc_core::next_trigger(*m_nb_w.ev);
+          return NbResult::Pending;
+        case PcieLink::NbStatus::Error:
+          m_nb_phase = NbPhase::Idle;
+          return finish(m_nb_start) ? NbResult::Ok : NbResult::Failed;
+        case PcieLink::NbStatus::Done: break;
+      }
+      m_nb_phase = NbPhase::End;
+      if (m_nb_w.end_ps > now) {
+        sc_core::next_trigger(ps_time(m_nb_w.end_ps - now));
+        return NbResult::Pending;
+      }
+      /* fall through */
+    case NbPhase::End: break;
+  }
+  m_nb_link->device_write_nb_done(m_gp);
+  m_nb_phase = NbPhase::Idle;
+  return finish(m_nb_start) ? NbResult::Ok : NbResult::Failed;
 }
 
 }  // namespace nicsim

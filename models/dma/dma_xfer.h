@@ -11,13 +11,15 @@
 
 #include "common/tlp.h"
 #include "dma/nic_clock.h"
+#include "pcie/pcie_link.h"
 
 namespace nicsim {
 
 class TraceWriter;
 
 /* Each SC_THREAD that issues DMA owns one DmaXfer, so no payload is shared
- * or allocated per transfer. Only callable from an SC_THREAD. */
+ * or allocated per transfer. read() and write() only from an SC_THREAD; the
+ * write_nb_* pair from an SC_METHOD, over a PcieLink (set_nb_link). */
 class DmaXfer {
  public:
   /* Called with a message when a transfer gets an error response. */
@@ -40,6 +42,22 @@ class DmaXfer {
    * has left the device. Start time, RO and result as for read(). */
   bool write(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose, uint16_t queue,
              uint64_t start_ps = 0, bool relaxed_ordering = false);
+  /* Outcome of a write_nb_step. */
+  enum class NbResult { Pending, Ok, Failed };
+  /* The link whose device_write_nb the write_nb_* calls use (nullptr: none). */
+  void set_nb_link(PcieLink *link) { m_nb_link = link; }
+  /* Starts a posted write as write() would (same arguments, start time and
+   * RO), for an SC_METHOD: call write_nb_step() now and on each activation
+   * after a Pending (which has set the method's next_trigger: the start
+   * edge, a credit or ordering-line wait, the last TLP leaving) until it
+   * returns Ok or Failed (as write()'s true / false, at the same times). */
+  void write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose, uint16_t queue,
+                      uint64_t start_ps = 0, bool relaxed_ordering = false);
+  /* Advances the write started by write_nb_begin (see there). */
+  NbResult write_nb_step();
+  /* write_nb_step's waits so far: in the link's ordering line, for credits. */
+  uint64_t nb_line_waits() const { return m_nb_line_waits; }
+  uint64_t nb_credit_waits() const { return m_nb_credit_waits; }
   /* Records every transfer as a span on track tid of t (nullptr: none). */
   void set_trace(TraceWriter *t, uint32_t tid) {
     m_trace = t;
@@ -49,6 +67,11 @@ class DmaXfer {
  private:
   bool run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
            uint16_t queue, uint64_t start_ps, bool relaxed_ordering);
+  /* Prepares m_gp and returns the start time: the first edge at or after max(now, start_ps). */
+  uint64_t prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
+                   uint16_t queue, uint64_t start_ps, bool relaxed_ordering);
+  /* Traces the transfer that started at start and reports its error, if any; its result. */
+  bool finish(uint64_t start);
 
   tlm::tlm_initiator_socket<> &m_socket;
   const NicClock &m_clock;
@@ -57,6 +80,14 @@ class DmaXfer {
   TlpExt *m_ext; /* owned by m_gp */
   TraceWriter *m_trace = nullptr;
   uint32_t m_trace_tid = 0;
+  /* write_nb_*: the link, the phase of the write in progress, its start, the link's state of it */
+  enum class NbPhase { Idle, Start, Link, End };
+  PcieLink *m_nb_link = nullptr;
+  NbPhase m_nb_phase = NbPhase::Idle;
+  uint64_t m_nb_start = 0;
+  PcieLink::NbWrite m_nb_w;
+  uint64_t m_nb_line_waits = 0;
+  uint64_t m_nb_credit_waits = 0;
 };
 
 }  // namespace nicsim

@@ -53,6 +53,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   if (p.line_bytes == 0 || (p.line_bytes & (p.line_bytes - 1)))
     throw std::invalid_argument("the root complex's cache line must be a power of two");
   dev.register_b_transport(this, &PcieLink::b_transport_dev);
+  dev.register_transport_dbg(this, &PcieLink::dbg_dev);
   host.register_b_transport(this, &PcieLink::b_transport_host);
   m_reg_gp.set_data_ptr(m_reg_buf);
   for (uint32_t t = p.tags; t-- > 0;) m_tag_ids.push_back(static_cast<uint16_t>(t));
@@ -145,6 +146,10 @@ void PcieLink::up_enter(FcCredits *fc, uint32_t hdr, uint32_t data) {
 void PcieLink::up_leave() {
   m_ticket_serving++;
   m_ticket_event.notify();
+  if (m_ticket_nb_waiters) {
+    m_ticket_nb_waiters = 0;
+    m_ticket_nb_event.notify();
+  }
 }
 
 uint64_t PcieLink::commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro) {
@@ -193,8 +198,39 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
   m_rd.dma_bytes += p.get_data_length();
 }
 
-void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
+/* One posted-write TLP of n bytes (dc data credits) at addr, once its turn
+ * in the upstream line and its credits have come (up_enter, or
+ * device_write_nb's steps): reserves the wire now, commits it, returns the
+ * credits and schedules the Ack, queues the bytes for memory, and leaves the
+ * line. Shared by device_write and device_write_nb. */
+TlpReservation PcieLink::post_tlp(uint64_t addr, const uint8_t *data, uint32_t n, uint32_t dc, DmaPurpose purpose,
+                                  const TlpAttrs &attrs) {
   const bool ro = attrs.relaxed_ordering;
+  const uint64_t now = now_ps();
+  const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemWrite, addr, n), n, purpose);
+  const uint64_t c = commit(r.arrival_ps, addr, n, ro);
+  if (ro) m_up_ro_tlps++;
+  if (!m_fc_p.infinite()) {
+    /* The root port frees the buffer once the write is committed, in order. */
+    m_last_p_free_ps = std::max(m_last_p_free_ps, c);
+    m_fc_p.consume(1, dc, update_fc(kUpdateP, m_last_p_free_ps));
+  }
+  ack(m_down_dllps, m_down, r.arrival_ps);
+  PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
+  q.push(c, addr, data, n, purpose, attrs);
+  if (&q == &m_up_q) m_so_pushed++;
+  if (!m_lazy) {
+    notify_at(m_up_event, c, now);
+  } else if (purpose == DmaPurpose::Msi) {
+    /* An MSI interrupts the CPU: it reaches memory at its commit, as eagerly. */
+    m_lazy_wakes++;
+    notify_at(m_up_event, c, now);
+  }
+  up_leave();
+  return r;
+}
+
+void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {
   const uint64_t addr = p.get_address();
   const uint64_t len = p.get_data_length();
   const uint8_t *data = p.get_data_ptr();
@@ -203,33 +239,81 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const Tl
     const uint32_t n = m_fmt.write_chunk(addr + off, len - off);
     const uint32_t dc = FcCredits::data_credits(n);
     up_enter(&m_fc_p, 1, dc);
-    const uint64_t now = now_ps();
-    const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemWrite, addr + off, n), n, purpose);
-    const uint64_t c = commit(r.arrival_ps, addr + off, n, ro);
-    if (ro) m_up_ro_tlps++;
-    if (!m_fc_p.infinite()) {
-      /* The root port frees the buffer once the write is committed, in order. */
-      m_last_p_free_ps = std::max(m_last_p_free_ps, c);
-      m_fc_p.consume(1, dc, update_fc(kUpdateP, m_last_p_free_ps));
-    }
-    ack(m_down_dllps, m_down, r.arrival_ps);
-    PostedWriteQueue &q = (ro && m_p.rc_serialize_writes) ? m_up_ro_q : m_up_q;
-    q.push(c, addr + off, data + off, n, purpose, attrs);
-    if (&q == &m_up_q) m_so_pushed++;
-    if (!m_lazy) {
-      notify_at(m_up_event, c, now);
-    } else if (purpose == DmaPurpose::Msi) {
-      /* An MSI interrupts the CPU: it reaches memory at its commit, as eagerly. */
-      m_lazy_wakes++;
-      notify_at(m_up_event, c, now);
-    }
-    up_leave();
+    const TlpReservation r = post_tlp(addr + off, data + off, n, dc, purpose, attrs);
     last_end = r.end_ps;
     off += n;
   }
   p.set_response_status(tlm::TLM_OK_RESPONSE);
   /* Posted: the device is done once its TLPs have left it. */
   wait_until(last_end);
+}
+
+unsigned int PcieLink::dbg_dev(tlm_generic_payload &p) {
+  PcieNbProbe *probe = nullptr;
+  p.get_extension(probe);
+  if (probe) probe->link = this;
+  return 0;
+}
+
+/* device_write's steps (up_enter's ticket and credit waits included), each
+ * wait turned into a return that the caller resumes; the same reservations,
+ * commits, credits, DLLP schedules and notifications, in the same order. */
+PcieLink::NbStatus PcieLink::device_write_nb(tlm_generic_payload &p, NbWrite &w) {
+  TlpExt *ext = nullptr;
+  p.get_extension(ext);
+  const DmaPurpose purpose = ext ? ext->purpose : DmaPurpose::Other;
+  const TlpAttrs attrs = ext ? ext->attrs() : TlpAttrs();
+  const uint64_t addr = p.get_address();
+  const uint64_t len = p.get_data_length();
+  const uint8_t *data = p.get_data_ptr();
+  if (w.off == 0 && !w.ticketed && (len == 0 || data == nullptr)) {
+    char msg[160];
+    std::snprintf(msg, sizeof msg, "device DMA of zero length (or no data buffer) at address 0x%" PRIx64, addr);
+    violation(msg);
+    p.set_response_status(tlm::TLM_GENERIC_ERROR_RESPONSE);
+    return NbStatus::Error;
+  }
+  while (w.off < len) {
+    const uint32_t n = m_fmt.write_chunk(addr + w.off, len - w.off);
+    const uint32_t dc = FcCredits::data_credits(n);
+    /* up_enter(&m_fc_p, 1, dc) */
+    if (!w.ticketed) {
+      w.ticket = m_ticket_next++;
+      w.ticketed = true;
+      w.stalled = false;
+    }
+    if (m_ticket_serving != w.ticket) {
+      m_ticket_nb_waiters++;
+      w.ev = &m_ticket_nb_event;
+      return NbStatus::WaitEvent;
+    }
+    if (!m_fc_p.infinite()) {
+      if (!w.stalled) {
+        const uint64_t t0 = now_ps();
+        const uint64_t t = m_fc_p.ready_ps(t0, 1, dc);
+        if (t > t0) {
+          m_up.count_credit_stall(t - t0);
+          w.stalled = true;
+          w.retry_ps = t;
+          return NbStatus::RetryAt;
+        }
+      } else {
+        m_fc_p.ready_ps(now_ps(), 1, dc);
+      }
+    }
+    const TlpReservation r = post_tlp(addr + w.off, data + w.off, n, dc, purpose, attrs);
+    w.ticketed = false;
+    w.stalled = false;
+    w.end_ps = r.end_ps;
+    w.off += n;
+  }
+  p.set_response_status(tlm::TLM_OK_RESPONSE);
+  return NbStatus::Done;
+}
+
+void PcieLink::device_write_nb_done(const tlm_generic_payload &p) {
+  m_rd.dma_reqs++;
+  m_rd.dma_bytes += p.get_data_length();
 }
 
 void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {

@@ -47,6 +47,17 @@ struct PcieReadStats {
   LatencyHist dma_rd_latency;   /* per device read request: handed to the link to its last byte back, ps */
 };
 
+class PcieLink;
+
+/* Sent with transport_dbg on the device socket: a PcieLink target sets link to
+ * itself (its non-blocking posted-write entry, device_write_nb, may be used);
+ * any other target leaves it null. */
+struct PcieNbProbe : tlm::tlm_extension<PcieNbProbe> {
+  PcieLink *link = nullptr;
+  tlm::tlm_extension_base *clone() const override { return new PcieNbProbe(*this); }
+  void copy_from(const tlm::tlm_extension_base &e) override { link = static_cast<const PcieNbProbe &>(e).link; }
+};
+
 /* The link, its root-complex side (host memory access) and the device's BAR0 access. */
 class PcieLink : public sc_core::sc_module {
  public:
@@ -96,6 +107,30 @@ class PcieLink : public sc_core::sc_module {
    * a lazily applied write's commit time; otherwise now. */
   uint64_t mem_access_ps() const;
 
+  /* A device posted write in progress through device_write_nb (one per
+   * initiator context; reset it, = {}, before each new write). */
+  struct NbWrite {
+    uint64_t off = 0;       /* payload bytes whose TLPs are reserved */
+    uint64_t ticket = 0;    /* the ordering-line ticket of the next TLP, if ticketed */
+    bool ticketed = false;  /* holds a ticket for the next TLP */
+    bool stalled = false;   /* waited for credits for the next TLP (re-read them, as up_enter) */
+    uint64_t end_ps = 0;    /* Done: when the last TLP has left the device */
+    uint64_t retry_ps = 0;  /* RetryAt: when to call again */
+    const sc_core::sc_event *ev = nullptr; /* WaitEvent: call again when it is notified */
+  };
+  enum class NbStatus { Done, RetryAt, WaitEvent, Error };
+  /* Non-blocking device posted write for an SC_METHOD initiator, called at
+   * the request's start time (b_transport_dev's after its start wait): does
+   * what device_write does, TLP by TLP, as far as it can now. Done: every TLP
+   * is reserved (w.end_ps: the last one has left the device; call
+   * device_write_nb_done then); RetryAt / WaitEvent: device_write would wait
+   * here (credits short / others ahead in the ordering line, whose ticket w
+   * keeps): call again with the same w at w.retry_ps / on w.ev; Error: as
+   * b_transport_dev's (empty transfer), response set. */
+  NbStatus device_write_nb(tlm::tlm_generic_payload &p, NbWrite &w);
+  /* Counts a finished device_write_nb request, at its end (as b_transport_dev on return). */
+  void device_write_nb_done(const tlm::tlm_generic_payload &p);
+
   /* Called when a request cannot be carried (empty transfer, bad address
    * answer): component, message. The glue stops the run. */
   std::function<void(const std::string &, const std::string &)> on_violation;
@@ -138,7 +173,11 @@ class PcieLink : public sc_core::sc_module {
 
   void b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
   void b_transport_host(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
+  /* Device socket debug transport: answers a PcieNbProbe (0 bytes otherwise). */
+  unsigned int dbg_dev(tlm::tlm_generic_payload &p);
   void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
+  TlpReservation post_tlp(uint64_t addr, const uint8_t *data, uint32_t n, uint32_t dc, DmaPurpose purpose,
+                          const TlpAttrs &attrs);
   void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
   /* Sends the completions of MRd r (memory answered ok) from now on; frees its tag on arrival. */
   void send_completions(const PendingRead &r, bool ok);
@@ -187,6 +226,8 @@ class PcieLink : public sc_core::sc_module {
   uint64_t m_ticket_next = 0;
   uint64_t m_ticket_serving = 0;
   WaitedEvent m_ticket_event;
+  sc_core::sc_event m_ticket_nb_event; /* up_leave: for device_write_nb callers waiting in line */
+  uint32_t m_ticket_nb_waiters = 0;
   FcCredits m_fc_p;
   FcCredits m_fc_np;
   uint64_t m_last_p_free_ps = 0;
