@@ -68,7 +68,10 @@ while IFS= read -r line || [ -n "$line" ]; do
     echo "same     $line  ($ev)"
   else
     bad=$((bad + 1))
-    diffs=$({ diff "$work/old.m" "$work/new.m" || true; } | sed -n 's/^> \([^=]*\)=.*/\1/p' | head -5 | paste -sd ' ' -)
+    # The first five metrics that differ (one awk, no early-closing pipe).
+    diffs=$(awk -F= 'NR == FNR { old[$1] = $2; next }
+                     !($1 in old) || old[$1] != $2 { if (n++ < 5) printf "%s%s", (n > 1 ? " " : ""), $1 }' \
+            "$work/old.m" "$work/new.m")
     echo "DIFFERS  $line: $diffs ($ev)"
   fi
   rm -f "$work/old.csv" "$work/new.csv"
