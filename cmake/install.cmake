@@ -118,6 +118,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/cpu/wc_buffers.h
     models/dma/desc_codec.h
     models/dma/desc_ring.h
+    models/dma/dma_arbiter.h
     models/dma/dma_engine.h
     models/dma/dma_xfer.h
     models/dma/irq_moderator.h

@@ -157,6 +157,19 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
     std::snprintf(pname, sizeof pname, "tx_fetch_%u", q);
     sc_core::sc_spawn([this, q] { fetch_loop(q, false); }, pname);
   }
+  /* Requests of the threads that start at the same edge go in a fixed order
+   * (dma_arbiter.h): by class, then queue (or vector, or TX job). */
+  m_arb.reset(new DmaArbiter("arb"));
+  for (uint32_t q = 0; q < p.rx_queues; q++) {
+    m_rx_data_x[q]->set_arbiter(m_arb.get(), dma_arb_key(DmaClass::RxData, q));
+    m_rx_fetch_x[q]->set_arbiter(m_arb.get(), dma_arb_key(DmaClass::RxFetch, q));
+  }
+  for (uint32_t q = 0; q < p.tx_queues; q++) {
+    m_tx_wb_x[q]->set_arbiter(m_arb.get(), dma_arb_key(DmaClass::TxWriteBack, q));
+    m_tx_fetch_x[q]->set_arbiter(m_arb.get(), dma_arb_key(DmaClass::TxFetch, q));
+  }
+  for (auto &x : m_tx_read_x) x->set_arbiter(m_arb.get(), dma_arb_key(DmaClass::TxData, 0));
+  for (uint32_t v = 0; v < nvec; v++) irq(v).set_arbiter(m_arb.get());
 }
 
 void DmaEngine::set_trace(TraceWriter *t) {
@@ -1190,6 +1203,7 @@ void DmaEngine::tx_reader(uint32_t i) {
       continue;
     }
     TxJob &j = m_jobs[m_job_started % njobs];
+    x.set_arb_seq(static_cast<uint32_t>(m_job_started)); /* same-edge reads in job order */
     m_job_started++;
     bool ok = x.read(j.d.buf_addr, j.dst, j.d.len, DmaPurpose::Data, 0, j.start_ps, data_ro(j.d.buf_addr));
     m_tags.release();

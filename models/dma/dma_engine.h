@@ -272,6 +272,7 @@ class DmaEngine : public sc_core::sc_module {
   ViolationFn m_on_violation;
   RelaxedOrderingFn m_ro_fn;
   IrqModerator m_irq;                                     /* vector 0 */
+  std::unique_ptr<DmaArbiter> m_arb;                      /* same-edge requests of the threads */
   std::vector<std::unique_ptr<IrqModerator>> m_irq_extra; /* vectors 1.. */
 
   /* registers */

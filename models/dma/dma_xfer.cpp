@@ -54,6 +54,11 @@ bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t l
                   DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
   const uint64_t start = prepare(cmd, addr, data, len, purpose, queue, start_ps, relaxed_ordering);
   sc_core::sc_time delay = ps_time(start - now_ps());
+  if (m_arb) {
+    /* At the start edge, in the arbiter's order (the target then sees no delay). */
+    m_arb->wait_turn(start, m_arb_key, m_turn);
+    delay = sc_core::SC_ZERO_TIME;
+  }
   m_socket->b_transport(m_gp, delay);
   if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
   return finish(start);

@@ -10,6 +10,7 @@
 #include <tlm>
 
 #include "common/tlp.h"
+#include "dma/dma_arbiter.h"
 #include "dma/nic_clock.h"
 #include "pcie/pcie_link.h"
 
@@ -58,6 +59,15 @@ class DmaXfer {
   /* write_nb_step's waits so far: in the link's ordering line, for credits. */
   uint64_t nb_line_waits() const { return m_nb_line_waits; }
   uint64_t nb_credit_waits() const { return m_nb_credit_waits; }
+  /* read() and write() start through arbiter a with key (dma_arb_key): among
+   * requests of the same edge they go in key order (nullptr: none, each at
+   * its edge in the kernel's order). */
+  void set_arbiter(DmaArbiter *a, uint64_t key) {
+    m_arb = a;
+    m_arb_key = key;
+  }
+  /* Sets the key's sequence part (the TX job number) for the next request. */
+  void set_arb_seq(uint32_t seq) { m_arb_key = (m_arb_key & ~uint64_t{0xFFFFFFFF}) | seq; }
   /* Records every transfer as a span on track tid of t (nullptr: none). */
   void set_trace(TraceWriter *t, uint32_t tid) {
     m_trace = t;
@@ -80,6 +90,9 @@ class DmaXfer {
   TlpExt *m_ext; /* owned by m_gp */
   TraceWriter *m_trace = nullptr;
   uint32_t m_trace_tid = 0;
+  DmaArbiter *m_arb = nullptr;
+  uint64_t m_arb_key = 0;
+  sc_core::sc_event m_turn; /* the arbiter's release of this requester */
   /* write_nb_*: the link, the phase of the write in progress, its start, the link's state of it */
   enum class NbPhase { Idle, Start, Link, End };
   PcieLink *m_nb_link = nullptr;

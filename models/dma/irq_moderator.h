@@ -90,6 +90,8 @@ class IrqModerator : public sc_core::sc_module {
   void set_trace(TraceWriter *t);
   /* The MSI-X vector this moderator serves (trace names; default 0). */
   void set_vector(uint32_t v) { m_vec = v; }
+  /* The engine's arbiter for this vector's MSI writes (class Msi, by vector). */
+  void set_arbiter(DmaArbiter *a) { m_xfer.set_arbiter(a, dma_arb_key(DmaClass::Msi, m_vec)); }
   uint32_t vector() const { return m_vec; }
   /* Completions not yet covered by an interrupt (raised or suppressed). */
   uint32_t unnotified() const { return m_unnotified; }
