@@ -9,15 +9,26 @@
 
 namespace nicsim {
 
-/* Only wait() may wait on the event (no static sensitivity, no event lists),
+/* Only wait() and an armed method's next_trigger may wait on the event (no
+ * static sensitivity, no event lists),
  * and it is only notified immediately: then a notify() with no thread in
  * wait() is exactly a no-op (it would cancel no pending notification and make
  * no process runnable), and is skipped. */
 class WaitedEvent {
  public:
-  /* Immediate notification: wakes the threads in wait(), if any. */
+  /* Immediate notification: wakes the threads in wait() and an armed
+   * method, if any. */
   void notify() {
-    if (m_waiters) m_ev.notify();
+    if (m_waiters || m_armed) {
+      m_armed = false;
+      m_ev.notify();
+    }
+  }
+  /* For an SC_METHOD that is about to next_trigger on the returned event:
+   * the next notify() fires it (as it wakes a thread in wait()). */
+  const sc_core::sc_event &arm() {
+    m_armed = true;
+    return m_ev;
   }
   /* Suspends the calling SC_THREAD until the next notify(). */
   void wait() {
@@ -29,6 +40,7 @@ class WaitedEvent {
  private:
   sc_core::sc_event m_ev;
   uint32_t m_waiters = 0;
+  bool m_armed = false; /* a method waits for the next notify() */
 };
 
 }  // namespace nicsim

@@ -137,7 +137,6 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   SC_METHOD(rx_data_method); /* over a PcieLink: rx_data_thread hands over to it at time 0 */
   sensitive << m_rxm_start;
   dont_initialize();
-  SC_THREAD(rx_frame_fwd_thread);
   SC_THREAD(tx_issue_thread);
   SC_THREAD(tx_retire_thread);
   for (uint32_t i = 0; i < p.max_read_reqs; i++) {
@@ -1093,22 +1092,16 @@ bool DmaEngine::rxm_flush() {
   }
 }
 
+/* rx_data_thread's wait for a frame: the thread looked at the FIFO and,
+ * unless a flush wrote in between, went into wait_rx_frame at once, so with
+ * no write in between (recheck) a frame there now (put by another process
+ * meanwhile, which the thread would have seen) is taken at once. */
 void DmaEngine::rxm_wait_frame(bool recheck) {
-  m_rxm.recheck = recheck;
-  m_fwd_kick.notify();
-  sc_core::next_trigger(m_fwd_done);
-}
-
-/* The thread checked the FIFO and, unless a flush wrote in between, went
- * into wait_rx_frame at once; this thread runs after the method in the same
- * delta, so with no write in between it looks at the FIFO again first (a
- * frame a method put there meanwhile, which the thread would have seen). */
-void DmaEngine::rx_frame_fwd_thread() {
-  for (;;) {
-    sc_core::wait(m_fwd_kick);
-    if (!m_rxm.recheck || m_mac.rx_fifo().frames() == 0) m_mac.wait_rx_frame();
-    m_fwd_done.notify();
+  if (recheck && m_mac.rx_fifo().frames() > 0) {
+    sc_core::next_trigger(sc_core::SC_ZERO_TIME);
+    return;
   }
+  sc_core::next_trigger(m_mac.want_rx_frame());
 }
 
 /* ---- TX ------------------------------------------------------------------- */

@@ -33,8 +33,8 @@ class PcieLink;
  *                          ring; rings of a channel take read tags in turn);
  *   rx_data              - RX FIFO frame -> RSS queue -> host buffers, then
  *                          write-back; an SC_METHOD state machine
- *                          (rx_data_method, with rx_frame_fwd to wait for
- *                          frames) when the socket leads to a PcieLink, whose
+ *                          (rx_data_method) when the socket leads to a
+ *                          PcieLink, whose
  *                          non-blocking posted-write entry it uses, else the
  *                          SC_THREAD rx_data_thread (the AXI bus);
  *   tx_issue             - cached TX descriptor -> TX FIFO space + data read;
@@ -229,10 +229,9 @@ class DmaEngine : public sc_core::sc_module {
   bool rxm_flush();
   /* Starts writing back the pending completions of RX queues [first, end), then `after`. */
   void rxm_flush_start(uint32_t first, uint32_t end, uint8_t after);
-  /* Waits for a frame to enter the MAC's RX FIFO (rx_frame_fwd_thread waits for it). */
+  /* Waits for a frame to enter the MAC's RX FIFO (Mac::want_rx_frame). */
   void rxm_wait_frame(bool recheck);
   /* SC_THREAD: waits in Mac::wait_rx_frame for rx_data_method (a method cannot). */
-  void rx_frame_fwd_thread();
   /* Writes back every RX (TX) queue's pending completions. */
   void rx_flush_all();
   void tx_flush_all();
@@ -317,13 +316,10 @@ class DmaEngine : public sc_core::sc_module {
     const uint8_t *data = nullptr;
     uint32_t len = 0, off = 0, idx = 0, chunk = 0;
     DmaDesc d;
-    bool recheck = false; /* rx_frame_fwd: look at the FIFO before waiting (no flush write since the check) */
   } m_rxm;
   sc_core::sc_event m_rxm_start;  /* rx_data_thread starts the method (at time 0) */
   sc_core::sc_event m_ctrl_nb;    /* ctrl_changed, for the method */
   bool m_ctrl_nb_wait = false;
-  sc_core::sc_event m_fwd_kick;   /* the method asks rx_frame_fwd to wait for a frame */
-  sc_core::sc_event m_fwd_done;   /* ... which has come */
 
   /* TX */
   std::vector<std::unique_ptr<DmaXfer>> m_tx_fetch_x;

@@ -98,6 +98,12 @@ class Mac : public sc_core::sc_module {
     if (m_rx_src) m_rx_src->rx_wanted();
     m_rx_frame.wait();
   }
+  /* The same for an SC_METHOD: returns the event to next_trigger on, which
+   * the next frame to enter the RX FIFO notifies. */
+  const sc_core::sc_event &want_rx_frame() {
+    if (m_rx_src) m_rx_src->rx_wanted();
+    return m_rx_frame.arm();
+  }
   /* TX FIFO; the DMA engine append()s and close_frame()s into it. */
   ByteFifo &tx_fifo() { return m_tx; }
   /* Publishes the oldest closed TX frame and starts sending if idle. */

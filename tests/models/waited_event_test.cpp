@@ -78,6 +78,47 @@ TEST(WaitedEvent, WakesExactlyTheThreadsAnScEventWakes) {
   EXPECT_EQ(p.woke_counted, want);
 }
 
+/* A method that arms the WaitedEvent (arm() + next_trigger) at 15 ns and
+ * again after each wake, until 45 ns; notifications at 10..50 ns. */
+struct Armed : sc_core::sc_module {
+  WaitedEvent ev;
+  std::vector<uint64_t> woke;
+  explicit Armed(sc_core::sc_module_name n) : sc_module(n) {
+    SC_HAS_PROCESS(Armed);
+    SC_THREAD(notifier);
+    SC_METHOD(method);
+  }
+  void notifier() {
+    for (int i = 0; i < 5; i++) {
+      wait(10, sc_core::SC_NS);
+      ev.notify();
+    }
+  }
+  void method() {
+    const uint64_t now = nicsim::now_ps();
+    if (now == 0) {
+      next_trigger(15, sc_core::SC_NS);
+      return;
+    }
+    if (now != 15000) woke.push_back(now);
+    if (now < 45000) {
+      next_trigger(ev.arm());
+    } else {
+      next_trigger(100, sc_core::SC_NS); /* stops waiting: a later notify is skipped */
+    }
+  }
+};
+
+TEST(WaitedEvent, AnArmedMethodIsFiredByTheNextNotifyOnly) {
+  setup_systemc();
+  Armed a("a");
+  sc_core::sc_start(sc_core::sc_time(100, sc_core::SC_NS));
+  /* Armed from 15 ns: fired at 20, 30, 40 (re-armed each time) and 50 ns
+   * (armed at 40 < 45); at 50 it stops waiting on the event. */
+  const std::vector<uint64_t> want = {20000, 30000, 40000, 50000};
+  EXPECT_EQ(a.woke, want);
+}
+
 TEST(PsTime, EqualsFromValueAndTheTimeStamp) {
   setup_systemc();
   const uint64_t edge = 1ull << 52;
