@@ -673,13 +673,18 @@ void DmaEngine::wb_flush_head(WbQueue &q) {
   }
 }
 
-void DmaEngine::rx_flush_all() {
-  for (WbQueue &w : m_rx_wb) wb_flush(w);
+bool DmaEngine::flush_all(std::vector<WbQueue> &queues) {
+  bool wrote = false;
+  for (WbQueue &w : queues) {
+    wrote |= w.count > 0;
+    wb_flush(w);
+  }
+  return wrote;
 }
 
-void DmaEngine::tx_flush_all() {
-  for (WbQueue &w : m_tx_wb) wb_flush(w);
-}
+bool DmaEngine::rx_flush_all() { return flush_all(m_rx_wb); }
+
+bool DmaEngine::tx_flush_all() { return flush_all(m_tx_wb); }
 
 /* ---- descriptor fetch ---------------------------------------------------- */
 
@@ -774,13 +779,16 @@ void DmaEngine::rx_data_thread() {
   for (;;) {
     bool halted = false;
     for (const auto &r : m_rx) halted |= r->halted();
+    /* Before each wait the pending write-backs go out; if that took time,
+     * what the wait was for may have happened meanwhile (a frame, a tail
+     * write, a CTRL write): look again rather than wait for the next one. */
     if (!(m_ctrl & GN_CTRL_RX_EN) || halted) {
-      rx_flush_all();
+      if (rx_flush_all()) continue;
       m_ctrl_event.wait();
       continue;
     }
     if (m_mac.rx_fifo().frames() == 0) {
-      rx_flush_all();
+      if (rx_flush_all()) continue;
       m_mac.wait_rx_frame();
       continue;
     }
@@ -788,7 +796,7 @@ void DmaEngine::rx_data_thread() {
     if (!front) continue;
     DescRing &r = *front;
     if (r.cache_empty()) {
-      rx_flush_all();
+      if (rx_flush_all()) continue;
       r.wait_desc_ready();
       continue;
     }
@@ -835,7 +843,7 @@ void DmaEngine::rx_one_frame(uint32_t qi) {
   while (off < len) {
     while (ring.cache_empty() || !(m_ctrl & GN_CTRL_RX_EN)) {
       if (ring.halted()) return;
-      rx_flush_all();
+      if (rx_flush_all()) continue; /* time passed: look again first */
       if (!(m_ctrl & GN_CTRL_RX_EN)) {
         m_ctrl_event.wait();
       } else {
@@ -1063,6 +1071,12 @@ bool DmaEngine::rxm_flush() {
     q.xfer->write_nb_begin(q.ring->slot_addr(q.idx[i]), q.bytes.data() + static_cast<size_t>(i) * db, n * db,
                            DmaPurpose::DescWriteBack, 0);
   }
+  if (m_rxm.fl_wrote && m_rxm.after != kAfterFrameNext) {
+    /* The write-backs took time: what the wait was for may have happened
+     * meanwhile; look again, as rx_data_thread does. */
+    m_rxm.st = m_rxm.after == kAfterFrameWait ? kRxmFrame : kRxmTop;
+    return false;
+  }
   switch (m_rxm.after) {
     case kAfterCtrl:
       m_ctrl_nb_wait = true;
@@ -1070,7 +1084,7 @@ bool DmaEngine::rxm_flush() {
       m_rxm.st = kRxmWokeTop;
       return true;
     case kAfterFrame:
-      rxm_wait_frame(!m_rxm.fl_wrote);
+      rxm_wait_frame(true);
       m_rxm.st = kRxmWokeTop;
       return true;
     case kAfterDesc:
@@ -1092,10 +1106,10 @@ bool DmaEngine::rxm_flush() {
   }
 }
 
-/* rx_data_thread's wait for a frame: the thread looked at the FIFO and,
- * unless a flush wrote in between, went into wait_rx_frame at once, so with
- * no write in between (recheck) a frame there now (put by another process
- * meanwhile, which the thread would have seen) is taken at once. */
+/* rx_data_thread's wait for a frame: the thread looked at the FIFO and went
+ * into wait_rx_frame at once (no write-back took time in between), so a
+ * frame there now (put by another process in the same delta, which the
+ * thread would have seen) is taken at once (recheck). */
 void DmaEngine::rxm_wait_frame(bool recheck) {
   if (recheck && m_mac.rx_fifo().frames() > 0) {
     sc_core::next_trigger(sc_core::SC_ZERO_TIME);
@@ -1214,7 +1228,7 @@ void DmaEngine::tx_retire_thread() {
   const uint64_t njobs = m_jobs.size();
   for (;;) {
     if (m_job_head == m_job_issued || !m_jobs[m_job_head % njobs].done) {
-      tx_flush_all();
+      if (tx_flush_all()) continue; /* a job may have finished meanwhile */
       m_tx_job_done.wait();
       continue;
     }

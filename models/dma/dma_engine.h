@@ -233,8 +233,10 @@ class DmaEngine : public sc_core::sc_module {
   void rxm_wait_frame(bool recheck);
   /* SC_THREAD: waits in Mac::wait_rx_frame for rx_data_method (a method cannot). */
   /* Writes back every RX (TX) queue's pending completions. */
-  void rx_flush_all();
-  void tx_flush_all();
+  /* Writes back every queue's pending descriptors; true if it wrote any (time passed). */
+  bool flush_all(std::vector<WbQueue> &queues);
+  bool rx_flush_all(); /* writes back every RX queue's pending descriptors; true if it wrote any */
+  bool tx_flush_all(); /* the same for the TX queues */
   /* The TX queue tx_issue serves next (round robin over queues with cached
    * descriptors; the open frame's queue until its EOP), or -1 if none. */
   int tx_pick_queue() const;
