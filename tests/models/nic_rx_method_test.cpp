@@ -504,3 +504,46 @@ TEST(NicRxMethod, BatchedWriteBacksMatchTheThread) {
   EXPECT_EQ(m.probe[0], 10u);
   EXPECT_EQ(m.violations, 0u) << m.first_violation;
 }
+
+TEST(NicRxMethod, AFrameThatComesDuringTheFlushBeforeAWaitIsTakenAtOnce) {
+  /* Batched write-backs (threshold 4): after frames 0..4 the FIFO is empty
+   * and one write-back is pending, so the engine writes it back before it
+   * waits for a frame. Frame 5 comes during that write-back, and no frame
+   * after it: the engine must look again after the flush and take it (it
+   * used to wait for the next frame, which under a closed loop never came).
+   * The peer sends nothing (TX mode); the driver thread puts the frames in
+   * the MAC's RX FIFO itself. */
+  Case c;
+  c.cfg = rx_config(64, 1);
+  c.cfg.traffic.mode = NC_MODE_TX;
+  c.cfg.nic.wb_mode = NC_WB_BATCH;
+  c.cfg.nic.wb_threshold = 4;
+  c.run_ps = 60000000;
+  c.driver = [](LinkRig &g, Result &r) {
+    g.setup(64, 63, 2048, 0);
+    sc_core::wait(us(20)); /* descriptors fetched */
+    auto put = [&g](uint64_t seq) {
+      uint8_t *p = g.mac.rx_begin(60);
+      nf_fill(p, 60, 11, 0, seq);
+      g.mac.rx_end();
+    };
+    for (uint64_t f = 0; f < 5; f++) put(f);
+    /* Frame 4 leaves the FIFO at the end of its data write; the flush of its
+     * write-back starts at the next clock edge and takes over 100 ns on this
+     * Gen1 x1 link: frame 5 comes 20 ns into it. */
+    while (g.mac.rx_fifo().frames_held() > 0) sc_core::wait(sc_core::sc_time(100, sc_core::SC_PS));
+    r.probe[0] = g.engine.counters().desc_writebacks;
+    sc_core::wait(sc_core::sc_time(20, sc_core::SC_NS));
+    r.probe[1] = g.engine.counters().desc_writebacks; /* still in the flush: not counted yet */
+    put(5);
+    sc_core::wait(us(20));
+    r.probe[2] = g.intact_frames(6, 60);
+  };
+  Result m, t;
+  run_both(c, "flushwake", &m, &t);
+  EXPECT_EQ(m.probe[0], 1u); /* frames 0..3 written back together */
+  EXPECT_EQ(m.probe[1], 1u);
+  EXPECT_EQ(m.rx_dma_frames, 6u);
+  EXPECT_EQ(m.fifo_frames, 0u);
+  EXPECT_EQ(m.probe[2], 6u);
+}
