@@ -591,6 +591,12 @@ void DmaEngine::wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc) {
  * the queue's interrupt moderation). */
 void DmaEngine::wb_written(WbQueue &q, uint32_t i, uint32_t n) {
   m_cnt.desc_writebacks++;
+  wb_complete(q, i, n);
+}
+
+/* q's queued descriptors [i, i + n) are done: head moves past them, then
+ * their frames complete. */
+void DmaEngine::wb_complete(WbQueue &q, uint32_t i, uint32_t n) {
   q.ring->advance_head(n);
   uint32_t frames = 0;
   bool ioc = false;
@@ -608,6 +614,16 @@ void DmaEngine::wb_written(WbQueue &q, uint32_t i, uint32_t n) {
   }
 }
 
+/* How many of q's queued descriptors from the i-th one write-back request
+ * carries: the run of consecutive ones when they are packed (spacing ==
+ * size), else one. */
+uint32_t DmaEngine::wb_run(const WbQueue &q, uint32_t i) const {
+  uint32_t n = 1;
+  if (q.ring->spacing() == q.ring->desc_bytes())
+    while (i + n < q.count && q.idx[i + n] == q.idx[i] + n) n++;
+  return n;
+}
+
 /* Writes back the queued descriptors: one request per run of consecutive
  * descriptors when they are packed (spacing == size), else one each. Head
  * moves past them once each request has left; then their frames complete. */
@@ -617,13 +633,9 @@ void DmaEngine::wb_flush(WbQueue &q) {
     return;
   }
   const uint32_t db = q.ring->desc_bytes();
-  const bool packed = q.ring->spacing() == db;
   uint32_t i = 0;
   while (i < q.count) {
-    uint32_t n = 1;
-    if (packed) {
-      while (i + n < q.count && q.idx[i + n] == q.idx[i] + n) n++;
-    }
+    const uint32_t n = wb_run(q, i);
     DescRing &r = *q.ring;
     if (!q.xfer->write(r.slot_addr(q.idx[i]), q.bytes.data() + static_cast<size_t>(i) * db, n * db,
                        DmaPurpose::DescWriteBack, 0)) {
@@ -655,22 +667,9 @@ void DmaEngine::wb_flush_head(WbQueue &q) {
     }
     m_cnt.desc_writebacks++;
   }
-  r.advance_head(q.count);
-  uint32_t frames = 0;
-  bool ioc = false;
-  for (uint32_t k = 0; k < q.count; k++) {
-    frames += q.eop[k];
-    ioc |= q.eop[k] && q.ioc[k];
-  }
+  const uint32_t n = q.count;
   q.count = 0;
-  if (frames) {
-    if (q.rx) {
-      m_cnt.rx_dma_frames += frames;
-      m_cnt.rxq_frames[q.qid] += frames;
-      m_rx_in_engine -= frames;
-    }
-    q.irq->completion(q.cause, frames, ioc);
-  }
+  wb_complete(q, 0, n);
 }
 
 bool DmaEngine::flush_all(std::vector<WbQueue> &queues) {
@@ -1059,12 +1058,8 @@ bool DmaEngine::rxm_flush() {
       continue;
     }
     const uint32_t db = q.ring->desc_bytes();
-    const bool packed = q.ring->spacing() == db;
     const uint32_t i = m_rxm.fl_i;
-    uint32_t n = 1;
-    if (packed) {
-      while (i + n < q.count && q.idx[i + n] == q.idx[i] + n) n++;
-    }
+    const uint32_t n = wb_run(q, i);
     m_rxm.fl_n = n;
     m_rxm.fl_writing = true;
     m_rxm.fl_wrote = true;

@@ -254,6 +254,8 @@ class DmaEngine : public sc_core::sc_module {
   void wb_add(WbQueue &q, uint32_t idx, bool eop, bool ioc);
   void wb_flush(WbQueue &q);
   void wb_written(WbQueue &q, uint32_t i, uint32_t n);
+  void wb_complete(WbQueue &q, uint32_t i, uint32_t n);
+  uint32_t wb_run(const WbQueue &q, uint32_t i) const;
   void wb_flush_head(WbQueue &q);
   /* Ring base/size register write; field: 0 low base, 1 high base, 2 size. */
   void ring_config_write(DescRing &r, const char *which, int field, uint32_t value);
