@@ -8,7 +8,6 @@
  * the middle of a frame, a ring halted by a bad descriptor, descriptor
  * starvation then refill, and posted-credit stalls on the link. */
 #include <gtest/gtest.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -20,6 +19,7 @@
 #include <vector>
 
 #include "../sim/pcie_bench.h"
+#include "common/child_process.h"
 #include "dma/dma_engine.h"
 #include "dma/generic_desc_codec.h"
 #include "hw/generic_nic.h"
@@ -224,29 +224,12 @@ void run_case(const Case &c, bool method, const char *trace_path, Result *out) {
 
 /* Runs c in a child process; false if the child failed. */
 bool in_child(const Case &c, bool method, const std::string &trace_path, Result *out) {
-  int fd[2];
-  if (pipe(fd) != 0) return false;
-  const pid_t pid = fork();
-  if (pid < 0) return false;
-  if (pid == 0) {
-    close(fd[0]);
-    Result r;
-    run_case(c, method, trace_path.c_str(), &r);
-    const ssize_t n = write(fd[1], &r, sizeof r);
-    _exit(n == static_cast<ssize_t>(sizeof r) ? 0 : 3);
-  }
-  close(fd[1]);
-  size_t got = 0;
-  char *p = reinterpret_cast<char *>(out);
-  while (got < sizeof *out) {
-    const ssize_t n = read(fd[0], p + got, sizeof *out - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd[0]);
-  int st = 0;
-  waitpid(pid, &st, 0);
-  return got == sizeof *out && WIFEXITED(st) && WEXITSTATUS(st) == 0;
+  return in_child_process(
+      [&](Result *r) {
+        run_case(c, method, trace_path.c_str(), r);
+        return 0;
+      },
+      out);
 }
 
 /* The trace file's records, sorted: spans that end at the same picosecond

@@ -20,6 +20,7 @@
 #include <vector>
 #include <string>
 
+#include "common/child_process.h"
 #include "config/config.h"
 #include "results/metrics.h"
 #include "sim/sim.h"
@@ -83,39 +84,14 @@ inline void run_ok(const nicsim_config &cfg, nicsim_results *res) {
 /* Runs cfg in a child process (SystemC elaborates once per process) and
  * returns its results through a pipe; false if the run failed. */
 inline bool run_in_child(const nicsim_config &cfg, nicsim_results *out) {
-  int fd[2];
-  if (pipe(fd) != 0) return false;
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fd[0]);
-    nicsim_results r;
-    nicsim_sim_error err;
-    const int rc = nicsim_simulate(&cfg, &r, &err, 0);
-    if (rc != 0) std::fprintf(stderr, "run_in_child: %s at %.3f ns: %s\n", err.component, err.time_ns, err.msg);
-    if (rc == 0) {
-      const char *p = reinterpret_cast<const char *>(&r);
-      size_t left = sizeof r;
-      while (left) {
-        const ssize_t n = write(fd[1], p, left);
-        if (n <= 0) _exit(2);
-        p += n;
-        left -= static_cast<size_t>(n);
-      }
-    }
-    _exit(rc);
-  }
-  close(fd[1]);
-  char *p = reinterpret_cast<char *>(out);
-  size_t got = 0;
-  while (got < sizeof *out) {
-    const ssize_t n = read(fd[0], p + got, sizeof *out - got);
-    if (n <= 0) break;
-    got += static_cast<size_t>(n);
-  }
-  close(fd[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  return got == sizeof *out && WIFEXITED(status) && WEXITSTATUS(status) == 0;
+  return nicsim_test::in_child_process(
+      [&cfg](nicsim_results *r) {
+        nicsim_sim_error err;
+        const int rc = nicsim_simulate(&cfg, r, &err, 0);
+        if (rc != 0) std::fprintf(stderr, "run_in_child: %s at %.3f ns: %s\n", err.component, err.time_ns, err.msg);
+        return rc;
+      },
+      out);
 }
 
 /* Runs the checked config of sets in a child process: it must finish

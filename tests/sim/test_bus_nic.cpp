@@ -6,8 +6,6 @@
 // interrupt waiting for earlier writes, and the config rules.
 #include <gtest/gtest.h>
 
-#include <sys/wait.h>
-#include <unistd.h>
 
 #include <cmath>
 #include <cstring>
@@ -16,6 +14,7 @@
 #include <vector>
 
 #include "bus/axi_bus.h"
+#include "common/child_process.h"
 #include "bus/axi_reg_port.h"
 #include "config/config.h"
 #include "cpu/cpu_core.h"
@@ -232,21 +231,13 @@ double read_cycles(double lat, int reads) {
 
 /* read_cycles in a child process (one SystemC simulation per process). */
 double read_cycles_in_child(double lat, int reads) {
-  int fds[2];
-  EXPECT_EQ(pipe(fds), 0);
-  const pid_t pid = fork();
-  if (pid == 0) {
-    close(fds[0]);
-    const double v = read_cycles(lat, reads);
-    _exit(write(fds[1], &v, sizeof v) == static_cast<ssize_t>(sizeof v) ? 0 : 1);
-  }
-  close(fds[1]);
   double v = NAN;
-  EXPECT_EQ(read(fds[0], &v, sizeof v), static_cast<ssize_t>(sizeof v));
-  close(fds[0]);
-  int status = 0;
-  waitpid(pid, &status, 0);
-  EXPECT_TRUE(WIFEXITED(status) && WEXITSTATUS(status) == 0);
+  EXPECT_TRUE(nicsim_test::in_child_process(
+      [=](double *out) {
+        *out = read_cycles(lat, reads);
+        return 0;
+      },
+      &v));
   return v;
 }
 
