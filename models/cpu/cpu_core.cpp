@@ -171,20 +171,37 @@ void CpuCore::sync() {
 
 void CpuCore::load_sync() {
   if (m_cur->qk.local_ps() == 0) return;
+  if (!try_skip_sync()) qk_sync();
+}
+
+void CpuCore::quantum_sync() {
+  if (!try_skip_sync()) qk_sync();
+}
+
+bool CpuCore::try_skip_sync() {
   /* Waiting would let every other process run up to the local time first.
    * If none of them can touch memory, raise an interrupt or read the run's
    * counters by then (strictly before: same-time order is the kernel's),
    * the core sees exactly what it would after the wait. One core only (a
    * second core is another process sharing its state); not with --trace
    * (the file's order). */
-  if (quiet_until && m_ncores < 2 && !m_trace && m_msi_count == 0) {
-    const uint64_t local = local_time_ps();
-    if (local < quiet_until()) {
-      m_cur->qk.skip_sync(local);
-      return;
-    }
+  if (!quiet_until || m_ncores >= 2 || m_trace || m_msi_count != 0) return false;
+  const uint64_t local = local_time_ps();
+  if (local < quiet_until()) {
+    m_cur->qk.skip_sync(local);
+    m_sync_skips++;
+    return true;
   }
-  qk_sync();
+  /* No process at all can run up to the local time (the kernel says so):
+   * memory then changes only by the posted writes already queued, which
+   * quiet_through hands to memory up to the local time, as the resume after
+   * the wait would (docs/host.md, "Lookahead"). */
+  if (quiet_through && quiet_through(local)) {
+    m_cur->qk.skip_sync(local);
+    m_sync_lookaheads++;
+    return true;
+  }
+  return false;
 }
 
 void CpuCore::qk_sync() {
@@ -272,7 +289,7 @@ void CpuCore::spend(double cycles, int self) {
   c.frac_ps = t - static_cast<double>(whole);
   if (whole) c.qk.inc(whole);
   account(cycles, start, whole, self);
-  if (c.qk.need_sync(now)) qk_sync();
+  if (c.qk.need_sync(now)) quantum_sync();
 }
 
 void CpuCore::spend_ps(uint64_t t_ps, int self) {
@@ -282,7 +299,7 @@ void CpuCore::spend_ps(uint64_t t_ps, int self) {
   const uint64_t start = now + c.qk.local_ps();
   c.qk.inc(t_ps);
   account(static_cast<double>(t_ps) / m_ps_per_cycle, start, t_ps, self);
-  if (c.qk.need_sync(now)) qk_sync();
+  if (c.qk.need_sync(now)) quantum_sync();
 }
 
 double CpuCore::core_busy_cycles(int c, bool in_window) const {

@@ -152,6 +152,9 @@ class CpuCore : public sc_core::sc_module {
   uint64_t rx_sequence_gaps() const;
   /* tcp: the most payload bytes the host's TX flow ever had unacknowledged. */
   uint64_t tcp_inflight_max() const { return m_tcp_inflight_max; }
+  /* Syncs skipped so far (try_skip_sync): by quiet_until, by quiet_through's lookahead. */
+  uint64_t sync_skips() const { return m_sync_skips; }
+  uint64_t sync_lookaheads() const { return m_sync_lookaheads; }
   /* Cores (cpu.cores) and the application's core (0 with one core). */
   int cores() const { return m_ncores; }
   int app_core() const { return m_app_core; }
@@ -186,6 +189,12 @@ class CpuCore : public sc_core::sc_module {
    * load whose local time is before it need not wait (load_sync). Unset:
    * every load waits. */
   std::function<uint64_t()> quiet_until;
+  /* Lookahead past quiet_until: true if nothing outside the core can act at
+   * or before local time t (ps; the SystemC kernel has nothing to run up to
+   * then, common/lookahead.h), after handing memory every DMA write
+   * committed by t, as `resumed` does after a wait. With one core a sync at
+   * local time t is then skipped (try_skip_sync). Unset: never. */
+  std::function<bool(uint64_t)> quiet_through;
   /* Called each time a core's thread resumes, before it touches host memory
    * or the run's counters: an interconnect that applies its posted writes
    * lazily hands memory every write committed by now (PcieLink::apply_posted).
@@ -275,6 +284,14 @@ class CpuCore : public sc_core::sc_module {
    * point moved as sync would have) when nothing can change memory or the
    * interrupt state up to and including the core's local time. */
   void load_sync();
+  /* The quantum keeper's sync at a charge that reached the next sync point,
+   * skipped as load_sync's when try_skip_sync allows. */
+  void quantum_sync();
+  /* True (and the sync point moved as a sync would move it) if the current
+   * core need not wait out its local time: one core, no trace, no MSI on its
+   * way, and nothing outside the core can act up to its local time
+   * (quiet_until, or quiet_through's lookahead). */
+  bool try_skip_sync();
   /* Makes core c current at the start of its thread. */
   void enter_core(int c);
   /* The index of the current core. */
@@ -496,6 +513,7 @@ class CpuCore : public sc_core::sc_module {
   static constexpr unsigned kMsiRing = 1024;
   uint32_t m_msi_ring[kMsiRing] = {}; /* their data words, in arrival order */
   unsigned m_msi_head = 0, m_msi_count = 0;
+  uint64_t m_sync_skips = 0, m_sync_lookaheads = 0;
   double m_busy_total = 0; /* sum of m_bucket_total */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
   /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */

@@ -893,6 +893,12 @@ uint64_t DmaEngine::rx_nb_line_waits() const {
   return n;
 }
 
+uint64_t DmaEngine::rx_nb_lookaheads() const {
+  uint64_t n = 0;
+  for (const auto &x : m_rx_data_x) n += x->nb_lookaheads();
+  return n;
+}
+
 uint64_t DmaEngine::rx_nb_credit_waits() const {
   uint64_t n = 0;
   for (const auto &x : m_rx_data_x) n += x->nb_credit_waits();

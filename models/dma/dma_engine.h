@@ -171,6 +171,9 @@ class DmaEngine : public sc_core::sc_module {
    * ordering line behind another request, and for flow-control credits. */
   uint64_t rx_nb_line_waits() const;
   uint64_t rx_nb_credit_waits() const;
+  /* Start-edge waits of the method's data writes and write-backs skipped by
+   * lookahead (DmaXfer::write_nb_step, common/lookahead.h). */
+  uint64_t rx_nb_lookaheads() const;
 
  private:
   /* Recomputes the bytes every ring spans (after a base, size or geometry change). */

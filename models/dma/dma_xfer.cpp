@@ -4,6 +4,7 @@
 
 #include <cstdio>
 
+#include "common/lookahead.h"
 #include "nic/ps_time.h"
 #include "nic/trace.h"
 
@@ -74,21 +75,29 @@ void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, Dm
 
 /* The thread path's waits, each a next_trigger: b_transport_dev's start wait,
  * up_enter's ordering-line and credit waits, device_write's wait for the last
- * TLP to leave. */
+ * TLP to leave. The start wait is skipped when the kernel has nothing else
+ * to run up to the start edge (kernel_quiet_through): the write then enters
+ * the link now as it would at that edge (`at`), and only the waits after it
+ * remain (docs/nic.md, "Lookahead"). */
 DmaXfer::NbResult DmaXfer::write_nb_step() {
   const uint64_t now = now_ps();
+  uint64_t at = now; /* the time the link sees the write at */
   switch (m_nb_phase) {
     case NbPhase::Idle: return NbResult::Failed; /* no write started: a caller's bug */
     case NbPhase::Start:
-      if (m_nb_start > now) {
-        m_nb_phase = NbPhase::Link;
-        sc_core::next_trigger(ps_time(m_nb_start - now));
-        return NbResult::Pending;
-      }
       m_nb_phase = NbPhase::Link;
+      if (m_nb_start > now) {
+        /* A write that would fail (no data) fails at its edge, not early. */
+        if (m_gp.get_data_length() == 0 || m_gp.get_data_ptr() == nullptr || !kernel_quiet_through(m_nb_start)) {
+          sc_core::next_trigger(ps_time(m_nb_start - now));
+          return NbResult::Pending;
+        }
+        m_nb_lookaheads++;
+        at = m_nb_start;
+      }
       /* fall through */
     case NbPhase::Link:
-      switch (m_nb_link->device_write_nb(m_gp, m_nb_w)) {
+      switch (m_nb_link->device_write_nb(m_gp, m_nb_w, at)) {
         case PcieLink::NbStatus::RetryAt:
           m_nb_credit_waits++;
           sc_core::next_trigger(ps_time(m_nb_w.retry_ps - now));

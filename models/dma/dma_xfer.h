@@ -59,6 +59,8 @@ class DmaXfer {
   /* write_nb_step's waits so far: in the link's ordering line, for credits. */
   uint64_t nb_line_waits() const { return m_nb_line_waits; }
   uint64_t nb_credit_waits() const { return m_nb_credit_waits; }
+  /* Start waits write_nb_step skipped by lookahead (common/lookahead.h). */
+  uint64_t nb_lookaheads() const { return m_nb_lookaheads; }
   /* read() and write() start through arbiter a with key (dma_arb_key): among
    * requests of the same edge they go in key order (nullptr: none, each at
    * its edge in the kernel's order). */
@@ -101,6 +103,7 @@ class DmaXfer {
   PcieLink::NbWrite m_nb_w;
   uint64_t m_nb_line_waits = 0;
   uint64_t m_nb_credit_waits = 0;
+  uint64_t m_nb_lookaheads = 0;
 };
 
 }  // namespace nicsim

@@ -200,14 +200,15 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
 
 /* One posted-write TLP of n bytes (dc data credits) at addr, once its turn
  * in the upstream line and its credits have come (up_enter, or
- * device_write_nb's steps): reserves the wire now, commits it, returns the
+ * device_write_nb's steps): reserves the wire at at_ps (now, or a lookahead's
+ * start edge), commits it, returns the
  * credits and schedules the Ack, queues the bytes for memory, and leaves the
  * line. Shared by device_write and device_write_nb. */
 TlpReservation PcieLink::post_tlp(uint64_t addr, const uint8_t *data, uint32_t n, uint32_t dc, DmaPurpose purpose,
-                                  const TlpAttrs &attrs) {
+                                  const TlpAttrs &attrs, uint64_t at_ps) {
   const bool ro = attrs.relaxed_ordering;
-  const uint64_t now = now_ps();
-  const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemWrite, addr, n), n, purpose);
+  const uint64_t now = now_ps(); /* notifications are relative to the kernel's time */
+  const TlpReservation r = m_up.reserve(at_ps, m_fmt.wire_bytes(TlpKind::MemWrite, addr, n), n, purpose);
   const uint64_t c = commit(r.arrival_ps, addr, n, ro);
   if (ro) m_up_ro_tlps++;
   if (!m_fc_p.infinite()) {
@@ -239,7 +240,7 @@ void PcieLink::device_write(tlm_generic_payload &p, DmaPurpose purpose, const Tl
     const uint32_t n = m_fmt.write_chunk(addr + off, len - off);
     const uint32_t dc = FcCredits::data_credits(n);
     up_enter(&m_fc_p, 1, dc);
-    const TlpReservation r = post_tlp(addr + off, data + off, n, dc, purpose, attrs);
+    const TlpReservation r = post_tlp(addr + off, data + off, n, dc, purpose, attrs, now_ps());
     last_end = r.end_ps;
     off += n;
   }
@@ -258,7 +259,7 @@ unsigned int PcieLink::dbg_dev(tlm_generic_payload &p) {
 /* device_write's steps (up_enter's ticket and credit waits included), each
  * wait turned into a return that the caller resumes; the same reservations,
  * commits, credits, DLLP schedules and notifications, in the same order. */
-PcieLink::NbStatus PcieLink::device_write_nb(tlm_generic_payload &p, NbWrite &w) {
+PcieLink::NbStatus PcieLink::device_write_nb(tlm_generic_payload &p, NbWrite &w, uint64_t at_ps) {
   TlpExt *ext = nullptr;
   p.get_extension(ext);
   const DmaPurpose purpose = ext ? ext->purpose : DmaPurpose::Other;
@@ -289,7 +290,7 @@ PcieLink::NbStatus PcieLink::device_write_nb(tlm_generic_payload &p, NbWrite &w)
     }
     if (!m_fc_p.infinite()) {
       if (!w.stalled) {
-        const uint64_t t0 = now_ps();
+        const uint64_t t0 = at_ps;
         const uint64_t t = m_fc_p.ready_ps(t0, 1, dc);
         if (t > t0) {
           m_up.count_credit_stall(t - t0);
@@ -298,10 +299,10 @@ PcieLink::NbStatus PcieLink::device_write_nb(tlm_generic_payload &p, NbWrite &w)
           return NbStatus::RetryAt;
         }
       } else {
-        m_fc_p.ready_ps(now_ps(), 1, dc);
+        m_fc_p.ready_ps(at_ps, 1, dc);
       }
     }
-    const TlpReservation r = post_tlp(addr + w.off, data + w.off, n, dc, purpose, attrs);
+    const TlpReservation r = post_tlp(addr + w.off, data + w.off, n, dc, purpose, attrs, at_ps);
     w.ticketed = false;
     w.stalled = false;
     w.end_ps = r.end_ps;
@@ -502,6 +503,10 @@ uint64_t PcieLink::next_wake_ps() const {
 
 void PcieLink::apply_posted() {
   if (m_lazy && !m_applying) apply_committed(now_ps());
+}
+
+void PcieLink::apply_posted_until(uint64_t t_ps) {
+  if (m_lazy && !m_applying) apply_committed(t_ps);
 }
 
 uint64_t PcieLink::mem_access_ps() const { return m_applying ? m_access_ps : now_ps(); }

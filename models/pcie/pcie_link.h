@@ -103,6 +103,9 @@ class PcieLink : public sc_core::sc_module {
    * commit time. Call before anything reads host memory or what a write's
    * arrival changes (the CPU, counter snapshots, the end of the run). */
   void apply_posted();
+  /* apply_posted as at time t_ps (> now): for an observer that knows by
+   * kernel_quiet_through(t_ps) that nothing else acts before then. */
+  void apply_posted_until(uint64_t t_ps);
   /* Simulated time (ps) of the memory access the root complex is making:
    * a lazily applied write's commit time; otherwise now. */
   uint64_t mem_access_ps() const;
@@ -120,14 +123,16 @@ class PcieLink : public sc_core::sc_module {
   };
   enum class NbStatus { Done, RetryAt, WaitEvent, Error };
   /* Non-blocking device posted write for an SC_METHOD initiator, called at
-   * the request's start time (b_transport_dev's after its start wait): does
+   * the request's start time at_ps (b_transport_dev's after its start wait;
+   * now, or later when the caller knows by kernel_quiet_through that nothing
+   * else can act before at_ps, common/lookahead.h): does
    * what device_write does, TLP by TLP, as far as it can now. Done: every TLP
    * is reserved (w.end_ps: the last one has left the device; call
    * device_write_nb_done then); RetryAt / WaitEvent: device_write would wait
    * here (credits short / others ahead in the ordering line, whose ticket w
    * keeps): call again with the same w at w.retry_ps / on w.ev; Error: as
    * b_transport_dev's (empty transfer), response set. */
-  NbStatus device_write_nb(tlm::tlm_generic_payload &p, NbWrite &w);
+  NbStatus device_write_nb(tlm::tlm_generic_payload &p, NbWrite &w, uint64_t at_ps);
   /* Counts a finished device_write_nb request, at its end (as b_transport_dev on return). */
   void device_write_nb_done(const tlm::tlm_generic_payload &p);
 
@@ -177,7 +182,7 @@ class PcieLink : public sc_core::sc_module {
   unsigned int dbg_dev(tlm::tlm_generic_payload &p);
   void device_write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
   TlpReservation post_tlp(uint64_t addr, const uint8_t *data, uint32_t n, uint32_t dc, DmaPurpose purpose,
-                          const TlpAttrs &attrs);
+                          const TlpAttrs &attrs, uint64_t at_ps);
   void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
   /* Sends the completions of MRd r (memory answered ok) from now on; frees its tag on arrival. */
   void send_completions(const PendingRead &r, bool ok);

@@ -26,7 +26,9 @@
   X(run, drain_us, REAL, "us", "2000", 0, 1e6, "",                                        \
     "Time after traffic stops for in-flight frames to finish before conservation is checked") \
   X(run, seed, INT, "", "1", 0, 9.2e18, "",                                               \
-    "Seed of every random stream; same config and seed give bit-identical results")
+    "Seed of every random stream; same config and seed give bit-identical results")       \
+  X(run, lookahead, BOOL, "", "true", 0, 0, "",                                           \
+    "Speed only: a model about to wait while the kernel has nothing else to run up to then acts ahead instead; false gives the same results (all but sim.events), slower")
 
 /* cpu: the host CPU that runs the C driver. */
 #define NC_SECTION_cpu(X)                                                                   \

@@ -13,6 +13,7 @@
 #include <cmath>
 #include <systemc>
 
+#include "common/lookahead.h"
 #include "sim/bench_top.h"
 #include "sim/top.h"
 
@@ -168,6 +169,9 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
     if (verbose)
       std::fprintf(stderr, "nicsim: simulating %.1f us of traffic plus %.1f us of drain\n", cfg->run.duration_us,
                    cfg->run.drain_us);
+    /* The RX method may act ahead up to, not at, the end of this sc_start
+     * (common/lookahead.h): nothing it does then can be seen before. */
+    nicsim::set_lookahead_limit_ps(cfg->run.lookahead ? top->time_limit_ps() : 0);
     sc_core::sc_start(sc_core::sc_time::from_value(top->time_limit_ps()));
   } catch (const sc_core::sc_report &r) {
     set_error(err, "systemc", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s: %s",

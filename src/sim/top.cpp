@@ -2,6 +2,7 @@
 // the window edges, tracks violations and the drain, and fills the metrics.
 #include "sim/top.h"
 
+#include "common/lookahead.h"
 #include "dma/dma_engine.h"
 #include "sim/pcie_metrics.h"
 
@@ -100,6 +101,16 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
      * it touches is dated by its commit time (docs/pcie.md, "Posted writes"). */
     pcie->set_lazy_writes(true);
     cpu.resumed = [this] { pcie->apply_posted(); };
+    /* Nothing runs up to t: memory gets the writes committed by t now, as at
+     * a resume at t; the run's edges (snapshots, the end) stay syncs. */
+    cpu.quiet_through = [this](uint64_t t) {
+      const uint64_t now = now_ps();
+      for (uint64_t edge : {m_warmup_ps, m_duration_ps, m_end_ps, time_limit_ps()})
+        if (edge >= now && t >= edge) return false;
+      if (!kernel_quiet_through(t)) return false;
+      pcie->apply_posted_until(t);
+      return true;
+    };
     cpu.dma_time = [this] { return pcie->mem_access_ps(); };
     mem.on_violation = [this](const std::string &c, const std::string &m) {
       report(c, m, static_cast<double>(pcie->mem_access_ps()) / 1000.0);

@@ -3,7 +3,9 @@
  * against the same path as the SC_THREAD (Params::rx_method = false). Each
  * case runs once per mode, each in a child process (SystemC elaborates once
  * per process), and must give the same counters, host memory and DMA
- * timeline (trace file, every request's start and end), besides its own
+ * timeline (trace file, every request's start and end), and so must the
+ * method with lookahead (it skips start waits while nothing else can run:
+ * the same requests at the same times), besides its own
  * hand-derived checks: multi-buffer frames, RX disabled and re-enabled in
  * the middle of a frame, a ring halted by a bad descriptor, descriptor
  * starvation then refill, and posted-credit stalls on the link. */
@@ -20,6 +22,7 @@
 
 #include "../sim/pcie_bench.h"
 #include "common/child_process.h"
+#include "common/lookahead.h"
 #include "dma/dma_engine.h"
 #include "dma/generic_desc_codec.h"
 #include "hw/generic_nic.h"
@@ -45,6 +48,7 @@ struct Result {
   uint64_t mac_rx_frames = 0, mac_rx_drops = 0, fifo_frames = 0, irqs = 0, msis = 0;
   uint64_t up_tlps = 0, credit_stalls = 0, credit_stall_ps = 0, dma_reqs = 0, dma_bytes = 0;
   uint64_t line_waits = 0, credit_waits = 0; /* the method's link waits */
+  uint64_t lookaheads = 0;                   /* start waits the method skipped (lookahead on) */
   uint64_t mem_hash = 0;                     /* FNV-1a of the RX ring and buffers */
   uint32_t violations = 0;
   char first_violation[160] = {};
@@ -175,9 +179,15 @@ struct Case {
   std::function<void(LinkRig &, Result &)> driver; /* runs in the driver thread */
 };
 
-/* Runs c in this process with the RX path as a method (or the thread), writing the trace to trace_path. */
-void run_case(const Case &c, bool method, const char *trace_path, Result *out) {
+/* How a case runs: the RX path as the thread, as the method, or as the
+ * method with lookahead (common/lookahead.h) up to the end of the run. */
+enum class Mode { Thread, Method, Lookahead };
+
+/* Runs c in this process in mode, writing the trace to trace_path. */
+void run_case(const Case &c, Mode mode, const char *trace_path, Result *out) {
   setup_systemc();
+  const bool method = mode != Mode::Thread;
+  set_lookahead_limit_ps(mode == Mode::Lookahead ? c.run_ps : 0);
   DmaEngine::Params ep = DmaEngine::Params::from_config(c.cfg);
   ep.rx_method = method;
   TraceWriter::open_global(trace_path);
@@ -214,6 +224,7 @@ void run_case(const Case &c, bool method, const char *trace_path, Result *out) {
   delete rs;
   r.line_waits = rig->engine.rx_nb_line_waits();
   r.credit_waits = rig->engine.rx_nb_credit_waits();
+  r.lookaheads = rig->engine.rx_nb_lookaheads();
   uint64_t h = 1469598103934665603ull;
   for (uint64_t a = kRing; a < kBufs + 256ull * kStride; a++) h = (h ^ rig->mem.data()[a]) * 1099511628211ull;
   r.mem_hash = h;
@@ -223,10 +234,10 @@ void run_case(const Case &c, bool method, const char *trace_path, Result *out) {
 }
 
 /* Runs c in a child process; false if the child failed. */
-bool in_child(const Case &c, bool method, const std::string &trace_path, Result *out) {
+bool in_child(const Case &c, Mode mode, const std::string &trace_path, Result *out) {
   return in_child_process(
       [&](Result *r) {
-        run_case(c, method, trace_path.c_str(), r);
+        run_case(c, mode, trace_path.c_str(), r);
         return 0;
       },
       out);
@@ -243,42 +254,65 @@ std::vector<std::string> records(const std::string &path) {
   return v;
 }
 
-/* Runs c as a method and as a thread; both must agree on everything. */
-void run_both(const Case &c, const char *name, Result *m, Result *t) {
+/* Expects a (a method run) and t (the thread's) to agree on everything. */
+void expect_same(const Result &a, const Result &t) {
+  EXPECT_EQ(a.rx_dma_frames, t.rx_dma_frames);
+  EXPECT_EQ(a.desc_writebacks, t.desc_writebacks);
+  EXPECT_EQ(a.data_write_bytes, t.data_write_bytes);
+  EXPECT_EQ(a.busy_cycles, t.busy_cycles);
+  EXPECT_EQ(a.rx_drop_nodesc, t.rx_drop_nodesc);
+  EXPECT_EQ(a.fetch_reqs, t.fetch_reqs);
+  EXPECT_EQ(a.fetched, t.fetched);
+  EXPECT_EQ(a.mac_rx_frames, t.mac_rx_frames);
+  EXPECT_EQ(a.mac_rx_drops, t.mac_rx_drops);
+  EXPECT_EQ(a.fifo_frames, t.fifo_frames);
+  EXPECT_EQ(a.irqs, t.irqs);
+  EXPECT_EQ(a.msis, t.msis);
+  EXPECT_EQ(a.up_tlps, t.up_tlps);
+  EXPECT_EQ(a.credit_stalls, t.credit_stalls);
+  EXPECT_EQ(a.credit_stall_ps, t.credit_stall_ps);
+  EXPECT_EQ(a.dma_reqs, t.dma_reqs);
+  EXPECT_EQ(a.dma_bytes, t.dma_bytes);
+  EXPECT_EQ(a.mem_hash, t.mem_hash);
+  EXPECT_EQ(a.violations, t.violations);
+  EXPECT_STREQ(a.first_violation, t.first_violation);
+  for (int i = 0; i < 8; i++) EXPECT_EQ(a.probe[i], t.probe[i]) << "probe " << i;
+}
+
+/* Runs c as a method, as a method with lookahead and as a thread; all three
+ * must agree on everything, DMA timeline included. la: the lookahead run. */
+void run_modes(const Case &c, const char *name, Result *m, Result *t, Result *la = nullptr) {
   const std::string base = ::testing::TempDir() + "nicsim_rxm_" + name + "_" + std::to_string(getpid());
-  ASSERT_TRUE(in_child(c, true, base + ".m.json", m));
-  ASSERT_TRUE(in_child(c, false, base + ".t.json", t));
-  EXPECT_TRUE(m->ran && t->ran);
+  Result la_local;
+  if (!la) la = &la_local;
+  ASSERT_TRUE(in_child(c, Mode::Method, base + ".m.json", m));
+  ASSERT_TRUE(in_child(c, Mode::Lookahead, base + ".l.json", la));
+  ASSERT_TRUE(in_child(c, Mode::Thread, base + ".t.json", t));
+  EXPECT_TRUE(m->ran && la->ran && t->ran);
   EXPECT_TRUE(m->method);
+  EXPECT_TRUE(la->method);
   EXPECT_FALSE(t->method);
-  EXPECT_EQ(m->rx_dma_frames, t->rx_dma_frames);
-  EXPECT_EQ(m->desc_writebacks, t->desc_writebacks);
-  EXPECT_EQ(m->data_write_bytes, t->data_write_bytes);
-  EXPECT_EQ(m->busy_cycles, t->busy_cycles);
-  EXPECT_EQ(m->rx_drop_nodesc, t->rx_drop_nodesc);
-  EXPECT_EQ(m->fetch_reqs, t->fetch_reqs);
-  EXPECT_EQ(m->fetched, t->fetched);
-  EXPECT_EQ(m->mac_rx_frames, t->mac_rx_frames);
-  EXPECT_EQ(m->mac_rx_drops, t->mac_rx_drops);
-  EXPECT_EQ(m->fifo_frames, t->fifo_frames);
-  EXPECT_EQ(m->irqs, t->irqs);
-  EXPECT_EQ(m->msis, t->msis);
-  EXPECT_EQ(m->up_tlps, t->up_tlps);
-  EXPECT_EQ(m->credit_stalls, t->credit_stalls);
-  EXPECT_EQ(m->credit_stall_ps, t->credit_stall_ps);
-  EXPECT_EQ(m->dma_reqs, t->dma_reqs);
-  EXPECT_EQ(m->dma_bytes, t->dma_bytes);
-  EXPECT_EQ(m->mem_hash, t->mem_hash);
-  EXPECT_EQ(m->violations, t->violations);
-  EXPECT_STREQ(m->first_violation, t->first_violation);
-  for (int i = 0; i < 8; i++) EXPECT_EQ(m->probe[i], t->probe[i]) << "probe " << i;
+  {
+    SCOPED_TRACE("method vs thread");
+    expect_same(*m, *t);
+  }
+  {
+    SCOPED_TRACE("method with lookahead vs thread");
+    expect_same(*la, *t);
+  }
+  EXPECT_EQ(m->lookaheads, 0u); /* lookahead off: no limit set */
+  EXPECT_EQ(la->line_waits, m->line_waits);
+  EXPECT_EQ(la->credit_waits, m->credit_waits);
   EXPECT_EQ(t->line_waits, 0u); /* the thread never uses the non-blocking entry */
   EXPECT_EQ(t->credit_waits, 0u);
-  const std::vector<std::string> tm = records(base + ".m.json"), tt = records(base + ".t.json");
+  const std::vector<std::string> tm = records(base + ".m.json"), tl = records(base + ".l.json"),
+                                 tt = records(base + ".t.json");
   EXPECT_GT(tm.size(), 20u);
   EXPECT_TRUE(tm == tt) << "the DMA timelines differ: " << base << ".{m,t}.json";
+  EXPECT_TRUE(tl == tt) << "the DMA timelines differ: " << base << ".{l,t}.json";
   if (!::testing::Test::HasFailure()) {
     std::remove((base + ".m.json").c_str());
+    std::remove((base + ".l.json").c_str());
     std::remove((base + ".t.json").c_str());
   }
 }
@@ -320,7 +354,7 @@ TEST(NicRxMethod, MultiBufferFramesMatchTheThread) {
     r.probe[0] = static_cast<uint64_t>(ok);
   };
   Result m, t;
-  run_both(c, "multibuf", &m, &t);
+  run_modes(c, "multibuf", &m, &t);
   EXPECT_EQ(m.rx_dma_frames, 6u);
   EXPECT_EQ(m.desc_writebacks, 18u);
   EXPECT_EQ(m.data_write_bytes, 6u * 1514);
@@ -358,7 +392,7 @@ TEST(NicRxMethod, RxDisabledMidFrameResumesWhenEnabled) {
     r.probe[4] = f1.size() == 1514 && nf_check(f1.data(), 1514, 11, &h1) == NF_OK && h1.seq == 1;
   };
   Result m, t;
-  run_both(c, "rxen", &m, &t);
+  run_modes(c, "rxen", &m, &t);
   EXPECT_GT(m.probe[0], 0u);
   EXPECT_LT(m.probe[0], 1514u) << "the frame is stopped in the middle";
   EXPECT_EQ(m.probe[0] % 256, 0u) << "only whole 256 B buffers were written";
@@ -395,7 +429,7 @@ TEST(NicRxMethod, RingHaltStopsTheRxPath) {
     r.probe[1] = g.engine.rx_ring().halted();
   };
   Result m, t;
-  run_both(c, "halt", &m, &t);
+  run_modes(c, "halt", &m, &t);
   EXPECT_EQ(m.probe[0], 2u);
   EXPECT_EQ(m.rx_dma_frames, 2u);
   EXPECT_EQ(m.desc_writebacks, 2u);
@@ -426,7 +460,7 @@ TEST(NicRxMethod, DescriptorStarvationThenRefill) {
     r.probe[3] = g.intact_frames(20, 60);
   };
   Result m, t;
-  run_both(c, "starve", &m, &t);
+  run_modes(c, "starve", &m, &t);
   EXPECT_EQ(m.probe[0], 4u);
   EXPECT_EQ(m.probe[1], 16u);
   EXPECT_EQ(m.probe[2], 4u);
@@ -451,8 +485,10 @@ TEST(NicRxMethod, PostedCreditStallsMatchTheThread) {
     sc_core::wait(us(290));
     r.probe[0] = g.intact_frames(8, 1514);
   };
-  Result m, t;
-  run_both(c, "credits", &m, &t);
+  Result m, t, la;
+  run_modes(c, "credits", &m, &t, &la);
+  /* Some start edges were skipped, some of them into a credit wait. */
+  EXPECT_GT(la.lookaheads, 0u);
   EXPECT_EQ(m.rx_dma_frames, 8u);
   EXPECT_EQ(m.probe[0], 8u);
   EXPECT_EQ(m.msis, 8u);
@@ -480,8 +516,9 @@ TEST(NicRxMethod, BatchedWriteBacksMatchTheThread) {
     sc_core::wait(us(90));
     r.probe[0] = g.intact_frames(10, 60);
   };
-  Result m, t;
-  run_both(c, "batch", &m, &t);
+  Result m, t, la;
+  run_modes(c, "batch", &m, &t, &la);
+  EXPECT_GT(la.lookaheads, 0u);
   EXPECT_EQ(m.rx_dma_frames, 10u);
   EXPECT_EQ(m.desc_writebacks, 3u); /* 4 + 4 packed descriptors, then 2 */
   EXPECT_EQ(m.probe[0], 10u);
@@ -523,7 +560,7 @@ TEST(NicRxMethod, AFrameThatComesDuringTheFlushBeforeAWaitIsTakenAtOnce) {
     r.probe[2] = g.intact_frames(6, 60);
   };
   Result m, t;
-  run_both(c, "flushwake", &m, &t);
+  run_modes(c, "flushwake", &m, &t);
   EXPECT_EQ(m.probe[0], 1u); /* frames 0..3 written back together */
   EXPECT_EQ(m.probe[1], 1u);
   EXPECT_EQ(m.rx_dma_frames, 6u);
