@@ -187,7 +187,11 @@ bool CpuCore::try_skip_sync() {
    * (the file's order). */
   if (!quiet_until || m_ncores >= 2 || m_trace || m_msi_count != 0) return false;
   const uint64_t local = local_time_ps();
-  if (local < quiet_until()) {
+  if (!m_quiet_valid) {
+    m_quiet_cache = quiet_until();
+    m_quiet_valid = true;
+  }
+  if (local < m_quiet_cache) {
     m_cur->qk.skip_sync(local);
     m_sync_skips++;
     return true;
@@ -198,6 +202,7 @@ bool CpuCore::try_skip_sync() {
    * the wait would (docs/host.md, "Lookahead"). */
   if (quiet_through && quiet_through(local)) {
     m_cur->qk.skip_sync(local);
+    m_quiet_valid = false; /* writes were handed to memory: the bound may move later */
     m_sync_lookaheads++;
     return true;
   }

@@ -263,6 +263,7 @@ class CpuCore : public sc_core::sc_module {
    * calls the resumed hook. Every wait of a core's thread goes through here. */
   template <typename F>
   void suspend(F f) {
+    m_quiet_valid = false; /* simulated time may move; other processes may run */
     if (m_ncores < 2) {
       f();
       if (resumed) resumed();
@@ -514,6 +515,11 @@ class CpuCore : public sc_core::sc_module {
   uint32_t m_msi_ring[kMsiRing] = {}; /* their data words, in arrival order */
   unsigned m_msi_head = 0, m_msi_count = 0;
   uint64_t m_sync_skips = 0, m_sync_lookaheads = 0;
+  /* quiet_until() as of the thread's last resume (try_skip_sync): while the
+   * thread runs no other process does, so nothing can queue an earlier
+   * access; a lookahead's writes handed to memory only make it later. */
+  uint64_t m_quiet_cache = 0;
+  bool m_quiet_valid = false;
   double m_busy_total = 0; /* sum of m_bucket_total */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
   /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */

@@ -171,8 +171,8 @@ class DmaEngine : public sc_core::sc_module {
    * ordering line behind another request, and for flow-control credits. */
   uint64_t rx_nb_line_waits() const;
   uint64_t rx_nb_credit_waits() const;
-  /* Start-edge waits of the method's data writes and write-backs skipped by
-   * lookahead (DmaXfer::write_nb_step, common/lookahead.h). */
+  /* Waits of the method's data writes and write-backs skipped by lookahead
+   * (start edges and data-write ends; DmaXfer, common/lookahead.h). */
   uint64_t rx_nb_lookaheads() const;
 
  private:
@@ -305,6 +305,11 @@ class DmaEngine : public sc_core::sc_module {
   /* RX data path as a method (rx_data_method): the link (nullptr: the thread
    * runs instead), and where it stands. */
   PcieLink *m_rx_link = nullptr;
+  /* True if the data write in flight may end early (DmaXfer::write_nb_step):
+   * it is a frame's last chunk, whose write-back is started right after it
+   * (so what follows reads no FIFO), and there is no PAUSE (an XON would be
+   * sent at the kernel's time). */
+  bool rxm_may_end_early() const;
   enum RxmState : uint8_t { kRxmTop, kRxmFrame, kRxmData, kRxmFlush, kRxmWokeTop, kRxmWokeFrame };
   /* What follows a flush: the thread's wait after rx_flush_all (ctrl, frame,
    * descriptors of wait_ring; in rx_one_frame ctrl or descriptors), or
@@ -323,6 +328,9 @@ class DmaEngine : public sc_core::sc_module {
     const uint8_t *data = nullptr;
     uint32_t len = 0, off = 0, idx = 0, chunk = 0;
     DmaDesc d;
+    /* A data write ended early (rxm_may_end_early): the time the write-back
+     * that follows it is started at (0: now). */
+    uint64_t begin_at = 0;
   } m_rxm;
   sc_core::sc_event m_rxm_start;  /* rx_data_thread starts the method (at time 0) */
   sc_core::sc_event m_ctrl_nb;    /* ctrl_changed, for the method */

@@ -28,8 +28,8 @@ bool DmaXfer::write(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose 
 }
 
 uint64_t DmaXfer::prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
-                          DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
-  uint64_t now = now_ps();
+                          DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering,
+                          uint64_t now) {
   uint64_t start = m_clock.after_cycles(start_ps > now ? start_ps : now, 0);
   tlm_prepare(m_gp, cmd, addr, data, len);
   m_ext->purpose = purpose;
@@ -38,9 +38,9 @@ uint64_t DmaXfer::prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, ui
   return start;
 }
 
-bool DmaXfer::finish(uint64_t start) {
+bool DmaXfer::finish(uint64_t start, uint64_t end) {
   if (m_trace)
-    m_trace->complete(m_trace_tid, TraceWriter::purpose_name(m_ext->purpose), start, now_ps(), m_gp.get_address(),
+    m_trace->complete(m_trace_tid, TraceWriter::purpose_name(m_ext->purpose), start, end, m_gp.get_address(),
                       m_gp.get_data_length());
   if (m_gp.is_response_ok()) return true;
   char msg[160];
@@ -53,7 +53,7 @@ bool DmaXfer::finish(uint64_t start) {
 
 bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len,
                   DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
-  const uint64_t start = prepare(cmd, addr, data, len, purpose, queue, start_ps, relaxed_ordering);
+  const uint64_t start = prepare(cmd, addr, data, len, purpose, queue, start_ps, relaxed_ordering, now_ps());
   sc_core::sc_time delay = ps_time(start - now_ps());
   if (m_arb) {
     /* At the start edge, in the arbiter's order (the target then sees no delay). */
@@ -62,13 +62,13 @@ bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t l
   }
   m_socket->b_transport(m_gp, delay);
   if (delay != sc_core::SC_ZERO_TIME) sc_core::wait(delay);
-  return finish(start);
+  return finish(start, now_ps());
 }
 
 void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose,
-                             uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
+                             uint16_t queue, uint64_t start_ps, bool relaxed_ordering, uint64_t at_ps) {
   m_nb_start = prepare(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t *>(src), len, purpose, queue, start_ps,
-                       relaxed_ordering);
+                       relaxed_ordering, at_ps ? at_ps : now_ps());
   m_nb_w = PcieLink::NbWrite();
   m_nb_phase = NbPhase::Start;
 }
@@ -79,9 +79,10 @@ void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, Dm
  * to run up to the start edge (kernel_quiet_through): the write then enters
  * the link now as it would at that edge (`at`), and only the waits after it
  * remain (docs/nic.md, "Lookahead"). */
-DmaXfer::NbResult DmaXfer::write_nb_step() {
+DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early) {
   const uint64_t now = now_ps();
-  uint64_t at = now; /* the time the link sees the write at */
+  uint64_t at = now;   /* the time the link sees the write at */
+  uint64_t done = now; /* the time it ends at */
   switch (m_nb_phase) {
     case NbPhase::Idle: return NbResult::Failed; /* no write started: a caller's bug */
     case NbPhase::Start:
@@ -108,20 +109,26 @@ DmaXfer::NbResult DmaXfer::write_nb_step() {
           return NbResult::Pending;
         case PcieLink::NbStatus::Error:
           m_nb_phase = NbPhase::Idle;
-          return finish(m_nb_start) ? NbResult::Ok : NbResult::Failed;
+          m_nb_done_ps = now;
+          return finish(m_nb_start, now) ? NbResult::Ok : NbResult::Failed;
         case PcieLink::NbStatus::Done: break;
       }
       m_nb_phase = NbPhase::End;
       if (m_nb_w.end_ps > now) {
-        sc_core::next_trigger(ps_time(m_nb_w.end_ps - now));
-        return NbResult::Pending;
+        if (!may_end_early || !kernel_quiet_through(m_nb_w.end_ps)) {
+          sc_core::next_trigger(ps_time(m_nb_w.end_ps - now));
+          return NbResult::Pending;
+        }
+        m_nb_lookaheads++;
+        done = m_nb_w.end_ps; /* ends now, as at its end */
       }
       /* fall through */
     case NbPhase::End: break;
   }
   m_nb_link->device_write_nb_done(m_gp);
   m_nb_phase = NbPhase::Idle;
-  return finish(m_nb_start) ? NbResult::Ok : NbResult::Failed;
+  m_nb_done_ps = done;
+  return finish(m_nb_start, m_nb_done_ps) ? NbResult::Ok : NbResult::Failed;
 }
 
 }  // namespace nicsim

@@ -52,14 +52,24 @@ class DmaXfer {
    * after a Pending (which has set the method's next_trigger: the start
    * edge, a credit or ordering-line wait, the last TLP leaving) until it
    * returns Ok or Failed (as write()'s true / false, at the same times). */
+  /* at_ps: the time the write is started at, if not now (a lookahead's,
+   * common/lookahead.h): its start edge is the first at or after
+   * max(at_ps, start_ps). */
   void write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose, uint16_t queue,
-                      uint64_t start_ps = 0, bool relaxed_ordering = false);
-  /* Advances the write started by write_nb_begin (see there). */
-  NbResult write_nb_step();
+                      uint64_t start_ps = 0, bool relaxed_ordering = false, uint64_t at_ps = 0);
+  /* Advances the write started by write_nb_begin (see there). may_end_early:
+   * when only the last TLP's leaving is left to wait for and the kernel has
+   * nothing due up to then (kernel_quiet_through), the write ends now, as at
+   * that time (Ok or Failed, nb_done_ps() that time): for a caller whose next
+   * steps, at that time, read only what nothing else can change before it. */
+  NbResult write_nb_step(bool may_end_early = false);
+  /* The time the write last ended at (Ok or Failed): now, or its end if it ended early. */
+  uint64_t nb_done_ps() const { return m_nb_done_ps; }
   /* write_nb_step's waits so far: in the link's ordering line, for credits. */
   uint64_t nb_line_waits() const { return m_nb_line_waits; }
   uint64_t nb_credit_waits() const { return m_nb_credit_waits; }
-  /* Start waits write_nb_step skipped by lookahead (common/lookahead.h). */
+  /* Waits skipped by lookahead (common/lookahead.h): start edges
+   * and ends (write_nb_step). */
   uint64_t nb_lookaheads() const { return m_nb_lookaheads; }
   /* read() and write() start through arbiter a with key (dma_arb_key): among
    * requests of the same edge they go in key order (nullptr: none, each at
@@ -81,9 +91,9 @@ class DmaXfer {
            uint16_t queue, uint64_t start_ps, bool relaxed_ordering);
   /* Prepares m_gp and returns the start time: the first edge at or after max(now, start_ps). */
   uint64_t prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t len, DmaPurpose purpose,
-                   uint16_t queue, uint64_t start_ps, bool relaxed_ordering);
-  /* Traces the transfer that started at start and reports its error, if any; its result. */
-  bool finish(uint64_t start);
+                   uint16_t queue, uint64_t start_ps, bool relaxed_ordering, uint64_t now);
+  /* Traces the transfer that started at start and ended at end, and reports its error, if any; its result. */
+  bool finish(uint64_t start, uint64_t end);
 
   tlm::tlm_initiator_socket<> &m_socket;
   const NicClock &m_clock;
@@ -104,6 +114,7 @@ class DmaXfer {
   uint64_t m_nb_line_waits = 0;
   uint64_t m_nb_credit_waits = 0;
   uint64_t m_nb_lookaheads = 0;
+  uint64_t m_nb_done_ps = 0;
 };
 
 }  // namespace nicsim

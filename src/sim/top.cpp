@@ -19,7 +19,6 @@ using sc_core::sc_time;
 
 namespace {
 
-uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
 
 /* Several queues, after the drain: every frame the NIC wrote back on RX
@@ -65,6 +64,10 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
       m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
       m_duration_ps(us_to_ps(cfg.run.duration_us)),
       m_end_ps(us_to_ps(cfg.run.duration_us + cfg.run.drain_us)) {
+  m_edges_ps[0] = m_warmup_ps;
+  m_edges_ps[1] = m_duration_ps;
+  m_edges_ps[2] = m_end_ps;
+  m_edges_ps[3] = time_limit_ps();
   auto at_now = [this](const std::string &c, const std::string &m) {
     report(c, m, static_cast<double>(now_ps()) / 1000.0);
   };
@@ -104,10 +107,7 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     /* Nothing runs up to t: memory gets the writes committed by t now, as at
      * a resume at t; the run's edges (snapshots, the end) stay syncs. */
     cpu.quiet_through = [this](uint64_t t) {
-      const uint64_t now = now_ps();
-      for (uint64_t edge : {m_warmup_ps, m_duration_ps, m_end_ps, time_limit_ps()})
-        if (edge >= now && t >= edge) return false;
-      if (!kernel_quiet_through(t)) return false;
+      if (t >= next_edge_ps(now_ps()) || !kernel_quiet_through(t)) return false;
       pcie->apply_posted_until(t);
       return true;
     };
@@ -128,10 +128,8 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
   cpu.quiet_until = [this, msi_ps] {
     const uint64_t now = now_ps();
     /* A wired interrupt may be asserted now; it reaches the core msi_ps later. */
-    uint64_t q = pcie ? pcie->quiet_until_ps() : std::min(bus->quiet_until_ps(), now + msi_ps);
-    for (uint64_t edge : {m_warmup_ps, m_duration_ps, m_end_ps, time_limit_ps()})
-      if (edge >= now) q = std::min(q, edge);
-    return q;
+    const uint64_t q = pcie ? pcie->quiet_until_ps() : std::min(bus->quiet_until_ps(), now + msi_ps);
+    return std::min(q, next_edge_ps(now));
   };
   /* RO on data TLPs where the driver mapped with DMA_ATTR_WEAK_ORDERING (docs/pcie.md). */
   nic.engine().set_relaxed_ordering_fn([this](uint64_t pa) {
@@ -156,6 +154,13 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
 }
 
 Top::~Top() = default;
+
+uint64_t Top::next_edge_ps(uint64_t now) const {
+  uint64_t e = UINT64_MAX;
+  for (uint64_t edge : m_edges_ps)
+    if (edge >= now && edge < e) e = edge;
+  return e;
+}
 
 uint64_t Top::time_limit_ps() const {
   /* Past the end of the drain the run goes on only while something is still

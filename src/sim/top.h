@@ -94,9 +94,14 @@ class Top : public sc_core::sc_module {
    * read (write = false) or write [pa, pa + len), else what is wrong. */
   std::string dma_permission(uint64_t pa, uint32_t len, bool write) const;
 
+  /* The earliest of the run's edges (m_edges_ps) at or after now: a
+   * snapshot, the end, the time limit; UINT64_MAX past them all. */
+  uint64_t next_edge_ps(uint64_t now) const;
+
   uint64_t m_warmup_ps;
   uint64_t m_duration_ps;
   uint64_t m_end_ps;
+  uint64_t m_edges_ps[4] = {}; /* warm-up, end of traffic, end, time limit (set once) */
   Snapshot m_at_warmup;
   Snapshot m_at_duration;
   Snapshot m_at_finish;

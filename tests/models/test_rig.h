@@ -22,6 +22,7 @@
 #include "dma/generic_desc_codec.h"
 #include "hw/generic_nic.h"
 #include "mac/mac.h"
+#include "nic/ps_time.h"
 #include "net/frame.h"
 #include "traffic/wire_peer.h"
 
@@ -77,7 +78,7 @@ inline void setup_systemc() {
 
 inline sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
 inline sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
-inline uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
+using nicsim::now_ps; /* nic/ps_time.h: the current simulated time in ps */
 
 /* ---- memory layout the tests use --------------------------------------- */
 constexpr uint64_t kRxRing = 0x10000;
