@@ -107,6 +107,7 @@ install(CODE "
 set(NICSIM_PUBLIC_HEADERS
     models/bus/axi_bus.h
     models/bus/axi_reg_port.h
+    models/common/lookahead.h
     models/common/mem_access.h
     models/common/split_read.h
     models/common/tlp.h

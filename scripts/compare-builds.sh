@@ -12,9 +12,10 @@
 # LIST: one configuration per line, as arguments of `nicsim run` (a scenario
 # path relative to the repository root, --point, --set ...); blank lines and
 # lines starting with # are skipped. Default: scripts/compare-builds.list
-# (23 configurations: the default platform in RX, TX, bidir, TCP, IMIX and
+# (24 configurations: the default platform in RX, TX, bidir, TCP, IMIX and
 # PAUSE at 64 and 1500 B, several cores, locking and queue layouts, DRAM
-# bandwidth and non-coherent DMA, and a point of each seed scenario).
+# bandwidth and non-coherent DMA, a point of each seed scenario, and a TCP
+# run whose frames meet the wire peer's at the same picosecond).
 # Prints one line per configuration (same / DIFFERS with the first metrics
 # that differ / exit statuses that differ), then a summary.
 # Exit 0 if every configuration gave the same results, 1 if any differed,

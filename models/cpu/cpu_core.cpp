@@ -2,6 +2,8 @@
 // kernel main loop (IRQ, NAPI softirq, paced host application, end of run).
 #include "cpu/cpu_core.h"
 
+#include "common/lookahead.h"
+
 #include "common/tlp.h"
 #include "nic/trace.h"
 
@@ -200,7 +202,12 @@ bool CpuCore::try_skip_sync() {
    * memory then changes only by the posted writes already queued, which
    * quiet_through hands to memory up to the local time, as the resume after
    * the wait would (docs/host.md, "Lookahead"). */
-  if (quiet_through && quiet_through(local)) {
+  if (!quiet_through || !sim_ok()) return false;
+  if (m_kq_gen != m_activity_gen || local >= m_kq_until) {
+    m_kq_until = kernel_quiet_until();
+    m_kq_gen = m_activity_gen;
+  }
+  if (local > now_ps() && local < m_kq_until && quiet_through(local)) {
     m_cur->qk.skip_sync(local);
     m_quiet_valid = false; /* writes were handed to memory: the bound may move later */
     m_sync_lookaheads++;
@@ -354,6 +361,7 @@ void CpuCore::violation(const std::string &msg) {
   if (m_violated) return; /* the first one stops the run; the driver may run on until the next wait */
   m_violated = true;
   if (on_violation) on_violation(name(), msg, static_cast<double>(local_time_ps()) / 1000.0);
+  note_activity(); /* the run stops (sc_stop) */
 }
 
 bool CpuCore::range_violation(uint64_t pa, uint64_t len, const char *what) {
@@ -871,6 +879,7 @@ void CpuCore::raise_msi(uint32_t data) {
   if (m_msi_ps == 0) {
     m_irq_pending |= 1ull << data;
     irq_event(irq_core(static_cast<int>(data))).notify();
+    note_activity();
     return;
   }
   /* Through the interrupt controller: the same latency for every MSI, so
@@ -883,6 +892,7 @@ void CpuCore::raise_msi(uint32_t data) {
   }
   m_msi_ring[(m_msi_head + m_msi_count++) % kMsiRing] = data;
   m_msi_queue.notify(ps(m_msi_ps));
+  note_activity();
 }
 
 void CpuCore::msi_arrive() {
@@ -892,6 +902,7 @@ void CpuCore::msi_arrive() {
   m_msi_count--;
   m_irq_pending |= 1ull << data;
   irq_event(irq_core(static_cast<int>(data))).notify();
+  note_activity();
 }
 
 void CpuCore::deliver_irqs() {
@@ -1042,6 +1053,7 @@ void CpuCore::unlock(unsigned id) {
     violation(std::to_string(l.inside) + " cores hold " + lock_name(id) + " at once (lock broken)");
   }
   m_lock_wake[static_cast<size_t>(next)].notify(ps(m_cur->qk.local_ps()));
+  note_activity();
 }
 
 void CpuCore::sock_release() {
@@ -1055,6 +1067,7 @@ void CpuCore::kernel_work_done() {
   if (m_ncores < 2) return;
   m_kwork_gen++;
   m_app_event.notify(ps(m_cur->qk.local_ps()));
+  note_activity();
 }
 
 void CpuCore::tcp_sent(uint64_t t, uint64_t tseq, bool rtx) {
@@ -1182,7 +1195,10 @@ void CpuCore::app_thread() {
                                              m_tcp ? tseq : seq / m_tx_flows);
       check_fault();
       m_in_kernel--;
-      if (m_removing && m_in_kernel == 0) m_app_out_event.notify(ps(m_cur->qk.local_ps()));
+      if (m_removing && m_in_kernel == 0) {
+        m_app_out_event.notify(ps(m_cur->qk.local_ps()));
+        note_activity();
+      }
       unlock_kernel();
       if (rc == NETDEV_TX_OK && m_tcp) tcp_sent(t, tseq, rtx);
       if (m_sock_owned) sock_release();
@@ -1248,6 +1264,7 @@ void CpuCore::finish() {
   const int rc = nk_kernel_check(m_kernel, err, sizeof err);
   sync();
   if (on_finished) on_finished(rc, err);
+  note_activity();
 }
 
 void CpuCore::napi_hook(void *ctx, int index, int rx_queue, bool end, int work, int budget) {
@@ -1303,7 +1320,10 @@ bool CpuCore::enter_irq_kernel() {
 
 void CpuCore::leave_irq_kernel() {
   m_in_kernel--;
-  if (m_removing && m_in_kernel == 0) m_app_out_event.notify(ps(m_cur->qk.local_ps()));
+  if (m_removing && m_in_kernel == 0) {
+    m_app_out_event.notify(ps(m_cur->qk.local_ps()));
+    note_activity();
+  }
   unlock_kernel();
 }
 
@@ -1380,6 +1400,7 @@ void CpuCore::irq_core_thread(int c) {
 
 void CpuCore::kernel_main() {
   m_end_event.notify(ps(m_end_ps - now_ps()));
+  note_activity();
   char err[512] = "";
   m_kernel = nk_kernel_create(&m_platform, &m_cfg, err, sizeof err);
   if (!m_kernel) {
@@ -1393,6 +1414,7 @@ void CpuCore::kernel_main() {
   check_fault();
   m_probed = true;
   m_probe_event.notify(ps(m_cur->qk.local_ps()));
+  note_activity();
   m_trace = TraceWriter::global();
   if (m_trace) nk_kernel_set_napi_hook(m_kernel, &CpuCore::napi_hook, this);
 

@@ -189,11 +189,12 @@ class CpuCore : public sc_core::sc_module {
    * load whose local time is before it need not wait (load_sync). Unset:
    * every load waits. */
   std::function<uint64_t()> quiet_until;
-  /* Lookahead past quiet_until: true if nothing outside the core can act at
-   * or before local time t (ps; the SystemC kernel has nothing to run up to
-   * then, common/lookahead.h), after handing memory every DMA write
-   * committed by t, as `resumed` does after a wait. With one core a sync at
-   * local time t is then skipped (try_skip_sync). Unset: never. */
+  /* Lookahead past quiet_until, once the SystemC kernel has said it has
+   * nothing to run up to local time t (ps, common/lookahead.h): true if no
+   * edge of the run (a snapshot, the end) falls at or before t either, after
+   * handing memory every DMA write committed by t, as `resumed` does after a
+   * wait. With one core a sync at local time t is then skipped
+   * (try_skip_sync). Unset: never. */
   std::function<bool(uint64_t)> quiet_through;
   /* Called each time a core's thread resumes, before it touches host memory
    * or the run's counters: an interconnect that applies its posted writes
@@ -264,6 +265,7 @@ class CpuCore : public sc_core::sc_module {
   template <typename F>
   void suspend(F f) {
     m_quiet_valid = false; /* simulated time may move; other processes may run */
+    m_activity_gen++;
     if (m_ncores < 2) {
       f();
       if (resumed) resumed();
@@ -520,6 +522,11 @@ class CpuCore : public sc_core::sc_module {
    * access; a lookahead's writes handed to memory only make it later. */
   uint64_t m_quiet_cache = 0;
   bool m_quiet_valid = false;
+  /* kernel_quiet_until() as of generation m_kq_gen of m_activity_gen, which
+   * moves whenever the core's thread may have given the kernel something to
+   * do (a suspension, an event notification: note_activity). */
+  uint64_t m_kq_until = 0, m_kq_gen = UINT64_MAX, m_activity_gen = 0;
+  void note_activity() { m_activity_gen++; }
   double m_busy_total = 0; /* sum of m_bucket_total */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
   /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */

@@ -911,6 +911,11 @@ uint64_t DmaEngine::rx_nb_credit_waits() const {
  * (rx_flush_all's write-backs, the data write, the events) is a
  * next_trigger, and the activation it ends resumes at the same point. */
 void DmaEngine::rx_data_method() {
+  /* Asked again in each activation (and after each write enters the link):
+   * what ran since may have given the kernel something to do. Between those
+   * points the method notifies nothing: a write's end, the frame's pop (the
+   * wire peer's replay) and a write-back's start make no kernel activity. */
+  m_rxm_quiet.reset();
   for (;;) {
     bool waits = false;
     switch (m_rxm.st) {
@@ -995,7 +1000,7 @@ bool DmaEngine::rxm_frame() {
 bool DmaEngine::rxm_data() {
   const uint32_t qi = m_rxm.q;
   DmaXfer &x = *m_rx_data_x[qi];
-  const DmaXfer::NbResult res = x.write_nb_step(rxm_may_end_early());
+  const DmaXfer::NbResult res = x.write_nb_step(rxm_may_end_early(), &m_rxm_quiet);
   if (res == DmaXfer::NbResult::Pending) return true;
   /* The time the rest runs at: now, or the write's end if it ended early */
   const uint64_t at = x.nb_done_ps();
@@ -1051,7 +1056,7 @@ bool DmaEngine::rxm_flush() {
   for (;;) {
     if (m_rxm.fl_writing) {
       WbQueue &q = m_rx_wb[m_rxm.fl_q];
-      const DmaXfer::NbResult res = q.xfer->write_nb_step();
+      const DmaXfer::NbResult res = q.xfer->write_nb_step(false, &m_rxm_quiet);
       if (res == DmaXfer::NbResult::Pending) return true;
       m_rxm.fl_writing = false;
       DescRing &r = *q.ring;

@@ -332,6 +332,7 @@ class DmaEngine : public sc_core::sc_module {
      * that follows it is started at (0: now). */
     uint64_t begin_at = 0;
   } m_rxm;
+  QuietBound m_rxm_quiet;         /* the kernel's answer for lookahead, this activation */
   sc_core::sc_event m_rxm_start;  /* rx_data_thread starts the method (at time 0) */
   sc_core::sc_event m_ctrl_nb;    /* ctrl_changed, for the method */
   bool m_ctrl_nb_wait = false;

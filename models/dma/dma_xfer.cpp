@@ -4,7 +4,6 @@
 
 #include <cstdio>
 
-#include "common/lookahead.h"
 #include "nic/ps_time.h"
 #include "nic/trace.h"
 
@@ -79,7 +78,9 @@ void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, Dm
  * to run up to the start edge (kernel_quiet_through): the write then enters
  * the link now as it would at that edge (`at`), and only the waits after it
  * remain (docs/nic.md, "Lookahead"). */
-DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early) {
+DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) {
+  QuietBound own;
+  QuietBound &q = quiet ? *quiet : own;
   const uint64_t now = now_ps();
   uint64_t at = now;   /* the time the link sees the write at */
   uint64_t done = now; /* the time it ends at */
@@ -89,7 +90,7 @@ DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early) {
       m_nb_phase = NbPhase::Link;
       if (m_nb_start > now) {
         /* A write that would fail (no data) fails at its edge, not early. */
-        if (m_gp.get_data_length() == 0 || m_gp.get_data_ptr() == nullptr || !kernel_quiet_through(m_nb_start)) {
+        if (m_gp.get_data_length() == 0 || m_gp.get_data_ptr() == nullptr || !q.through(m_nb_start)) {
           sc_core::next_trigger(ps_time(m_nb_start - now));
           return NbResult::Pending;
         }
@@ -113,9 +114,10 @@ DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early) {
           return finish(m_nb_start, now) ? NbResult::Ok : NbResult::Failed;
         case PcieLink::NbStatus::Done: break;
       }
+      q.reset(); /* the link may have notified (a commit, writers waiting in its line) */
       m_nb_phase = NbPhase::End;
       if (m_nb_w.end_ps > now) {
-        if (!may_end_early || !kernel_quiet_through(m_nb_w.end_ps)) {
+        if (!may_end_early || !q.through(m_nb_w.end_ps)) {
           sc_core::next_trigger(ps_time(m_nb_w.end_ps - now));
           return NbResult::Pending;
         }

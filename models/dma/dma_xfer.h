@@ -11,6 +11,7 @@
 
 #include "common/tlp.h"
 #include "dma/dma_arbiter.h"
+#include "common/lookahead.h"
 #include "dma/nic_clock.h"
 #include "pcie/pcie_link.h"
 
@@ -61,8 +62,9 @@ class DmaXfer {
    * when only the last TLP's leaving is left to wait for and the kernel has
    * nothing due up to then (kernel_quiet_through), the write ends now, as at
    * that time (Ok or Failed, nb_done_ps() that time): for a caller whose next
-   * steps, at that time, read only what nothing else can change before it. */
-  NbResult write_nb_step(bool may_end_early = false);
+   * steps, at that time, read only what nothing else can change before it.
+   * quiet: the caller's kernel answer for this activation (nullptr: ask). */
+  NbResult write_nb_step(bool may_end_early = false, QuietBound *quiet = nullptr);
   /* The time the write last ended at (Ok or Failed): now, or its end if it ended early. */
   uint64_t nb_done_ps() const { return m_nb_done_ps; }
   /* write_nb_step's waits so far: in the link's ordering line, for credits. */

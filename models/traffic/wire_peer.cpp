@@ -275,6 +275,15 @@ void WirePeer::tcp_arm_rto() {
 }
 
 void WirePeer::tcp_rto_process() {
+  if (!m_rto_deferred) {
+    /* One delta later (tcp_process): an ACK that reaches the peer at this
+     * very instant counts first, whatever order the kernel runs the MAC's
+     * process and this one in. */
+    m_rto_deferred = true;
+    next_trigger(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  m_rto_deferred = false;
   const uint64_t now = now_ps();
   if (now >= m_p.duration_ps) return;
   for (TcpFlow &fl : m_tcp)
@@ -344,6 +353,17 @@ void WirePeer::tcp_pick() {
 
 /* Runs at time 0 and at each frame's arrival at the MAC. */
 void WirePeer::tcp_process() {
+  if (!m_tcp_deferred) {
+    /* A frame the host sends that reaches the peer at this very instant
+     * (frame_received, from the MAC's process) counts first: the ACK filled
+     * now carries it, the pick below sees the ACK it makes due. The kernel
+     * runs processes due at the same picosecond in an order of its own, so
+     * this one steps one delta later (docs/nic.md, "TCP"). */
+    m_tcp_deferred = true;
+    next_trigger(sc_core::SC_ZERO_TIME);
+    return;
+  }
+  m_tcp_deferred = false;
   if (m_armed) {
     m_armed = false;
     const uint32_t len = nf_dma_len(m_next_bytes);

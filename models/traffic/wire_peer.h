@@ -213,6 +213,8 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   uint64_t m_last_start_ps = 0; /* start of the latest frame sent */
   uint32_t m_last_bytes = 0;    /* and its size (0: none yet) */
   bool m_ack_due = false;       /* an ACK of the host's data waits for the wire */
+  bool m_tcp_deferred = false;  /* tcp_process / tcp_rto_process: woken, stepping one delta on */
+  bool m_rto_deferred = false;
   TcpSackReceiver m_rcv;        /* the host's TX flow: what arrived */
   uint32_t m_rx_unacked = 0;    /* host data segments since the peer's last ACK */
   sc_core::sc_event m_rto_ev;
