@@ -7,6 +7,8 @@
 #include <cstdint>
 #include <systemc>
 
+#include "nic/ps_time.h"
+
 namespace nicsim {
 
 /* Only wait() and an armed method's next_trigger may wait on the event (no
@@ -21,7 +23,13 @@ class WaitedEvent {
   void notify() {
     if (m_waiters || m_armed) {
       m_armed = false;
-      m_ev.notify();
+      /* From a process acting ahead (LogicalNow): at the time it acts at,
+       * where the immediate notification would have been made. */
+      const uint64_t ahead = g_logical_now_ps;
+      if (ahead)
+        m_ev.notify(ps_time(ahead - kernel_now_ps()));
+      else
+        m_ev.notify();
     }
   }
   /* For an SC_METHOD that is about to next_trigger on the returned event:

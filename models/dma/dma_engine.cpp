@@ -916,6 +916,8 @@ void DmaEngine::rx_data_method() {
    * points the method notifies nothing: a write's end, the frame's pop (the
    * wire peer's replay) and a write-back's start make no kernel activity. */
   m_rxm_quiet.reset();
+  LogicalNow ahead(0); /* the kernel's time, until a write ends early */
+  m_rxm_ahead = &ahead;
   for (;;) {
     bool waits = false;
     switch (m_rxm.st) {
@@ -927,8 +929,13 @@ void DmaEngine::rx_data_method() {
       case kRxmWokeFrame: m_rxm.st = kRxmFrame; break; /* rx_one_frame's wait loop, checked again */
       default: break;
     }
-    if (waits) return;
+    if (waits) break;
   }
+  m_rxm_ahead = nullptr;
+}
+
+void DmaEngine::rxm_ended_at(uint64_t done) {
+  if (done > now_ps()) m_rxm_ahead->advance(done);
 }
 
 /* rx_data_thread's loop body, up to rx_one_frame. */
@@ -1004,6 +1011,7 @@ bool DmaEngine::rxm_data() {
   if (res == DmaXfer::NbResult::Pending) return true;
   /* The time the rest runs at: now, or the write's end if it ended early */
   const uint64_t at = x.nb_done_ps();
+  if (res == DmaXfer::NbResult::Ok) rxm_ended_at(at);
   if (res == DmaXfer::NbResult::Failed) {
     m_rx[qi]->halt();
     m_rxm.st = kRxmTop;
@@ -1034,6 +1042,18 @@ bool DmaEngine::rxm_data() {
   return false;
 }
 
+bool DmaEngine::rxm_wb_may_end_early(const WbQueue &q) const {
+  if (m_rxm.after != kAfterFrameNext || m_mac.pause_enabled()) return false;
+  if (m_rxm.fl_q + 1 != m_rxm.fl_end || m_rxm.fl_i + m_rxm.fl_n != q.count) return false; /* not the last write */
+  uint32_t frames = 0;
+  bool ioc = false;
+  for (uint32_t k = m_rxm.fl_i; k < m_rxm.fl_i + m_rxm.fl_n; k++) {
+    frames += q.eop[k];
+    ioc |= q.eop[k] && q.ioc[k];
+  }
+  return q.irq->completion_is_quiet(q.cause, frames, ioc);
+}
+
 bool DmaEngine::rxm_may_end_early() const {
   if (m_rxm.off + m_rxm.chunk != m_rxm.len || m_mac.pause_enabled()) return false;
   return m_rx_wb[m_rxm.q].count + 1 >= m_p.wb_threshold; /* else rxm_top would look at the FIFO next */
@@ -1056,8 +1076,12 @@ bool DmaEngine::rxm_flush() {
   for (;;) {
     if (m_rxm.fl_writing) {
       WbQueue &q = m_rx_wb[m_rxm.fl_q];
-      const DmaXfer::NbResult res = q.xfer->write_nb_step(false, &m_rxm_quiet);
+      const DmaXfer::NbResult res = q.xfer->write_nb_step(rxm_wb_may_end_early(q), &m_rxm_quiet);
       if (res == DmaXfer::NbResult::Pending) return true;
+      if (res == DmaXfer::NbResult::Ok && q.xfer->nb_done_ps() > now_ps()) {
+        rxm_ended_at(q.xfer->nb_done_ps());
+        m_rxm_quiet.reset(); /* what follows may notify (the fetcher's kick, timed from then) */
+      }
       m_rxm.fl_writing = false;
       DescRing &r = *q.ring;
       if (res == DmaXfer::NbResult::Failed) { /* wb_flush gives up on this queue */
@@ -1131,7 +1155,7 @@ bool DmaEngine::rxm_flush() {
  * thread would have seen) is taken at once (recheck). */
 void DmaEngine::rxm_wait_frame(bool recheck) {
   if (recheck && m_mac.rx_fifo().frames() > 0) {
-    sc_core::next_trigger(sc_core::SC_ZERO_TIME);
+    sc_core::next_trigger(ps_time(now_ps() - kernel_now_ps())); /* a delta, or the time it acts at (ahead) */
     return;
   }
   sc_core::next_trigger(m_mac.want_rx_frame());

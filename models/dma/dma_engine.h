@@ -310,6 +310,16 @@ class DmaEngine : public sc_core::sc_module {
    * (so what follows reads no FIFO), and there is no PAUSE (an XON would be
    * sent at the kernel's time). */
   bool rxm_may_end_early() const;
+  /* True if the write-back in flight (q, the flush's last write, which
+   * follows a frame's data) may end early: what follows reads the RX FIFO,
+   * the rings and the interrupt state as at its end (LogicalNow), so no
+   * PAUSE, and completing its frames must schedule nothing
+   * (IrqModerator::completion_is_quiet); the descriptor fetcher's kick and
+   * the wire peer's wake are timed from then. */
+  bool rxm_wb_may_end_early(const WbQueue &q) const;
+  /* After a write ended (Ok) at done: if that is later than now, the rest of
+   * the activation acts at done. */
+  void rxm_ended_at(uint64_t done);
   enum RxmState : uint8_t { kRxmTop, kRxmFrame, kRxmData, kRxmFlush, kRxmWokeTop, kRxmWokeFrame };
   /* What follows a flush: the thread's wait after rx_flush_all (ctrl, frame,
    * descriptors of wait_ring; in rx_one_frame ctrl or descriptors), or
@@ -333,6 +343,7 @@ class DmaEngine : public sc_core::sc_module {
     uint64_t begin_at = 0;
   } m_rxm;
   QuietBound m_rxm_quiet;         /* the kernel's answer for lookahead, this activation */
+  LogicalNow *m_rxm_ahead = nullptr; /* this activation's time, once a write ended early */
   sc_core::sc_event m_rxm_start;  /* rx_data_thread starts the method (at time 0) */
   sc_core::sc_event m_ctrl_nb;    /* ctrl_changed, for the method */
   bool m_ctrl_nb_wait = false;

@@ -81,7 +81,8 @@ void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, Dm
 DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) {
   QuietBound own;
   QuietBound &q = quiet ? *quiet : own;
-  const uint64_t now = now_ps();
+  const uint64_t now = now_ps();    /* the time the caller acts at (LogicalNow) */
+  const uint64_t kn = kernel_now_ps(); /* delays for the kernel are from its time */
   uint64_t at = now;   /* the time the link sees the write at */
   uint64_t done = now; /* the time it ends at */
   switch (m_nb_phase) {
@@ -91,7 +92,7 @@ DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) 
       if (m_nb_start > now) {
         /* A write that would fail (no data) fails at its edge, not early. */
         if (m_gp.get_data_length() == 0 || m_gp.get_data_ptr() == nullptr || !q.through(m_nb_start)) {
-          sc_core::next_trigger(ps_time(m_nb_start - now));
+          sc_core::next_trigger(ps_time(m_nb_start - kn));
           return NbResult::Pending;
         }
         m_nb_lookaheads++;
@@ -102,7 +103,7 @@ DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) 
       switch (m_nb_link->device_write_nb(m_gp, m_nb_w, at)) {
         case PcieLink::NbStatus::RetryAt:
           m_nb_credit_waits++;
-          sc_core::next_trigger(ps_time(m_nb_w.retry_ps - now));
+          sc_core::next_trigger(ps_time(m_nb_w.retry_ps - kn));
           return NbResult::Pending;
         case PcieLink::NbStatus::WaitEvent:
           m_nb_line_waits++;
@@ -118,7 +119,7 @@ DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) 
       m_nb_phase = NbPhase::End;
       if (m_nb_w.end_ps > now) {
         if (!may_end_early || !q.through(m_nb_w.end_ps)) {
-          sc_core::next_trigger(ps_time(m_nb_w.end_ps - now));
+          sc_core::next_trigger(ps_time(m_nb_w.end_ps - kn));
           return NbResult::Pending;
         }
         m_nb_lookaheads++;

@@ -52,6 +52,14 @@ void IrqModerator::completion(uint32_t cause, uint32_t frames, bool ioc) {
   if (ioc || (!m_ioc_mode && m_unnotified >= m_coal_frames)) condition_met();
 }
 
+bool IrqModerator::completion_is_quiet(uint32_t cause, uint32_t frames, bool ioc) const {
+  if (frames == 0) return true;
+  if (!m_timer_armed && (cause & m_timer_causes) && m_coal_ps > 0) return false; /* arms the timer */
+  const bool met = ioc || (!m_ioc_mode && m_unnotified + frames >= m_coal_frames);
+  /* condition_met raises unless every cause since the last interrupt is masked */
+  return !met || !((m_unnotified_causes | cause) & ~m_mask & GN_INT_ALL);
+}
+
 void IrqModerator::set_ioc_mode(bool on) {
   m_ioc_mode = on;
   m_timer_causes = on ? GN_INT_RX : GN_INT_ALL;
@@ -90,7 +98,7 @@ void IrqModerator::raise() {
     m_deferred = true;
     m_deferred_causes = causes;
     if (m_trace) m_trace->instant(m_trace_tid, "deferred", now);
-    m_throttle.notify(ps_time(m_last_msi_ps + m_itr_ps - now));
+    m_throttle.notify(ps_time(m_last_msi_ps + m_itr_ps - kernel_now_ps()));
     return;
   }
   send_msi();
@@ -125,8 +133,8 @@ void IrqModerator::arm_timer() {
   m_timer.cancel();
   if (m_coal_ps == 0 || !m_timer_armed) return;
   uint64_t due = m_first_ps + m_coal_ps;
-  uint64_t now = now_ps();
-  m_timer.notify(ps_time(due > now ? due - now : 0));
+  const uint64_t kn = kernel_now_ps(); /* a delay for the kernel */
+  m_timer.notify(ps_time(due > kn ? due - kn : 0));
 }
 
 void IrqModerator::timer_method() {

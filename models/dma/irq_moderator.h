@@ -54,6 +54,11 @@ class IrqModerator : public sc_core::sc_module {
   /* frames completions of cause (GN_INT_* bits) happened now; ioc: one of
    * them had its descriptor's interrupt-on-completion bit set. */
   void completion(uint32_t cause, uint32_t frames, bool ioc = false);
+  /* True if completion(cause, frames, ioc) now would schedule nothing: no
+   * coalescing timer armed, no interrupt raised (none due, or suppressed by
+   * the mask). A process acting ahead (LogicalNow) may then complete early;
+   * it reads only the time it acts at. */
+  bool completion_is_quiet(uint32_t cause, uint32_t frames, bool ioc) const;
   /* IOC mode (stmmac): no frame threshold; a completion interrupts only if
    * its descriptor asks (IOC); RX completions without it start the timer
    * (the RX watchdog, RIWT); TX ones wait for a later interrupt. */

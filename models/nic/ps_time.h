@@ -24,10 +24,36 @@ inline sc_core::sc_time ps_time(uint64_t ps) {
 /* t in picoseconds (exact with a 1 ps resolution). */
 inline uint64_t to_ps(const sc_core::sc_time &t) { return t.value(); }
 
-/* The current simulated time in picoseconds: sc_time_stamp() inlined (the
+/* The SystemC kernel's time in picoseconds: sc_time_stamp() inlined (the
  * same member of the current simulation context, read without a library
- * call; the models ask for it several times per activation). */
-inline uint64_t now_ps() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
+ * call; the models ask for it several times per activation). Delays passed
+ * to the kernel (notify, next_trigger, wait) are relative to it. */
+inline uint64_t kernel_now_ps() { return sc_core::sc_get_curr_simcontext()->time_stamp().value(); }
+
+/* A process acting ahead of the kernel (lookahead, common/lookahead.h):
+ * the time it acts at while it does, else 0. Per process, like the kernel;
+ * set only through LogicalNow. */
+inline uint64_t g_logical_now_ps = 0;
+
+/* The current simulated time in picoseconds: the kernel's, or the time a
+ * process acting ahead acts at (g_logical_now_ps). */
+inline uint64_t now_ps() { return g_logical_now_ps ? g_logical_now_ps : kernel_now_ps(); }
+
+/* While alive, now_ps() is t_ps (> the kernel's time): for a process that
+ * knows (kernel_quiet_through) that nothing else acts before then. Nests:
+ * restores the previous value. */
+class LogicalNow {
+ public:
+  explicit LogicalNow(uint64_t t_ps) : m_prev(g_logical_now_ps) { g_logical_now_ps = t_ps; }
+  ~LogicalNow() { g_logical_now_ps = m_prev; }
+  /* The process now acts at t_ps (0: at the kernel's time). */
+  void advance(uint64_t t_ps) { g_logical_now_ps = t_ps; }
+  LogicalNow(const LogicalNow &) = delete;
+  LogicalNow &operator=(const LogicalNow &) = delete;
+
+ private:
+  uint64_t m_prev;
+};
 
 /* Rounds a non-negative real number of picoseconds to the nearest integer. */
 inline uint64_t round_ps(double ps) { return static_cast<uint64_t>(std::llround(ps)); }

@@ -22,7 +22,7 @@ sc_time ps(uint64_t v) { return ps_time(v); }
 /* Notifies ev at absolute time t_ps (now if past; now: the current time,
  * ps); an earlier pending notification wins. */
 void notify_at(sc_core::sc_event &ev, uint64_t t_ps, uint64_t now) { ev.notify(ps(t_ps > now ? t_ps - now : 0)); }
-void notify_at(sc_core::sc_event &ev, uint64_t t_ps) { notify_at(ev, t_ps, now_ps()); }
+void notify_at(sc_core::sc_event &ev, uint64_t t_ps) { notify_at(ev, t_ps, kernel_now_ps()); }
 
 }  // namespace
 
@@ -207,7 +207,7 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
 TlpReservation PcieLink::post_tlp(uint64_t addr, const uint8_t *data, uint32_t n, uint32_t dc, DmaPurpose purpose,
                                   const TlpAttrs &attrs, uint64_t at_ps) {
   const bool ro = attrs.relaxed_ordering;
-  const uint64_t now = now_ps(); /* notifications are relative to the kernel's time */
+  const uint64_t now = kernel_now_ps(); /* notifications are relative to the kernel's time */
   const TlpReservation r = m_up.reserve(at_ps, m_fmt.wire_bytes(TlpKind::MemWrite, addr, n), n, purpose);
   const uint64_t c = commit(r.arrival_ps, addr, n, ro);
   if (ro) m_up_ro_tlps++;

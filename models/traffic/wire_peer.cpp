@@ -83,7 +83,7 @@ uint64_t WirePeer::flight_ps(uint32_t frame_bytes) const {
 
 void WirePeer::schedule_pending() {
   m_wake.cancel();
-  m_wake.notify(ps_time(m_pending_start_ps + flight_ps(m_next_bytes) - now_ps()));
+  m_wake.notify(ps_time(m_pending_start_ps + flight_ps(m_next_bytes) - kernel_now_ps()));
 }
 
 /* PAUSE (IEEE 802.3 Annex 31B): a frame already started when the PAUSE
@@ -100,7 +100,7 @@ void WirePeer::pause_received(uint32_t quanta, uint64_t at_ps) {
     m_pending_start_ps = m_pause_until_ps;
     m_wake.cancel();
     m_wake.notify(ps_time(m_pending_start_ps + round_ps((Mac::kPreambleBytes + m_next_bytes) * 8000.0 /
-                                                        m_p.line_rate_gbps) - now_ps()));
+                                                        m_p.line_rate_gbps) - kernel_now_ps()));
     return;
   }
   if (!m_p.send || !m_armed || m_pending_start_ps < at_ps) return;
@@ -270,8 +270,8 @@ void WirePeer::tcp_arm_rto() {
   for (const TcpFlow &fl : m_tcp)
     if (fl.snd.una() < fl.snd.max()) due = std::min(due, fl.progress_ps + m_p.tcp_rto_ps);
   if (due == UINT64_MAX || due >= m_p.duration_ps) return;
-  const uint64_t now = now_ps();
-  m_rto_ev.notify(ps_time(due > now ? due - now : 0));
+  const uint64_t kn = kernel_now_ps();
+  m_rto_ev.notify(ps_time(due > kn ? due - kn : 0));
 }
 
 void WirePeer::tcp_rto_process() {
@@ -348,7 +348,7 @@ void WirePeer::tcp_pick() {
   m_pending_start_ps = start;
   const uint64_t flight = round_ps((Mac::kPreambleBytes + bytes) * 8000.0 / m_p.line_rate_gbps);
   m_wake.cancel();
-  m_wake.notify(ps_time(start + flight - now));
+  m_wake.notify(ps_time(start + flight - kernel_now_ps()));
 }
 
 /* Runs at time 0 and at each frame's arrival at the MAC. */

@@ -6,7 +6,6 @@
 namespace nicsim {
 
 namespace {
-uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
 }  // namespace
 
