@@ -115,7 +115,11 @@ DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) 
           return finish(m_nb_start, now) ? NbResult::Ok : NbResult::Failed;
         case PcieLink::NbStatus::Done: break;
       }
-      q.reset(); /* the link may have notified (a commit, writers waiting in its line) */
+      /* Over a link that applies posted writes when observed, a write that
+       * entered at once wakes nothing: no commit event, nobody behind it in
+       * the ordering line (it would have waited for them). Else it may have
+       * scheduled its commit: ask the kernel again. */
+      if (!m_nb_link->lazy_writes()) q.reset();
       m_nb_phase = NbPhase::End;
       if (m_nb_w.end_ps > now) {
         if (!may_end_early || !q.through(m_nb_w.end_ps)) {

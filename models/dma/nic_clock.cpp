@@ -8,6 +8,7 @@ namespace nicsim {
 NicClock::NicClock(double clock_mhz) : m_period_ps(1e6 / clock_mhz), m_int_period_ps(0) {
   double r = std::round(m_period_ps);
   if (r >= 1 && std::fabs(m_period_ps - r) < 1e-9) m_int_period_ps = static_cast<uint64_t>(r);
+  if (m_int_period_ps > 1) m_recip = static_cast<uint64_t>((static_cast<unsigned __int128>(1) << 64) / m_int_period_ps);
 }
 
 uint64_t NicClock::edge_ps(uint64_t k) const {
@@ -16,6 +17,15 @@ uint64_t NicClock::edge_ps(uint64_t k) const {
 }
 
 uint64_t NicClock::edge_index_at_or_after(uint64_t t_ps) const {
+  if (m_recip) {
+    /* ceil(t / p) = floor((t + p - 1) / p); the reciprocal's quotient is
+     * exact or one short (Granlund and Montgomery, "Division by invariant
+     * integers using multiplication", 1994): one check settles it. */
+    const uint64_t x = t_ps + m_int_period_ps - 1;
+    uint64_t q = static_cast<uint64_t>((static_cast<unsigned __int128>(x) * m_recip) >> 64);
+    if (x - q * m_int_period_ps >= m_int_period_ps) q++;
+    return q;
+  }
   if (m_int_period_ps) return (t_ps + m_int_period_ps - 1) / m_int_period_ps;
   uint64_t k = static_cast<uint64_t>(std::ceil(static_cast<double>(t_ps) / m_period_ps));
   /* Correct the floating-point estimate against the rounded edge times. */

@@ -26,6 +26,7 @@ class NicClock {
  private:
   double m_period_ps;
   uint64_t m_int_period_ps; /* the period if it is a whole number of ps, else 0 */
+  uint64_t m_recip = 0;     /* floor(2^64 / m_int_period_ps): division by a multiply (m_int_period_ps > 1) */
 };
 
 }  // namespace nicsim

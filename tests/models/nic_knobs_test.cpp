@@ -401,3 +401,37 @@ TEST(MacPause, WithoutPauseTheSameStallDropsFrames) {
   EXPECT_EQ(peer_pauses, 0u);
   EXPECT_EQ(bad, 0u);
 }
+
+/* NicClock's first edge at or after t, by a multiply with the period's
+ * reciprocal for whole-picosecond periods, against plain division: periods
+ * of 2 ps to 1 ms, times near 0, near edges, and near 2^63. */
+TEST(NicClockEdges, ReciprocalMatchesDivision) {
+  const double mhz[] = {500000, 250000, 3000, 1000, 800, 333.333333, 250, 156.25, 125, 62.5, 1, 0.001};
+  const uint64_t big = 1ull << 63;
+  uint64_t z = 0x9E3779B97F4A7C15ull; /* splitmix64 stream for the random times */
+  for (double f : mhz) {
+    NicClock clk(f);
+    const uint64_t p = static_cast<uint64_t>(std::llround(1e6 / f));
+    const bool whole = std::fabs(1e6 / f - static_cast<double>(p)) < 1e-9;
+    std::vector<uint64_t> ts = {0, 1, p - 1, p, p + 1, 2 * p - 1, 2 * p, 1000000007ull, big - p, big - 1 - p};
+    for (int i = 0; i < 2000; i++) {
+      z += 0x9E3779B97F4A7C15ull;
+      uint64_t x = z;
+      x = (x ^ (x >> 30)) * 0xBF58476D1CE4E5B9ull;
+      x = (x ^ (x >> 27)) * 0x94D049BB133111EBull;
+      x ^= x >> 31;
+      ts.push_back(x % (big - 2 * p));
+    }
+    for (uint64_t t : ts) {
+      const uint64_t k = clk.edge_index_at_or_after(t);
+      if (whole) {
+        EXPECT_EQ(k, (t + p - 1) / p) << f << " MHz, t " << t;
+      }
+      /* Either way: edge k is at or after t, edge k - 1 before it. */
+      EXPECT_GE(clk.edge_ps(k), t) << f << " MHz, t " << t;
+      if (k > 0) {
+        EXPECT_LT(clk.edge_ps(k - 1), t) << f << " MHz, t " << t;
+      }
+    }
+  }
+}
