@@ -207,13 +207,18 @@ bool CpuCore::try_skip_sync() {
     m_kq_until = kernel_quiet_until();
     m_kq_gen = m_activity_gen;
   }
-  if (local > now_ps() && local < m_kq_until && quiet_through(local)) {
-    m_cur->qk.skip_sync(local);
+  if (local <= now_ps() || local >= m_kq_until) return false;
+  if (!m_commit_valid || local >= m_commit_until) {
+    /* Writes committed by then go to memory first (or an edge is in the way). */
+    const uint64_t until = quiet_through(local);
+    if (until == 0) return false;
+    m_commit_until = until;
+    m_commit_valid = true;
     m_quiet_valid = false; /* writes were handed to memory: the bound may move later */
-    m_sync_lookaheads++;
-    return true;
   }
-  return false;
+  m_cur->qk.skip_sync(local);
+  m_sync_lookaheads++;
+  return true;
 }
 
 void CpuCore::qk_sync() {

@@ -190,12 +190,14 @@ class CpuCore : public sc_core::sc_module {
    * every load waits. */
   std::function<uint64_t()> quiet_until;
   /* Lookahead past quiet_until, once the SystemC kernel has said it has
-   * nothing to run up to local time t (ps, common/lookahead.h): true if no
-   * edge of the run (a snapshot, the end) falls at or before t either, after
-   * handing memory every DMA write committed by t, as `resumed` does after a
-   * wait. With one core a sync at local time t is then skipped
-   * (try_skip_sync). Unset: never. */
-  std::function<bool(uint64_t)> quiet_through;
+   * nothing to run up to local time t (ps, common/lookahead.h): 0 if an
+   * edge of the run (a snapshot, the end) falls at or before t; else hands
+   * memory every DMA write committed by t, as `resumed` does after a wait,
+   * and returns how far that holds: the next queued commit or read answer,
+   * or edge, after t (UINT64_MAX: none). With one core a sync at local time
+   * t is then skipped (try_skip_sync), and later ones before that bound
+   * need no call. Unset: never. */
+  std::function<uint64_t(uint64_t)> quiet_through;
   /* Called each time a core's thread resumes, before it touches host memory
    * or the run's counters: an interconnect that applies its posted writes
    * lazily hands memory every write committed by now (PcieLink::apply_posted).
@@ -265,6 +267,7 @@ class CpuCore : public sc_core::sc_module {
   template <typename F>
   void suspend(F f) {
     m_quiet_valid = false; /* simulated time may move; other processes may run */
+    m_commit_valid = false;
     m_activity_gen++;
     if (m_ncores < 2) {
       f();
@@ -526,6 +529,10 @@ class CpuCore : public sc_core::sc_module {
    * moves whenever the core's thread may have given the kernel something to
    * do (a suspension, an event notification: note_activity). */
   uint64_t m_kq_until = 0, m_kq_gen = UINT64_MAX, m_activity_gen = 0;
+  /* quiet_through's last bound: no commit or edge before it (while the
+   * thread runs; m_commit_valid false after a suspension) */
+  uint64_t m_commit_until = 0;
+  bool m_commit_valid = false;
   void note_activity() { m_activity_gen++; }
   double m_busy_total = 0; /* sum of m_bucket_total */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */

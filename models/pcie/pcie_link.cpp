@@ -470,7 +470,11 @@ uint64_t PcieLink::so_due_ps() const {
 uint64_t PcieLink::quiet_until_ps() const {
   /* A TLP sent from now on arrives no earlier than now + latency (it is
    * serialised first), and is committed or answered no earlier than that. */
-  uint64_t q = now_ps() + m_p.latency_ps;
+  return std::min(now_ps() + m_p.latency_ps, queued_until_ps());
+}
+
+uint64_t PcieLink::queued_until_ps() const {
+  uint64_t q = UINT64_MAX;
   if (!m_up_q.empty()) q = std::min(q, so_due_ps());
   if (!m_up_ro_q.empty()) q = std::min(q, m_up_ro_q.front().arrival_ps);
   if (!m_rc_q.empty()) q = std::min(q, m_rc_q.front().at_ps);

@@ -88,6 +88,9 @@ class PcieLink : public sc_core::sc_module {
    * host memory (a queued write's commit, a queued read's answer, or a TLP
    * not yet sent: now + the link's latency); MSIs are such writes. */
   uint64_t quiet_until_ps() const;
+  /* The same for what is queued only (a write's commit, a read's answer);
+   * UINT64_MAX when nothing is. */
+  uint64_t queued_until_ps() const;
   /* The link's TLP rules. */
   const TlpFormat &format() const { return m_fmt; }
 

@@ -106,10 +106,11 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     cpu.resumed = [this] { pcie->apply_posted(); };
     /* Nothing runs up to t: memory gets the writes committed by t now, as at
      * a resume at t; the run's edges (snapshots, the end) stay syncs. */
-    cpu.quiet_through = [this](uint64_t t) {
-      if (t >= next_edge_ps(now_ps())) return false;
+    cpu.quiet_through = [this](uint64_t t) -> uint64_t {
+      const uint64_t edge = next_edge_ps(now_ps());
+      if (t >= edge) return 0;
       pcie->apply_posted_until(t);
-      return true;
+      return std::min(pcie->queued_until_ps(), edge); /* > t: what was due by t is applied */
     };
     cpu.dma_time = [this] { return pcie->mem_access_ps(); };
     mem.on_violation = [this](const std::string &c, const std::string &m) {
