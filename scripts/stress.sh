@@ -8,10 +8,12 @@
 # a change to the models or the kernel layer. Reproducible: the same --seed
 # draws the same runs.
 #
-#   scripts/stress.sh [--runs N] [--seed S] [-j N]
+#   scripts/stress.sh [--runs N] [--seed S] [-j N] [--lookahead-check]
 #
 # --runs: number of runs (default 100); --seed: the draw (default 1); -j:
-# runs in parallel (default 2). The drain is 20 ms so that overloaded
+# runs in parallel (default 2); --lookahead-check: each draw runs twice,
+# with run.lookahead true and false, and every metric but sim.events and
+# sim.wall_s must be the same (docs/performance.md, item 14). The drain is 20 ms so that overloaded
 # configurations (a slow host behind a fast wire) finish their backlog.
 # NICSIM=binary skips the build; KEEP=1 keeps the work directory (its path
 # is in the first line of stderr). Prints each failed run's arguments and
@@ -23,12 +25,14 @@ cd "$(dirname "$0")/.."
 runs=100
 seed=1
 jobs=2
+la_check=0
 usage() { sed -n '2,/^set -euo/p' "$0" | sed '$d; s/^# \{0,1\}//' >&2; exit 2; }
 while [ $# -gt 0 ]; do
   case "$1" in
     --runs) runs="${2:?}"; shift 2 ;;
     --seed) seed="${2:?}"; shift 2 ;;
     -j) jobs="${2:?}"; shift 2 ;;
+    --lookahead-check) la_check=1; shift ;;
     -h | --help) usage ;;
     *) echo "stress.sh: unknown argument '$1'" >&2; usage ;;
   esac
@@ -93,12 +97,21 @@ run_one() {
   local i=$1 args
   args=$(cat "$work/args.$i")
   # shellcheck disable=SC2086  # the arguments were drawn as words
-  if ! "$NICSIM" run -q $args >/dev/null 2>"$work/err.$i"; then
+  if ! "$NICSIM" run -q $args --csv "$work/on.$i.csv" >/dev/null 2>"$work/err.$i"; then
     printf 'FAIL %s\n  %s\n' "${args#"$work"/}" "$(tail -n 1 "$work/err.$i")" >"$work/fail.$i"
+    return
+  fi
+  [ "$la_check" = 1 ] || return 0
+  # shellcheck disable=SC2086
+  "$NICSIM" run -q $args --set run.lookahead=false --csv "$work/off.$i.csv" >/dev/null 2>"$work/err.$i" || true
+  local m='NR == 1 { for (i = 1; i <= NF; i++) n[i] = $i; next }
+           NR == 2 { for (i = 1; i <= NF; i++) if (n[i] != "sim.wall_s" && n[i] != "sim.events") print n[i] "=" $i }'
+  if ! cmp -s <(awk -F, "$m" "$work/on.$i.csv") <(awk -F, "$m" "$work/off.$i.csv" 2>/dev/null); then
+    printf 'LOOKAHEAD %s\n  results differ with run.lookahead false\n' "${args#"$work"/}" >"$work/fail.$i"
   fi
 }
 export -f run_one
-export NICSIM work
+export NICSIM work la_check
 echo "stress.sh: $runs runs, seed $seed, -j $jobs${KEEP:+, in $work}" >&2
 seq 0 $((runs - 1)) | xargs -P "$jobs" -I{} bash -c 'run_one {}'
 
