@@ -1,6 +1,7 @@
 // test_bench.cpp: `nicsim bench`: the JSON it writes (every field, positive
 // figures, the rx64-10g name, the kernel section), the table on stdout, and
-// its usage errors (unknown workload, bad --packets, --scaling with names).
+// its usage errors (unknown workload, bad --packets or --repeat, --scaling
+// with names or --repeat), and --repeat's fastest-of-N figures.
 // No timing is asserted: only that the figures exist and are positive.
 #include <jansson.h>
 
@@ -100,6 +101,36 @@ TEST_F(Bench, BadPacketsIsAUsageError) {
   auto r = run({"bench", "--packets"});
   EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
   EXPECT_NE(r.err.find("needs a value"), std::string::npos) << r.err;
+}
+
+TEST_F(Bench, RepeatKeepsTheFastestRun) {
+  auto r = run({"bench", "--quick", "--packets", "2000", "--repeat", "3", "--json", "bench.json", "rx64-10g"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  json_error_t err;
+  json_t *doc = json_load_file(path("bench.json").c_str(), 0, &err);
+  ASSERT_NE(doc, nullptr) << err.text << " line " << err.line;
+  json_t *o = json_array_get(json_object_get(doc, "workloads"), 0);
+  ASSERT_NE(o, nullptr);
+  EXPECT_EQ(json_integer_value(json_object_get(o, "runs")), 3);
+  EXPECT_TRUE(positive(o, "wall_s_slowest"));
+  // The figures are the fastest run's: its wall time is the least of the three.
+  EXPECT_LE(json_number_value(json_object_get(o, "wall_s")), json_number_value(json_object_get(o, "wall_s_slowest")));
+  // The same work each time: the frame count does not depend on the run.
+  EXPECT_GE(json_integer_value(json_object_get(o, "pkts")), 2000);
+  json_decref(doc);
+}
+
+TEST_F(Bench, BadRepeatIsAUsageError) {
+  for (const char *bad : {"0", "101", "-1", "two", ""}) {
+    auto r = run({"bench", "--repeat", bad, "rx64-10g"});
+    EXPECT_EQ(r.status, 2) << bad << "\n" << NICSIM_SHOW(r);
+    EXPECT_NE(r.err.find("--repeat expects a whole number of runs from 1 to 100"), std::string::npos) << bad << "\n"
+                                                                                                      << r.err;
+    EXPECT_EQ(r.out, "") << bad;
+  }
+  auto r = run({"bench", "--scaling", "--repeat", "2"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("--repeat does not go with it"), std::string::npos) << r.err;
 }
 
 TEST_F(Bench, ScalingTakesNoWorkloadNames) {
