@@ -911,10 +911,13 @@ uint64_t DmaEngine::rx_nb_credit_waits() const {
  * (rx_flush_all's write-backs, the data write, the events) is a
  * next_trigger, and the activation it ends resumes at the same point. */
 void DmaEngine::rx_data_method() {
-  /* Asked again in each activation (and after each write enters the link):
-   * what ran since may have given the kernel something to do. Between those
-   * points the method notifies nothing: a write's end, the frame's pop (the
-   * wire peer's replay) and a write-back's start make no kernel activity. */
+  /* The kernel is asked again in each activation, after a write enters a
+   * link that notifies its commits, and after a write-back ended early (what
+   * follows may kick the descriptor fetcher): what ran or was notified since
+   * may have given it something to do. Between those points the method
+   * notifies nothing: a write entering a lazily committing link, a data
+   * write's end, the frame's pop (the wire peer's replay) and a write-back's
+   * start make no kernel activity. */
   m_rxm_quiet.reset();
   LogicalNow ahead(0); /* the kernel's time, until a write ends early */
   m_rxm_ahead = &ahead;

@@ -75,9 +75,11 @@ void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, Dm
 /* The thread path's waits, each a next_trigger: b_transport_dev's start wait,
  * up_enter's ordering-line and credit waits, device_write's wait for the last
  * TLP to leave. The start wait is skipped when the kernel has nothing else
- * to run up to the start edge (kernel_quiet_through): the write then enters
- * the link now as it would at that edge (`at`), and only the waits after it
- * remain (docs/nic.md, "Lookahead"). */
+ * to run up to the start edge (QuietBound): the write then enters the link
+ * now as it would at that edge (`at`); so is the end wait when the caller
+ * allows it (may_end_early): the write then ends now as at its end (`done`)
+ * (docs/nic.md, "Lookahead"). Delays for the kernel are from its own time,
+ * the rest from the time the caller acts at (LogicalNow). */
 DmaXfer::NbResult DmaXfer::write_nb_step(bool may_end_early, QuietBound *quiet) {
   QuietBound own;
   QuietBound &q = quiet ? *quiet : own;
