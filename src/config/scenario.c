@@ -913,7 +913,7 @@ static int load_sweep(struct loader *L, int file, const struct nc__node *v) {
   if (v->kind != NC__MAP || v->n == 0)
     return fail(L, file, v, "write 'sweep:' with 'axes:' and/or 'points:' under it",
                 "sweep must be a mapping with 'axes' and/or 'points', but it is %s",
-                nc__node_kind_name(v));
+                v->kind == NC__MAP ? "an empty mapping" : nc__node_kind_name(v));
   for (size_t i = 0; i < v->n; i++) {
     const struct nc__node *kn = v->items[2 * i], *vn = v->items[2 * i + 1];
     if (strcmp(kn->text, "axes") == 0) {
@@ -937,6 +937,13 @@ static int load_sweep(struct loader *L, int file, const struct nc__node *v) {
       return fail(L, file, kn, hint, "unknown key 'sweep.%s'", kn->text);
     }
   }
+  /* Only repeats: 1 and a baseline: one point with nothing to tell it by
+   * (an empty label), which no sweep means. */
+  if (L->s->ndims == 0 && L->s->npts == 0 && L->s->repeats <= 1)
+    return fail(L, file, v,
+                "add 'axes:' (e.g. nic.desc_spacing: [16, 32]), 'points:' or 'repeats: 2' or more; "
+                "for a single run, leave 'sweep:' out",
+                "sweep varies nothing: it has no axes, zip groups or points, and repeats is 1");
   return expand(L, file, v);
 }
 

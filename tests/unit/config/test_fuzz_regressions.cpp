@@ -36,6 +36,11 @@
 //    every control character of a message and hint as \xNN, and keys, point
 //    labels, sweep.baseline, platform names and plot texts with control
 //    characters are rejected with an error that names them.
+//  - ConfigFuzzRegression.ASweepThatVariesNothingIsRejected: 'sweep:' with
+//    only 'repeats: 1' (or a baseline) passed the loader's emptiness check
+//    (scenario.c load_sweep rejected only an empty mapping) and expanded to
+//    one point with an empty label, which the fuzzer's invariant refuses
+//    (found by the 60 s fuzz pass of a CI run, 2026-11-30).
 //  - libm (finding 5) has no test here: tests/fuzz's C programs
 //    (fuzz_config_replay, fuzz_dict_check) link nicsim_config without -lm and
 //    fail to link while nicsim_config does not bring libm.
@@ -236,6 +241,25 @@ TEST(ConfigFuzzRegression, SyntaxErrorAtEndOfFileStaysInTheFile) {
   EXPECT_EQ(err.where.line, 1) << "the file has one line";
   EXPECT_GE(err.where.col, 1);
   EXPECT_LE(err.where.col, (int)text.size() + 1);
+}
+
+TEST(ConfigFuzzRegression, ASweepThatVariesNothingIsRejected) {
+  // The reproducer (fuzz run of 2026-11-30, trimmed): 'sweep:' with only
+  // 'repeats: 1' loaded as one point with an empty label.
+  const std::string text = slurp(NICSIM_FUZZ_DIR "/regressions/sweep-repeats-one.yaml");
+  nc_error err;
+  ASSERT_EQ(load_once("t.yaml", text, &err), -1);
+  EXPECT_NE(std::string(err.msg).find("sweep varies nothing"), std::string::npos) << err.msg;
+  EXPECT_NE(std::string(err.hint).find("leave 'sweep:' out"), std::string::npos) << err.hint;
+  EXPECT_EQ(err.where.line, 2) << "at the sweep's mapping";
+  // The same with a baseline (which then names no point), and repeats 0.
+  for (const char *t : {"sweep:\n  baseline: x\n", "sweep:\n  repeats: 1\n  baseline: ''\n"}) {
+    ASSERT_EQ(load_once("t.yaml", t, &err), -1) << t;
+    EXPECT_NE(std::string(err.msg).find("sweep varies nothing"), std::string::npos) << t << err.msg;
+  }
+  // What does vary still loads: repeats 2, or one axis.
+  for (const char *t : {"sweep:\n  repeats: 2\n", "sweep:\n  axes:\n    nic.desc_spacing: [16]\n"})
+    EXPECT_EQ(load_once("t.yaml", t, &err), 0) << t << err.msg;
 }
 
 TEST(ConfigFuzzRegression, ErrorMessagesHaveNoControlCharacters) {
