@@ -1012,9 +1012,8 @@ bool DmaEngine::rxm_data() {
   DmaXfer &x = *m_rx_data_x[qi];
   const DmaXfer::NbResult res = x.write_nb_step(rxm_may_end_early(), &m_rxm_quiet);
   if (res == DmaXfer::NbResult::Pending) return true;
-  /* The time the rest runs at: now, or the write's end if it ended early */
-  const uint64_t at = x.nb_done_ps();
-  if (res == DmaXfer::NbResult::Ok) rxm_ended_at(at);
+  /* It may have ended early: the rest runs at its end (LogicalNow) */
+  if (res == DmaXfer::NbResult::Ok) rxm_ended_at(x.nb_done_ps());
   if (res == DmaXfer::NbResult::Failed) {
     m_rx[qi]->halt();
     m_rxm.st = kRxmTop;
@@ -1025,7 +1024,7 @@ bool DmaEngine::rxm_data() {
   m_rxm.off += chunk;
   const bool eop = m_rxm.off == m_rxm.len;
   if (eop) {
-    m_mac.rx_pop_at(at); /* the bytes have left the device (may send XON) */
+    m_mac.rx_pop(); /* the bytes have left the device (may send XON) */
     m_rx_front_q = -1;
     m_rx_in_engine++;
   }
@@ -1038,7 +1037,6 @@ bool DmaEngine::rxm_data() {
   wb.count++;
   if (wb.count >= m_p.wb_threshold) {
     rxm_flush_start(qi, qi + 1, kAfterFrameNext);
-    m_rxm.begin_at = at > now_ps() ? at : 0;
     return false;
   }
   m_rxm.st = kRxmFrame;
@@ -1063,7 +1061,6 @@ bool DmaEngine::rxm_may_end_early() const {
 }
 
 void DmaEngine::rxm_flush_start(uint32_t first, uint32_t end, uint8_t after) {
-  m_rxm.begin_at = 0;
   m_rxm.fl_q = first;
   m_rxm.fl_end = end;
   m_rxm.fl_i = 0;
@@ -1114,8 +1111,7 @@ bool DmaEngine::rxm_flush() {
     m_rxm.fl_writing = true;
     m_rxm.fl_wrote = true;
     q.xfer->write_nb_begin(q.ring->slot_addr(q.idx[i]), q.bytes.data() + static_cast<size_t>(i) * db, n * db,
-                           DmaPurpose::DescWriteBack, 0, 0, false, m_rxm.begin_at);
-    m_rxm.begin_at = 0; /* a second run starts after this one's end, now */
+                           DmaPurpose::DescWriteBack, 0);
   }
   if (m_rxm.fl_wrote && m_rxm.after != kAfterFrameNext) {
     /* The write-backs took time: what the wait was for may have happened

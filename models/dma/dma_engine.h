@@ -338,9 +338,6 @@ class DmaEngine : public sc_core::sc_module {
     const uint8_t *data = nullptr;
     uint32_t len = 0, off = 0, idx = 0, chunk = 0;
     DmaDesc d;
-    /* A data write ended early (rxm_may_end_early): the time the write-back
-     * that follows it is started at (0: now). */
-    uint64_t begin_at = 0;
   } m_rxm;
   QuietBound m_rxm_quiet;         /* the kernel's answer for lookahead, this activation */
   LogicalNow *m_rxm_ahead = nullptr; /* this activation's time, once a write ended early */

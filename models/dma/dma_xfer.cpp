@@ -65,9 +65,9 @@ bool DmaXfer::run(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, uint32_t l
 }
 
 void DmaXfer::write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose,
-                             uint16_t queue, uint64_t start_ps, bool relaxed_ordering, uint64_t at_ps) {
+                             uint16_t queue, uint64_t start_ps, bool relaxed_ordering) {
   m_nb_start = prepare(tlm::TLM_WRITE_COMMAND, addr, const_cast<uint8_t *>(src), len, purpose, queue, start_ps,
-                       relaxed_ordering, at_ps ? at_ps : now_ps());
+                       relaxed_ordering, now_ps());
   m_nb_w = PcieLink::NbWrite();
   m_nb_phase = NbPhase::Start;
 }

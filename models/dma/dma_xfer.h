@@ -53,11 +53,8 @@ class DmaXfer {
    * after a Pending (which has set the method's next_trigger: the start
    * edge, a credit or ordering-line wait, the last TLP leaving) until it
    * returns Ok or Failed (as write()'s true / false, at the same times). */
-  /* at_ps: the time the write is started at, if not now (a lookahead's,
-   * common/lookahead.h): its start edge is the first at or after
-   * max(at_ps, start_ps). */
   void write_nb_begin(uint64_t addr, const uint8_t *src, uint32_t len, DmaPurpose purpose, uint16_t queue,
-                      uint64_t start_ps = 0, bool relaxed_ordering = false, uint64_t at_ps = 0);
+                      uint64_t start_ps = 0, bool relaxed_ordering = false);
   /* Advances the write started by write_nb_begin (see there). may_end_early:
    * when only the last TLP's leaving is left to wait for and the kernel has
    * nothing due up to then (kernel_quiet_through), the write ends now, as at

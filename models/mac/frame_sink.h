@@ -36,10 +36,9 @@ class RxSource {
   virtual ~RxSource() = default;
   /* Replays the arrivals up to and including now (stored or dropped, counted). */
   virtual void rx_sync() = 0;
-  /* A frame is about to leave the RX FIFO at at_ps (now, or later for a
-   * caller that knows nothing else acts before then, common/lookahead.h):
-   * replay up to at_ps first. */
-  virtual void rx_space(uint64_t at_ps) = 0;
+  /* A frame is about to leave the RX FIFO, now (now_ps(): the time a
+   * process acting ahead acts at, LogicalNow): replay up to now first. */
+  virtual void rx_space() = 0;
   /* A thread is about to wait for the next frame to enter the RX FIFO:
    * replay up to now, then wake for the next arrival on time. */
   virtual void rx_wanted() = 0;

@@ -69,11 +69,10 @@ void Mac::pause_refresh() {
 
 void Mac::rx_pop_hook(void *self) {
   Mac *m = static_cast<Mac *>(self);
-  if (m->m_rx_src) m->m_rx_src->rx_space(m->m_pop_at_ps);
+  if (m->m_rx_src) m->m_rx_src->rx_space();
 }
 
-void Mac::rx_pop_at(uint64_t at_ps) {
-  m_pop_at_ps = at_ps;
+void Mac::rx_pop() {
   m_rx.pop();
   if (m_xoff && m_rx.used_bytes() <= m_p.xon_bytes) {
     m_xoff = false;

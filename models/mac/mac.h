@@ -93,10 +93,7 @@ class Mac : public sc_core::sc_module {
     return m_rx;
   }
   /* Removes the oldest RX frame (its bytes have left); may send XON. */
-  void rx_pop() { rx_pop_at(now_ps()); }
-  /* rx_pop as at at_ps (> now only for a lookahead, common/lookahead.h,
-   * and only without PAUSE: an XON is sent at the kernel's time). */
-  void rx_pop_at(uint64_t at_ps);
+  void rx_pop();
   /* Suspends the calling SC_THREAD until the next frame enters the RX FIFO. */
   void wait_rx_frame() {
     if (m_rx_src) m_rx_src->rx_wanted();
@@ -138,7 +135,6 @@ class Mac : public sc_core::sc_module {
   ByteFifo m_tx;
   FrameSink *m_sink = nullptr;
   RxSource *m_rx_src = nullptr;
-  uint64_t m_pop_at_ps = 0; /* the pop in progress: its time, for rx_pop_hook */
   WaitedEvent m_rx_frame; /* notified each time a frame enters the RX FIFO */
   WaitedEvent m_tx_space; /* notified each time a sent frame leaves the TX FIFO */
   sc_core::sc_event m_tx_kick;

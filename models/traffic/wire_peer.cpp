@@ -203,8 +203,9 @@ void WirePeer::rx_drop_until(uint64_t now) {
   rx_plan();
 }
 
-void WirePeer::rx_sync_to(uint64_t now) {
+void WirePeer::rx_sync() {
   if (!m_lazy) return;
+  const uint64_t now = now_ps(); /* LogicalNow: the time a process acting ahead acts at */
   /* In arrival order, against the FIFO as it was then: every pop replays
    * the arrivals up to its own time before the frame leaves. */
   while (m_armed && m_pending_start_ps + m_flight_ps <= now) {
@@ -217,6 +218,8 @@ void WirePeer::rx_sync_to(uint64_t now) {
   }
   if (!m_armed) m_lazy = false;
 }
+
+void WirePeer::rx_space() { rx_sync(); }
 
 
 void WirePeer::rx_wanted() {

@@ -115,9 +115,9 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   void pause_received(uint32_t quanta, uint64_t at_ps) override;
 
   /* RxSource: replays the lazy arrivals up to now (stored or dropped). */
-  void rx_sync() override { rx_sync_to(now_ps()); }
-  /* RxSource: a frame leaves the RX FIFO at at_ps: replays the arrivals up to then first. */
-  void rx_space(uint64_t at_ps) override { rx_sync_to(at_ps); }
+  void rx_sync() override;
+  /* RxSource: a frame leaves the RX FIFO now: replays the arrivals up to now first. */
+  void rx_space() override;
   /* RxSource: a thread waits for the next frame: replays up to now, then
    * wakes at the next arrival again. */
   void rx_wanted() override;
@@ -167,9 +167,6 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   void rx_plan();
   /* Lazy, at a full FIFO: counts frames m_next.. that arrived by now (ps) dropped, in O(1). */
   void rx_drop_until(uint64_t now);
-  /* Replays the lazy arrivals up to and including time now (stored or
-   * dropped, each against the FIFO as it was then). */
-  void rx_sync_to(uint64_t now);
   uint64_t nominal_start_ps() const;
   uint64_t flight_ps(uint32_t frame_bytes) const;
   void schedule_pending();
