@@ -195,7 +195,6 @@ bool CpuCore::try_skip_sync() {
   }
   if (local < m_quiet_cache) {
     m_cur->qk.skip_sync(local);
-    m_sync_skips++;
     return true;
   }
   /* No process at all can run up to the local time (the kernel says so):
@@ -217,7 +216,6 @@ bool CpuCore::try_skip_sync() {
     m_quiet_valid = false; /* writes were handed to memory: the bound may move later */
   }
   m_cur->qk.skip_sync(local);
-  m_sync_lookaheads++;
   return true;
 }
 

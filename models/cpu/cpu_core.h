@@ -152,9 +152,6 @@ class CpuCore : public sc_core::sc_module {
   uint64_t rx_sequence_gaps() const;
   /* tcp: the most payload bytes the host's TX flow ever had unacknowledged. */
   uint64_t tcp_inflight_max() const { return m_tcp_inflight_max; }
-  /* Syncs skipped so far (try_skip_sync): by quiet_until, by quiet_through's lookahead. */
-  uint64_t sync_skips() const { return m_sync_skips; }
-  uint64_t sync_lookaheads() const { return m_sync_lookaheads; }
   /* Cores (cpu.cores) and the application's core (0 with one core). */
   int cores() const { return m_ncores; }
   int app_core() const { return m_app_core; }
@@ -519,7 +516,6 @@ class CpuCore : public sc_core::sc_module {
   static constexpr unsigned kMsiRing = 1024;
   uint32_t m_msi_ring[kMsiRing] = {}; /* their data words, in arrival order */
   unsigned m_msi_head = 0, m_msi_count = 0;
-  uint64_t m_sync_skips = 0, m_sync_lookaheads = 0;
   /* quiet_until() as of the thread's last resume (try_skip_sync): while the
    * thread runs no other process does, so nothing can queue an earlier
    * access; a lookahead's writes handed to memory only make it later. */
