@@ -184,6 +184,9 @@
     "ITR throttling: least time between two interrupts (0: no throttling)")                \
   X(nic, csr_clock_mhz, REAL, "MHz", "250", 1, 10000, "",                                 \
     "CSR (register interface) clock; stmmac's RX watchdog (RX_WATCHDOG) counts its cycles")             \
+  X(nic, stmmac_asp, BOOL, "", "false", 0, 0, "",                                          \
+    "stmmac: the core has the safety package (HW feature ASP); stmmac_interrupt then reads " \
+    "its MTL and DMA safety interrupt status on every interrupt")                          \
   X(nic, pause_enable, BOOL, "", "false", 0, 0, "",                                        \
     "IEEE 802.3x flow control: the MAC sends PAUSE when the RX FIFO fills, the peer obeys") \
   X(nic, pause_quanta, INT, "512 bit times", "65535", 1, 65535, "",                       \
@@ -229,6 +232,9 @@
     "stmmac: software timer that cleans TX when no IOC came (STMMAC_COAL_TX_TIMER)")       \
   X(driver, tx_coal_per_packet, BOOL, "", "true", 0, 0, "",                               \
     "stmmac: count tx_coal_frames per packet (true, after the patch) or per descriptor")   \
+  X(driver, stmmac_queues, INT, "queues", "1", 1, 8, "",                                   \
+    "stmmac: MTL queues and DMA channels set up (plat->rx/tx_queues_to_use); every "       \
+    "interrupt reads each one's MTL and DMA status. Traffic uses queue 0, the rest idle")   \
   X(driver, dma_weak_ordering, BOOL, "", "true", 0, 0, "",                                \
     "i40e: map RX buffers with DMA_ATTR_WEAK_ORDERING (relaxed-ordering writes where the " \
     "platform honours it)")

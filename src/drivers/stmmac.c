@@ -3,13 +3,15 @@
  * dwmac4_dma.c, dwmac4_core.c); docs/drivers/stmmac.md maps it function by
  * function and counts its accesses. */
 
-/* One RX and one TX queue on nicsim's common register block. RX copies each
+/* Traffic on one RX and one TX queue (channel 0) of nicsim's common register
+ * block; the ISR also reads the status of the idle queues the board sets up
+ * (driver.stmmac_queues) and of the safety package (nic.stmmac_asp). RX copies each
  * frame from a page-pool buffer (at rx_buf_offset) into a napi_alloc_skb,
  * refills the ring after the loop with the IOC bit chosen by the
  * rx_coal_frames arithmetic, and relies on the RX watchdog (RIWT) otherwise.
  * TX sets IOC on every tx_coal_frames-th frame and arms a software timer
- * (hrtimer) for the rest. The ISR reads the MAC, MTL and DMA status registers
- * as stmmac_interrupt does. Each descriptor helper is a separate function, as
+ * (hrtimer) for the rest. The ISR reads the safety, MAC, MTL and DMA status
+ * registers as stmmac_interrupt does. Each descriptor helper is a separate function, as
  * the dwmac4 callbacks are separate indirect calls in Linux: the compiler
  * cannot merge their loads and stores, so neither is merged here. */
 #include "drivers/stmmac.h"
@@ -321,18 +323,31 @@ static void dwmac4_irq_status(struct stmmac_priv *priv) {
   (void)(intr_status & intr_enable); /* no MAC event (PMT, LPI, PCS) is modelled */
 }
 
-/* dwmac4_irq_mtl_status: the MTL queue interrupt status (one read). */
-static void dwmac4_irq_mtl_status(struct stmmac_priv *priv) {
+/* dwmac4_irq_mtl_status: the MTL interrupt status, read once per queue
+ * (MTL_INT_STATUS; the queue's own status only if its bit is set, which no
+ * modelled event does). */
+static void dwmac4_irq_mtl_status(struct stmmac_priv *priv, u32 queue) {
   NK_PROFILE_FUNC(NK_CLASS_IRQ);
+  (void)queue;
   (void)readl(priv->ioaddr + STMMAC_MTL_INT_STATUS);
 }
 
-/* dwmac4_dma_interrupt: the DMA channel status and enable (two reads), the
- * handled causes written back to clear them. Returns handle_rx / handle_tx. */
-static int dwmac4_dma_interrupt(struct stmmac_priv *priv) {
+/* dwmac5_safety_feat_irq_status: with the safety package (dma_cap.asp), the
+ * MTL and DMA safety interrupt status (two reads); none is ever set here. */
+static void stmmac_safety_feat_interrupt(struct stmmac_priv *priv) {
   NK_PROFILE_FUNC(NK_CLASS_IRQ);
-  u32 intr_status = readl(priv->ioaddr + STMMAC_DMA_CHAN_STATUS);
-  u32 intr_en = ~readl(priv->ioaddr + STMMAC_DMA_CHAN_INTR_ENA) & GN_INT_ALL;
+  if (!priv->asp) return; /* -EINVAL: no safety package */
+  (void)readl(priv->ioaddr + STMMAC_MTL_SAFETY_INT_STATUS);
+  (void)readl(priv->ioaddr + STMMAC_DMA_SAFETY_INT_STATUS);
+}
+
+/* dwmac4_dma_interrupt: channel chan's DMA status and enable (two reads),
+ * the handled causes written back to clear them. Returns handle_rx /
+ * handle_tx. */
+static int dwmac4_dma_interrupt(struct stmmac_priv *priv, u32 chan) {
+  NK_PROFILE_FUNC(NK_CLASS_IRQ);
+  u32 intr_status = readl(priv->ioaddr + STMMAC_DMA_CHAN_STATUS(chan));
+  u32 intr_en = ~readl(priv->ioaddr + STMMAC_DMA_CHAN_INTR_ENA(chan)) & GN_INT_ALL;
   int ret = 0;
   if (intr_status) {
     priv->normal_irq_n++;
@@ -345,14 +360,17 @@ static int dwmac4_dma_interrupt(struct stmmac_priv *priv) {
       ret |= stmmac_handle_tx;
     }
   }
-  writel(intr_status & intr_en, priv->ioaddr + STMMAC_DMA_CHAN_STATUS);
+  writel(intr_status & intr_en, priv->ioaddr + STMMAC_DMA_CHAN_STATUS(chan));
   return ret;
 }
 
 /* stmmac_napi_check: RX work masks the channel's interrupts and schedules
- * RX NAPI (and TX with it); TX work schedules TX NAPI. */
-static int stmmac_napi_check(struct stmmac_priv *priv) {
-  int status = dwmac4_dma_interrupt(priv);
+ * RX NAPI (and TX with it); TX work schedules TX NAPI. Only channel 0
+ * carries traffic (and has NAPI contexts); the others are read and found
+ * idle. */
+static int stmmac_napi_check(struct stmmac_priv *priv, u32 chan) {
+  int status = dwmac4_dma_interrupt(priv, chan);
+  if (chan != 0) return status;
   if ((status & stmmac_handle_rx) && napi_schedule_prep(&priv->rx_napi)) {
     stmmac_disable_dma_irq(priv);
     __napi_schedule(&priv->rx_napi);
@@ -362,17 +380,21 @@ static int stmmac_napi_check(struct stmmac_priv *priv) {
   return status;
 }
 
-/* stmmac_dma_interrupt: every DMA channel (one here). */
-static void stmmac_dma_interrupt(struct stmmac_priv *priv) { stmmac_napi_check(priv); }
+/* stmmac_dma_interrupt: every DMA channel set up (plat->rx/tx_queues_to_use). */
+static void stmmac_dma_interrupt(struct stmmac_priv *priv) {
+  for (u32 chan = 0; chan < priv->queues; chan++) stmmac_napi_check(priv, chan);
+}
 
-/* stmmac_interrupt: the MAC's own and the MTL queue's interrupt status,
- * then the DMA channels. */
+/* stmmac_interrupt (v5.4): the safety package's status, the MAC's own
+ * interrupt status, the MTL status once per queue, then every DMA channel:
+ * 2 + queues + 2 x queues MMIO reads, plus 2 with the safety package. */
 static irqreturn_t stmmac_interrupt(int irq, void *dev_id) {
   NK_PROFILE_FUNC(NK_CLASS_IRQ);
   struct stmmac_priv *priv = dev_id;
   (void)irq;
+  stmmac_safety_feat_interrupt(priv);
   dwmac4_irq_status(priv);
-  dwmac4_irq_mtl_status(priv);
+  for (u32 queue = 0; queue < priv->queues; queue++) dwmac4_irq_mtl_status(priv, queue);
   stmmac_dma_interrupt(priv);
   return IRQ_HANDLED;
 }
@@ -601,6 +623,8 @@ static int stmmac_probe(struct net_device *dev, char *err, size_t errlen) {
   priv->tx_coal_frames = (u32)cfg->driver.tx_coal_frames;
   priv->tx_coal_timer_ns = (u64)(cfg->driver.tx_coal_timer_us * 1000.0 + 0.5);
   priv->tx_coal_per_packet = cfg->driver.tx_coal_per_packet;
+  priv->queues = (u32)cfg->driver.stmmac_queues;
+  priv->asp = cfg->nic.stmmac_asp;
   priv->use_riwt = true; /* dwmac4 has the RX watchdog ("snps,riwt-off" not set) */
   priv->dma_rx_size = (u32)cfg->nic.rx_ring_size;
   priv->dma_tx_size = (u32)cfg->nic.tx_ring_size;

@@ -26,10 +26,17 @@ extern "C" {
 #define STMMAC_GMAC_INT_STATUS 0x00b0
 #define STMMAC_GMAC_INT_EN 0x00b4
 #define STMMAC_MTL_INT_STATUS 0x0c20
-/* The DMA channel's registers map onto the common block: DMA_CHAN_STATUS
- * is INT_STATUS; DMA_CHAN_INTR_ENA is the complement of INT_MASK. */
-#define STMMAC_DMA_CHAN_STATUS GN_REG_INT_STATUS
-#define STMMAC_DMA_CHAN_INTR_ENA GN_REG_INT_MASK
+/* DMA channel c's registers map onto the common block's vector c: its
+ * DMA_CHAN_STATUS is INT_STATUS, its DMA_CHAN_INTR_ENA the complement of
+ * INT_MASK. Channels the device model lacks (nicsim's stmmac has one
+ * traffic channel) read as zero, as idle channels do. */
+#define STMMAC_DMA_CHAN_STATUS(c) gn_qreg((c), GN_Q_INT_STATUS)
+#define STMMAC_DMA_CHAN_INTR_ENA(c) gn_qreg((c), GN_Q_INT_MASK)
+/* The safety package's interrupt status (dwmac5.h MTL_SAFETY_INT_STATUS;
+ * DMA_SAFETY_INT_STATUS, 0x1080, lies past nicsim's 4 KiB register block and
+ * is read at a reserved word instead: the same MMIO read, reading zero). */
+#define STMMAC_MTL_SAFETY_INT_STATUS 0x0cc4
+#define STMMAC_DMA_SAFETY_INT_STATUS 0x0ffc
 
 /* What stmmac_tx_clean needs of each TX descriptor (tx_skbuff, tx_skbuff_dma). */
 struct stmmac_tx_info {
@@ -56,6 +63,8 @@ struct stmmac_priv {
   u32 tx_coal_frames;  /* priv->tx_coal_frames */
   u64 tx_coal_timer_ns;/* priv->tx_coal_timer (us in Linux) */
   bool tx_coal_per_packet;
+  u32 queues;          /* plat->rx/tx_queues_to_use: channels each interrupt checks */
+  bool asp;            /* priv->dma_cap.asp: the safety package's status is read first */
   bool use_riwt;       /* priv->use_riwt: the RX watchdog is used */
 
   /* RX queue 0 (struct stmmac_rx_queue). The device owns [cur_rx, dirty_rx);

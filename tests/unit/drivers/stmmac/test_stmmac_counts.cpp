@@ -86,6 +86,43 @@ TEST(StmmacCounts, RxPerPacketOnANonCoherentPlatform) {
   EXPECT_EQ(r.t.check(), "");
 }
 
+// driver.stmmac_queues and nic.stmmac_asp (the HAPS boards of the coalescing
+// seed): stmmac_interrupt reads the safety package's two status registers,
+// the MAC's two, MTL_INT_STATUS once per queue and each channel's status and
+// enable: 2 + 2 + 4 + 2 x 4 = 16 reads, and writes each channel's status
+// back. The idle channels change nothing else: the same frames, the same
+// memory accesses and the same NAPI work as with one queue.
+TEST(StmmacCounts, EveryInterruptReadsEachQueueAndTheSafetyStatus) {
+  const uint64_t N = 10;
+  StmmacRig one, four;
+  ASSERT_TRUE(one.start(false)) << one.probe_err;
+  ASSERT_TRUE(four.start(false, [](nicsim_config &c) {
+    c.driver.stmmac_queues = 4;
+    c.nic.stmmac_asp = true;
+  })) << four.probe_err;
+  const cp_counts a = rx_once(one, N);
+  const cp_counts b = rx_once(four, N);
+  EXPECT_EQ(a.mmio_reads, 5u);
+  EXPECT_EQ(b.mmio_reads, 16u);
+  EXPECT_EQ(b.mmio_reads_reg[STMMAC_MTL_SAFETY_INT_STATUS / 4], 1u);
+  EXPECT_EQ(b.mmio_reads_reg[STMMAC_DMA_SAFETY_INT_STATUS / 4], 1u);
+  EXPECT_EQ(b.mmio_reads_reg[STMMAC_GMAC_INT_STATUS / 4], 1u);
+  EXPECT_EQ(b.mmio_reads_reg[STMMAC_GMAC_INT_EN / 4], 1u);
+  EXPECT_EQ(b.mmio_reads_reg[STMMAC_MTL_INT_STATUS / 4], 4u);
+  for (uint32_t q = 0; q < 4; q++) {
+    EXPECT_EQ(b.mmio_reads_reg[STMMAC_DMA_CHAN_STATUS(q) / 4], 1u) << "channel " << q;
+    EXPECT_EQ(b.mmio_reads_reg[STMMAC_DMA_CHAN_INTR_ENA(q) / 4], 1u) << "channel " << q;
+    EXPECT_EQ(b.mmio_writes_reg[STMMAC_DMA_CHAN_STATUS(q) / 4], 1u) << "channel " << q;
+  }
+  EXPECT_EQ(b.mmio_writes, a.mmio_writes + 3);
+  EXPECT_EQ(std::memcmp(&a.loads, &b.loads, sizeof a.loads), 0);
+  EXPECT_EQ(std::memcmp(&a.stores, &b.stores, sizeof a.stores), 0);
+  EXPECT_EQ(a.copies, b.copies);
+  EXPECT_EQ(nk_kernel_get_stats(four.t.k)->napi_polls, 2u);
+  EXPECT_EQ(four.rx_ok, N);
+  EXPECT_EQ(four.t.check(), "");
+}
+
 TEST(StmmacCounts, RxOnACoherentPlatformHasTheSameAccessesCachedAndNoMaintenance) {
   StmmacRig r;
   ASSERT_TRUE(r.start(true)) << r.probe_err;
