@@ -18,6 +18,8 @@
 # run whose frames meet the wire peer's at the same picosecond).
 # Prints one line per configuration (same / DIFFERS with the first metrics
 # that differ / exit statuses that differ), then a summary.
+# Environment: COMPARE_IGNORE="METRIC ..." leaves these metrics out too (new
+# metrics the old binary does not report).
 # Exit 0 if every configuration gave the same results, 1 if any differed,
 # 2 on usage errors.
 set -euo pipefail
@@ -37,10 +39,12 @@ trap 'rm -rf "$work"' EXIT
 # Prints name=value, one per line, of a one-row results CSV (label column and
 # the judged-apart columns left out; values are printed to round-trip).
 metrics() {
-  awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
-           NR == 2 { for (i = 1; i <= NF; i++)
-                       if (name[i] != "label" && name[i] != "sim.wall_s" && name[i] != "sim.events")
-                         print name[i] "=" $i }' "$1"
+  awk -F, -v ignore=" ${COMPARE_IGNORE:-} " \
+      'NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
+       NR == 2 { for (i = 1; i <= NF; i++)
+                   if (name[i] != "label" && name[i] != "sim.wall_s" && name[i] != "sim.events" &&
+                       index(ignore, " " name[i] " ") == 0)
+                     print name[i] "=" $i }' "$1"
 }
 events() { awk -F, 'NR == 1 { for (i = 1; i <= NF; i++) if ($i == "sim.events") c = i } NR == 2 && c { print $c }' "$1"; }
 

@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # stress.sh: the random-configuration check. Runs N short `nicsim run`s over
 # random combinations of platform, cores and locking, interrupt affinity,
-# queues and flows, traffic mode, protocol and frame size, PAUSE, IOMMU and
-# DRAM bandwidth, and reports every run that does not exit 0 (each run checks
-# its own invariants: conservation, payload, ownership). ctest runs 200 with
+# queues and flows, traffic mode, protocol and frame size, the UDP sender's
+# socket send buffer, PAUSE, IOMMU and DRAM bandwidth, and reports every run
+# that does not exit 0 (each run checks its own invariants: conservation,
+# payload, ownership). ctest runs 200 with
 # seed 1 (stress.random200, a few seconds); run more, with other seeds, after
 # a change to the models or the kernel layer. Reproducible: the same --seed
 # draws the same runs.
@@ -81,8 +82,11 @@ for ((i = 0; i < runs; i++)); do
       if [ $((RANDOM % 5)) -eq 0 ]; then a+=(--set nic.rx_drop_nodesc=true); fi
       ;;
   esac
-  pick rx tx bidir; a+=(--set "traffic.mode=$R")
+  pick rx tx bidir; a+=(--set "traffic.mode=$R"); mode=$R
   pick udp udp tcp; a+=(--set "traffic.protocol=$R")
+  if [ "$mode" != rx ] && [ "$R" = udp ] && [ $((RANDOM % 3)) -eq 0 ]; then
+    pick 8192 65536 212992; a+=(--set "traffic.sndbuf_bytes=$R")
+  fi
   pick 64 128 512 1518; a+=(--set "traffic.frame_bytes=$R")
   if [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set nic.pause_enable=true); fi
   if [ $((RANDOM % 7)) -eq 0 ]; then a+=(--set iommu.enabled=true); fi

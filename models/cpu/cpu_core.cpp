@@ -123,6 +123,7 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMem
   std::memset(m_prof_cls, -1, sizeof m_prof_cls);
   m_tcp = cfg.traffic.protocol == NC_PROTO_TCP;
   m_tx_flows = static_cast<uint64_t>(std::max<int64_t>(1, cfg.traffic.flows));
+  m_sndbuf = static_cast<uint64_t>(std::max<int64_t>(0, cfg.traffic.sndbuf_bytes));
   m_tcp_seg_payload = nf_tcp_payload(static_cast<uint32_t>(cfg.traffic.frame_bytes));
   m_tcp_win_segs = std::max<uint64_t>(1, static_cast<uint64_t>(cfg.traffic.tcp_window_bytes) / m_tcp_seg_payload);
   m_tcp_rto_ps = static_cast<uint64_t>(std::llround(cfg.traffic.tcp_rto_us * 1e6));
@@ -1080,6 +1081,25 @@ void CpuCore::tcp_sent(uint64_t t, uint64_t tseq, bool rtx) {
   m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
 }
 
+bool CpuCore::sndbuf_wait(bool *waiting) {
+  if (m_sndbuf == 0) return false;
+  const uint64_t wmem = nk_kernel_sk_wmem(m_kernel);
+  if (*waiting) {
+    if (2 * wmem > m_sndbuf) return true;
+    *waiting = false;
+  }
+  if (wmem < m_sndbuf) return false;
+  *waiting = true;
+  count([](CpuCounters &c) { c.tx_sndbuf_waits++; });
+  return true;
+}
+
+double CpuCore::app_interval_ps() const {
+  if (m_cfg.traffic.rate_gbps > 0) return m_cfg.traffic.frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps;
+  if (m_sndbuf > 0) return 0;
+  return (m_cfg.traffic.frame_bytes + 20) * 8.0 * 1000.0 / m_cfg.nic.line_rate_gbps;
+}
+
 void CpuCore::app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *seq, double *next_send_ps) {
   if (rc == NETDEV_TX_OK) {
     (*seq)++;
@@ -1112,9 +1132,8 @@ void CpuCore::app_thread() {
   nk_kernel *k = m_kernel;
   const bool app = m_cfg.traffic.mode == NC_MODE_TX || m_cfg.traffic.mode == NC_MODE_BIDIR;
   const uint32_t frame_bytes = static_cast<uint32_t>(m_cfg.traffic.frame_bytes);
-  const double interval_ps = m_cfg.traffic.rate_gbps > 0
-                                 ? frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps
-                                 : (frame_bytes + 20) * 8.0 * 1000.0 / m_cfg.nic.line_rate_gbps;
+  const double interval_ps = app_interval_ps();
+  bool sock_waiting = false; /* traffic.sndbuf_bytes: asleep until the socket has room */
   double next_send_ps = 0;
   uint64_t seq = 0;
   bool tx_blocked = false;
@@ -1146,7 +1165,7 @@ void CpuCore::app_thread() {
       if (tx_blocked && m_kwork_gen != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
       const bool rx_ready = nk_kernel_napi_pending(k);
       const bool send_ready = app && t < m_traffic_end_ps && !tx_blocked && !(m_tcp && !m_snd.can_send()) &&
-                              static_cast<double>(t) >= next_send_ps;
+                              !sndbuf_wait(&sock_waiting) && static_cast<double>(t) >= next_send_ps;
       const bool app_ready = nk_kernel_user_copy_pending(k) > 0 || send_ready;
       if (rx_ready && !rx_was_ready) vr_softirq = std::max(vr_softirq, vr_app);
       if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);
@@ -1175,7 +1194,7 @@ void CpuCore::app_thread() {
       }
       tcp_closed = !m_snd.can_send();
     }
-    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed;
+    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed && !sndbuf_wait(&sock_waiting);
     if (app_active && static_cast<double>(t) >= next_send_ps) {
       /* The stack's work runs outside the kernel lock, then the driver's xmit inside it
        * (cpu.locking txq: no kernel lock; the xmit takes the TX queue lock). */
@@ -1427,9 +1446,8 @@ void CpuCore::kernel_main() {
    * several cores it runs on its own (app_thread). */
   const bool app = m_ncores < 2 && (m_cfg.traffic.mode == NC_MODE_TX || m_cfg.traffic.mode == NC_MODE_BIDIR);
   const uint32_t frame_bytes = static_cast<uint32_t>(m_cfg.traffic.frame_bytes);
-  const double interval_ps = m_cfg.traffic.rate_gbps > 0
-                                 ? frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps
-                                 : (frame_bytes + 20) * 8.0 * 1000.0 / m_cfg.nic.line_rate_gbps;
+  const double interval_ps = app_interval_ps();
+  bool sock_waiting = false; /* traffic.sndbuf_bytes: asleep until the socket has room */
   double next_send_ps = 0;
   uint64_t seq = 0;
   bool tx_blocked = false; /* got NETDEV_TX_BUSY; retry after the next interrupt work */
@@ -1499,7 +1517,7 @@ void CpuCore::kernel_main() {
       tcp_closed = !m_snd.can_send();
     }
     const bool rx_ready = nk_kernel_napi_pending(m_kernel);
-    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed;
+    const bool app_active = app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed && !sndbuf_wait(&sock_waiting);
     const bool app_ready = app_active && static_cast<double>(t) >= next_send_ps;
     if (rx_ready && !rx_was_ready) vr_softirq = std::max(vr_softirq, vr_app);
     if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);

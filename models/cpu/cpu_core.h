@@ -350,6 +350,16 @@ class CpuCore : public sc_core::sc_module {
    * paces the next one (*seq, *next_send_ps, interval_ps apart), counts a
    * NETDEV_TX_BUSY refusal, or reports any other result as a violation. */
   void app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *seq, double *next_send_ps);
+  /* traffic.sndbuf_bytes: true while the UDP sender must wait for socket
+   * memory (*waiting keeps its state between calls): it may send while the
+   * socket's sk_wmem_alloc is below sndbuf; once it could not, it sleeps
+   * until TX completion frees the socket down to half (sock_def_write_space
+   * wakes writers only then). Counts each wait. */
+  bool sndbuf_wait(bool *waiting);
+  /* The application's send interval: traffic.rate_gbps frame bits, else
+   * the line rate with preamble and IFG, or 0 (as fast as it runs) for a
+   * sender with a socket send buffer and no rate. */
+  double app_interval_ps() const;
   /* Core 0 did kernel work: wakes the application core (TX queue, copies). */
   void kernel_work_done();
   /* The application core's thread: sends frames and copies to user space. */
@@ -545,6 +555,7 @@ class CpuCore : public sc_core::sc_module {
   /* --trace: NAPI polls on tracks cpu<core>.napi<index> (nk_kernel_set_napi_hook) */
   TraceWriter *m_trace = nullptr;
   uint64_t m_tx_flows = 1; /* udp: the application's frame n is flow n mod this (traffic.flows) */
+  uint64_t m_sndbuf = 0;   /* traffic.sndbuf_bytes: the UDP sender's SO_SNDBUF (0: paced, no limit) */
   std::vector<uint32_t> m_napi_tid;             /* track per (core, NAPI index) (0: not created) */
   uint64_t m_napi_start_ps[NK_NAPI_TRACKS] = {}; /* local time its running poll started */
 };

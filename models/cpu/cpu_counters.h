@@ -36,6 +36,7 @@ struct CpuCounters {
   uint64_t rx_goodput_bytes = 0; /* data frames' bytes (FCS included) by when the stack got them, B */
   uint64_t tx_frames = 0;       /* frames the host application handed to the driver */
   uint64_t tx_busy = 0;         /* NETDEV_TX_BUSY answers to the application */
+  uint64_t tx_sndbuf_waits = 0; /* times the UDP sender slept on its socket send buffer */
   /* traffic.protocol tcp */
   uint64_t tcp_acks_sent = 0;     /* ACK frames the host handed to the driver (counted in tx_frames too) */
   uint64_t tcp_acks_received = 0; /* ACK frames the host sink received (counted in rx_frames too) */

@@ -247,6 +247,11 @@
     "Ethernet frame size including FCS, excluding preamble and IFG")                       \
   X(traffic, rate_gbps, REAL, "Gbit/s", "0", 0, 100, "",                                  \
     "Offered load per direction in frame bits per second; 0 means line rate")              \
+  X(traffic, sndbuf_bytes, INT, "B", "0", 0, 1ll << 30, "",                               \
+    "Host UDP sender's socket send buffer (SO_SNDBUF). 0: the application is paced at "     \
+    "rate_gbps. Above 0: with rate_gbps 0 it is not paced (netperf UDP_STREAM, iperf3 -u "  \
+    "-b 0): it sends while its skbs not yet freed by TX completion (truesize) stay below "  \
+    "this, then sleeps until they fall to half (sock_def_write_space)")                    \
   X(traffic, frame_dist, ENUM, "", "fixed", 0, 0, "fixed|imix",                           \
     "Wire RX frame sizes: fixed (frame_bytes) or simple IMIX 64/594/1518 B at 7:4:1, seeded") \
   X(traffic, flows, INT, "flows", "1", 1, 256, "",                                        \

@@ -169,6 +169,11 @@ static int check_leaks(struct nk_kernel *k, char *err, size_t errlen) {
     snprintf(err, errlen, "%u of %u skbs were never freed", k->skbs_in_use, k->nskbs);
     return -1;
   }
+  if (k->sk_wmem_alloc) {
+    snprintf(err, errlen, "the sending socket still holds %" PRIu64 " bytes of skb memory with every skb freed",
+             k->sk_wmem_alloc);
+    return -1;
+  }
   for (int i = 0; i < NK_POOL_MAX; i++)
     if (k->pools[i].live) {
       snprintf(err, errlen, "a page pool of %u x %u-byte buffers was never destroyed (%u buffers in use)",
@@ -401,6 +406,11 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
   else
     nf_fill(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq);
   skb->queue_mapping = (u16)txq;
+  if (!sack) { /* the sending socket's memory (skb_set_owner_w); ACKs are the kernel's own */
+    skb->wmem = nk_skb_truesize(frame_bytes);
+    k->sk_wmem_alloc += skb->wmem;
+    if (k->sk_wmem_alloc > k->stats.sk_wmem_max) k->stats.sk_wmem_max = k->sk_wmem_alloc;
+  }
   /* HARD_TX_LOCK: the queue's xmit lock around the driver, and the stopped
    * check again under it (another CPU's TX clean may have run meanwhile; as
    * Linux's netif_xmit_frozen_or_stopped after taking the lock). */
@@ -456,6 +466,23 @@ int nk_kernel_xmit_ack(struct nk_kernel *k) {
 }
 
 /* ---- queries --------------------------------------------------------------------------- */
+
+uint64_t nk_kernel_sk_wmem(const struct nk_kernel *k) { return k->sk_wmem_alloc; }
+
+/* ip_append_data allocates hh_len (LL_RESERVED_SPACE: 16) + 15 + the IP and
+ * UDP headers and payload, i.e. the frame less its Ethernet header and FCS
+ * (18 B) plus 31; __alloc_skb aligns that to SMP_CACHE_BYTES (64), adds
+ * SKB_DATA_ALIGN(sizeof(struct skb_shared_info)) (320 B on x86-64, 17
+ * frags) and takes kmalloc's size class (powers of two from 256 B; the page
+ * allocator's above 8 KiB, powers of two too); truesize is that plus
+ * SKB_DATA_ALIGN(sizeof(struct sk_buff)) (232 B: 256). A 1446-byte frame
+ * (1400 B of UDP payload) gives 2304. */
+uint32_t nk_skb_truesize(uint32_t frame_bytes) {
+  const uint32_t head = ((frame_bytes + 13u + 63u) & ~63u) + 320u;
+  uint32_t size = 256;
+  while (size < head) size <<= 1;
+  return size + 256u;
+}
 
 const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k) { return &k->stats; }
 const char *nk_kernel_fault(const struct nk_kernel *k) { return k->fault[0] ? k->fault : NULL; }

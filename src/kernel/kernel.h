@@ -108,6 +108,13 @@ uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k);
 /* The reader copies every pending byte to user space: charges
  * cpu.stack_rx_cycles_per_byte per byte (bucket copy_to_user) to the caller. */
 void nk_kernel_user_copy(struct nk_kernel *k);
+/* The sending socket's sk_wmem_alloc: the truesize (nk_skb_truesize) of the
+ * application's data frames the driver has not freed yet (ACKs are not
+ * charged). A UDP sender with traffic.sndbuf_bytes blocks on it. */
+uint64_t nk_kernel_sk_wmem(const struct nk_kernel *k);
+/* skb->truesize of a UDP send of one frame of frame_bytes (FCS included), as
+ * Linux v5.4's ip_append_data and __alloc_skb size it on x86-64. */
+uint32_t nk_skb_truesize(uint32_t frame_bytes);
 /* True while the driver has stopped its TX queue: with several TX queues, the
  * queue of the latest frame nk_kernel_xmit refused (the one to retry). */
 bool nk_kernel_tx_stopped(const struct nk_kernel *k);
@@ -147,6 +154,7 @@ struct nk_kernel_stats {
   uint64_t xmit_ok;         /* frames the driver accepted */
   uint64_t xmit_busy;       /* returned NETDEV_TX_BUSY: queue was stopped */
   uint64_t xmit_busy_driver;/* returned NETDEV_TX_BUSY by the driver (queue awake: a driver bug in Linux) */
+  uint64_t sk_wmem_max;     /* largest sk_wmem_alloc of the sending socket (nk_kernel_sk_wmem), B */
   uint64_t xmit_nomem;      /* no skb for the frame (all in flight) */
   uint64_t rx_delivered;    /* frames handed to the host sink (ops->host_rx) */
   uint64_t rx_bytes;
@@ -433,6 +441,7 @@ struct sk_buff {
   struct sk_buff *next; /* free-list link */
   bool in_use;          /* allocated (double-free detection) */
   u16 queue_mapping;    /* TX: the queue the stack picked (skb_get_queue_mapping) */
+  u32 wmem;             /* truesize charged to the sending socket; given back at free (sock_wfree) */
 };
 /* The TX queue the stack chose for skb (netdev_pick_tx). */
 static inline u16 skb_get_queue_mapping(const struct sk_buff *skb) { return skb->queue_mapping; }

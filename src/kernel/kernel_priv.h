@@ -141,6 +141,9 @@ struct nk_kernel {
   struct sk_buff *skbs;
   unsigned int nskbs, skb_buf_bytes, skbs_in_use;
   struct sk_buff *skb_free;
+  /* The sending socket's sk_wmem_alloc: truesize of the application's data
+   * skbs not yet freed (TX completion frees them); its peak is in stats. */
+  u64 sk_wmem_alloc;
   u64 skb_chunk_pa;
 
   struct page_pool pools[NK_POOL_MAX];

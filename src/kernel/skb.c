@@ -83,6 +83,7 @@ static struct sk_buff *alloc_skb(struct net_device *dev, unsigned int len, const
   s->data = s->head + NET_SKB_PAD + NET_IP_ALIGN;
   s->len = 0;
   s->queue_mapping = 0;
+  s->wmem = 0;
   k->skbs_in_use++;
   return s;
 }
@@ -143,6 +144,10 @@ void dev_kfree_skb_any(struct sk_buff *skb) {
   }
   skb->in_use = false;
   skb->len = 0;
+  if (skb->wmem) { /* sock_wfree */
+    k->sk_wmem_alloc -= skb->wmem;
+    skb->wmem = 0;
+  }
   skb->next = k->skb_free;
   k->skb_free = skb;
   k->skbs_in_use--;

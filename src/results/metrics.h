@@ -140,6 +140,10 @@ extern "C" {
     "Interrupts merged into one deferred by ITR throttling (nic.irq_itr_usecs)")                  \
   X(TCP_ACKS, "tcp.acks", "frames", COUNT,                                                        \
     "traffic.protocol tcp: ACK frames sent by the host and the wire peer")                          \
+  X(TX_SNDBUF_WAITS, "tx.sndbuf_waits", "waits", COUNT,                                          \
+    "Times the host's UDP sender slept on its full socket send buffer (traffic.sndbuf_bytes)")    \
+  X(TX_WMEM_MAX, "tx.wmem_max", "B", COUNT,                                                       \
+    "Most skb memory (truesize) the host's sending socket held at once over the run: frames not yet freed by TX completion") \
   X(TCP_RETRANSMITS, "tcp.retransmits", "frames", COUNT,                                          \
     "traffic.protocol tcp: data segments sent again (go-back-N after a duplicate ACK or an RTO)")   \
   X(TCP_INFLIGHT_MAX, "tcp.inflight_max", "B", COUNT,                                             \

@@ -343,6 +343,8 @@ void Top::fill_results(nicsim_results *res) const {
 
   nicsim_results_set(res, NM_TCP_ACKS,
                      static_cast<double>(w.tcp_acks_sent + (b.peer.tcp_acks_sent - a.peer.tcp_acks_sent)));
+  nicsim_results_set(res, NM_TX_SNDBUF_WAITS, static_cast<double>(w.tx_sndbuf_waits));
+  nicsim_results_set(res, NM_TX_WMEM_MAX, static_cast<double>(f.kstats.sk_wmem_max));
   nicsim_results_set(res, NM_TCP_RETRANSMITS,
                      static_cast<double>(w.tcp_retransmits + (b.peer.tcp_retransmits - a.peer.tcp_retransmits)));
   nicsim_results_set(res, NM_TCP_INFLIGHT_MAX,

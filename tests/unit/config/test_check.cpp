@@ -237,6 +237,23 @@ TEST(ConfigCheck, OfferedRateAtMostLineRate) {
   check_ok("nic: {line_rate_gbps: 25}\ntraffic: {rate_gbps: 25}\n");
 }
 
+TEST(ConfigCheck, SendBufferNeedsAUdpSenderAndLinuxsSmallestSize) {
+  nc_error e = check_error("traffic:\n  sndbuf_bytes: 212992\n");  // mode rx by default
+  EXPECT_EQ(where(e), "t.yaml:2:17");
+  EXPECT_STREQ(e.msg,
+               "traffic.sndbuf_bytes = 212992 limits the host's UDP sender, but traffic.mode = rx and "
+               "traffic.protocol = udp have none");
+  EXPECT_NE(std::strstr(e.hint, "traffic.mode tx or bidir"), nullptr) << e.hint;
+  e = check_error("traffic: {mode: tx, protocol: tcp, sndbuf_bytes: 212992}\n");
+  EXPECT_NE(std::strstr(e.msg, "traffic.protocol = tcp"), nullptr) << e.msg;
+  e = check_error("traffic: {mode: tx, sndbuf_bytes: 4000}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:35");
+  EXPECT_STREQ(e.msg, "traffic.sndbuf_bytes = 4000 is below Linux's smallest send buffer");
+  check_ok("traffic: {mode: tx, sndbuf_bytes: 4608}\n");
+  check_ok("traffic: {mode: bidir, sndbuf_bytes: 212992}\n");
+  check_ok("traffic: {mode: rx, sndbuf_bytes: 0}\n");
+}
+
 TEST(ConfigCheck, CacheLinePowerOfTwo) {
   nc_error e = check_error("cpu: {cache_line_bytes: 48}\n");
   EXPECT_EQ(where(e), "t.yaml:1:25");

@@ -235,3 +235,56 @@ TEST(StmmacLongRun, ConservesFramesSkbsAndBuffers) {
     EXPECT_EQ(r.t.dev()->stats.tx_dropped, 0u);
   }
 }
+
+// The sending socket's memory (traffic.sndbuf_bytes blocks the UDP sender on
+// it): each accepted frame charges its truesize, TX completion gives it back
+// when stmmac_tx_clean frees the skb, and a refused frame (NETDEV_TX_BUSY)
+// leaves it as it was.
+TEST(SocketMemory, TheSocketHoldsEachFrameUntilTxCleanFreesIt) {
+  StmmacRig r;
+  ASSERT_TRUE(r.start(false, [](nicsim_config &c) { c.driver.tx_coal_frames = 1; })) << r.probe_err;
+  const uint64_t ts = nk_skb_truesize(kFrame);
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), 0u);
+  for (uint64_t s = 0; s < 6; s++) ASSERT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, s), NETDEV_TX_OK) << s;
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), 6 * ts);
+  nf_seq_track track{};
+  r.tx_complete(4, &track);
+  r.service();
+  EXPECT_EQ(r.t.dev()->stats.tx_packets, 4u);
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), 2 * ts) << "the 4 completed frames are freed, 2 still on the ring";
+  EXPECT_EQ(nk_kernel_get_stats(r.t.k)->sk_wmem_max, 6 * ts);
+  // Fill the ring until the driver stops the queue: the refused frame is not charged.
+  uint64_t s = 6;
+  while (nk_kernel_xmit(r.t.k, kFrame, 2, s) == NETDEV_TX_OK) s++;
+  const uint64_t on_ring = s - 4;
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), on_ring * ts);
+  EXPECT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, s), NETDEV_TX_BUSY);
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), on_ring * ts);
+  r.tx_complete(static_cast<int>(on_ring), &track);
+  r.service();
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), 0u);
+  EXPECT_EQ(r.t.check(), "");
+}
+
+// Frames left on the ring at remove are freed there (tx_dropped) and give
+// their memory back too: the leak check finds the socket empty.
+TEST(SocketMemory, RemoveGivesBackWhatTheRingHeld) {
+  StmmacRig r;
+  ASSERT_TRUE(r.start(false)) << r.probe_err;
+  for (uint64_t s = 0; s < 3; s++) ASSERT_EQ(nk_kernel_xmit(r.t.k, kFrame, 2, s), NETDEV_TX_OK);
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), 3 * nk_skb_truesize(kFrame));
+  nk_kernel_remove(r.t.k);
+  EXPECT_EQ(nk_kernel_sk_wmem(r.t.k), 0u);
+  EXPECT_EQ(r.t.check(), "");
+}
+
+// truesize as Linux v5.4 sizes a UDP send on x86-64: the head (frame - 18 +
+// 31 bytes, aligned to 64, plus 320 of skb_shared_info) in kmalloc's
+// power-of-two class, plus 256 for struct sk_buff.
+TEST(SocketMemory, TruesizeFollowsKmallocSizeClasses) {
+  EXPECT_EQ(nk_skb_truesize(64), 512u + 256u);     // 77 -> 128 + 320 = 448 -> 512
+  EXPECT_EQ(nk_skb_truesize(1446), 2048u + 256u);  // 1400 B of payload: 1459 -> 1472 + 320 = 1792 -> 2048
+  EXPECT_EQ(nk_skb_truesize(1518), 2048u + 256u);  // 1531 -> 1536 + 320 = 1856 -> 2048
+  EXPECT_EQ(nk_skb_truesize(1728), 4096u + 256u);  // 1741 -> 1792 + 320 = 2112 -> 4096
+  EXPECT_EQ(nk_skb_truesize(9018), 16384u + 256u); // 9031 -> 9088 + 320 = 9408 -> 16384
+}

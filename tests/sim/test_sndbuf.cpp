@@ -1,0 +1,73 @@
+// test_sndbuf.cpp: the host's UDP sender with a socket send buffer
+// (traffic.sndbuf_bytes): unpaced, it keeps at most the buffer's worth of
+// frames (by truesize) between the socket and TX completion and sleeps on
+// it; without one it stays paced; with a large one the TX ring is the limit.
+#include <gtest/gtest.h>
+
+#include <initializer_list>
+
+#include "config/config.h"
+#include "kernel/kernel.h"
+#include "results/metrics.h"
+#include "sim/sim.h"
+#include "sim_run_util.h"
+
+namespace {
+
+using nicsim::test::metric;
+using nicsim::test::run_ok;
+
+/* 1518 B UDP send at 1 GbE on the default platform, plus overrides, checked. */
+nicsim_config make_cfg(std::initializer_list<const char *> sets) {
+  return nicsim::test::checked_config({"traffic.mode=tx", "traffic.frame_bytes=1518", "nic.line_rate_gbps=1",
+                                       "run.duration_us=2000", "run.warmup_us=200", "run.drain_us=4000"},
+                                      sets);
+}
+
+}  // namespace
+
+// The sender may send while the socket holds less than sndbuf: with 16384 B
+// and 2304 B per frame that is 8 frames (7 x 2304 = 16128 < 16384), never a
+// ninth; the wire drains faster than the sender is let in, so it sleeps.
+static void expect_eight_frames_in_flight(std::initializer_list<const char *> sets) {
+  ASSERT_EQ(nk_skb_truesize(1518), 2304u);
+  nicsim_results r;
+  run_ok(make_cfg(sets), &r);
+  EXPECT_EQ(metric(r, "tx.wmem_max"), 8 * 2304.0);
+  EXPECT_LE(metric(r, "nic.tx_ring_occupancy_max"), 8.0);
+  EXPECT_GT(metric(r, "tx.sndbuf_waits"), 0.0);
+  EXPECT_GT(metric(r, "tx.gbps"), 0.0);
+  nicsim::test::expect_conservation(r);
+}
+
+TEST(SocketSendBuffer, BoundsTheFramesInFlightAndMakesTheSenderSleep) {
+  expect_eight_frames_in_flight({"traffic.sndbuf_bytes=16384"});
+}
+
+// The same on two cores: the sender on core 1 sleeps until core 0's TX
+// clean has freed the socket down to half.
+TEST(SocketSendBuffer, BoundsTheFramesInFlightOnItsOwnCoreToo) {
+  expect_eight_frames_in_flight({"traffic.sndbuf_bytes=16384", "cpu.cores=2", "cpu.locking=txq"});
+}
+
+// sndbuf 0: the paced sender of before; it never waits on the socket.
+TEST(SocketSendBuffer, ZeroKeepsThePacedSender) {
+  nicsim_results r;
+  run_ok(make_cfg({}), &r);
+  EXPECT_EQ(metric(r, "tx.sndbuf_waits"), 0.0);
+  EXPECT_LE(metric(r, "nic.tx_ring_occupancy_max"), 3.0) << "paced at the line rate, the ring stays nearly empty";
+  nicsim::test::expect_conservation(r);
+}
+
+// A buffer larger than the ring: the unpaced sender fills the TX ring to the
+// driver's stop threshold and waits on the queue, not on the socket; the
+// wire runs at line rate.
+TEST(SocketSendBuffer, ALargeBufferLeavesTheTxRingAsTheLimit) {
+  nicsim_results r;
+  run_ok(make_cfg({"traffic.sndbuf_bytes=4194304", "nic.tx_ring_size=64"}), &r);
+  EXPECT_EQ(metric(r, "tx.sndbuf_waits"), 0.0);
+  EXPECT_GE(metric(r, "nic.tx_ring_occupancy_max"), 32.0);
+  EXPECT_LT(metric(r, "tx.wmem_max"), 4194304.0);
+  EXPECT_GT(metric(r, "tx.gbps"), 0.95);
+  nicsim::test::expect_conservation(r);
+}
