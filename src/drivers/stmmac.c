@@ -4,15 +4,15 @@
  * function and counts its accesses. */
 
 /* Traffic on one RX and one TX queue (channel 0) of nicsim's common register
- * block; the ISR also reads the status of the idle queues the board sets up
- * (driver.stmmac_queues) and of the safety package (nic.stmmac_asp). RX copies each
- * frame from a page-pool buffer (at rx_buf_offset) into a napi_alloc_skb,
- * refills the ring after the loop with the IOC bit chosen by the
- * rx_coal_frames arithmetic, and relies on the RX watchdog (RIWT) otherwise.
- * TX sets IOC on every tx_coal_frames-th frame and arms a software timer
- * (hrtimer) for the rest. The ISR reads the safety, MAC, MTL and DMA status
- * registers as stmmac_interrupt does. Each descriptor helper is a separate function, as
- * the dwmac4 callbacks are separate indirect calls in Linux: the compiler
+ * block. RX copies each frame from a page-pool buffer (at rx_buf_offset) into
+ * a napi_alloc_skb, refills the ring after the loop with the IOC bit chosen
+ * by the rx_coal_frames arithmetic, and relies on the RX watchdog (RIWT)
+ * otherwise. TX sets IOC on every tx_coal_frames-th frame and arms a software
+ * timer (hrtimer) for the rest. The ISR reads the safety, MAC, MTL and DMA
+ * status registers as stmmac_interrupt does, for every queue the board sets
+ * up (driver.stmmac_queues; the idle ones read as zero) and with the safety
+ * package (nic.stmmac_asp). Each descriptor helper is a separate function,
+ * as the dwmac4 callbacks are separate indirect calls in Linux: the compiler
  * cannot merge their loads and stores, so neither is merged here. */
 #include "drivers/stmmac.h"
 
