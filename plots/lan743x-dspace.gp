@@ -22,7 +22,7 @@ set offsets 0.6, 0.6, graph 0.08, 0   # room beside the outer groups and above t
 set xtics scale 0
 set bmargin 5                         # three lines of tick labels: platform, metric, verdict
 set grid ytics
-set key top left
+set key outside right top   # beside the plot: never over a bar
 set style fill solid 0.85 border -1
 set boxwidth 0.34
 
