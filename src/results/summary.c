@@ -240,12 +240,19 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
       what = " (both directions)";
     fprintf(f, "%-10s %s%s, %lld B frames, ", "Traffic", mode, what,
             (long long)c->traffic.frame_bytes);
+    /* A socket-limited host sender (traffic.sndbuf_bytes) is unpaced with rate 0. */
+    const long long sndbuf = (long long)c->traffic.sndbuf_bytes;
     if (c->traffic.rate_gbps > 0) {
       nicsim_format_real(c->traffic.rate_gbps, num, sizeof(num));
-      fprintf(f, "offered %s Gbit/s per direction\n", num);
+      fprintf(f, "offered %s Gbit/s per direction", num);
+      if (sndbuf > 0) fprintf(f, ", host socket send buffer %lld B", sndbuf);
+    } else if (sndbuf > 0) {
+      fprintf(f, "%shost sends as fast as its %lld B socket send buffer allows",
+              c->traffic.mode == NC_MODE_BIDIR ? "wire offered at line rate, " : "", sndbuf);
     } else {
-      fprintf(f, "offered at line rate\n");
+      fprintf(f, "offered at line rate");
     }
+    fprintf(f, "\n");
     nicsim_format_real(c->nic.line_rate_gbps, num, sizeof(num));
     fprintf(f, "%-10s %s Gbit/s Ethernet\n", "Line rate", num);
   }
@@ -400,6 +407,10 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
     nicsim__add_real(t, "TX rate", r, NM_TX_GBPS, 1, 3, "Gbit/s");
     nicsim__add_real(t, "TX packet rate", r, NM_TX_MPPS, 1, 3, "Mpkt/s");
     nicsim__add_count(t, "TX frames sent", r, NM_TX_PKTS, "");
+    if (c->traffic.sndbuf_bytes > 0) {
+      nicsim__add_count(t, "TX socket: waits for buffer space", r, NM_TX_SNDBUF_WAITS, "");
+      nicsim__add_count(t, "TX socket: most skb memory held", r, NM_TX_WMEM_MAX, "B");
+    }
   }
 
   if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {

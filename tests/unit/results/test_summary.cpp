@@ -77,6 +77,31 @@ TEST(Summary, HeaderDescribesTheSetup) {
   EXPECT_NE(out.find("Link       PCIe Gen2 x1 (5 GT/s per lane)"), std::string::npos) << out;
 }
 
+// A socket-limited sender (traffic.sndbuf_bytes): the header says how the
+// host sends, and the TX section shows the socket's waits and peak memory.
+TEST(Summary, SocketLimitedSenderIsNamedWithItsBufferAndWaits) {
+  auto c = default_config();
+  c->traffic.mode = NC_MODE_BIDIR;
+  c->traffic.sndbuf_bytes = 212992;
+  auto r = rx_results();
+  nicsim_results_set(r.get(), NM_TX_PKTS, 1000);
+  nicsim_results_set(r.get(), NM_TX_SNDBUF_WAITS, 14);
+  nicsim_results_set(r.get(), NM_TX_WMEM_MAX, 214272);
+  std::string out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_NE(out.find(", wire offered at line rate, host sends as fast as its 212992 B socket send buffer allows\n"),
+            std::string::npos)
+      << out;
+  EXPECT_NE(out.find("TX socket: waits for buffer space"), std::string::npos) << out;
+  EXPECT_NE(out.find("214,272 B"), std::string::npos) << out;
+  c->traffic.rate_gbps = 5;
+  out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_NE(out.find("offered 5 Gbit/s per direction, host socket send buffer 212992 B\n"), std::string::npos) << out;
+  c->traffic.sndbuf_bytes = 0;
+  out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_EQ(out.find("TX socket"), std::string::npos) << out;
+  EXPECT_EQ(out.find("send buffer"), std::string::npos) << out;
+}
+
 TEST(Summary, OnChipBusPlatformNamesTheBusNotPcie) {
   auto c = default_config();
   c->bus.enabled = true;
