@@ -2,7 +2,7 @@
 # stress.sh: the random-configuration check. Runs N short `nicsim run`s over
 # random combinations of platform, cores and locking, interrupt affinity,
 # queues and flows, traffic mode, protocol and frame size, the UDP sender's
-# socket send buffer, PAUSE, IOMMU and DRAM bandwidth, and reports every run
+# socket send buffer and pacing, PAUSE, IOMMU and DRAM bandwidth, and reports every run
 # that does not exit 0 (each run checks its own invariants: conservation,
 # payload, ownership). ctest runs 200 with
 # seed 1 (stress.random200, a few seconds); run more, with other seeds, after
@@ -87,6 +87,7 @@ for ((i = 0; i < runs; i++)); do
   if [ "$mode" != rx ] && [ "$R" = udp ] && [ $((RANDOM % 3)) -eq 0 ]; then
     pick 8192 65536 212992; a+=(--set "traffic.sndbuf_bytes=$R")
   fi
+  if [ "$mode" != rx ] && [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set traffic.tx_pacing=average); fi
   pick 64 128 512 1518; a+=(--set "traffic.frame_bytes=$R")
   if [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set nic.pause_enable=true); fi
   if [ $((RANDOM % 7)) -eq 0 ]; then a+=(--set iommu.enabled=true); fi

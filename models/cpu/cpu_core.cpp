@@ -1104,6 +1104,13 @@ void CpuCore::app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *se
   if (rc == NETDEV_TX_OK) {
     (*seq)++;
     count([](CpuCounters &c) { c.tx_frames++; });
+    if (m_cfg.traffic.tx_pacing == NC_PACING_AVERAGE) {
+      /* The average rate since the first frame: a late sender catches up
+       * back to back (iperf3 -b). */
+      *next_send_ps = m_app_sent_any ? *next_send_ps + interval_ps : static_cast<double>(t) + interval_ps;
+      m_app_sent_any = true;
+      return;
+    }
     /* Next frame one interval later, but no credit for time lost while
      * the core was busy elsewhere beyond the current frame. */
     *next_send_ps = std::max(*next_send_ps + interval_ps, static_cast<double>(t));

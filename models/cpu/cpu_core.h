@@ -347,8 +347,9 @@ class CpuCore : public sc_core::sc_module {
    * the driver at local time t: the sender records it. */
   void tcp_sent(uint64_t t, uint64_t tseq, bool rtx);
   /* The application's xmit at local time t returned rc: counts the frame and
-   * paces the next one (*seq, *next_send_ps, interval_ps apart), counts a
-   * NETDEV_TX_BUSY refusal, or reports any other result as a violation. */
+   * paces the next one (*seq, *next_send_ps, interval_ps apart; strict or
+   * average, traffic.tx_pacing), counts a NETDEV_TX_BUSY refusal, or reports
+   * any other result as a violation. */
   void app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *seq, double *next_send_ps);
   /* traffic.sndbuf_bytes: true while the UDP sender must wait for socket
    * memory (*waiting keeps its state between calls): it may send while the
@@ -556,6 +557,7 @@ class CpuCore : public sc_core::sc_module {
   TraceWriter *m_trace = nullptr;
   uint64_t m_tx_flows = 1; /* udp: the application's frame n is flow n mod this (traffic.flows) */
   uint64_t m_sndbuf = 0;   /* traffic.sndbuf_bytes: the UDP sender's SO_SNDBUF (0: paced, no limit) */
+  bool m_app_sent_any = false; /* traffic.tx_pacing average: the first frame anchors the schedule */
   std::vector<uint32_t> m_napi_tid;             /* track per (core, NAPI index) (0: not created) */
   uint64_t m_napi_start_ps[NK_NAPI_TRACKS] = {}; /* local time its running poll started */
 };

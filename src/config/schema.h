@@ -252,6 +252,10 @@
     "rate_gbps. Above 0: with rate_gbps 0 it is not paced (netperf UDP_STREAM, iperf3 -u "  \
     "-b 0): it sends while its skbs not yet freed by TX completion (truesize) stay below "  \
     "this, then sleeps until they fall to half (sock_def_write_space)")                    \
+  X(traffic, tx_pacing, ENUM, "", "strict", 0, 0, "strict|average",                      \
+    "Paced host sender: strict: a late core sends at once but banks no credit (a constant-rate " \
+    "source); average: it keeps the average rate since its first frame, sending back to back " \
+    "until it has caught up (iperf3 -b)")                                                   \
   X(traffic, frame_dist, ENUM, "", "fixed", 0, 0, "fixed|imix",                           \
     "Wire RX frame sizes: fixed (frame_bytes) or simple IMIX 64/594/1518 B at 7:4:1, seeded") \
   X(traffic, flows, INT, "flows", "1", 1, 256, "",                                        \
@@ -326,6 +330,7 @@ enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
 enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };
 enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };
 enum nc_traffic_protocol { NC_PROTO_UDP, NC_PROTO_TCP };
+enum nc_traffic_tx_pacing { NC_PACING_STRICT, NC_PACING_AVERAGE };
 enum nc_cpu_user_copy { NC_USER_COPY_PER_BYTE, NC_USER_COPY_MEMCPY };
 enum nc_cpu_locking { NC_LOCKING_BIG, NC_LOCKING_TXQ };
 enum nc_cpu_irq_affinity { NC_IRQ_AFFINITY_CORE0, NC_IRQ_AFFINITY_SPREAD };

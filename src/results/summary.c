@@ -252,6 +252,10 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
     } else {
       fprintf(f, "offered at line rate");
     }
+    /* A paced host sender that catches up (traffic.tx_pacing average). */
+    if (c->traffic.mode != NC_MODE_RX && c->traffic.tx_pacing == NC_PACING_AVERAGE &&
+        (c->traffic.rate_gbps > 0 || sndbuf == 0))
+      fprintf(f, ", host paced on average (catches up)");
     fprintf(f, "\n");
     nicsim_format_real(c->nic.line_rate_gbps, num, sizeof(num));
     fprintf(f, "%-10s %s Gbit/s Ethernet\n", "Line rate", num);

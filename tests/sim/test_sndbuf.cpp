@@ -1,7 +1,8 @@
-// test_sndbuf.cpp: the host's UDP sender with a socket send buffer
-// (traffic.sndbuf_bytes): unpaced, it keeps at most the buffer's worth of
+// test_sndbuf.cpp: the host's UDP sender. With a socket send buffer
+// (traffic.sndbuf_bytes), unpaced, it keeps at most the buffer's worth of
 // frames (by truesize) between the socket and TX completion and sleeps on
 // it; without one it stays paced; with a large one the TX ring is the limit.
+// Paced, traffic.tx_pacing average catches up where strict loses turns.
 #include <gtest/gtest.h>
 
 #include <initializer_list>
@@ -70,4 +71,25 @@ TEST(SocketSendBuffer, ALargeBufferLeavesTheTxRingAsTheLimit) {
   EXPECT_LT(metric(r, "tx.wmem_max"), 4194304.0);
   EXPECT_GT(metric(r, "tx.gbps"), 0.95);
   nicsim::test::expect_conservation(r);
+}
+
+// A paced sender on a core the RX softirq keeps busy (500 MHz, bidir at
+// 1 GbE): strict pacing loses the turns the softirq takes; average pacing
+// (iperf3 -b) sends them late, back to back, and keeps the line busy, but
+// never sends more than the rate allows: frame k is due at t0 + k x 12.304
+// us, so at most 4000 / 12.304 + 1 = 326 frames in the 4 ms run.
+TEST(HostPacing, AverageCatchesUpWhereStrictLosesTurns) {
+  nicsim_results strict, average;
+  ASSERT_TRUE(nicsim::test::run_in_child(
+      make_cfg({"traffic.mode=bidir", "cpu.clock_mhz=500", "run.duration_us=4000", "run.warmup_us=500"}),
+      &strict));
+  ASSERT_TRUE(nicsim::test::run_in_child(make_cfg({"traffic.mode=bidir", "cpu.clock_mhz=500", "run.duration_us=4000",
+                                                   "run.warmup_us=500", "traffic.tx_pacing=average"}),
+                                          &average));
+  EXPECT_LT(metric(strict, "tx.gbps"), 0.9) << "strict pacing loses turns on the busy core";
+  EXPECT_GT(metric(average, "tx.gbps"), 0.98) << "average pacing catches up to the line";
+  EXPECT_LE(metric(average, "total.tx.sent"), 326.0);
+  EXPECT_GT(metric(average, "tx.pkts"), metric(strict, "tx.pkts"));
+  nicsim::test::expect_conservation(strict);
+  nicsim::test::expect_conservation(average);
 }

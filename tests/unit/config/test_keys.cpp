@@ -148,6 +148,9 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("traffic.protocol"), 2u);
   EXPECT_EQ(enum_of("traffic.protocol", "udp"), NC_PROTO_UDP);
   EXPECT_EQ(enum_of("traffic.protocol", "tcp"), NC_PROTO_TCP);
+  EXPECT_EQ(nchoices("traffic.tx_pacing"), 2u);
+  EXPECT_EQ(enum_of("traffic.tx_pacing", "strict"), NC_PACING_STRICT);
+  EXPECT_EQ(enum_of("traffic.tx_pacing", "average"), NC_PACING_AVERAGE);
   EXPECT_EQ(nchoices("cpu.user_copy"), 2u);
   EXPECT_EQ(enum_of("cpu.user_copy", "per_byte"), NC_USER_COPY_PER_BYTE);
   EXPECT_EQ(enum_of("cpu.user_copy", "memcpy"), NC_USER_COPY_MEMCPY);
@@ -167,7 +170,7 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 13u);
+  EXPECT_EQ(enums, 14u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

@@ -100,6 +100,11 @@ TEST(Summary, SocketLimitedSenderIsNamedWithItsBufferAndWaits) {
   out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
   EXPECT_EQ(out.find("TX socket"), std::string::npos) << out;
   EXPECT_EQ(out.find("send buffer"), std::string::npos) << out;
+  EXPECT_EQ(out.find("paced on average"), std::string::npos) << out;
+  c->traffic.tx_pacing = NC_PACING_AVERAGE;
+  out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_NE(out.find("offered 5 Gbit/s per direction, host paced on average (catches up)\n"), std::string::npos)
+      << out;
 }
 
 TEST(Summary, OnChipBusPlatformNamesTheBusNotPcie) {
