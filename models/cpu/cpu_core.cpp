@@ -1105,10 +1105,9 @@ void CpuCore::app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *se
     (*seq)++;
     count([](CpuCounters &c) { c.tx_frames++; });
     if (m_cfg.traffic.tx_pacing == NC_PACING_AVERAGE) {
-      /* The average rate since the first frame: a late sender catches up
-       * back to back (iperf3 -b). */
-      *next_send_ps = m_app_sent_any ? *next_send_ps + interval_ps : static_cast<double>(t) + interval_ps;
-      m_app_sent_any = true;
+      /* The average rate since the first frame (*seq is now 1 after it): a
+       * late sender catches up back to back (iperf3 -b). */
+      *next_send_ps = (*seq == 1 ? static_cast<double>(t) : *next_send_ps) + interval_ps;
       return;
     }
     /* Next frame one interval later, but no credit for time lost while

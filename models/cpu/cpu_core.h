@@ -557,7 +557,6 @@ class CpuCore : public sc_core::sc_module {
   TraceWriter *m_trace = nullptr;
   uint64_t m_tx_flows = 1; /* udp: the application's frame n is flow n mod this (traffic.flows) */
   uint64_t m_sndbuf = 0;   /* traffic.sndbuf_bytes: the UDP sender's SO_SNDBUF (0: paced, no limit) */
-  bool m_app_sent_any = false; /* traffic.tx_pacing average: the first frame anchors the schedule */
   std::vector<uint32_t> m_napi_tid;             /* track per (core, NAPI index) (0: not created) */
   uint64_t m_napi_start_ps[NK_NAPI_TRACKS] = {}; /* local time its running poll started */
 };

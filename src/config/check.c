@@ -278,13 +278,13 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
   if (c->traffic.sndbuf_bytes > 0 &&
       (c->traffic.mode == NC_MODE_RX || c->traffic.protocol != NC_PROTO_UDP)) {
     const enum nc_key_id ids[] = {NC_KEY_traffic_sndbuf_bytes, NC_KEY_traffic_mode, NC_KEY_traffic_protocol};
-    const char *mode = c->traffic.mode == NC_MODE_RX ? "rx" : c->traffic.mode == NC_MODE_TX ? "tx" : "bidir";
-    const char *proto = c->traffic.protocol == NC_PROTO_UDP ? "udp" : "tcp";
+    nc_value_format(c, &nc_keys()[NC_KEY_traffic_mode], a, sizeof a);
+    nc_value_format(c, &nc_keys()[NC_KEY_traffic_protocol], b, sizeof b);
     return fail(c, blame(c, rank, ids, 3), err,
                 "set traffic.sndbuf_bytes to 0, or use traffic.mode tx or bidir with traffic.protocol udp",
                 "traffic.sndbuf_bytes = %" PRId64 " limits the host's UDP sender, but traffic.mode = %s and "
                 "traffic.protocol = %s have none",
-                c->traffic.sndbuf_bytes, mode, proto);
+                c->traffic.sndbuf_bytes, a, b);
   }
   /* SOCK_MIN_SNDBUF: 2 x (2048 + SKB_DATA_ALIGN(sizeof(struct sk_buff)));
    * Linux raises a smaller SO_SNDBUF to it. */
