@@ -144,6 +144,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/traffic/tcp_sack.h
     src/config/config.h
     src/config/schema.h
+    src/kernel/dql.h
     src/kernel/kernel.h
     src/kernel/platform.h
     src/net/frame.h

@@ -88,6 +88,7 @@ for ((i = 0; i < runs; i++)); do
     pick 8192 65536 212992; a+=(--set "traffic.sndbuf_bytes=$R")
   fi
   if [ "$mode" != rx ] && [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set traffic.tx_pacing=average); fi
+  if [ "$mode" != rx ] && [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set driver.bql=true); fi
   pick 64 128 512 1518; a+=(--set "traffic.frame_bytes=$R")
   if [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set nic.pause_enable=true); fi
   if [ $((RANDOM % 7)) -eq 0 ]; then a+=(--set iommu.enabled=true); fi

@@ -50,17 +50,18 @@ double op_user_copy_cycles(void *ctx, uint64_t dst, uint64_t src, uint64_t len) 
 
 void op_iommu_map(void *ctx, uint64_t pa, uint64_t len, bool map) { core(ctx)->iommu_map(pa, len, map); }
 void op_spin(void *ctx, unsigned id, bool acquire) { core(ctx)->spin(id, acquire); }
+uint64_t op_now_ns(void *ctx) { return core(ctx)->local_time_ps() / 1000u; }
 
 /* One core, or cpu.locking big: spinlocks are free (the kernel lock serialises). */
 const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                               op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                               op_user_copy_cycles,
-                              op_iommu_map, nullptr};
+                              op_iommu_map, nullptr, op_now_ns};
 /* cpu.locking txq with several cores: the kernel's spinlocks spin. */
 const nk_platform_ops kOpsTxq = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                                  op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                                  op_user_copy_cycles,
-                                 op_iommu_map, op_spin};
+                                 op_iommu_map, op_spin, op_now_ns};
 
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 constexpr int kMaxVectors = 64;   /* interrupt vectors (bits of m_irq_pending) */

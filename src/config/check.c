@@ -294,6 +294,15 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "traffic.sndbuf_bytes = %" PRId64 " is below Linux's smallest send buffer", c->traffic.sndbuf_bytes);
   }
 
+  if (c->driver.bql_limit_min > c->driver.bql_limit_max) {
+    const enum nc_key_id ids[] = {NC_KEY_driver_bql_limit_min, NC_KEY_driver_bql_limit_max};
+    nc__fmt(hint, sizeof hint, "set driver.bql_limit_min to at most %" PRId64 ", or raise driver.bql_limit_max",
+            c->driver.bql_limit_max);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "driver.bql_limit_min = %" PRId64 " exceeds driver.bql_limit_max = %" PRId64,
+                c->driver.bql_limit_min, c->driver.bql_limit_max);
+  }
+
   if (!pow2(c->cpu.cache_line_bytes)) {
     nearest_pow2(c->cpu.cache_line_bytes, 16, 512, a, sizeof a);
     nc__fmt(hint, sizeof hint, "use a power of two, e.g. %s", a);

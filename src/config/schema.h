@@ -237,7 +237,20 @@
     "interrupt reads each one's MTL and DMA status. Traffic uses queue 0, the rest idle")   \
   X(driver, dma_weak_ordering, BOOL, "", "true", 0, 0, "",                                \
     "i40e: map RX buffers with DMA_ATTR_WEAK_ORDERING (relaxed-ordering writes where the " \
-    "platform honours it)")
+    "platform honours it)")                                                                 \
+  X(driver, bql, BOOL, "", "false", 0, 0, "",                                             \
+    "Byte queue limits (CONFIG_BQL): where the driver's Linux source calls "                \
+    "netdev_tx_sent_queue and netdev_tx_completed_queue (mvneta, stmmac, i40e; lan743x "   \
+    "and generic do not), a TX queue stops once its bytes in flight reach a limit that "   \
+    "adapts to completions (lib/dynamic_queue_limits.c). Off by default: nicsim has no "   \
+    "qdisc, so a stopped sender retries itself (docs/kernel.md)")                          \
+  X(driver, bql_limit_min, INT, "B", "0", 0, 1879048192, "",                              \
+    "BQL: smallest limit (sysfs byte_queue_limits/limit_min)")                             \
+  X(driver, bql_limit_max, INT, "B", "1879048192", 0, 1879048192, "",                     \
+    "BQL: largest limit (byte_queue_limits/limit_max; Linux's DQL_MAX_LIMIT by default)")  \
+  X(driver, bql_hold_time_ms, INT, "ms", "1000", 1, 3600000, "",                          \
+    "BQL: how long slack must persist before the limit shrinks (byte_queue_limits/"        \
+    "hold_time; Linux: HZ jiffies, 1 s)")
 
 /* traffic: what is offered on the wire and by the host. */
 #define NC_SECTION_traffic(X)                                                               \

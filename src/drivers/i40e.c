@@ -89,6 +89,7 @@ static bool i40e_clean_tx_irq(struct i40e_priv *priv, struct i40e_ring *tx_ring,
   tx_ring->next_to_clean = i;
   dev->stats.tx_packets += total_packets;
   dev->stats.tx_bytes += total_bytes;
+  netdev_tx_completed_queue(netdev_get_tx_queue(dev, tx_ring->queue_index), total_packets, total_bytes);
   if (total_packets && i40e_desc_unused(tx_ring) >= I40E_TX_WAKE_THRESHOLD &&
       __netif_subqueue_stopped(dev, tx_ring->queue_index)) {
     netif_wake_subqueue(dev, tx_ring->queue_index);
@@ -339,6 +340,7 @@ static bool i40e_tx_map(struct i40e_priv *priv, struct i40e_ring *tx_ring, struc
   nk_st64(&tx_desc->buffer_addr, dma);
   i = nk_ring_next(i, tx_ring->count);
   tx_ring->next_to_use = i;
+  netdev_tx_sent_queue(netdev_get_tx_queue(dev, tx_ring->queue_index), first->bytecount);
   i40e_maybe_stop_tx(tx_ring, dev, I40E_DESC_NEEDED);
   /* write last descriptor with RS and EOP bits */
   nk_st64(&tx_desc->cmd_type_offset_bsz, i40e_build_ctob(I40E_TXD_CMD, 0, size));
@@ -401,6 +403,7 @@ static void i40e_free_rings(struct i40e_priv *priv) {
     }
     free(tx->tx_bi);
     tx->tx_bi = NULL;
+    netdev_tx_reset_queue(netdev_get_tx_queue(dev, tx->queue_index)); /* i40e_clean_tx_ring */
   }
   for (u32 q = 0; q < priv->num_rx; q++) {
     struct i40e_ring *rx = &priv->rx_rings[q];
@@ -706,6 +709,7 @@ static int i40e_check_rings(const struct net_device *dev, const struct i40e_ring
   }
   if (tx) {
     *in_flight += nk_ring_used(tx->next_to_use, tx->next_to_clean, ts);
+    u32 ring_bytes = 0;
     for (u32 i = 0; i < ts; i++) {
       bool busy = nk_ring_in_flight(i, tx->next_to_use, tx->next_to_clean, ts);
       if ((tx->tx_bi[i].skb != NULL) != busy || (tx->tx_bi[i].next_to_watch != NULL) != busy) {
@@ -714,6 +718,14 @@ static int i40e_check_rings(const struct net_device *dev, const struct i40e_ring
                  tx->next_to_use);
         return -1;
       }
+      if (tx->tx_bi[i].skb) ring_bytes += tx->tx_bi[i].bytecount;
+    }
+    const u32 bql_bytes = nk_netdev_bql_inflight(dev, tx->queue_index);
+    if (dev->cfg->driver.bql && bql_bytes != ring_bytes) {
+      snprintf(err, errlen, "i40e: TX queue %u: BQL counts %u B in flight but the ring holds %u B (a frame "
+               "sent or completed without netdev_tx_sent_queue / netdev_tx_completed_queue)",
+               tx->queue_index, bql_bytes, ring_bytes);
+      return -1;
     }
     if (__netif_subqueue_stopped(dev, tx->queue_index) && i40e_desc_unused(tx) >= I40E_TX_WAKE_THRESHOLD) {
       snprintf(err, errlen, "i40e: TX queue stopped with %u free descriptors (wake threshold %d): missed wake",

@@ -67,12 +67,14 @@ static u32 mvneta_txq_sent_desc_proc(struct mvneta_port *pp) {
 /* ---- TX completion ------------------------------------------------------------ */
 
 /* Releases num sent descriptors from txq_get_index: unmaps each buffer with
- * the address and size read from the descriptor, frees the skb. Before patch
- * 3 (reuse_desc_reads false) buf_phys_addr is read three times, not once. */
+ * the address and size read from the descriptor, frees the skb, and reports
+ * the frames to BQL. Before patch 3 (reuse_desc_reads false) buf_phys_addr is
+ * read three times, not once. */
 static void mvneta_txq_bufs_free(struct mvneta_port *pp, u32 num) {
   NK_PROFILE_FUNC(NK_CLASS_TX);
   struct net_device *dev = pp->dev;
   struct mvneta_tx_queue *txq = &pp->txq;
+  unsigned int bytes_compl = 0, pkts_compl = 0;
   for (u32 i = 0; i < num; i++) {
     struct mvneta_tx_desc *tx_desc = mvneta_tx_desc_at(pp, txq->txq_get_index);
     struct sk_buff *skb = txq->tx_skb[txq->txq_get_index];
@@ -88,8 +90,11 @@ static void mvneta_txq_bufs_free(struct mvneta_port *pp, u32 num) {
         dma_unmap_single(dev, nk_ld32(&tx_desc->buf_phys_addr), nk_ld16(&tx_desc->data_size), DMA_TO_DEVICE);
     }
     if (!skb) continue;
+    bytes_compl += skb->len;
+    pkts_compl++;
     dev_kfree_skb_any(skb);
   }
+  netdev_tx_completed_queue(netdev_get_tx_queue(dev, 0), pkts_compl, bytes_compl);
 }
 
 /* Reclaims what the device has sent and wakes the queue once at most
@@ -287,6 +292,7 @@ static netdev_tx_t mvneta_tx(struct sk_buff *skb, struct net_device *dev) {
   txq->tx_skb[txq->txq_put_index] = skb;
   txq->txq_put_index = nk_ring_next(txq->txq_put_index, txq->size); /* mvneta_txq_inc_put */
 
+  netdev_tx_sent_queue(netdev_get_tx_queue(dev, 0), len);
   txq->count += 1;
   mvneta_txq_pend_desc_add(pp);
   if (txq->count >= txq->tx_stop_threshold) {
@@ -320,6 +326,7 @@ static void mvneta_cleanup_rings(struct mvneta_port *pp) {
       mvneta_txq_bufs_free(pp, txq->count);
       txq->count = 0;
     }
+    netdev_tx_reset_queue(netdev_get_tx_queue(dev, 0));
     free(txq->tx_skb);
     txq->tx_skb = NULL;
   }
@@ -540,6 +547,7 @@ static int mvneta_check(struct net_device *dev, char *err, size_t errlen) {
              nk_ring_used(txq->txq_put_index, txq->txq_get_index, ts), txq->txq_get_index, txq->txq_put_index);
     return -1;
   }
+  u32 ring_bytes = 0;
   for (u32 i = 0; i < ts; i++) {
     bool busy = nk_ring_in_flight(i, txq->txq_put_index, txq->txq_get_index, ts);
     if ((txq->tx_skb[i] != NULL) != busy) {
@@ -548,6 +556,13 @@ static int mvneta_check(struct net_device *dev, char *err, size_t errlen) {
                txq->txq_put_index);
       return -1;
     }
+    if (txq->tx_skb[i]) ring_bytes += txq->tx_skb[i]->len;
+  }
+  const u32 bql_bytes = nk_netdev_bql_inflight(dev, 0);
+  if (dev->cfg->driver.bql && bql_bytes != ring_bytes) {
+    snprintf(err, errlen, "mvneta: BQL counts %u B in flight but the TX ring holds %u B (a frame sent or "
+             "completed without netdev_tx_sent_queue / netdev_tx_completed_queue)", bql_bytes, ring_bytes);
+    return -1;
   }
   if (nk_kernel_skbs_in_use(dev->k) != txq->count) {
     snprintf(err, errlen, "mvneta: %u skbs allocated but %u frames on the TX ring (leak or double free)",

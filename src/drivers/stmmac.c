@@ -137,6 +137,7 @@ static int stmmac_tx_clean(struct stmmac_priv *priv, int budget) {
   __netif_tx_lock_bh(netdev_get_tx_queue(dev, 0));
   u32 entry = priv->dirty_tx;
   int count = 0;
+  unsigned int bytes_compl = 0, pkts_compl = 0;
   while (entry != priv->cur_tx && count < budget) {
     struct stmmac_tx_info *ti = &priv->tx_info[entry];
     struct stmmac_dma_desc *p = stmmac_tx_desc(priv, entry);
@@ -157,6 +158,8 @@ static int stmmac_tx_clean(struct stmmac_priv *priv, int budget) {
     }
     ti->last_segment = false;
     if (ti->skb) {
+      pkts_compl++;
+      bytes_compl += ti->skb->len;
       napi_consume_skb(ti->skb, budget);
       ti->skb = NULL;
     }
@@ -164,6 +167,7 @@ static int stmmac_tx_clean(struct stmmac_priv *priv, int budget) {
     entry = nk_ring_next(entry, priv->dma_tx_size);
   }
   priv->dirty_tx = entry;
+  netdev_tx_completed_queue(netdev_get_tx_queue(dev, 0), pkts_compl, bytes_compl);
   if (netif_queue_stopped(dev) && stmmac_tx_avail(priv) > priv->dma_tx_size / 4) {
     netif_wake_queue(dev);
     priv->tx_wakes++;
@@ -467,6 +471,7 @@ static netdev_tx_t stmmac_xmit(struct sk_buff *skb, struct net_device *dev) {
   /* The own bit must be the latest setting done when preparing the
    * descriptor, and then a barrier before granting the DMA engine. */
   wmb();
+  netdev_tx_sent_queue(netdev_get_tx_queue(dev, 0), len);
   writel(priv->cur_tx, priv->ioaddr + GN_REG_TX_TAIL); /* stmmac_set_tx_tail_ptr */
   return NETDEV_TX_OK;
 }
@@ -489,6 +494,7 @@ static void stmmac_free_rings(struct stmmac_priv *priv) {
     }
     free(priv->tx_info);
     priv->tx_info = NULL;
+    netdev_tx_reset_queue(netdev_get_tx_queue(dev, 0));
   }
   if (priv->buf_pool) {
     for (u32 i = 0; i < priv->dma_rx_size; i++)
@@ -729,6 +735,7 @@ static int stmmac_check(struct net_device *dev, char *err, size_t errlen) {
     return -1;
   }
   u32 in_flight = nk_ring_used(priv->cur_tx, priv->dirty_tx, ts);
+  u32 ring_bytes = 0;
   for (u32 i = 0; i < ts; i++) {
     bool busy = nk_ring_in_flight(i, priv->cur_tx, priv->dirty_tx, ts);
     if ((priv->tx_info[i].skb != NULL) != busy) {
@@ -736,6 +743,13 @@ static int stmmac_check(struct net_device *dev, char *err, size_t errlen) {
                priv->tx_info[i].skb ? "holds" : "lacks", busy ? "in flight" : "free", priv->dirty_tx, priv->cur_tx);
       return -1;
     }
+    if (priv->tx_info[i].skb) ring_bytes += priv->tx_info[i].skb->len;
+  }
+  const u32 bql_bytes = nk_netdev_bql_inflight(dev, 0);
+  if (dev->cfg->driver.bql && bql_bytes != ring_bytes) {
+    snprintf(err, errlen, "stmmac: BQL counts %u B in flight but the TX ring holds %u B (a frame sent or "
+             "completed without netdev_tx_sent_queue / netdev_tx_completed_queue)", bql_bytes, ring_bytes);
+    return -1;
   }
   if (nk_kernel_skbs_in_use(dev->k) != in_flight) {
     snprintf(err, errlen, "stmmac: %u skbs allocated but %u frames on the TX ring (leak or double free)",

@@ -90,7 +90,13 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   /* The TX queues' xmit locks take the first spinlock ids. */
   k->dev.num_tx_queues = cfg->nic.tx_queues < 1 ? 1 : cfg->nic.tx_queues > NK_TXQ_MAX ? NK_TXQ_MAX
                                                                                     : (u32)cfg->nic.tx_queues;
-  for (u32 q = 0; q < k->dev.num_tx_queues; q++) k->dev._tx[q]._xmit_lock.id = ++k->nspin;
+  for (u32 q = 0; q < k->dev.num_tx_queues; q++) {
+    struct netdev_queue *nq = &k->dev._tx[q];
+    nq->_xmit_lock.id = ++k->nspin;
+    nq->dev = &k->dev;
+    nk_dql_init(&nq->dql, (uint32_t)cfg->driver.bql_limit_min, (uint32_t)cfg->driver.bql_limit_max,
+                (uint64_t)cfg->driver.bql_hold_time_ms * 1000000u, 0);
+  }
   u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)nk__rx_slot_skbs(cfg) +
             (1 + (u32)nk__polling_cpus(cfg)) * (u32)cfg->driver.napi_budget +
             NK_SKB_SLACK + 64;
@@ -336,7 +342,7 @@ void __netif_tx_unlock(struct netdev_queue *txq) { spin_op(&txq->_xmit_lock, fal
 void netif_stop_queue(struct net_device *dev) { dev->tx_stopped = true; }
 void netif_wake_queue(struct net_device *dev) { dev->tx_stopped = false; }
 bool netif_queue_stopped(const struct net_device *dev) { return dev->tx_stopped; }
-bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return __netif_subqueue_stopped(&k->dev, (u16)k->busy_txq); }
+bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return netif_xmit_stopped(&k->dev, (u16)k->busy_txq); }
 
 void netif_stop_subqueue(struct net_device *dev, u16 q) {
   if (q == 0)
@@ -354,6 +360,61 @@ void netif_wake_subqueue(struct net_device *dev, u16 q) {
 
 bool __netif_subqueue_stopped(const struct net_device *dev, u16 q) {
   return q == 0 ? dev->tx_stopped : q < 32 && (dev->txq_stopped & (1u << q)) != 0;
+}
+
+/* ---- byte queue limits ------------------------------------------------------------ */
+
+static uint64_t kernel_now_ns(const struct nk_kernel *k) {
+  return k->plat.ops->now_ns ? k->plat.ops->now_ns(k->plat.ctx) : 0;
+}
+
+void netdev_tx_sent_queue(struct netdev_queue *txq, unsigned int bytes) {
+  struct nk_kernel *k = txq->dev->k;
+  if (!k->cfg->driver.bql) return;
+  if (!nk_dql_queued(&txq->dql, bytes)) {
+    nk__fault(k, "netdev_tx_sent_queue(%u): more than one frame can be (DQL_MAX_OBJECT)", bytes);
+    return;
+  }
+  if (nk_dql_avail(&txq->dql) >= 0) return;
+  txq->stack_xoff = true;
+  k->stats.bql_stops++;
+}
+
+void netdev_tx_completed_queue(struct netdev_queue *txq, unsigned int pkts, unsigned int bytes) {
+  struct nk_kernel *k = txq->dev->k;
+  (void)pkts;
+  if (!k->cfg->driver.bql || bytes == 0) return;
+  if (!nk_dql_completed(&txq->dql, bytes, kernel_now_ns(k))) {
+    nk__fault(k, "netdev_tx_completed_queue(%u B): only %u B are in flight on the queue", bytes,
+              nk_dql_inflight(&txq->dql));
+    return;
+  }
+  if (txq->dql.limit > k->stats.bql_limit_peak) k->stats.bql_limit_peak = txq->dql.limit;
+  if (nk_dql_avail(&txq->dql) < 0) return;
+  txq->stack_xoff = false; /* Linux then schedules the qdisc; here the sender retries */
+}
+
+void netdev_tx_reset_queue(struct netdev_queue *txq) {
+  struct nk_kernel *k = txq->dev->k;
+  if (!k->cfg->driver.bql) return;
+  txq->stack_xoff = false;
+  nk_dql_reset(&txq->dql, kernel_now_ns(k));
+}
+
+void netdev_sent_queue(struct net_device *dev, unsigned int bytes) {
+  netdev_tx_sent_queue(netdev_get_tx_queue(dev, 0), bytes);
+}
+void netdev_completed_queue(struct net_device *dev, unsigned int pkts, unsigned int bytes) {
+  netdev_tx_completed_queue(netdev_get_tx_queue(dev, 0), pkts, bytes);
+}
+void netdev_reset_queue(struct net_device *dev) { netdev_tx_reset_queue(netdev_get_tx_queue(dev, 0)); }
+
+u32 nk_netdev_bql_inflight(const struct net_device *dev, unsigned int q) {
+  return dev->cfg->driver.bql && q < dev->num_tx_queues ? nk_dql_inflight(&dev->_tx[q].dql) : 0;
+}
+
+bool netif_xmit_stopped(const struct net_device *dev, u16 q) {
+  return __netif_subqueue_stopped(dev, q) || (q < dev->num_tx_queues && dev->_tx[q].stack_xoff);
 }
 
 int netif_set_real_num_tx_queues(struct net_device *dev, unsigned int n) {
@@ -387,7 +448,7 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
   struct net_device *dev = &k->dev;
   /* netdev_pick_tx: the flow's queue (one hash per flow, skb_tx_hash). */
   const u32 txq = nk_kernel_tx_queue_of_flow(k, flow);
-  if (__netif_subqueue_stopped(dev, (u16)txq)) {
+  if (netif_xmit_stopped(dev, (u16)txq)) {
     k->busy_txq = txq;
     k->stats.xmit_busy++;
     return NETDEV_TX_BUSY;
@@ -416,7 +477,7 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
    * Linux's netif_xmit_frozen_or_stopped after taking the lock). */
   struct netdev_queue *nq = netdev_get_tx_queue(dev, txq);
   __netif_tx_lock(nq);
-  if (k->fault[0] || __netif_subqueue_stopped(dev, (u16)txq)) {
+  if (k->fault[0] || netif_xmit_stopped(dev, (u16)txq)) {
     __netif_tx_unlock(nq);
     dev_kfree_skb_any(skb);
     if (k->fault[0]) return -EFAULT;

@@ -23,6 +23,7 @@
 #include <stdint.h>
 
 #include "config/config.h"
+#include "kernel/dql.h"
 #include "kernel/platform.h"
 #include "net/frame.h"
 
@@ -154,6 +155,8 @@ struct nk_kernel_stats {
   uint64_t xmit_ok;         /* frames the driver accepted */
   uint64_t xmit_busy;       /* returned NETDEV_TX_BUSY: queue was stopped */
   uint64_t xmit_busy_driver;/* returned NETDEV_TX_BUSY by the driver (queue awake: a driver bug in Linux) */
+  uint64_t bql_stops;       /* times BQL stopped a TX queue (netdev_tx_sent_queue), all queues */
+  uint64_t bql_limit_peak;  /* the largest BQL limit any TX queue reached, B */
   uint64_t sk_wmem_max;     /* largest sk_wmem_alloc of the sending socket (nk_kernel_sk_wmem), B */
   uint64_t xmit_nomem;      /* no skb for the frame (all in flight) */
   uint64_t rx_delivered;    /* frames handed to the host sink (ops->host_rx) */
@@ -405,9 +408,13 @@ static inline void spin_unlock_bh(spinlock_t *lock) { spin_unlock(lock); }
 
 #define NK_TXQ_MAX 16 /* TX queues of a net_device (nic.tx_queues at most) */
 /* A TX queue's stack-side state: its xmit lock (Linux's _xmit_lock, taken by
- * HARD_TX_LOCK around ndo_start_xmit and by drivers' TX clean paths). */
+ * HARD_TX_LOCK around ndo_start_xmit and by drivers' TX clean paths) and its
+ * byte queue limit (dql, with the stack's stop bit __QUEUE_STATE_STACK_XOFF). */
 struct netdev_queue {
   spinlock_t _xmit_lock;
+  struct net_device *dev;
+  struct nk_dql dql;
+  bool stack_xoff; /* stopped by BQL (the driver's own stop is kept in net_device) */
 };
 
 struct net_device {
@@ -534,6 +541,31 @@ void nk_netdev_set_rss(struct net_device *dev, const u8 *key, const u8 *lut, u32
 /* The driver dropped a frame it took from napi's RX queue (Linux drivers
  * count it in their ring's rx_stats): counted for per-queue conservation. */
 void nk_napi_rx_dropped(struct napi_struct *napi);
+
+/* ---- byte queue limits (BQL; driver.bql) ---------------------------------- */
+
+/* The driver handed bytes of one frame to the device on txq: BQL adds them to
+ * the queue's bytes in flight and stops the queue (stack side) once they
+ * reach the limit. A no-op with driver.bql false (as without CONFIG_BQL). */
+void netdev_tx_sent_queue(struct netdev_queue *txq, unsigned int bytes);
+/* TX clean freed pkts frames of bytes on txq: BQL recomputes the limit and
+ * restarts the queue (stack side) if the bytes in flight are below it again.
+ * Completing more bytes than are in flight is a fault (Linux: BUG_ON). */
+void netdev_tx_completed_queue(struct netdev_queue *txq, unsigned int pkts, unsigned int bytes);
+/* Forgets txq's bytes in flight (ring reset, interface down): limit back to limit_min, queue restarted. */
+void netdev_tx_reset_queue(struct netdev_queue *txq);
+/* The same three on TX queue 0 (Linux's netdev_sent_queue etc.). */
+void netdev_sent_queue(struct net_device *dev, unsigned int bytes);
+void netdev_completed_queue(struct net_device *dev, unsigned int pkts, unsigned int bytes);
+void netdev_reset_queue(struct net_device *dev);
+/* Bytes BQL counts in flight on TX queue q: sent and not yet completed (0
+ * with driver.bql false, or q beyond the device's queues). nicsim's, for
+ * drivers' check hooks: it must equal the lengths of the frames on the ring. */
+u32 nk_netdev_bql_inflight(const struct net_device *dev, unsigned int q);
+/* True while TX queue q is stopped by its driver or by BQL: the stack does
+ * not call ndo_start_xmit then (Linux's netif_xmit_stopped). Drivers test
+ * their own stop with netif_queue_stopped / __netif_subqueue_stopped. */
+bool netif_xmit_stopped(const struct net_device *dev, u16 q);
 
 /* Stops the TX queue: nk_kernel_xmit returns NETDEV_TX_BUSY until the wake. */
 void netif_stop_queue(struct net_device *dev);

@@ -82,6 +82,10 @@ struct nk_platform_ops {
    * releasing one it does not hold. Optional: NULL means one CPU (or one big
    * lock around the kernel): spinlocks cost nothing. */
   void (*spin)(void *ctx, unsigned id, bool acquire);
+  /* The CPU's current (local) time in ns, as the kernel's clock (jiffies,
+   * ktime_get) reads it: byte queue limits time their hold with it.
+   * Optional: NULL means a clock that stays at 0. */
+  uint64_t (*now_ns)(void *ctx);
 };
 
 #define NK_SPIN_MAX 64 /* spinlock ids the kernel hands out: 1 .. NK_SPIN_MAX */

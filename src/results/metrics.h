@@ -144,6 +144,10 @@ extern "C" {
     "Times the host's UDP sender slept on its full socket send buffer (traffic.sndbuf_bytes)")    \
   X(TX_WMEM_MAX, "tx.wmem_max", "B", COUNT,                                                       \
     "Most skb memory (truesize) the host's sending socket held at once over the run: frames not yet freed by TX completion") \
+  X(TX_BQL_STOPS, "tx.bql_stops", "stops", COUNT,                                                 \
+    "Times byte queue limits stopped a TX queue in the window (driver.bql; drivers that call it)")  \
+  X(TX_BQL_LIMIT_MAX, "tx.bql_limit_max", "B", COUNT,                                             \
+    "Largest BQL limit a TX queue reached over the run (driver.bql): the bytes in flight the completions called for") \
   X(TCP_RETRANSMITS, "tcp.retransmits", "frames", COUNT,                                          \
     "traffic.protocol tcp: data segments sent again (go-back-N after a duplicate ACK or an RTO)")   \
   X(TCP_INFLIGHT_MAX, "tcp.inflight_max", "B", COUNT,                                             \

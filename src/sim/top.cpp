@@ -345,6 +345,8 @@ void Top::fill_results(nicsim_results *res) const {
                      static_cast<double>(w.tcp_acks_sent + (b.peer.tcp_acks_sent - a.peer.tcp_acks_sent)));
   nicsim_results_set(res, NM_TX_SNDBUF_WAITS, static_cast<double>(w.tx_sndbuf_waits));
   nicsim_results_set(res, NM_TX_WMEM_MAX, static_cast<double>(f.kstats.sk_wmem_max));
+  nicsim_results_set(res, NM_TX_BQL_STOPS, static_cast<double>(b.kstats.bql_stops - a.kstats.bql_stops));
+  nicsim_results_set(res, NM_TX_BQL_LIMIT_MAX, static_cast<double>(f.kstats.bql_limit_peak));
   nicsim_results_set(res, NM_TCP_RETRANSMITS,
                      static_cast<double>(w.tcp_retransmits + (b.peer.tcp_retransmits - a.peer.tcp_retransmits)));
   nicsim_results_set(res, NM_TCP_INFLIGHT_MAX,

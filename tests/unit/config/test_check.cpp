@@ -254,6 +254,14 @@ TEST(ConfigCheck, SendBufferNeedsAUdpSenderAndLinuxsSmallestSize) {
   check_ok("traffic: {mode: rx, sndbuf_bytes: 0}\n");
 }
 
+TEST(ConfigCheck, BqlMinimumLimitMayNotExceedTheMaximum) {
+  nc_error e = check_error("driver: {bql: true, bql_limit_max: 3000, bql_limit_min: 5000}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:57") << "the key set last is blamed";
+  EXPECT_STREQ(e.msg, "driver.bql_limit_min = 5000 exceeds driver.bql_limit_max = 3000");
+  EXPECT_NE(std::strstr(e.hint, "at most 3000"), nullptr) << e.hint;
+  check_ok("driver: {bql: true, bql_limit_min: 3000, bql_limit_max: 3000}\n");
+}
+
 TEST(ConfigCheck, CacheLinePowerOfTwo) {
   nc_error e = check_error("cpu: {cache_line_bytes: 48}\n");
   EXPECT_EQ(where(e), "t.yaml:1:25");

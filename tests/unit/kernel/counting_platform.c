@@ -106,6 +106,8 @@ static void op_timer_arm(void *ctx, int id, uint64_t delay_ns) {
   cp->timer_delay_ns[id] = delay_ns;
 }
 
+static uint64_t op_now_ns(void *ctx) { return cpof(ctx)->now_ns; }
+
 static void op_spin(void *ctx, unsigned id, bool acquire) {
   struct counting_platform *cp = cpof(ctx);
   if (id == 0 || id > NK_SPIN_MAX) abort(); /* the kernel hands out ids 1 .. NK_SPIN_MAX */
@@ -137,7 +139,7 @@ int cp_init(struct counting_platform *cp, uint64_t mem_size, bool coherent, uint
   cp->ops = (struct nk_platform_ops){op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32,
                                      op_mmio_write32, op_barrier, op_charge, op_set_attr, op_host_rx,
                                      op_timer_arm, NULL /* user_copy_cycles: per_byte */,
-                                     NULL /* iommu_map: no IOMMU */, op_spin};
+                                     NULL /* iommu_map: no IOMMU */, op_spin, op_now_ns};
   cp->plat = (struct nk_platform){&cp->ops, cp, cp->mem, mem_size, coherent, 0xFEE00000ull};
   return 0;
 }

@@ -66,6 +66,8 @@ struct counting_platform {
   /* Spinlocks as the kernel took them (one CPU: a held lock taken again would
    * deadlock, so it counts as misuse, as does releasing a free one). */
   bool spin_held[NK_SPIN_MAX + 1];
+  /* The clock now_ns returns; a test advances it by hand. */
+  uint64_t now_ns;
   /* Optional hooks for a fake device / sink. */
   void *user;
   void (*on_host_rx)(void *user, uint64_t pa, const uint8_t *buf, uint32_t len);
