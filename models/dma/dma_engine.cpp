@@ -12,6 +12,7 @@
 #include <cstdio>
 #include <cstring>
 
+#include "config/derived.h"
 #include "hw/generic_nic.h"
 #include "hw/stmmac.h"
 #include "mac/mac.h"
@@ -27,8 +28,7 @@ DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
   p.clock_mhz = cfg.nic.clock_mhz;
   p.desc_spacing = static_cast<uint32_t>(cfg.nic.desc_spacing);
   p.desc_fetch_max = static_cast<uint32_t>(cfg.nic.desc_fetch_max);
-  p.desc_cache_entries = cfg.nic.desc_cache_entries > 0 ? static_cast<uint32_t>(cfg.nic.desc_cache_entries)
-                                                         : 2 * p.desc_fetch_max;
+  p.desc_cache_entries = static_cast<uint32_t>(nc_desc_cache_entries(&cfg));
   p.desc_proc_cycles = static_cast<uint32_t>(cfg.nic.desc_proc_cycles);
   p.wb_threshold = cfg.nic.wb_mode == NC_WB_DESC ? 1 : static_cast<uint32_t>(cfg.nic.wb_threshold);
   p.tx_head_wb = cfg.nic.wb_mode == NC_WB_HEAD;
@@ -67,6 +67,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   if (p.desc_fetch_max == 0 || p.wb_threshold == 0 || p.max_read_reqs == 0) {
     SC_REPORT_ERROR(this->name(), "desc_fetch_max, wb_threshold and max_read_reqs must be positive");
   }
+  /* Config checks (check.c) reject this first; kept for direct construction. */
   if (p.desc_cache_entries < p.desc_fetch_max) {
     SC_REPORT_ERROR(this->name(), "the descriptor cache must hold at least one fetch batch");
   }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 
+#include "config/derived.h"
 #include "nic/ps_time.h"
 
 namespace nicsim {
@@ -11,15 +12,12 @@ Mac::Params Mac::Params::from_config(const nicsim_config &cfg) {
   Params p;
   p.line_rate_gbps = cfg.nic.line_rate_gbps;
   p.rx_fifo_bytes = static_cast<uint32_t>(cfg.nic.rx_fifo_bytes);
-  p.max_frame_bytes = std::max<uint32_t>(1518, static_cast<uint32_t>(cfg.traffic.frame_bytes));
+  p.max_frame_bytes = static_cast<uint32_t>(nc_mac_max_frame(&cfg));
   p.pause = cfg.nic.pause_enable;
   p.pause_quanta = static_cast<uint32_t>(cfg.nic.pause_quanta);
-  p.xoff_bytes = cfg.nic.pause_xoff_bytes > 0 ? static_cast<uint32_t>(cfg.nic.pause_xoff_bytes)
-                 : p.rx_fifo_bytes > 2 * p.max_frame_bytes ? p.rx_fifo_bytes - 2 * p.max_frame_bytes
-                                                           : p.rx_fifo_bytes / 2;
-  p.xon_bytes = cfg.nic.pause_xon_bytes > 0 ? static_cast<uint32_t>(cfg.nic.pause_xon_bytes) : p.xoff_bytes / 2;
-  p.tx_fifo_bytes = cfg.nic.tx_fifo_bytes > 0 ? static_cast<uint32_t>(cfg.nic.tx_fifo_bytes)
-                                              : 2 * p.max_frame_bytes;
+  p.xoff_bytes = static_cast<uint32_t>(nc_pause_xoff_bytes(&cfg));
+  p.xon_bytes = static_cast<uint32_t>(nc_pause_xon_bytes(&cfg));
+  p.tx_fifo_bytes = static_cast<uint32_t>(nc_tx_fifo_bytes(&cfg));
   return p;
 }
 
@@ -31,6 +29,7 @@ Mac::Mac(sc_core::sc_module_name name, const Params &p)
       m_tx(p.tx_fifo_bytes, p.max_frame_bytes - kFcsBytes, kMinDmaLen) {
   require_ps_resolution(this->name());
   if (p.line_rate_gbps <= 0) SC_REPORT_ERROR(this->name(), "line rate must be positive");
+  /* Config checks (check.c) reject these first; kept for direct construction. */
   if (p.tx_fifo_bytes < p.max_frame_bytes - kFcsBytes) {
     SC_REPORT_ERROR(this->name(), "the TX FIFO must hold the longest frame");
   }

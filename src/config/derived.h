@@ -1,0 +1,51 @@
+/*
+ * derived.h: the values the NIC models derive from keys whose 0 means "work it
+ * out" (nic.tx_fifo_bytes, nic.pause_xoff_bytes, nic.pause_xon_bytes,
+ * nic.desc_cache_entries), and the MAC's longest frame. The models build
+ * from these and the config checker (check.c) tests these, so a value the
+ * checker accepts is one the models can be built with.
+ */
+#ifndef NICSIM_CONFIG_DERIVED_H
+#define NICSIM_CONFIG_DERIVED_H
+
+#include <stdint.h>
+
+#include "config/config.h"
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* Longest frame the MAC carries, with FCS: traffic.frame_bytes, at least a
+ * standard 1518-byte frame (IMIX's largest; TCP ACKs are 64 B). */
+static inline int64_t nc_mac_max_frame(const struct nicsim_config *c) {
+  return c->traffic.frame_bytes > 1518 ? c->traffic.frame_bytes : 1518;
+}
+
+/* MAC TX FIFO bytes: nic.tx_fifo_bytes, or two longest frames. */
+static inline int64_t nc_tx_fifo_bytes(const struct nicsim_config *c) {
+  return c->nic.tx_fifo_bytes > 0 ? c->nic.tx_fifo_bytes : 2 * nc_mac_max_frame(c);
+}
+
+/* RX FIFO fill that sends XOFF: nic.pause_xoff_bytes, or the RX FIFO less two
+ * longest frames (half the FIFO if it holds no more than two). */
+static inline int64_t nc_pause_xoff_bytes(const struct nicsim_config *c) {
+  const int64_t fifo = c->nic.rx_fifo_bytes, two = 2 * nc_mac_max_frame(c);
+  if (c->nic.pause_xoff_bytes > 0) return c->nic.pause_xoff_bytes;
+  return fifo > two ? fifo - two : fifo / 2;
+}
+
+/* RX FIFO fill at or below which XON follows: nic.pause_xon_bytes, or half of XOFF. */
+static inline int64_t nc_pause_xon_bytes(const struct nicsim_config *c) {
+  return c->nic.pause_xon_bytes > 0 ? c->nic.pause_xon_bytes : nc_pause_xoff_bytes(c) / 2;
+}
+
+/* Descriptors each ring's cache holds: nic.desc_cache_entries, or two fetch batches. */
+static inline int64_t nc_desc_cache_entries(const struct nicsim_config *c) {
+  return c->nic.desc_cache_entries > 0 ? c->nic.desc_cache_entries : 2 * c->nic.desc_fetch_max;
+}
+
+#ifdef __cplusplus
+}
+#endif
+#endif
