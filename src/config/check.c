@@ -7,7 +7,12 @@
 #include <string.h>
 
 #include "config/config_internal.h"
+#include "config/derived.h"
 #include "hw/generic_nic.h"
+#include "hw/i40e.h"
+#include "hw/lan743x.h"
+#include "hw/mvneta.h"
+#include "hw/stmmac.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -60,6 +65,114 @@ static void nearest_pow2(int64_t v, int64_t lo, int64_t hi, char *buf, size_t n)
     nc__fmt(buf, n, "%" PRId64, v < lo ? lo : below);
   else
     nc__fmt(buf, n, "%" PRId64 " or %" PRId64, below, above);
+}
+
+/* The smallest descriptor of nic.family (the device refuses a smaller
+ * spacing): the sizes in src/hw/; i40e's is its TX descriptor. */
+static int64_t family_desc_bytes(const struct nicsim_config *c) {
+  switch (c->nic.family) {
+  case NC_NIC_LAN743X: return LAN743X_DESC_SIZE;
+  case NC_NIC_STMMAC: return STMMAC_DESC_SIZE;
+  case NC_NIC_MVNETA: return MVNETA_DESC_SIZE;
+  case NC_NIC_I40E: return (int64_t)sizeof(struct i40e_tx_desc);
+  default: return GN_DESC_SIZE;
+  }
+}
+
+/* A descriptor spacing near sp that nic.family accepts (the rules below), for hints. */
+static int64_t spacing_near(const struct nicsim_config *c, int64_t sp) {
+  const int64_t d = family_desc_bytes(c);
+  switch (c->nic.family) {
+  case NC_NIC_STMMAC: return STMMAC_DESC_SIZE;
+  case NC_NIC_I40E: return sp > d && c->nic.rx_desc_bytes == 32 ? 32 : d;
+  case NC_NIC_LAN743X: {
+    int64_t v = 16;
+    while (v < sp && v < 128) v *= 2;
+    return v;
+  }
+  default: return sp < d ? d : (sp + 7) / 8 * 8;
+  }
+}
+
+/* The rules the models' constructors enforce and the moderation rule
+ * (docs/nic.md, Interrupt moderation); part of nc__config_check. */
+static int check_model_rules(const struct nicsim_config *c, const unsigned char *rank, struct nc_error *err) {
+  char hint[512], a[48], b[48];
+  const bool nic = c->workload.kind == NC_WORKLOAD_NIC;
+
+  if (c->pcie.rcb != 64 && c->pcie.rcb != 128)
+    return fail(c, NC_KEY_pcie_rcb, err, "use 64 or 128 (Base Spec 3.0 §2.3.1.1)",
+                "pcie.rcb = %" PRId64 " is not a read completion boundary", c->pcie.rcb);
+
+  /* PcieLink: a posted write of pcie.mps bytes takes mps / 16 data credits. */
+  const int64_t pd_need = c->pcie.mps / 16;
+  if (!c->bus.enabled && c->pcie.rc_pd_credits > 0 && c->pcie.rc_pd_credits < pd_need) {
+    const enum nc_key_id ids[] = {NC_KEY_pcie_rc_pd_credits, NC_KEY_pcie_mps};
+    nc__fmt(hint, sizeof hint, "set pcie.rc_pd_credits to at least %" PRId64 " (or 0: infinite), or a smaller pcie.mps",
+            pd_need);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "pcie.rc_pd_credits = %" PRId64 " cannot cover one max-payload TLP: pcie.mps = %" PRId64
+                " B needs %" PRId64 " data credits of 16 B",
+                c->pcie.rc_pd_credits, c->pcie.mps, pd_need);
+  }
+  if (!nic) return 0;
+
+  /* DmaEngine: a ring's descriptor cache takes whole fetch batches. */
+  if (nc_desc_cache_entries(c) < c->nic.desc_fetch_max) {
+    const enum nc_key_id ids[] = {NC_KEY_nic_desc_cache_entries, NC_KEY_nic_desc_fetch_max};
+    nc__fmt(hint, sizeof hint,
+            "set nic.desc_cache_entries to at least %" PRId64 " (or 0: two fetch batches), or "
+            "nic.desc_fetch_max to at most %" PRId64,
+            c->nic.desc_fetch_max, c->nic.desc_cache_entries);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "nic.desc_cache_entries = %" PRId64 " cannot hold one fetch batch (nic.desc_fetch_max = %" PRId64
+                " descriptors)",
+                c->nic.desc_cache_entries, c->nic.desc_fetch_max);
+  }
+
+  /* Mac: the TX FIFO holds a whole frame (without FCS) of the longest the
+   * MAC carries, whatever traffic.mode (the FIFO is built for every run). */
+  const int64_t longest = nc_mac_max_frame(c) - 4;
+  if (nc_tx_fifo_bytes(c) < longest) {
+    const enum nc_key_id ids[] = {NC_KEY_nic_tx_fifo_bytes, NC_KEY_traffic_frame_bytes};
+    nc__fmt(hint, sizeof hint, "set nic.tx_fifo_bytes to at least %" PRId64 " (or 0: two longest frames)",
+            longest);
+    return fail(c, blame(c, rank, ids, 2), err, hint,
+                "nic.tx_fifo_bytes = %" PRId64 " cannot hold the longest frame: %" PRId64
+                " B without its FCS (the larger of 1518 and traffic.frame_bytes = %" PRId64 ")",
+                c->nic.tx_fifo_bytes, longest, c->traffic.frame_bytes);
+  }
+
+  /* Mac: flow control resumes (XON) below the level that paused it (XOFF). */
+  const int64_t xoff = nc_pause_xoff_bytes(c), xon = nc_pause_xon_bytes(c);
+  if (c->nic.pause_enable && xon >= xoff) {
+    /* XON is the culprit unless XOFF (or, deriving it, the RX FIFO) was set later. */
+    const enum nc_key_id ids[] = {NC_KEY_nic_pause_xon_bytes, NC_KEY_nic_pause_xoff_bytes, NC_KEY_nic_rx_fifo_bytes};
+    nc__fmt(a, sizeof a, "%" PRId64 " B%s", xoff,
+            c->nic.pause_xoff_bytes > 0 ? "" : ", from nic.rx_fifo_bytes");
+    nc__fmt(hint, sizeof hint,
+            "set nic.pause_xon_bytes below %" PRId64 " (or 0: half of XOFF), or nic.pause_xoff_bytes above %" PRId64,
+            xoff, xon);
+    return fail(c, blame(c, rank, ids, c->nic.pause_xoff_bytes > 0 ? 2 : 3), err, hint,
+                "nic.pause_xon_bytes = %" PRId64 " B is not below the XOFF level (%s): the MAC would send XON "
+                "while still above XOFF",
+                xon, a);
+  }
+
+  /* IrqModerator: with a frame count above 1 and no timer, the completions
+   * after a burst's last full count are never notified. The drivers program
+   * COAL_USECS in whole microseconds; stmmac uses IOC and its RX watchdog. */
+  if (c->nic.family != NC_NIC_STMMAC && c->nic.irq_coal_frames > 1 && c->nic.irq_coal_usecs < 0.5) {
+    const enum nc_key_id ids[] = {NC_KEY_nic_irq_coal_frames, NC_KEY_nic_irq_coal_usecs};
+    nc__real_format(c->nic.irq_coal_usecs, b, sizeof b);
+    return fail(c, blame(c, rank, ids, 2), err,
+                "set nic.irq_coal_usecs to at least 1 (drivers program whole microseconds), or "
+                "nic.irq_coal_frames: 1",
+                "nic.irq_coal_frames = %" PRId64 " with no coalescing timer (nic.irq_coal_usecs = %s): the last "
+                "frames of a burst, fewer than the count, would never be notified",
+                c->nic.irq_coal_frames, b);
+  }
+  return 0;
 }
 
 /* Checks cross-key rules; see config.h. */
@@ -135,10 +248,10 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
 
   int64_t sp = c->nic.desc_spacing;
   if (sp < (int64_t)GN_DESC_SIZE || sp % 8 != 0) {
-    int64_t up = sp < (int64_t)GN_DESC_SIZE ? (int64_t)GN_DESC_SIZE : (sp + 7) / 8 * 8;
+    nc_value_format(c, &nc_keys()[NC_KEY_nic_family], a, sizeof a);
     nc__fmt(hint, sizeof hint,
-            "use a multiple of 8 that is at least the %u-byte descriptor, e.g. %" PRId64,
-            GN_DESC_SIZE, up);
+            "use a multiple of 8 that is at least the %" PRId64 "-byte %s descriptor, e.g. %" PRId64,
+            family_desc_bytes(c), a, spacing_near(c, sp));
     return fail(c, NC_KEY_nic_desc_spacing, err, hint,
                 "nic.desc_spacing = %" PRId64 " B is %s", sp,
                 sp < (int64_t)GN_DESC_SIZE ? "smaller than a descriptor" : "not a multiple of 8");
@@ -163,7 +276,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "nic.rx_desc_bytes = %" PRId64 " is not an i40e RX descriptor size",
                 c->nic.rx_desc_bytes);
   /* i40e: 16 B TX descriptors; its RX ring follows nic.rx_desc_bytes (below). */
-  int64_t fam_desc = c->nic.family == NC_NIC_MVNETA ? 32 : (int64_t)GN_DESC_SIZE;
+  int64_t fam_desc = family_desc_bytes(c);
   if (sp < fam_desc) {
     const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_family};
     nc__fmt(hint, sizeof hint, "set nic.desc_spacing to at least %" PRId64, fam_desc);
@@ -252,6 +365,11 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
       return fail(c, id, err, hint, "%s = %" PRId64 " is more than an mvneta ring holds", key, n);
     }
   }
+
+  /* Rules the models check when they are built (DmaEngine, Mac, PcieLink,
+   * TlpFormat), on the values they derive (config/derived.h), so a run never
+   * gets that far with them. */
+  if (check_model_rules(c, rank, err) != 0) return -1;
 
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {

@@ -127,10 +127,10 @@ TEST(ConfigCheck, DescriptorSpacing) {
   nc_error e = check_error("nic: {desc_spacing: 8}\n");
   EXPECT_EQ(where(e), "t.yaml:1:21");
   EXPECT_STREQ(e.msg, "nic.desc_spacing = 8 B is smaller than a descriptor");
-  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte descriptor, e.g. 16");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte generic descriptor, e.g. 16");
   e = check_error("nic: {desc_spacing: 20}\n");
   EXPECT_STREQ(e.msg, "nic.desc_spacing = 20 B is not a multiple of 8");
-  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte descriptor, e.g. 24");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte generic descriptor, e.g. 24");
   check_ok("nic: {desc_spacing: 24}\n");
 }
 
@@ -163,6 +163,131 @@ TEST(ConfigCheck, FamilyDescriptorSizeAndSpacing) {
   check_ok("nic: {family: i40e, rx_desc_bytes: 32, desc_spacing: 16}\ndriver: {name: i40e}\n");
   e = check_error("nic: {family: stmmac, desc_spacing: 32}\ndriver: {name: stmmac}\n");
   EXPECT_NE(std::string(e.msg).find("back to back"), std::string::npos) << e.msg;
+}
+
+TEST(ConfigCheck, DescriptorSpacingHintFitsTheFamily) {
+  // The hint's value is one the family accepts, so following it does not
+  // fail again (mvneta's descriptors are 32 B, not the generic 16).
+  nc_error e = check_error("nic: {family: mvneta}\ndriver: {name: mvneta}\n", {"nic.desc_spacing=8"});
+  EXPECT_EQ(where(e), "<command line>:1:18");
+  EXPECT_STREQ(e.msg, "nic.desc_spacing = 8 B is smaller than a descriptor");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 32-byte mvneta descriptor, e.g. 32");
+  check_ok("nic: {family: mvneta, desc_spacing: 32}\ndriver: {name: mvneta}\n");
+  e = check_error("nic: {family: mvneta, desc_spacing: 20}\ndriver: {name: mvneta}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 32-byte mvneta descriptor, e.g. 32");
+  e = check_error("nic: {family: mvneta, desc_spacing: 36}\ndriver: {name: mvneta}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 32-byte mvneta descriptor, e.g. 40");
+  e = check_error("nic: {family: lan743x, desc_spacing: 20}\ndriver: {name: lan743x}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte lan743x descriptor, e.g. 32");
+  e = check_error("nic: {family: lan743x, desc_spacing: 132}\ndriver: {name: lan743x}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte lan743x descriptor, e.g. 128");
+  e = check_error("nic: {family: stmmac, desc_spacing: 20}\ndriver: {name: stmmac}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte stmmac descriptor, e.g. 16");
+  e = check_error("nic: {family: i40e, desc_spacing: 20}\ndriver: {name: i40e}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte i40e descriptor, e.g. 32");
+  e = check_error("nic: {family: i40e, rx_desc_bytes: 16, desc_spacing: 20}\ndriver: {name: i40e}\n");
+  EXPECT_STREQ(e.hint, "use a multiple of 8 that is at least the 16-byte i40e descriptor, e.g. 16");
+  // Each suggested value is accepted.
+  check_ok("nic: {family: lan743x, desc_spacing: 32}\ndriver: {name: lan743x}\n");
+  check_ok("nic: {family: lan743x, desc_spacing: 128}\ndriver: {name: lan743x}\n");
+  check_ok("nic: {family: mvneta, desc_spacing: 40}\ndriver: {name: mvneta}\n");
+  check_ok("nic: {family: i40e, desc_spacing: 32}\ndriver: {name: i40e}\n");
+  check_ok("nic: {family: i40e, rx_desc_bytes: 16, desc_spacing: 16}\ndriver: {name: i40e}\n");
+}
+
+TEST(ConfigCheck, DescriptorCacheHoldsAFetchBatch) {
+  nc_error e = check_error("nic:\n  desc_cache_entries: 4\n");  // desc_fetch_max 8
+  EXPECT_EQ(where(e), "t.yaml:2:23");
+  EXPECT_STREQ(e.msg, "nic.desc_cache_entries = 4 cannot hold one fetch batch (nic.desc_fetch_max = 8 descriptors)");
+  EXPECT_STREQ(e.hint,
+               "set nic.desc_cache_entries to at least 8 (or 0: two fetch batches), or nic.desc_fetch_max to at most 4");
+  // Raising the batch later blames the batch.
+  e = check_error("nic: {desc_cache_entries: 16}\n", {"nic.desc_fetch_max=32"});
+  EXPECT_EQ(where(e), "<command line>:1:20");
+  check_ok("nic: {desc_cache_entries: 8}\n");
+  check_ok("nic: {desc_fetch_max: 256}\n");  // 0: two batches
+  check_ok("workload: {kind: dma-bench}\nnic: {desc_cache_entries: 4}\n");  // no DMA engine
+}
+
+TEST(ConfigCheck, TxFifoHoldsTheLongestFrame) {
+  // The longest frame is 1518 B at least (IMIX's largest), without its 4-byte FCS.
+  nc_error e = check_error("nic:\n  tx_fifo_bytes: 1513\ntraffic: {frame_bytes: 64}\n");
+  EXPECT_EQ(where(e), "t.yaml:2:18");
+  EXPECT_STREQ(e.msg, "nic.tx_fifo_bytes = 1513 cannot hold the longest frame: 1514 B without its FCS (the larger of "
+                      "1518 and traffic.frame_bytes = 64)");
+  EXPECT_STREQ(e.hint, "set nic.tx_fifo_bytes to at least 1514 (or 0: two longest frames)");
+  check_ok("nic: {tx_fifo_bytes: 1514}\ntraffic: {frame_bytes: 64, frame_dist: imix}\n");
+  // Jumbo frames: the frame size set later is blamed.
+  e = check_error("nic: {tx_fifo_bytes: 4096}\ndriver: {rx_buf_bytes: 9014}\n", {"traffic.frame_bytes=9018"});
+  EXPECT_EQ(where(e), "<command line>:1:21");
+  EXPECT_STREQ(e.hint, "set nic.tx_fifo_bytes to at least 9014 (or 0: two longest frames)");
+  // The MAC builds its TX FIFO whatever the mode.
+  e = check_error("nic: {tx_fifo_bytes: 1000}\ntraffic: {mode: rx}\n");
+  EXPECT_NE(std::strstr(e.msg, "cannot hold the longest frame"), nullptr) << e.msg;
+  check_ok("traffic: {frame_bytes: 9018}\ndriver: {rx_buf_bytes: 9014}\n");  // 0: two longest frames
+}
+
+TEST(ConfigCheck, PostedDataCreditsCoverOneMaxPayloadTlp) {
+  nc_error e = check_error("pcie:\n  mps: 512\n  rc_pd_credits: 16\n");
+  EXPECT_EQ(where(e), "t.yaml:3:18");  // both in one file: the first of the pair (the credits)
+  EXPECT_STREQ(e.msg, "pcie.rc_pd_credits = 16 cannot cover one max-payload TLP: pcie.mps = 512 B needs 32 data "
+                      "credits of 16 B");
+  EXPECT_STREQ(e.hint, "set pcie.rc_pd_credits to at least 32 (or 0: infinite), or a smaller pcie.mps");
+  e = check_error("pcie: {rc_pd_credits: 8}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:23");
+  check_ok("pcie: {rc_pd_credits: 16}\n");  // mps 256
+  check_ok("pcie: {rc_pd_credits: 0}\n");   // infinite
+  check_ok("workload: {kind: dma-bench}\npcie: {rc_pd_credits: 32}\n");
+  check_ok("bus: {enabled: true}\npcie: {rc_pd_credits: 8}\n");  // no PCIe link
+}
+
+TEST(ConfigCheck, ReadCompletionBoundary) {
+  nc_error e = check_error("pcie: {rcb: 96}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:13");
+  EXPECT_STREQ(e.msg, "pcie.rcb = 96 is not a read completion boundary");
+  EXPECT_STREQ(e.hint, "use 64 or 128 (Base Spec 3.0 §2.3.1.1)");
+  check_ok("pcie: {rcb: 128}\n");
+}
+
+TEST(ConfigCheck, PauseXonBelowXoff) {
+  nc_error e = check_error("nic:\n  pause_enable: true\n  pause_xoff_bytes: 30000\n  pause_xon_bytes: 30000\n");
+  EXPECT_EQ(where(e), "t.yaml:4:20");
+  EXPECT_STREQ(e.msg, "nic.pause_xon_bytes = 30000 B is not below the XOFF level (30000 B): the MAC would send XON "
+                      "while still above XOFF");
+  EXPECT_STREQ(e.hint, "set nic.pause_xon_bytes below 30000 (or 0: half of XOFF), or nic.pause_xoff_bytes above 30000");
+  // XOFF derived from the RX FIFO: 65536 - 2 x 1518 = 62500; a smaller FIFO set later is blamed.
+  e = check_error("nic: {pause_enable: true, pause_xon_bytes: 40000}\n", {"nic.rx_fifo_bytes=32768"});
+  EXPECT_EQ(where(e), "<command line>:1:19");
+  EXPECT_STREQ(e.msg, "nic.pause_xon_bytes = 40000 B is not below the XOFF level (29732 B, from nic.rx_fifo_bytes): "
+                      "the MAC would send XON while still above XOFF");
+  e = check_error("nic: {pause_enable: true, pause_xoff_bytes: 20000}\n", {"nic.pause_xon_bytes=20001"});
+  EXPECT_EQ(where(e), "<command line>:1:21");
+  check_ok("nic: {pause_enable: true, pause_xoff_bytes: 30000, pause_xon_bytes: 29999}\n");
+  check_ok("nic: {pause_enable: true, pause_xoff_bytes: 1}\n");  // XON 0
+  check_ok("nic: {pause_enable: false, pause_xoff_bytes: 10, pause_xon_bytes: 20}\n");
+}
+
+TEST(ConfigCheck, FrameCountModerationNeedsATimer) {
+  nc_error e = check_error("nic:\n  irq_coal_usecs: 0\n");  // irq_coal_frames 32
+  EXPECT_EQ(where(e), "t.yaml:2:19");
+  EXPECT_STREQ(e.msg, "nic.irq_coal_frames = 32 with no coalescing timer (nic.irq_coal_usecs = 0): the last frames "
+                      "of a burst, fewer than the count, would never be notified");
+  EXPECT_STREQ(e.hint,
+               "set nic.irq_coal_usecs to at least 1 (drivers program whole microseconds), or nic.irq_coal_frames: 1");
+  // The drivers round to whole microseconds: 0.4 is no timer.
+  e = check_error("nic: {irq_coal_usecs: 0.4}\n", {"nic.irq_coal_frames=2"});
+  EXPECT_EQ(where(e), "<command line>:1:21");
+  check_ok("nic: {irq_coal_usecs: 0.5}\n");
+  check_ok("nic: {irq_coal_usecs: 0, irq_coal_frames: 1}\n");
+  for (const char *fam : {"lan743x", "i40e", "mvneta"}) {
+    std::string sp = std::string(fam) == "mvneta" ? "32" : "16";
+    e = check_error(std::string("nic: {family: ") + fam + ", desc_spacing: " + sp +
+                    ", irq_coal_usecs: 0}\ndriver: {name: " + fam + "}\n");
+    EXPECT_NE(std::strstr(e.msg, "no coalescing timer"), nullptr) << fam << ": " << e.msg;
+  }
+  // stmmac moderates by IOC and its RX watchdog, not these keys.
+  check_ok("nic: {family: stmmac, irq_coal_usecs: 0}\ndriver: {name: stmmac}\n");
+  check_ok("workload: {kind: dma-bench}\nnic: {irq_coal_usecs: 0}\n");
 }
 
 TEST(ConfigCheck, FamilyRingSizes) {
