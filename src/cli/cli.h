@@ -104,10 +104,17 @@ int cli_load(const char *path, struct nc_scenario **out);
 int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *sets,
                 struct nicsim_config *out);
 
-/* Checks, before a long simulation, that an output file can go at path:
- * its directory exists and path is not a directory. 0 or CLI_EXIT_USAGE
- * (reported as coming from command cmd). */
+/* Checks, before a long simulation, that an output file can go at path as
+ * nicsim_write_atomic will write it: a new or regular file (through any
+ * symlink) needs a directory that exists and is writable; a character device
+ * or FIFO must be writable; a directory or another type is refused. 0 or
+ * CLI_EXIT_USAGE (reported as coming from command cmd). */
 int cli_check_output_path(const char *cmd, const char *what, const char *path);
+/* Refuses two outputs (what1 at path1, what2 at path2; either may be NULL)
+ * that name the same file, through symlinks too (the same character device
+ * is fine). 0 or CLI_EXIT_USAGE (a usage error of command cmd). */
+int cli_check_distinct_outputs(const char *cmd, const char *what1, const char *path1,
+                               const char *what2, const char *path2);
 /* mkdir -p; 0 or -errno. */
 int cli_mkdir_p(const char *path);
 /* Copies s to buf keeping [A-Za-z0-9._+-] and replacing anything else by

@@ -40,7 +40,9 @@ void cli_help_run(FILE *f) {
           "  -q, --quiet          No progress note on stderr\n"
           "  -h, --help           Show this help\n"
           "\n"
-          "Files are replaced atomically (a failed write leaves the old file intact).\n"
+          "Files are replaced atomically (a failed write leaves the old file intact);\n"
+          "a symlink is written through, a device or FIFO (/dev/stdout) in place.\n"
+          "Outputs are checked before simulating; two options naming one file is an error.\n"
           "Exit status: 0 success, 1 simulation error, 2 bad input.\n"
           "\n"
           "Examples:\n"
@@ -141,7 +143,10 @@ int cli_cmd_run(int argc, char **argv) {
   }
   if ((json && (status = cli_check_output_path("run", "JSON", json)) != 0) ||
       (csv && (status = cli_check_output_path("run", "CSV", csv)) != 0) ||
-      (trace && (status = cli_check_output_path("run", "trace", trace)) != 0))
+      (trace && (status = cli_check_output_path("run", "trace", trace)) != 0) ||
+      (status = cli_check_distinct_outputs("run", "--json", json, "--csv", csv)) != 0 ||
+      (status = cli_check_distinct_outputs("run", "--json", json, "--trace", trace)) != 0 ||
+      (status = cli_check_distinct_outputs("run", "--csv", csv, "--trace", trace)) != 0)
     goto out;
 
   if ((status = cli_load(path, &scen)) != 0)

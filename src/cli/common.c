@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 
@@ -103,28 +104,54 @@ int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *
   return 0;
 }
 
-/* Checks an output file can be created at path. */
+/* Checks, before simulating, that an output file can be written at path. */
 int cli_check_output_path(const char *cmd, const char *what, const char *path) {
-  char dir[NC_PATH_MAX];
-  const char *slash = strrchr(path, '/');
+  char real[NC_PATH_MAX], dir[NC_PATH_MAX];
+  const char *slash;
   struct stat st;
+  int mode;
 
   if (path[0] == '\0')
     return cli_usage_error(cmd, "%s needs a file name", what);
-  if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+  mode = nicsim_output_target(path, real, sizeof(real));
+  if (mode >= 0 && path[strlen(path) - 1] == '/') {
+    fprintf(stderr, "nicsim %s: %s: cannot write %s: a file name cannot end in '/'\n", cmd, path,
+            what);
+    return CLI_EXIT_USAGE;
+  }
+  if (mode == -EISDIR) {
     fprintf(stderr, "nicsim %s: %s: cannot write %s: Is a directory\n", cmd, path, what);
     return CLI_EXIT_USAGE;
   }
-  if (slash == NULL)
-    return 0;
-  if ((size_t)(slash - path) >= sizeof(dir)) {
-    fprintf(stderr, "nicsim %s: %s: path too long\n", cmd, path);
+  if (mode == -EINVAL) {
+    fprintf(stderr,
+            "nicsim %s: %s: cannot write %s: %s is neither a regular file, a FIFO nor a "
+            "character device\n  hint: give a file name (or /dev/stdout)\n",
+            cmd, path, what, real);
     return CLI_EXIT_USAGE;
   }
-  if (slash == path)
-    return 0; /* "/name": the root directory */
-  memcpy(dir, path, (size_t)(slash - path));
-  dir[slash - path] = '\0';
+  if (mode < 0) {
+    fprintf(stderr, "nicsim %s: %s: cannot write %s: %s\n", cmd, path, what, strerror(-mode));
+    return CLI_EXIT_USAGE;
+  }
+  if (mode == NICSIM_OUT_STREAM) {
+    /* Written in place: it must open for writing (checked without opening,
+     * which would end a FIFO reader's input). */
+    if (access(real, W_OK) != 0) {
+      fprintf(stderr, "nicsim %s: %s: cannot write %s: %s: %s\n", cmd, path, what, real,
+              strerror(errno));
+      return CLI_EXIT_USAGE;
+    }
+    return 0;
+  }
+  /* Replaced via a temporary beside it: its directory must take new files. */
+  slash = strrchr(real, '/');
+  if (slash == NULL)
+    snprintf(dir, sizeof(dir), ".");
+  else if (slash == real)
+    snprintf(dir, sizeof(dir), "/");
+  else
+    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - real), real);
   if (stat(dir, &st) != 0) {
     fprintf(stderr, "nicsim %s: %s: cannot write %s: directory %s: %s\n", cmd, path, what, dir,
             strerror(errno));
@@ -135,7 +162,61 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path) {
             dir);
     return CLI_EXIT_USAGE;
   }
+  if (access(dir, W_OK | X_OK) != 0) {
+    fprintf(stderr,
+            "nicsim %s: %s: cannot write %s: directory %s: %s\n"
+            "  hint: write it somewhere you may create files, or fix the permissions of %s\n",
+            cmd, path, what, dir, strerror(errno), dir);
+    return CLI_EXIT_USAGE;
+  }
   return 0;
+}
+
+/* Splits a resolved output path into the stat of its directory and its name. */
+static int cli__dir_and_name(const char *real, struct stat *dir, const char **name) {
+  char d[NC_PATH_MAX];
+  const char *slash = strrchr(real, '/');
+
+  *name = slash ? slash + 1 : real;
+  snprintf(d, sizeof(d), "%.*s", slash == NULL ? 1 : slash == real ? 1 : (int)(slash - real),
+           slash == NULL ? "." : real);
+  return stat(d, dir);
+}
+
+/* True if two resolved output paths are one file (existing or not yet). */
+static bool cli__same_file(const char *r1, const char *r2) {
+  struct stat s1, s2;
+  const char *n1, *n2;
+
+  if (strcmp(r1, r2) == 0)
+    return true;
+  if (stat(r1, &s1) == 0 && stat(r2, &s2) == 0)
+    return s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino;
+  return cli__dir_and_name(r1, &s1, &n1) == 0 && cli__dir_and_name(r2, &s2, &n2) == 0 &&
+         s1.st_dev == s2.st_dev && s1.st_ino == s2.st_ino && strcmp(n1, n2) == 0;
+}
+
+/* Checks that two output options do not name the same file. */
+int cli_check_distinct_outputs(const char *cmd, const char *what1, const char *path1,
+                               const char *what2, const char *path2) {
+  char r1[NC_PATH_MAX], r2[NC_PATH_MAX];
+  struct stat st;
+  int m1, m2;
+
+  if (path1 == NULL || path2 == NULL)
+    return 0;
+  m1 = nicsim_output_target(path1, r1, sizeof(r1));
+  m2 = nicsim_output_target(path2, r2, sizeof(r2));
+  if (m1 < 0 || m2 < 0)
+    return 0; /* cli_check_output_path reports these */
+  /* Two writes to one device (/dev/null) lose nothing; to one file, the first. */
+  if (!cli__same_file(r1, r2) ||
+      (m1 == NICSIM_OUT_STREAM && stat(r1, &st) == 0 && S_ISCHR(st.st_mode)))
+    return 0;
+  return cli_usage_error(cmd,
+                         "%s and %s name the same file (%s%s%s): one would overwrite the other",
+                         what1, what2, path1, strcmp(path1, path2) == 0 ? "" : " and ",
+                         strcmp(path1, path2) == 0 ? "" : path2);
 }
 
 /* Creates a directory and its missing parents. */

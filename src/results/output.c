@@ -42,19 +42,82 @@ static mode_t nicsim__default_mode(void) {
   return 0666 & ~mask;
 }
 
-/* Replaces path with what emit writes, via a fsync'd temporary and rename. */
+/* Follows symlinks from path (dangling ones too) and classifies what it names. */
+int nicsim_output_target(const char *path, char *real, size_t n) {
+  char link[PATH_MAX], next[PATH_MAX];
+  struct stat st;
+  ssize_t len;
+  int hops, k;
+
+  if (path == NULL || path[0] == '\0')
+    return -EINVAL;
+  if (strlen(path) >= n)
+    return -ENAMETOOLONG;
+  snprintf(real, n, "%s", path);
+  for (hops = 0;; hops++) {
+    const char *slash;
+    if (lstat(real, &st) != 0) {
+      /* Absent (or a missing directory, which the write then reports). */
+      if (errno == ENOENT || errno == ENOTDIR)
+        return NICSIM_OUT_REPLACE;
+      return -errno;
+    }
+    if (!S_ISLNK(st.st_mode))
+      break;
+    if (hops >= 40)
+      return -ELOOP;
+    len = readlink(real, link, sizeof(link) - 1);
+    if (len < 0)
+      return -errno;
+    link[len] = '\0';
+    slash = strrchr(real, '/');
+    /* A relative target is relative to the link's directory. */
+    if (link[0] == '/' || slash == NULL)
+      k = snprintf(next, sizeof(next), "%s", link);
+    else
+      k = snprintf(next, sizeof(next), "%.*s%s", (int)(slash + 1 - real), real, link);
+    if (k < 0 || (size_t)k >= sizeof(next) || (size_t)k >= n)
+      return -ENAMETOOLONG;
+    snprintf(real, n, "%s", next);
+  }
+  if (S_ISREG(st.st_mode))
+    return NICSIM_OUT_REPLACE;
+  if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
+    return NICSIM_OUT_STREAM;
+  return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
+}
+
+/* Writes buf to a character device or FIFO in place (no temporary, no rename). */
+static int nicsim__write_stream(const char *path, const char *buf, size_t len) {
+  int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
+
+  if (fd < 0)
+    return -errno;
+  rc = nicsim__write_all(fd, buf, len);
+  if (close(fd) != 0 && rc == 0)
+    rc = -errno;
+  return rc;
+}
+
+/* Writes what emit produces to path: a regular file (or a new one) is replaced
+ * via a fsync'd temporary and rename, a device or FIFO written in place. */
 int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
   char tmp[PATH_MAX];
   char dir[PATH_MAX];
+  char target[PATH_MAX];
   const char *slash, *base;
   char *buf = NULL;
   size_t len = 0;
   FILE *mem;
   struct stat st;
-  int fd = -1, dfd, rc, n;
+  int fd = -1, dfd, rc, n, mode;
 
   if (path == NULL || path[0] == '\0')
     return -EINVAL;
+  mode = nicsim_output_target(path, target, sizeof(target));
+  if (mode < 0)
+    return mode;
+  path = target; /* a symlink is written through: its target is replaced */
   slash = strrchr(path, '/');
   if (slash == NULL) {
     snprintf(dir, sizeof(dir), ".");
@@ -84,6 +147,10 @@ int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
     rc = -ENOMEM;
   if (rc < 0)
     goto out;
+  if (mode == NICSIM_OUT_STREAM) {
+    rc = nicsim__write_stream(path, buf, len);
+    goto out;
+  }
 
   fd = mkstemp(tmp);
   if (fd < 0) {

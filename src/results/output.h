@@ -34,10 +34,27 @@ int nicsim_point_array_get(void *arg, size_t i, struct nicsim_point *out);
 /* Produces a file's contents on f; returns 0 or -errno. */
 typedef int (*nicsim_emit_fn)(FILE *f, void *arg);
 
-/* Replaces path atomically with what emit writes: the bytes go to a temporary
- * file in the same directory, are fsync'd, then renamed over path. On any
- * failure the temporary file is removed and a previous file at path is left
- * intact. Returns 0 or -errno (-ENOSPC, -EACCES, -ENOENT, ...). */
+/* How an output path is written (nicsim_output_target). */
+enum nicsim_out_mode {
+  NICSIM_OUT_REPLACE = 0, /* absent or a regular file: temporary + rename */
+  NICSIM_OUT_STREAM = 1   /* a character device or FIFO: written in place */
+};
+/* Where and how path gets written: symlinks are followed (dangling ones too,
+ * relative targets from the link's directory) and the file they end at goes
+ * into real (size n; path itself if it is no symlink). Returns
+ * NICSIM_OUT_REPLACE if that is absent or a regular file, NICSIM_OUT_STREAM
+ * for a character device or FIFO (e.g. /dev/null, /dev/stdout), -EISDIR for
+ * a directory, -EINVAL for another type (socket, block device), or -errno
+ * (-ELOOP, -ENAMETOOLONG, -EACCES, ...). Writes nothing. */
+int nicsim_output_target(const char *path, char *real, size_t n);
+
+/* Writes what emit produces to path. A regular file (or a new one) is
+ * replaced atomically: the bytes go to a temporary file in the same
+ * directory, are fsync'd, then renamed over it; on any failure the temporary
+ * file is removed and a previous file is left intact. A symlink is written
+ * through (its target is replaced, in the target's directory); a character
+ * device or FIFO is written in place, never replaced; a directory is -EISDIR,
+ * another type -EINVAL. Returns 0 or -errno (-ENOSPC, -EACCES, -ENOENT, ...). */
 int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg);
 
 /* ---- numbers -------------------------------------------------------------- */

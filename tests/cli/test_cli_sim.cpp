@@ -3,10 +3,13 @@
 #include <jansson.h>
 #include <signal.h>
 
+#include <atomic>
 #include <map>
 #include <regex>
+#include <thread>
 
 #include "cli_test_util.h"
+#include "common/special_files.h"
 #include "results/metrics.h"
 
 using nicsim_cli_test::children_of;
@@ -273,6 +276,109 @@ TEST_F(CliSim, SweepReportsAWorkerKilledByASignal) {
   EXPECT_EQ(ok, 3) << r.err;
   EXPECT_EQ(lines_of(slurp(path("out/results.csv"))).size(), 4u) << "the other 3 points ran";
   EXPECT_EQ(list_dir(path("out/points")).size(), 3u);
+}
+
+// --json/--csv write through a symlink (the link stays a link) and into a
+// FIFO in place (the FIFO stays a FIFO); a directory or socket is bad input.
+TEST_F(CliSim, RunWritesThroughSymlinksAndIntoFifos) {
+  ASSERT_EQ(mkdir(path("real").c_str(), 0700), 0);
+  ASSERT_EQ(symlink("real/out.csv", path("link.csv").c_str()), 0);
+  ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
+  // The read end is opened first and never blocks: nothing hangs if nicsim
+  // does not write into the FIFO.
+  int fd = open(path("fifo").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  std::atomic<bool> done{false};
+  std::string got;
+  std::thread reader([&] {
+    char buf[4096];
+    for (;;) {
+      bool last = done;
+      ssize_t n = read(fd, buf, sizeof buf);
+      if (n > 0) got.append(buf, static_cast<size_t>(n));
+      else if (last) break;
+      else usleep(1000);
+    }
+  });
+  auto r = run({"run", data("good.yaml"), "-q", "--json", path("fifo"), "--csv", path("link.csv")});
+  done = true;
+  reader.join();
+  close(fd);
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  json_t *doc = json_loads(got.c_str(), 0, nullptr);
+  EXPECT_NE(doc, nullptr) << got;
+  json_decref(doc);
+  struct stat st;
+  ASSERT_EQ(lstat(path("fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced by a file";
+  ASSERT_EQ(lstat(path("link.csv").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the symlink was replaced by a file";
+  EXPECT_EQ(lines_of(slurp(path("real/out.csv"))).size(), 2u);
+
+  ASSERT_TRUE(nicsim_test::make_socket_file(path("sock")));
+  auto k = run({"run", data("good.yaml"), "--json", path("sock")});
+  EXPECT_EQ(k.status, 2) << NICSIM_SHOW(k);
+  EXPECT_NE(k.err.find("is neither a regular file, a FIFO nor a character device"),
+            std::string::npos)
+      << k.err;
+  EXPECT_EQ(k.err.find("simulating"), std::string::npos) << "checked before simulating";
+  ASSERT_EQ(lstat(path("sock").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
+  auto d = run({"run", data("good.yaml"), "--csv", path("real")});
+  EXPECT_EQ(d.status, 2) << NICSIM_SHOW(d);
+  EXPECT_NE(d.err.find("Is a directory"), std::string::npos) << d.err;
+}
+
+// Outputs that cannot be written, or that name one file twice, are bad input
+// found before anything is simulated.
+TEST_F(CliSim, RunRefusesUnwritableOrCollidingOutputsBeforeSimulating) {
+  std::ofstream(path("file")) << "keep\n";
+  auto a = run({"run", data("good.yaml"), "--json", path("file/out.json")});
+  EXPECT_EQ(a.status, 2) << NICSIM_SHOW(a);
+  EXPECT_NE(a.err.find(path("file") + " is not a directory"), std::string::npos) << a.err;
+  EXPECT_EQ(a.err.find("simulating"), std::string::npos) << a.err;
+  auto b = run({"run", data("good.yaml"), "--csv", path("missing/out.csv")});
+  EXPECT_EQ(b.status, 2) << NICSIM_SHOW(b);
+  EXPECT_NE(b.err.find("directory " + path("missing") + ": No such file or directory"),
+            std::string::npos)
+      << b.err;
+  EXPECT_EQ(b.err.find("simulating"), std::string::npos) << b.err;
+  // One file for both, by name or through a symlink.
+  auto c = run({"run", data("good.yaml"), "--json", path("x"), "--csv", path("x")});
+  EXPECT_EQ(c.status, 2) << NICSIM_SHOW(c);
+  EXPECT_NE(c.err.find("--json and --csv name the same file (" + path("x") + ")"),
+            std::string::npos)
+      << c.err;
+  ASSERT_EQ(symlink("x", path("y").c_str()), 0);
+  auto d = run({"run", data("good.yaml"), "--csv", path("y"), "--json", path("x")});
+  EXPECT_EQ(d.status, 2) << NICSIM_SHOW(d);
+  EXPECT_NE(d.err.find("name the same file"), std::string::npos) << d.err;
+  EXPECT_EQ(d.err.find("simulating"), std::string::npos) << d.err;
+  auto e = run({"run", data("good.yaml"), "--csv", path("x"), "--json", dir_ + "/./x"});
+  EXPECT_EQ(e.status, 2) << NICSIM_SHOW(e);
+  EXPECT_NE(e.err.find("name the same file"), std::string::npos) << e.err;
+  EXPECT_FALSE(exists(path("x")));
+  // The same character device twice loses nothing, so it passes the check;
+  // the missing scenario then stops the run before anything is written
+  // (the real /dev/null is never written by the tests).
+  auto n = run({"run", path("missing.yaml"), "--json", "/dev/null", "--csv", "/dev/null"});
+  EXPECT_EQ(n.status, 2) << NICSIM_SHOW(n);
+  EXPECT_EQ(n.err.find("same file"), std::string::npos) << n.err;
+  EXPECT_NE(n.err.find("missing.yaml"), std::string::npos) << n.err;
+  EXPECT_EQ(slurp(path("file")), "keep\n");
+}
+
+// A directory the user may not write: refused up front. Root may write
+// anywhere, so this needs an unprivileged user.
+TEST_F(CliSim, RunRefusesAnUnwritableDirectoryBeforeSimulating) {
+  if (geteuid() == 0) GTEST_SKIP() << "root bypasses directory permissions";
+  ASSERT_EQ(mkdir(path("ro").c_str(), 0555), 0);
+  auto r = run({"run", data("good.yaml"), "--json", path("ro/out.json")});
+  chmod(path("ro").c_str(), 0700);
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("directory " + path("ro") + ": Permission denied"), std::string::npos)
+      << r.err;
+  EXPECT_EQ(r.err.find("simulating"), std::string::npos) << r.err;
 }
 
 }  // namespace

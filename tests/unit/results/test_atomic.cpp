@@ -1,6 +1,7 @@
 // test_atomic.cpp: nicsim_write_atomic: a file is replaced whole or not at
 // all; on every failure the previous file is intact and no temporary remains.
 #include <dirent.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <gtest/gtest.h>
 #include <signal.h>
@@ -15,6 +16,7 @@
 #include <sstream>
 #include <string>
 
+#include "common/special_files.h"
 #include "results/output.h"
 
 namespace {
@@ -177,6 +179,80 @@ TEST_F(AtomicWrite, WriteErrorPartWayLeavesThePreviousFile) {
   EXPECT_EQ(WEXITSTATUS(status), 0) << "100: setrlimit failed; 101: wrong return code";
   EXPECT_EQ(slurp(path("a.txt")), "previous\n");
   EXPECT_EQ(entries(), std::set<std::string>{"a.txt"});
+}
+
+// A symlink is written through: the file it names is replaced (atomically, in
+// that file's directory) and the link stays a link.
+TEST_F(AtomicWrite, SymlinkIsWrittenThrough) {
+  ASSERT_EQ(mkdir(path("sub").c_str(), 0700), 0);
+  spit(path("sub/t.txt"), "previous\n");
+  ASSERT_EQ(symlink("sub/t.txt", path("link").c_str()), 0);
+  std::string text = "new\n";
+  ASSERT_EQ(nicsim_write_atomic(path("link").c_str(), emit_string, &text), 0);
+  struct stat st;
+  ASSERT_EQ(lstat(path("link").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced by a plain file";
+  EXPECT_EQ(slurp(path("sub/t.txt")), "new\n");
+  EXPECT_EQ(entries(), (std::set<std::string>{"link", "sub"}));
+  // A dangling link (here an absolute one, through a second link) creates its target.
+  ASSERT_EQ(symlink(path("sub/new.txt").c_str(), path("dangling").c_str()), 0);
+  ASSERT_EQ(symlink("dangling", path("chain").c_str()), 0);
+  ASSERT_EQ(nicsim_write_atomic(path("chain").c_str(), emit_string, &text), 0);
+  EXPECT_EQ(slurp(path("sub/new.txt")), "new\n");
+  ASSERT_EQ(lstat(path("chain").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  char real[4096];
+  EXPECT_EQ(nicsim_output_target(path("chain").c_str(), real, sizeof real), NICSIM_OUT_REPLACE);
+  EXPECT_EQ(std::string(real), path("sub/new.txt"));
+}
+
+// A FIFO is written in place (a reader gets the bytes), never replaced.
+TEST_F(AtomicWrite, FifoIsWrittenInPlace) {
+  ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
+  // A reader first (non-blocking: nothing hangs if the FIFO is not written).
+  int fd = open(path("fifo").c_str(), O_RDONLY | O_NONBLOCK);
+  ASSERT_GE(fd, 0);
+  std::string text = "through the pipe\n";
+  int rc = nicsim_write_atomic(path("fifo").c_str(), emit_string, &text);
+  char buf[256];
+  ssize_t n = read(fd, buf, sizeof buf);
+  close(fd);
+  std::string got(buf, n > 0 ? static_cast<size_t>(n) : 0);
+  EXPECT_EQ(rc, 0);
+  EXPECT_EQ(got, text);
+  struct stat st;
+  ASSERT_EQ(lstat(path("fifo").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
+  EXPECT_EQ(entries(), std::set<std::string>{"fifo"});
+}
+
+// The decision alone (nothing written): character devices, also through a
+// symlink, are streamed; directories, sockets and loops are refused.
+TEST_F(AtomicWrite, OutputTargetClassifiesWhatThePathNames) {
+  char real[4096];
+  EXPECT_EQ(nicsim_output_target("/dev/null", real, sizeof real), NICSIM_OUT_STREAM);
+  EXPECT_STREQ(real, "/dev/null");
+  ASSERT_EQ(symlink("/dev/null", path("null").c_str()), 0);
+  EXPECT_EQ(nicsim_output_target(path("null").c_str(), real, sizeof real), NICSIM_OUT_STREAM);
+  EXPECT_STREQ(real, "/dev/null");
+  spit(path("f"), "x");
+  EXPECT_EQ(nicsim_output_target(path("f").c_str(), real, sizeof real), NICSIM_OUT_REPLACE);
+  EXPECT_EQ(std::string(real), path("f"));
+  EXPECT_EQ(nicsim_output_target(path("absent").c_str(), real, sizeof real), NICSIM_OUT_REPLACE);
+  ASSERT_EQ(mkdir(path("d").c_str(), 0700), 0);
+  ASSERT_EQ(symlink("d", path("dlink").c_str()), 0);
+  EXPECT_EQ(nicsim_output_target(path("d").c_str(), real, sizeof real), -EISDIR);
+  EXPECT_EQ(nicsim_output_target(path("dlink").c_str(), real, sizeof real), -EISDIR);
+  ASSERT_EQ(symlink("loop", path("loop").c_str()), 0);
+  EXPECT_EQ(nicsim_output_target(path("loop").c_str(), real, sizeof real), -ELOOP);
+  ASSERT_TRUE(nicsim_test::make_socket_file(path("sock")));
+  EXPECT_EQ(nicsim_output_target(path("sock").c_str(), real, sizeof real), -EINVAL);
+  std::string text = "x";
+  EXPECT_EQ(nicsim_write_atomic(path("sock").c_str(), emit_string, &text), -EINVAL);
+  EXPECT_EQ(nicsim_write_atomic(path("dlink").c_str(), emit_string, &text), -EISDIR);
+  struct stat st;
+  ASSERT_EQ(lstat(path("sock").c_str(), &st), 0);
+  EXPECT_TRUE(S_ISSOCK(st.st_mode));
 }
 
 }  // namespace
