@@ -136,6 +136,7 @@ struct cli_sweep_opts {
   bool one_point; /* a scenario without a sweep runs as one point (its base, label "") */
   bool no_table;  /* no table on stdout (the caller prints its own) */
   size_t shard_k, shard_n; /* 1-based slice K of N; N 0: no sharding */
+  const char *regress_entry; /* written by this regress entry (noted in sweep.json), or NULL */
 };
 /* Runs a sweep; the directory used goes into dirout. Returns an exit status. */
 int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t n);
@@ -167,8 +168,30 @@ const char *cli_json_str(json_t *obj, const char *key, const char *def);
 const char *cli_json_at(json_t *arr, size_t i, const char *def);
 /* Label of point i from the manifest. */
 const char *cli_sweepdir_label(const struct cli_sweepdir *d, size_t i);
-/* Loads point i into d->cfg/d->res; 0, or -1 with why. */
+/* Loads point i into d->cfg/d->res; 0, or -1 with why (naming the file: a
+ * parse error with its line and column, a bad config or metric, or a file
+ * that holds another point than its label says). */
 int cli_sweepdir_load(struct cli_sweepdir *d, size_t i, char *why, size_t n);
+/* 0 if cfg (read from point file path) is the point labelled label, else -1
+ * with why naming the file and both labels. */
+int cli_point_label_check(const char *path, const struct nicsim_config *cfg, const char *label,
+                          char *why, size_t n);
+/* Whose results a directory holds, for a sweep about to write there. */
+enum {
+  CLI_DIR_FREE = 0, /* no results, or those of the same sweep (same config hash) */
+  CLI_DIR_OWN = 1,  /* an earlier run of the same regress entry (another config) */
+  CLI_DIR_OTHER = 2 /* another sweep's, results without sweep.json, or a sweep.json
+                       that does not parse: why says which */
+};
+/* Classifies DIR for the sweep with config hash `hash` (NULL: not known yet;
+ * then only entry's own directories are free) and scenario name `name`,
+ * written by regress entry `entry` (NULL: by nicsim sweep or merge). Returns
+ * a CLI_DIR_* value; for CLI_DIR_OTHER, why (size n) says what DIR holds. */
+int cli_sweepdir_owner(const char *dir, const char *hash, const char *name, const char *entry,
+                       char *why, size_t n);
+/* Removes the results in DIR (results.csv, points/<*>.json) before another
+ * sweep takes it. */
+void cli_sweepdir_clear(const char *dir);
 /* nicsim_point_fn over the present points of a sweepdir (arg: the sweepdir;
  * index i is the i-th present point). */
 int cli_sweepdir_get(void *arg, size_t i, struct nicsim_point *out);

@@ -25,7 +25,8 @@ void cli_help_merge(FILE *f) {
           "'nicsim sweep --shard K/N', run on several hosts) into one: the point files\n"
           "of every directory, sweep.json, and results.csv and the table exactly as a\n"
           "single run writes them. Directories of different sweeps (another config\n"
-          "hash) are refused.\n"
+          "hash) are refused, and so is an OUT holding another sweep's results. Every\n"
+          "input point file is checked before anything is written to OUT.\n"
           "\n"
           "Options:\n"
           "  -o, --output OUT  Directory to merge into (default: the first DIR)\n"
@@ -33,7 +34,8 @@ void cli_help_merge(FILE *f) {
           "  -h, --help        Show this help\n"
           "\n"
           "Exit status: 0 every point is present, 1 some points have no results (they\n"
-          "are listed), 2 bad input (not a sweep directory, different sweeps).\n"
+          "are listed), 2 bad input (not a sweep directory, different sweeps, a\n"
+          "corrupt point file; OUT is then left untouched).\n"
           "\n"
           "Example:\n"
           "  nicsim merge out/shard1 out/shard2 out/shard3 -o out/all\n",
@@ -112,7 +114,7 @@ int cli_cmd_merge(int argc, char **argv) {
   const char *out = NULL, **dirs = calloc((size_t)argc + 1, sizeof(*dirs));
   struct cli_sweepdir *d = NULL;
   size_t ndirs = 0, i, k, missing = 0, shown = 0;
-  char from[NC_PATH_MAX + 300], to[NC_PATH_MAX + 300];
+  char from[NC_PATH_MAX + 300], to[NC_PATH_MAX + 300], why[2 * NC_PATH_MAX + 512];
   bool quiet = false;
   int opt, status = 0, rc;
 
@@ -167,6 +169,28 @@ int cli_cmd_merge(int argc, char **argv) {
       status = CLI_EXIT_USAGE;
       goto out;
     }
+  }
+  /* Every input point must read back as its point before OUT is touched. */
+  for (i = 0; i < ndirs; i++)
+    for (k = 0; k < d[i].n; k++)
+      if (d[i].have[k] && cli_sweepdir_load(&d[i], k, why, sizeof(why)) != 0) {
+        fprintf(stderr,
+                "nicsim merge: %s\n  hint: delete that file and rerun its point ('nicsim sweep "
+                "--resume -o %s'); %s was left untouched\n",
+                why, dirs[i], out);
+        status = CLI_EXIT_USAGE;
+        goto out;
+      }
+  /* As nicsim sweep: never mix two sweeps' results in one directory. */
+  if (cli_sweepdir_owner(out, json_string_value(json_object_get(d[0].manifest, "hash")),
+                         cli_json_str(d[0].manifest, "scenario", "?"), NULL, why,
+                         sizeof(why)) == CLI_DIR_OTHER) {
+    fprintf(stderr,
+            "nicsim merge: %s\n  hint: merge into a new directory (-o NEW) or one of this "
+            "sweep's; %s was left untouched\n",
+            why, out);
+    status = CLI_EXIT_USAGE;
+    goto out;
   }
   snprintf(to, sizeof(to), "%s/points", out);
   if ((rc = cli_mkdir_p(to)) < 0) {

@@ -17,7 +17,7 @@
 #include "results/regress.h"
 
 enum { OPT_UPDATE = 1, OPT_JUNIT, OPT_JOBS, OPT_OUT, OPT_ENTRY, OPT_DETERMINISM, OPT_QUIET,
-       OPT_HELP };
+       OPT_HELP, OPT_FORCE };
 
 static const struct cli_opt cli__regress_opts[] = {
     {"update", 'u', false, OPT_UPDATE},
@@ -26,6 +26,7 @@ static const struct cli_opt cli__regress_opts[] = {
     {"output", 'o', true, OPT_OUT},
     {"entry", 'e', true, OPT_ENTRY},
     {"check-determinism", 0, false, OPT_DETERMINISM},
+    {"force", 'f', false, OPT_FORCE},
     {"quiet", 'q', false, OPT_QUIET},
     {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
@@ -56,6 +57,8 @@ void cli_help_regress(FILE *f) {
           "  -o, --output DIR       Where the entries' sweep directories go\n"
           "                         (default: nicsim-out/regress)\n"
           "  -e, --entry NAME       Run only this entry (may repeat)\n"
+          "  -f, --force            Replace results in DIR/<entry> that another sweep\n"
+          "                         wrote (without it they are left alone: exit 2)\n"
           "      --check-determinism  Run every point twice (-j N, then with another -j)\n"
           "                         and fail unless every metric is bit-identical\n"
           "                         (sim.wall_s aside)\n"
@@ -80,7 +83,7 @@ struct rg_opts {
   const char *junit;
   const char *outdir;
   size_t jobs;
-  bool update, determinism, quiet;
+  bool update, determinism, quiet, force;
   const char **only; /* --entry names */
   size_t nonly;
 };
@@ -257,9 +260,21 @@ static int rg__load_baseline(struct rg_entry *r) {
   return 0;
 }
 
+/* Refuses (before anything runs) a directory for entry r that holds results
+ * regress did not write for r. 0 or CLI_EXIT_USAGE (reported). */
+static int rg__check_dir(const struct rg_entry *r, const char *dir) {
+  char why[2 * NC_PATH_MAX + 512];
+
+  if (cli_sweepdir_owner(dir, NULL, NULL, r->e->name, why, sizeof(why)) != CLI_DIR_OTHER)
+    return 0;
+  fprintf(stderr,
+          "nicsim regress: %s\n  hint: use another -o DIR, or --force to replace them\n", why);
+  return CLI_EXIT_USAGE;
+}
+
 /* Runs an entry's sweep into dir; returns the sweep's status (1: some
  * points failed, which the caller reads from the missing point files). */
-static int rg__sweep(const struct rg_entry *r, const char *dir, size_t jobs) {
+static int rg__sweep(const struct rg_entry *r, const char *dir, size_t jobs, bool force) {
   struct cli_sweep_opts o;
 
   memset(&o, 0, sizeof(o));
@@ -270,7 +285,8 @@ static int rg__sweep(const struct rg_entry *r, const char *dir, size_t jobs) {
   o.sets.v = (const char **)r->e->sets;
   o.sets.n = o.sets.cap = r->e->nsets;
   o.quiet = true; /* regress prints its own progress; errors still show */
-  o.force = true; /* the directory is regress's own */
+  o.force = force;            /* another sweep's results only with --force */
+  o.regress_entry = r->e->name; /* an earlier run of this entry is replaced */
   o.one_point = true;
   o.no_table = true;
   return cli_sweep_exec(&o, NULL, 0);
@@ -842,6 +858,12 @@ static int rg__exec(const struct rg_opts *o) {
     snprintf(r->baseline_file, sizeof(r->baseline_file), "%s/%s.json", suite->baselines,
              r->e->name);
     snprintf(r->dir, sizeof(r->dir), "%s/%s", outdir, r->e->name);
+    snprintf(again, sizeof(again), "%s.again", r->dir);
+    if (!o->force && (rg__check_dir(r, r->dir) != 0 ||
+                      (o->determinism && rg__check_dir(r, again) != 0))) {
+      bad = true;
+      continue;
+    }
     if (rg__prepare(r) != 0) {
       bad = true;
       continue;
@@ -874,11 +896,11 @@ static int rg__exec(const struct rg_opts *o) {
     if (!r->selected)
       continue;
     clock_gettime(CLOCK_MONOTONIC, &ts);
-    rc = rg__sweep(r, r->dir, jobs);
+    rc = rg__sweep(r, r->dir, jobs, o->force);
     if (rc == CLI_EXIT_OK || rc == CLI_EXIT_SIM) {
       snprintf(again, sizeof(again), "%s.again", r->dir);
       if (o->determinism)
-        rc = rg__sweep(r, again, jobs2) == CLI_EXIT_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_OK;
+        rc = rg__sweep(r, again, jobs2, o->force) == CLI_EXIT_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_OK;
       if (rc != CLI_EXIT_USAGE)
         rc = rg__collect(r, o->determinism ? again : NULL);
     }
@@ -998,6 +1020,9 @@ int cli_cmd_regress(int argc, char **argv) {
       break;
     case OPT_DETERMINISM:
       o.determinism = true;
+      break;
+    case OPT_FORCE:
+      o.force = true;
       break;
     case OPT_QUIET:
       o.quiet = true;

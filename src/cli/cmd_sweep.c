@@ -535,58 +535,6 @@ static json_t *cli__plots_json(const struct nc_scenario *scen) {
 /* Emits a JSON document (nicsim_emit_fn). */
 static int cli__emit_json(FILE *f, void *arg) { return nicsim_json_dump(arg, f); }
 
-/* Reads DIR/sweep.json's hash into buf ("" if there is no manifest). */
-static void cli__dir_hash(const char *dir, char *buf, size_t n, char *name, size_t nn) {
-  char path[NC_PATH_MAX + 16];
-  json_t *m;
-
-  snprintf(path, sizeof(path), "%s/sweep.json", dir);
-  m = json_load_file(path, 0, NULL);
-  snprintf(buf, n, "%s", m ? (cli_json_str(m, "hash", "?")) : "");
-  snprintf(name, nn, "%s", m ? (cli_json_str(m, "scenario", "?")) : "");
-  json_decref(m);
-}
-
-/* True if DIR holds sweep results (results.csv or any point file). */
-static bool cli__dir_has_results(const char *dir) {
-  char path[NC_PATH_MAX + 16];
-  DIR *d;
-  struct dirent *e;
-  bool found = false;
-
-  snprintf(path, sizeof(path), "%s/results.csv", dir);
-  if (access(path, F_OK) == 0)
-    return true;
-  snprintf(path, sizeof(path), "%s/points", dir);
-  if ((d = opendir(path)) == NULL)
-    return false;
-  while (!found && (e = readdir(d)) != NULL)
-    found = strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".json") == 0;
-  closedir(d);
-  return found;
-}
-
-/* Removes another sweep's results from DIR (--force): results.csv and the point files. */
-static void cli__clear_dir(const char *dir) {
-  char path[NC_PATH_MAX + 300];
-  DIR *d;
-  struct dirent *e;
-
-  snprintf(path, sizeof(path), "%s/results.csv", dir);
-  unlink(path);
-  snprintf(path, sizeof(path), "%s/points", dir);
-  if ((d = opendir(path)) == NULL)
-    return;
-  while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
-      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
-      unlink(path);
-    }
-  }
-  closedir(d);
-}
-
 /* Removes temporary files a killed sweep left in DIR/points (".NAME.tmp.XXXXXX"). */
 static void cli__remove_stale_tmp(const char *dir) {
   char path[NC_PATH_MAX + 300];
@@ -664,7 +612,7 @@ static void cli__dry_run(struct cli__sweep *s, const char *const *keys, size_t n
 /* Runs one sweep (see struct cli_sweep_opts). */
 int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   char dirbuf[NC_PATH_MAX], pointsdir[NC_PATH_MAX + 16], csv[NC_PATH_MAX + 16], name[NC_STR_MAX];
-  char manifest[NC_PATH_MAX + 16], hash[32], oldhash[64], oldname[NC_STR_MAX];
+  char manifest[NC_PATH_MAX + 16], hash[32], why[2 * NC_PATH_MAX + 512];
   const char *keys[NC_KEY__COUNT + 1];
   const char *outdir = o->outdir, *path = o->path;
   struct nc_scenario *scen = NULL;
@@ -777,23 +725,23 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     snprintf(dirout, dirn, "%s", outdir);
 
   /* Never mix two sweeps' results in one directory. */
-  cli__dir_hash(outdir, oldhash, sizeof(oldhash), oldname, sizeof(oldname));
-  if ((oldhash[0] && strcmp(oldhash, hash) != 0) || (!oldhash[0] && cli__dir_has_results(outdir))) {
+  switch (cli_sweepdir_owner(outdir, hash, name, o->regress_entry, why, sizeof(why))) {
+  case CLI_DIR_OTHER:
     if (!o->force) {
-      if (oldhash[0])
-        fprintf(stderr,
-                "nicsim sweep: %s holds the results of another sweep (scenario '%s', config "
-                "hash %s; this one is '%s', %s)\n",
-                outdir, oldname, oldhash, name, hash);
-      else
-        fprintf(stderr, "nicsim sweep: %s holds results without a sweep.json\n", outdir);
-      fprintf(stderr, "  hint: use another -o DIR, or --force to replace them\n");
+      fprintf(stderr, "nicsim sweep: %s\n  hint: use another -o DIR, or --force to replace them\n",
+              why);
       status = CLI_EXIT_USAGE;
       goto out;
     }
     fprintf(stderr, "nicsim sweep: --force: removing the other sweep's results from %s\n",
             outdir);
-    cli__clear_dir(outdir);
+    cli_sweepdir_clear(outdir);
+    break;
+  case CLI_DIR_OWN: /* regress's own earlier run of this entry */
+    cli_sweepdir_clear(outdir);
+    break;
+  default:
+    break;
   }
 
   snprintf(pointsdir, sizeof(pointsdir), "%s/points", outdir);
@@ -814,6 +762,12 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
                       ? json_integer((json_int_t)nc_scenario_baseline(scen))
                       : json_null(),
                   "plots", cli__plots_json(scen));
+  /* A regress entry's directory says so: the next run may replace it. */
+  if (man != NULL && o->regress_entry != NULL &&
+      json_object_set_new(man, "regress", json_string(o->regress_entry)) != 0) {
+    json_decref(man);
+    man = NULL;
+  }
   if (man == NULL) {
     fprintf(stderr, "nicsim sweep: out of memory\n");
     status = CLI_EXIT_USAGE;

@@ -34,7 +34,7 @@ const char *cli_synopsis(const char *cmd) {
     return "usage: nicsim demo [-o DIR] [-j N] [-f] [-q]";
   if (strcmp(cmd, "regress") == 0)
     return "usage: nicsim regress [SUITE.yaml] [--update] [--junit FILE] [-j N] [-o DIR]\n"
-           "                      [--entry NAME]... [--check-determinism] [-q]";
+           "                      [--entry NAME]... [--check-determinism] [--force] [-q]";
   return "usage: nicsim <command> [options]";
 }
 

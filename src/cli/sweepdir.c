@@ -2,10 +2,12 @@
  * the manifest DIR/sweep.json and the point files DIR/points/<id>.json. */
 #define _XOPEN_SOURCE 700
 
+#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "cli/cli.h"
 #include "results/input.h"
@@ -62,8 +64,11 @@ int cli_sweepdir_open(struct cli_sweepdir *d, const char *cmd, const char *dir) 
     if (stat(path, &st) != 0)
       fprintf(stderr, "nicsim %s: %s is not a sweep directory: %s: %s\n", cmd, dir, path,
               strerror(errno));
-    else
-      fprintf(stderr, "nicsim %s: %s:%d:%d: %s\n", cmd, path, err.line, err.column, err.text);
+    else {
+      char where[NC_PATH_MAX + 256];
+      nicsim_json_error_where(path, &err, where, sizeof(where));
+      fprintf(stderr, "nicsim %s: %s\n", cmd, where);
+    }
     return CLI_EXIT_USAGE;
   }
   labels = json_object_get(d->manifest, "labels");
@@ -76,6 +81,13 @@ int cli_sweepdir_open(struct cli_sweepdir *d, const char *cmd, const char *dir) 
     return CLI_EXIT_USAGE;
   }
   d->n = json_array_size(labels);
+  /* "points" says how many labels there are: a cross-check of a hand-edited file. */
+  if (!json_is_integer(json_object_get(d->manifest, "points")) ||
+      json_integer_value(json_object_get(d->manifest, "points")) != (json_int_t)d->n) {
+    fprintf(stderr, "nicsim %s: %s: \"points\" must be the number of labels (%zu)\n", cmd,
+            path, d->n);
+    return CLI_EXIT_USAGE;
+  }
   d->digits = cli_point_digits(d->n);
   for (i = 0; i < json_array_size(keys); i++) {
     d->keys[i] = json_string_value(json_array_get(keys, i));
@@ -112,11 +124,112 @@ void cli_sweepdir_close(struct cli_sweepdir *d) {
   memset(d, 0, sizeof(*d));
 }
 
-/* Loads point i. */
+/* Loads point i, checking that its file holds that point. */
 int cli_sweepdir_load(struct cli_sweepdir *d, size_t i, char *why, size_t n) {
   char path[NC_PATH_MAX + 300];
-  cli_point_file(d->dir, i, d->digits, cli_sweepdir_label(d, i), path, sizeof(path));
-  return nicsim_point_json_read(path, d->cfg, d->res, NULL, why, n);
+  const char *label = cli_sweepdir_label(d, i);
+
+  cli_point_file(d->dir, i, d->digits, label, path, sizeof(path));
+  if (nicsim_point_json_read(path, d->cfg, d->res, NULL, why, n) != 0)
+    return -1;
+  return cli_point_label_check(path, d->cfg, label, why, n);
+}
+
+/* Checks that a point file's config is the point of the manifest's label. */
+int cli_point_label_check(const char *path, const struct nicsim_config *cfg, const char *label,
+                          char *why, size_t n) {
+  if (strcmp(cfg->label, label) == 0)
+    return 0;
+  snprintf(why, n, "%s holds point '%s', not '%s' (the point its name and sweep.json give)",
+           path, cfg->label, label);
+  return -1;
+}
+
+/* True if DIR holds sweep results (results.csv or any point file). */
+static bool cli__dir_has_results(const char *dir) {
+  char path[NC_PATH_MAX + 16];
+  DIR *d;
+  struct dirent *e;
+  bool found = false;
+
+  snprintf(path, sizeof(path), "%s/results.csv", dir);
+  if (access(path, F_OK) == 0)
+    return true;
+  snprintf(path, sizeof(path), "%s/points", dir);
+  if ((d = opendir(path)) == NULL)
+    return false;
+  while (!found && (e = readdir(d)) != NULL)
+    found = strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".json") == 0;
+  closedir(d);
+  return found;
+}
+
+/* Says whose results DIR holds, for a sweep about to write there. */
+int cli_sweepdir_owner(const char *dir, const char *hash, const char *name, const char *entry,
+                       char *why, size_t n) {
+  char path[NC_PATH_MAX + 16], where[NC_PATH_MAX + 256];
+  json_error_t err;
+  struct stat st;
+  json_t *m;
+  const char *mhash, *mentry;
+  int rc;
+
+  snprintf(path, sizeof(path), "%s/sweep.json", dir);
+  m = json_load_file(path, 0, &err);
+  if (m == NULL) {
+    if (stat(path, &st) == 0) {
+      nicsim_json_error_where(path, &err, where, sizeof(where));
+      snprintf(why, n, "%s\n  %s does not parse, so which sweep %s holds is unknown", where, path,
+               dir);
+      return CLI_DIR_OTHER;
+    }
+    if (!cli__dir_has_results(dir))
+      return CLI_DIR_FREE;
+    snprintf(why, n, "%s holds results without a sweep.json", dir);
+    return CLI_DIR_OTHER;
+  }
+  mhash = cli_json_str(m, "hash", "?");
+  mentry = cli_json_str(m, "regress", NULL);
+  if (hash != NULL && strcmp(mhash, hash) == 0)
+    rc = CLI_DIR_FREE;
+  else if (entry != NULL && mentry != NULL && strcmp(entry, mentry) == 0)
+    rc = CLI_DIR_OWN;
+  else {
+    rc = CLI_DIR_OTHER;
+    if (hash != NULL)
+      snprintf(why, n,
+               "%s holds the results of another sweep (scenario '%s', config hash %s; this one "
+               "is '%s', %s)",
+               dir, cli_json_str(m, "scenario", "?"), mhash, name, hash);
+    else
+      snprintf(why, n,
+               "%s holds the results of a sweep that is not regress entry '%s' (scenario '%s', "
+               "config hash %s)",
+               dir, entry, cli_json_str(m, "scenario", "?"), mhash);
+  }
+  json_decref(m);
+  return rc;
+}
+
+/* Removes another sweep's results from DIR: results.csv and the point files. */
+void cli_sweepdir_clear(const char *dir) {
+  char path[NC_PATH_MAX + 300];
+  DIR *d;
+  struct dirent *e;
+
+  snprintf(path, sizeof(path), "%s/results.csv", dir);
+  unlink(path);
+  snprintf(path, sizeof(path), "%s/points", dir);
+  if ((d = opendir(path)) == NULL)
+    return;
+  while ((e = readdir(d)) != NULL) {
+    size_t len = strlen(e->d_name);
+    if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
+      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
+      unlink(path);
+    }
+  }
+  closedir(d);
 }
 
 /* Number of present points. */

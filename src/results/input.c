@@ -129,20 +129,29 @@ int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *
   return 0;
 }
 
+/* "path:LINE:COL: text" for a jansson parse error, both counted from 1. */
+void nicsim_json_error_where(const char *path, const json_error_t *err, char *buf, size_t n) {
+  /* jansson says column 0 before the first character of a line (an empty file). */
+  snprintf(buf, n, "%s:%d:%d: %s", path, err->line > 0 ? err->line : 1,
+           err->column > 0 ? err->column : 1, err->text);
+}
+
 /* Loads a point file into cfg and res. */
 int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
                            struct nicsim_results *res, json_t **doc, char *why, size_t n) {
   json_error_t err;
   json_t *j = json_load_file(path, 0, &err);
+  char what[512];
 
   if (doc != NULL)
     *doc = NULL;
   if (j == NULL) {
-    snprintf(why, n, "%s:%d:%d: %s", path, err.line, err.column, err.text);
+    nicsim_json_error_where(path, &err, why, n);
     return -1;
   }
-  if (nicsim_config_from_json(json_object_get(j, "config"), cfg, why, n) != 0 ||
-      nicsim_results_from_json(json_object_get(j, "metrics"), res, why, n) != 0) {
+  if (nicsim_config_from_json(json_object_get(j, "config"), cfg, what, sizeof(what)) != 0 ||
+      nicsim_results_from_json(json_object_get(j, "metrics"), res, what, sizeof(what)) != 0) {
+    snprintf(why, n, "%s: %s", path, what);
     json_decref(j);
     return -1;
   }

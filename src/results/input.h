@@ -12,6 +12,9 @@
 extern "C" {
 #endif
 
+/* Formats a jansson parse error of file path as "path:LINE:COL: text", line
+ * and column counted from 1 (jansson gives column 0 at a line's start). */
+void nicsim_json_error_where(const char *path, const json_error_t *err, char *buf, size_t n);
 /* Fills cfg from the "config" object of a results document (every schema
  * key, name, description, platform, label; origins are "<json>"). Returns 0,
  * or -1 with why filled (a missing key, a wrong type, an unknown enum name). */
@@ -20,7 +23,8 @@ int nicsim_config_from_json(json_t *config, struct nicsim_config *cfg, char *why
  * as an extra (integers COUNT, reals REAL; null is NaN). 0 or -1 with why. */
 int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *why, size_t n);
 /* Loads a point file written by nicsim_json_write: both of the above. The
- * document is returned in *doc (NULL to drop it). 0 or -1 with why. */
+ * document is returned in *doc (NULL to drop it). 0 or -1 with why, which
+ * names the file (and the line and column of a parse error). */
 int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
                            struct nicsim_results *res, json_t **doc, char *why, size_t n);
 

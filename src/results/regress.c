@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "config/config_internal.h"
+#include "results/input.h"
 #include "results/metrics.h"
 #include "results/output.h"
 
@@ -416,7 +417,7 @@ json_t *nicsim_baseline_load(const char *path, bool *missing, char *why, size_t 
   doc = json_loadf(f, 0, &je);
   fclose(f);
   if (!doc) {
-    snprintf(why, n, "%s:%d:%d: %s", path, je.line, je.column, je.text);
+    nicsim_json_error_where(path, &je, why, n);
     return NULL;
   }
   points = json_object_get(doc, "points");

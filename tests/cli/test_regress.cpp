@@ -481,4 +481,41 @@ TEST_F(Regress, UsageErrorsExit2) {
   EXPECT_NE(r.out.find("--check-determinism"), std::string::npos);
 }
 
+// Another sweep's results in DIR/<entry> are left alone (exit 2, before
+// anything runs) unless --force; regress's own earlier run of the entry is
+// replaced without asking, even after the entry's config changed.
+TEST_F(Regress, AnotherSweepInTheEntryDirectoryNeedsForce) {
+  record(suite_text("      rx.pkts: exact\n"));
+  write_file(path("sweep.yaml"), kRxSweep);
+  Result s = run({"sweep", "sweep.yaml", "-o", "out/rx", "-q", "--set", "run.duration_us=100"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  std::string csv = slurp(path("out/rx/results.csv"));
+  Result r = run({"regress", "suite.yaml", "-o", "out"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("out/rx holds the results of a sweep that is not regress entry 'rx' "
+                       "(scenario 'rx-sweep'"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("--force"), std::string::npos) << r.err;
+  EXPECT_EQ(r.out, "") << "nothing ran";
+  EXPECT_EQ(slurp(path("out/rx/results.csv")), csv) << "the other sweep's results were touched";
+  EXPECT_TRUE(exists(path("out/rx/points/1-traffic.frame_bytes_1518.json")));
+
+  r = run({"regress", "suite.yaml", "-o", "out", "--force", "-q"});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_FALSE(exists(path("out/rx/points/1-traffic.frame_bytes_1518.json")));
+  json_t *m = json_load_file(path("out/rx/sweep.json").c_str(), 0, nullptr);
+  ASSERT_NE(m, nullptr);
+  EXPECT_STREQ(json_string_value(json_object_get(m, "regress")), "rx");
+  json_decref(m);
+
+  // The entry's own directory, after its scenario changed: no --force needed.
+  std::string changed = kRxScenario;
+  changed.replace(changed.find("seed: 1"), 7, "seed: 2");
+  write_file(path("rx.yaml"), changed);
+  r = run({"regress", "suite.yaml", "-o", "out", "--update", "-q"});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.err.find("removing"), std::string::npos) << r.err;
+}
+
 }  // namespace

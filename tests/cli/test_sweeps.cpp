@@ -5,6 +5,7 @@
 #include <pty.h>
 #include <signal.h>
 
+#include <map>
 #include <regex>
 
 #include "cli_test_util.h"
@@ -425,6 +426,126 @@ TEST_F(Sweeps, DemoRunsTheBuiltInSweepIntoAReport) {
   auto again = run({"demo", "-o", path("demo"), "-j2"});
   ASSERT_EQ(again.status, 0) << NICSIM_SHOW(again);
   EXPECT_NE(again.err.find("9 already done"), std::string::npos) << again.err;
+}
+
+// Every file of a directory tree (relative name -> contents).
+std::map<std::string, std::string> tree(const std::string &dir) {
+  std::map<std::string, std::string> out;
+  for (const std::string &f : list_dir(dir)) {
+    struct stat st;
+    std::string p = dir + "/" + f;
+    if (stat(p.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) {
+      for (auto &kv : tree(p)) out[f + "/" + kv.first] = kv.second;
+    } else {
+      out[f] = slurp(p);
+    }
+  }
+  return out;
+}
+
+TEST_F(Sweeps, MergeIntoAnotherSweepsDirectoryIsRefusedAndLeavesItUntouched) {
+  auto a = run({"sweep", data("sweep.yaml"), "-o", path("a"), "-q"});
+  ASSERT_EQ(a.status, 0) << NICSIM_SHOW(a);
+  auto o = run({"sweep", data("sweep.yaml"), "-o", path("other"), "-q", "--set", "run.seed=5"});
+  ASSERT_EQ(o.status, 0) << NICSIM_SHOW(o);
+  auto before = tree(path("other"));
+  auto m = run({"merge", path("a"), "-o", path("other")});
+  EXPECT_EQ(m.status, 2) << NICSIM_SHOW(m);
+  EXPECT_NE(m.err.find(path("other") + " holds the results of another sweep (scenario 'cli-sweep'"),
+            std::string::npos)
+      << m.err;
+  EXPECT_EQ(tree(path("other")), before) << "the other sweep's files were changed";
+  auto r = run({"sweep", data("sweep.yaml"), "-o", path("other"), "-q", "--set", "run.seed=5",
+                "--resume"});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  // Results without a manifest are another sweep's too.
+  ASSERT_EQ(mkdir(path("plain").c_str(), 0700), 0);
+  std::ofstream(path("plain/results.csv")) << "x\n";
+  auto p = run({"merge", path("a"), "-o", path("plain")});
+  EXPECT_EQ(p.status, 2) << NICSIM_SHOW(p);
+  EXPECT_NE(p.err.find("holds results without a sweep.json"), std::string::npos) << p.err;
+  EXPECT_EQ(list_dir(path("plain")), std::set<std::string>{"results.csv"});
+}
+
+TEST_F(Sweeps, MergeChecksEveryInputPointBeforeWritingAnything) {
+  for (const char *k : {"1", "2"}) {
+    auto s = run({"sweep", data("sweep.yaml"), "--shard", std::string(k) + "/2", "-o",
+                  path(std::string("s") + k), "-q"});
+    ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  }
+  auto m = run({"merge", path("s1"), path("s2"), "-o", path("all"), "-q"});
+  ASSERT_EQ(m.status, 0) << NICSIM_SHOW(m);
+  auto good = tree(path("all"));
+  const std::string p1 = path("s2/points/1-before_nic.desc_spacing_32.json");
+  const std::string p3 = path("s2/points/3-after_nic.desc_spacing_32.json");
+  const std::string saved1 = slurp(p1), saved3 = slurp(p3);
+
+  // An empty point file: named with line:col (1-based), OUT untouched.
+  std::ofstream(p1, std::ios::trunc).close();
+  auto e = run({"merge", path("s1"), path("s2"), "-o", path("all")});
+  EXPECT_EQ(e.status, 2) << NICSIM_SHOW(e);
+  EXPECT_NE(e.err.find("nicsim merge: " + p1 + ":1:1: "), std::string::npos) << e.err;
+  EXPECT_EQ(e.err.find(path("all/points")), std::string::npos) << e.err;
+  EXPECT_EQ(tree(path("all")), good);
+
+  // A metric that is not a number: the file is named.
+  json_t *doc = json_loads(saved1.c_str(), 0, nullptr);
+  ASSERT_TRUE(doc);
+  json_object_set_new(json_object_get(doc, "metrics"), "rx.gbps", json_string("fast"));
+  ASSERT_EQ(json_dump_file(doc, p1.c_str(), JSON_INDENT(2)), 0);
+  json_decref(doc);
+  auto n = run({"merge", path("s1"), path("s2"), "-o", path("all")});
+  EXPECT_EQ(n.status, 2) << NICSIM_SHOW(n);
+  EXPECT_NE(n.err.find(p1 + ": metric rx.gbps is not a number"), std::string::npos) << n.err;
+  EXPECT_EQ(tree(path("all")), good);
+
+  // Another point's results under this point's name.
+  std::ofstream(p1, std::ios::trunc) << saved1;
+  std::ofstream(p3, std::ios::trunc) << saved1;
+  auto l = run({"merge", path("s1"), path("s2"), "-o", path("all")});
+  EXPECT_EQ(l.status, 2) << NICSIM_SHOW(l);
+  EXPECT_NE(l.err.find(p3 + " holds point 'before/nic.desc_spacing=32', not "
+                            "'after/nic.desc_spacing=32'"),
+            std::string::npos)
+      << l.err;
+  EXPECT_EQ(tree(path("all")), good);
+  auto rep = run({"report", path("s2"), "--no-plots", "-q"});
+  EXPECT_EQ(rep.status, 2) << NICSIM_SHOW(rep);
+  EXPECT_NE(rep.err.find(p3 + " holds point"), std::string::npos) << rep.err;
+}
+
+TEST_F(Sweeps, ACorruptManifestIsNamedWithItsParseError) {
+  auto a = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(a.status, 0) << NICSIM_SHOW(a);
+  const std::string man = path("out/sweep.json"), saved = slurp(man);
+  std::ofstream(man, std::ios::trunc).close();
+  auto r = run({"sweep", data("sweep.yaml"), "-o", path("out"), "--resume"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("nicsim sweep: " + man + ":1:1: "), std::string::npos) << r.err;
+  EXPECT_EQ(r.err.find("without a sweep.json"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(man), "") << "left for the user to look at";
+  for (auto c : {run({"report", path("out"), "--no-plots"}), run({"merge", path("out")})}) {
+    EXPECT_EQ(c.status, 2) << NICSIM_SHOW(c);
+    EXPECT_NE(c.err.find(man + ":1:1: "), std::string::npos) << c.err;
+  }
+  std::ofstream(man, std::ios::trunc) << saved.substr(0, 40);
+  auto t = run({"sweep", data("sweep.yaml"), "-o", path("out"), "--resume"});
+  EXPECT_EQ(t.status, 2) << NICSIM_SHOW(t);
+  EXPECT_NE(t.err.find(man + ":"), std::string::npos) << t.err;
+  // A "points" count that does not match the labels.
+  json_t *doc = json_loads(saved.c_str(), 0, nullptr);
+  ASSERT_TRUE(doc);
+  json_object_set_new(doc, "points", json_integer(-1));
+  ASSERT_EQ(json_dump_file(doc, man.c_str(), JSON_INDENT(2)), 0);
+  json_decref(doc);
+  auto p = run({"report", path("out"), "--no-plots", "-q"});
+  EXPECT_EQ(p.status, 2) << NICSIM_SHOW(p);
+  EXPECT_NE(p.err.find(man + ": \"points\" must be the number of labels (4)"), std::string::npos)
+      << p.err;
+  // --force replaces what it cannot read.
+  std::ofstream(man, std::ios::trunc).close();
+  auto f = run({"sweep", data("sweep.yaml"), "-o", path("out"), "-q", "--force"});
+  EXPECT_EQ(f.status, 0) << NICSIM_SHOW(f);
 }
 
 }  // namespace
