@@ -103,13 +103,30 @@ static bool cli__numeric(const char *text) {
   return end != text && *end == '\0' && isfinite(v);
 }
 
-/* Writes a gnuplot double-quoted string (backslash and quote escaped). */
+/* Writes s as a gnuplot string that gnuplot shows as it is and never runs or
+ * expands: double-quoted, with ` @ ' " \ $ written as octal escapes (\140 ...)
+ * so that neither `command` substitution nor @macro expansion, which scan
+ * the raw line, sees them, and so is an octal digit right after an escape
+ * (gnuplot would take it into the escape); a control character (which could
+ * end the command) becomes a space. Single quotes would not do: gnuplot 5.4
+ * ends a single-quoted string at a doubled quote that opens it or follows
+ * another. */
 static void cli__gp_str(FILE *f, const char *s) {
+  bool escaped = false;
+
   fputc('"', f);
   for (; *s; s++) {
-    if (*s == '"' || *s == '\\')
-      fputc('\\', f);
-    fputc(*s, f);
+    unsigned char c = (unsigned char)*s;
+    if (c < 0x20 || c == 0x7f) {
+      fputc(' ', f);
+      escaped = false;
+    } else if (strchr("`@'\"\\$", c) != NULL || (escaped && c >= '0' && c <= '7')) {
+      fprintf(f, "\\%03o", c);
+      escaped = true;
+    } else {
+      fputc(c, f);
+      escaped = false;
+    }
   }
   fputc('"', f);
 }
@@ -154,11 +171,15 @@ static void cli__plot_labels(struct cli__plot *p) {
     snprintf(p->title, sizeof(p->title), "%.120s vs %.120s", ys, p->x);
 }
 
-/* Runs gnuplot SCRIPT in directory dir; 0, or an exit status after reporting. */
-static int cli__gnuplot(const char *cmd, const char *dir, const char *script) {
+/* Runs gnuplot on NAME.gp in directory dir; 0, or an exit status after
+ * reporting. */
+static int cli__gnuplot(const char *cmd, const char *dir, const char *name) {
+  char arg[80];
   pid_t pid;
   int st = 0;
 
+  /* "./" keeps a script named like an option ("-e.gp") a file name. */
+  snprintf(arg, sizeof(arg), "./%.63s.gp", name);
   fflush(stdout);
   fflush(stderr);
   pid = fork();
@@ -170,7 +191,7 @@ static int cli__gnuplot(const char *cmd, const char *dir, const char *script) {
     if (chdir(dir) != 0)
       _exit(126);
     dup2(STDERR_FILENO, STDOUT_FILENO);
-    execlp("gnuplot", "gnuplot", script, (char *)NULL);
+    execlp("gnuplot", "gnuplot", arg, (char *)NULL);
     _exit(127);
   }
   while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
@@ -181,7 +202,7 @@ static int cli__gnuplot(const char *cmd, const char *dir, const char *script) {
     return CLI_EXIT_USAGE;
   }
   if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
-    fprintf(stderr, "nicsim %s: gnuplot failed on %s/%s (status %d)\n", cmd, dir, script,
+    fprintf(stderr, "nicsim %s: gnuplot failed on %s/%s.gp (status %d)\n", cmd, dir, name,
             WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
     return CLI_EXIT_SIM;
   }
@@ -232,6 +253,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
   const struct cli__plot *p = c->p;
   size_t col, ncol = c->g->ss.n * p->ny, xi;
   bool numeric = !p->bar;
+  char dat[sizeof(p->name) + 8], out[sizeof(p->name) + 8];
   int t;
 
   for (xi = 0; xi < c->g->xs.n && numeric; xi++)
@@ -256,13 +278,13 @@ static int cli__emit_gp(FILE *f, void *arg) {
             p->logy ? "*" : "0");
   else if (!numeric)
     fprintf(f, "set xtics rotate by -30\n");
+  snprintf(dat, sizeof(dat), "%s.dat", p->name);
   for (t = 0; t < 2; t++) {
-    if (t == 0)
-      fprintf(f, "\nset terminal pngcairo noenhanced size 960,600\nset output \"%s.png\"\n",
-              p->name);
-    else
-      fprintf(f, "\nset terminal svg noenhanced size 960,600\nset output \"%s.svg\"\n", p->name);
-    fprintf(f, "plot ");
+    snprintf(out, sizeof(out), "%s.%s", p->name, t == 0 ? "png" : "svg");
+    fprintf(f, "\nset terminal %s noenhanced size 960,600\nset output ",
+            t == 0 ? "pngcairo" : "svg");
+    cli__gp_str(f, out);
+    fprintf(f, "\nplot ");
     for (col = 0; col < ncol; col++) {
       char title[NC_STR_MAX + 100];
       const char *sv = c->g->ss.v[col / p->ny];
@@ -272,7 +294,9 @@ static int cli__emit_gp(FILE *f, void *arg) {
         snprintf(title, sizeof(title), "%s=%s", p->series, sv);
       else
         snprintf(title, sizeof(title), "%s", p->y[col % p->ny]);
-      fprintf(f, "%s\"%s.dat\" ", col ? ", \\\n     " : "", p->name);
+      fputs(col ? ", \\\n     " : "", f);
+      cli__gp_str(f, dat);
+      fputc(' ', f);
       if (p->bar)
         fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
       else if (numeric)
@@ -356,10 +380,8 @@ static int cli__draw(const char *cmd, struct cli_sweepdir *d, struct cli__plot *
       status = CLI_EXIT_USAGE;
     }
   }
-  if (status == 0) {
-    snprintf(path, sizeof(path), "%.63s.gp", p->name);
-    status = cli__gnuplot(cmd, pdir, path);
-  }
+  if (status == 0)
+    status = cli__gnuplot(cmd, pdir, p->name);
   if (status == 0 && !quiet)
     fprintf(stderr, "nicsim: plot %s/%s.{png,svg}\n", pdir, p->name);
   cli__vals_free(&g.xs);
@@ -428,27 +450,20 @@ static size_t cli__default_plots(struct cli_sweepdir *d, struct cli__plot *out, 
   return npts > 0 ? n : 0;
 }
 
-/* Renders every plot of DIR. */
-int cli_plot_dir(const char *cmd, const char *dir, bool quiet) {
-  struct cli_sweepdir d;
-  struct cli__plot plots[100];
-  json_t *decl, *e;
-  char pdir[NC_PATH_MAX + 16];
-  size_t n = 0, i, q;
-  int status, rc;
+/* Fills plots (up to max) with the plots of d: those sweep.json declares, in
+ * their order, else the default ones. 0, or CLI_EXIT_USAGE after reporting a
+ * declared plot that cannot be drawn. */
+static int cli__plot_list(const char *cmd, struct cli_sweepdir *d, struct cli__plot *plots,
+                          size_t max, size_t *n) {
+  json_t *decl = json_object_get(d->manifest, "plots"), *e;
+  const char *bad;
+  size_t i, q;
 
-  if ((status = cli_sweepdir_open(&d, cmd, dir)) != 0)
-    goto out;
-  if (cli_sweepdir_count(&d) == 0) {
-    fprintf(stderr, "nicsim %s: %s holds no point results to plot\n", cmd, dir);
-    status = CLI_EXIT_USAGE;
-    goto out;
-  }
-  decl = json_object_get(d.manifest, "plots");
+  *n = 0;
   json_array_foreach(decl, i, e) {
-    struct cli__plot *p = &plots[n];
+    struct cli__plot *p = &plots[*n];
     json_t *y = json_object_get(e, "y");
-    if (n >= sizeof(plots) / sizeof(*plots))
+    if (*n >= max)
       break;
     memset(p, 0, sizeof(*p));
     snprintf(p->name, sizeof(p->name), "%s", cli_json_str(e, "name", ""));
@@ -465,11 +480,43 @@ int cli_plot_dir(const char *cmd, const char *dir, bool quiet) {
     p->logy = json_is_true(json_object_get(e, "logy"));
     for (q = 0; q < json_array_size(y) && q < NC_PLOT_MAX_Y; q++)
       p->y[p->ny++] = cli_json_at(y, q, "");
-    if (p->name[0] && p->ny > 0)
-      n++;
+    /* sweep.json may have been edited: its name becomes a file name. */
+    bad = nc_plot_name_bad_char(p->name);
+    if (!p->name[0] || bad != NULL || p->ny == 0) {
+      fprintf(stderr,
+              "nicsim %s: %s/sweep.json: plot %zu %s\n"
+              "  hint: a plot needs a name of letters, digits, _ and - and at least one y "
+              "metric; run 'nicsim sweep' again to rewrite sweep.json\n",
+              cmd, d->dir, i + 1,
+              !p->name[0] ? "has no name"
+              : bad       ? "has a name that is not a file name"
+                          : "has no y metric");
+      return CLI_EXIT_USAGE;
+    }
+    (*n)++;
   }
-  if (n == 0)
-    n = cli__default_plots(&d, plots, sizeof(plots) / sizeof(*plots));
+  if (*n == 0)
+    *n = cli__default_plots(d, plots, max);
+  return 0;
+}
+
+/* Renders every plot of DIR. */
+int cli_plot_dir(const char *cmd, const char *dir, bool quiet) {
+  struct cli_sweepdir d;
+  struct cli__plot plots[100];
+  char pdir[NC_PATH_MAX + 16];
+  size_t n = 0, i;
+  int status, rc;
+
+  if ((status = cli_sweepdir_open(&d, cmd, dir)) != 0)
+    goto out;
+  if (cli_sweepdir_count(&d) == 0) {
+    fprintf(stderr, "nicsim %s: %s holds no point results to plot\n", cmd, dir);
+    status = CLI_EXIT_USAGE;
+    goto out;
+  }
+  if ((status = cli__plot_list(cmd, &d, plots, sizeof(plots) / sizeof(*plots), &n)) != 0)
+    goto out;
   snprintf(pdir, sizeof(pdir), "%s/plots", dir);
   if ((rc = cli_mkdir_p(pdir)) < 0) {
     fprintf(stderr, "nicsim %s: cannot create %s: %s\n", cmd, pdir, strerror(-rc));

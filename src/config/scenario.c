@@ -972,6 +972,16 @@ static int plot_text(struct loader *L, int file, const struct nc__node *v, const
   return 0;
 }
 
+/* The first character of name that a plot name may not hold (it becomes a
+ * file name: letters, digits, _ and -), or NULL if there is none. */
+const char *nc_plot_name_bad_char(const char *name) {
+  for (; *name; name++)
+    if (!((*name >= 'a' && *name <= 'z') || (*name >= 'A' && *name <= 'Z') ||
+          (*name >= '0' && *name <= '9') || *name == '_' || *name == '-'))
+      return name;
+  return NULL;
+}
+
 /* Reads a plot's true/false flag. */
 static int plot_bool(struct loader *L, int file, const struct nc__node *v, const char *what,
                      bool *out) {
@@ -1008,12 +1018,11 @@ static int load_plots(struct loader *L, int file, const struct nc__node *v) {
       const char *w = kn->text;
       int r = 0;
       if (strcmp(w, "name") == 0) {
+        const char *c;
         r = plot_text(L, file, vn, "name", pl->name, sizeof pl->name);
-        for (const char *c = pl->name; !r && *c; c++)
-          if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9') ||
-                *c == '_' || *c == '-'))
-            r = fail(L, file, vn, "a plot name becomes a file name: use letters, digits, _ and -",
-                     "plot name '%s' holds '%c'", pl->name, *c);
+        if (!r && (c = nc_plot_name_bad_char(pl->name)) != NULL)
+          r = fail(L, file, vn, "a plot name becomes a file name: use letters, digits, _ and -",
+                   "plot name '%s' holds '%c'", pl->name, *c);
       } else if (strcmp(w, "title") == 0) {
         r = plot_text(L, file, vn, "title", pl->title, sizeof pl->title);
       } else if (strcmp(w, "x") == 0) {

@@ -36,6 +36,9 @@ struct nc_plot {
 size_t nc_scenario_nplots(const struct nc_scenario *s);
 /* Declared plot i, or NULL. */
 const struct nc_plot *nc_scenario_plot(const struct nc_scenario *s, size_t i);
+/* The first character of name that a plot name may not hold (it becomes a
+ * file name: letters, digits, _ and -), or NULL if there is none. */
+const char *nc_plot_name_bad_char(const char *name);
 /* Index of the point named by sweep.baseline, or -1 if none is declared. */
 long nc_scenario_baseline(const struct nc_scenario *s);
 /* sweep.repeats (1 when not given): each point runs this many times with

@@ -414,6 +414,74 @@ TEST_F(Sweeps, ReportHasSetupPlotsDeltasAndMechanisms) {
   EXPECT_NE(u.err.find("no point labelled 'nope'"), std::string::npos) << u.err;
 }
 
+// Writes a two-point sweep over frame size (short runs) on platform, with yaml
+// appended (plots), to file.
+void write_tiny_sweep(const std::string &file, const char *platform, const std::string &yaml) {
+  std::ofstream(file) << "name: tiny\nplatform: " << platform
+                      << "\nrun: {duration_us: 60, warmup_us: 10}\n"
+                         "sweep: {axes: {traffic.frame_bytes: [256, 1518]}}\n"
+                      << yaml;
+}
+
+TEST_F(Sweeps, PlotTextsAreShownAndNeverRunByGnuplot) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  // Each text would create a file if gnuplot ran or expanded it: backquotes
+  // (command substitution), quotes that end the string early, a macro.
+  const std::string touch = "touch " + path("pwned");
+  write_tiny_sweep(path("x.yaml"), "x86-gen3",
+                   "plots:\n"
+                   "  - name: p\n"
+                   "    x: traffic.frame_bytes\n"
+                   "    y: rx.gbps\n"
+                   "    ylabel: \"`" + touch + "1`\"\n"
+                   "    title: \"'''; system '" + touch + "2'; print '\"\n"
+                   "    xlabel: \"\\\"; system \\\"" + touch + "3\\\"; x=\\\"@m \\\\ $1\"\n");
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out"), "-q"});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  for (const char *n : {"pwned1", "pwned2", "pwned3"}) EXPECT_FALSE(exists(path(n))) << n;
+  // The script holds each text with ` @ ' " \ $ as octal escapes; the plot shows it as written.
+  std::string gp = slurp(path("out/plots/p.gp")), svg = slurp(path("out/plots/p.svg"));
+  EXPECT_NE(gp.find("set ylabel \"\\140" + touch + "1\\140\"\n"), std::string::npos) << gp;
+  EXPECT_NE(gp.find("set title \"\\047\\047\\047; system \\047" + touch +
+                    "2\\047; print \\047\"\n"),
+            std::string::npos)
+      << gp;
+  EXPECT_NE(gp.find("set xlabel \"\\042; system \\042" + touch +
+                    "3\\042; x=\\042\\100m \\134 \\044\\061\"\n"),
+            std::string::npos)
+      << gp;
+  EXPECT_NE(svg.find("`" + touch + "1`"), std::string::npos) << svg;
+  EXPECT_NE(svg.find("'''; system '" + touch + "2'; print '"),
+            std::string::npos)
+      << svg;
+  EXPECT_NE(svg.find("\"; system \"" + touch + "3\"; x=\"@m \\ $1"),
+            std::string::npos)
+      << svg;
+}
+
+TEST_F(Sweeps, ASweepJsonPlotThatIsNoFileNameIsRefused) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  write_tiny_sweep(path("x.yaml"), "x86-gen3",
+                   "plots: [{name: p, x: traffic.frame_bytes, y: rx.gbps}]\n");
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  std::string manifest = slurp(path("out/sweep.json"));
+  size_t at = manifest.find("\"name\": \"p\"");
+  ASSERT_NE(at, std::string::npos) << manifest;
+  for (const char *bad : {"../../p", ""}) {
+    std::string m = manifest;
+    m.replace(at, 11, std::string("\"name\": \"") + bad + "\"");
+    std::ofstream(path("out/sweep.json")) << m;
+    auto p = run({"plot", path("out")});
+    EXPECT_EQ(p.status, 2) << bad << NICSIM_SHOW(p);
+    EXPECT_NE(p.err.find("sweep.json: plot 1 has"), std::string::npos) << p.err;
+    EXPECT_FALSE(exists(path("out/plots"))) << bad;
+    EXPECT_FALSE(exists(path("p.gp"))) << bad;
+  }
+}
+
 TEST_F(Sweeps, DemoRunsTheBuiltInSweepIntoAReport) {
   if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
   auto r = run({"demo", "-o", path("demo"), "-j2"});
