@@ -391,14 +391,15 @@ static int cli__draw(const char *cmd, struct cli_sweepdir *d, struct cli__plot *
   return status;
 }
 
-/* True if metric name is present (and not NaN) in any point. */
-static bool cli__any_has(struct cli_sweepdir *d, const char *name) {
+/* True if metric name is present and finite (and, if nonzero, not 0) in any
+ * point. */
+static bool cli__any_has(struct cli_sweepdir *d, const char *name, bool nonzero) {
   char why[512];
   size_t i;
   double v;
   for (i = 0; i < d->n; i++)
     if (d->have[i] && cli_sweepdir_load(d, i, why, sizeof(why)) == 0 &&
-        nicsim_results_get(d->res, name, &v) && isfinite(v) && v != 0)
+        nicsim_results_get(d->res, name, &v) && isfinite(v) && (v != 0 || !nonzero))
       return true;
   return false;
 }
@@ -432,13 +433,16 @@ static size_t cli__default_plots(struct cli_sweepdir *d, struct cli__plot *out, 
     p->bar = !numeric;
     if (j == 0) {
       snprintf(p->name, sizeof(p->name), "throughput");
-      if (cli__any_has(d, "rx.gbps"))
+      if (cli__any_has(d, "rx.gbps", true))
         p->y[p->ny++] = "rx.gbps";
-      if (cli__any_has(d, "tx.gbps"))
+      if (cli__any_has(d, "tx.gbps", true))
         p->y[p->ny++] = "tx.gbps";
       if (p->ny == 0)
         continue;
     } else {
+      /* A metric the runs do not report (pcie.* on an on-chip bus) has no plot. */
+      if (!cli__any_has(d, headline[j - 1], false))
+        continue;
       p->y[p->ny++] = headline[j - 1];
       snprintf(p->name, sizeof(p->name), "%s", headline[j - 1]);
       for (char *c = p->name; *c; c++)

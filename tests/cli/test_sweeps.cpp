@@ -482,6 +482,24 @@ TEST_F(Sweeps, ASweepJsonPlotThatIsNoFileNameIsRefused) {
   }
 }
 
+TEST_F(Sweeps, DefaultPlotsLeaveOutMetricsABusPlatformDoesNotReport) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  // No plots: declared: the defaults. A bus run reports no pcie.* metrics.
+  for (const char *platform : {"a3700-mvneta", "jh7100-stmmac"}) {
+    std::string dir = path(platform);
+    write_tiny_sweep(path("bus.yaml"), platform, "");
+    auto s = run({"sweep", path("bus.yaml"), "-o", dir, "-q"});
+    ASSERT_EQ(s.status, 0) << platform << NICSIM_SHOW(s);
+    auto r = run({"report", dir, "-q"});
+    ASSERT_EQ(r.status, 0) << platform << NICSIM_SHOW(r);
+    EXPECT_TRUE(exists(dir + "/report.md")) << platform;
+    EXPECT_TRUE(exists(dir + "/plots/throughput.svg")) << platform;
+    EXPECT_TRUE(exists(dir + "/plots/cpu_util.svg")) << platform;
+    EXPECT_FALSE(exists(dir + "/plots/pcie_up_util.svg")) << platform;
+    EXPECT_FALSE(exists(dir + "/plots/pcie_up_util.gp")) << platform;
+  }
+}
+
 TEST_F(Sweeps, DemoRunsTheBuiltInSweepIntoAReport) {
   if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
   auto r = run({"demo", "-o", path("demo"), "-j2"});
