@@ -171,12 +171,23 @@ static void cli__plot_labels(struct cli__plot *p) {
     snprintf(p->title, sizeof(p->title), "%.120s vs %.120s", ys, p->x);
 }
 
+/* Copies what gnuplot printed (held in log) to stderr. */
+static void cli__show_log(FILE *log) {
+  char buf[4096];
+  size_t n;
+  rewind(log);
+  while ((n = fread(buf, 1, sizeof(buf), log)) > 0)
+    fwrite(buf, 1, n, stderr);
+}
+
 /* Runs gnuplot on NAME.gp in directory dir; 0, or an exit status after
- * reporting. */
-static int cli__gnuplot(const char *cmd, const char *dir, const char *name) {
+ * reporting. Quiet: what gnuplot prints (warnings such as "empty y range")
+ * is shown only if it fails. */
+static int cli__gnuplot(const char *cmd, const char *dir, const char *name, bool quiet) {
+  FILE *log = quiet ? tmpfile() : NULL;
   char arg[80];
   pid_t pid;
-  int st = 0;
+  int st = 0, status = 0;
 
   /* "./" keeps a script named like an option ("-e.gp") a file name. */
   snprintf(arg, sizeof(arg), "./%.63s.gp", name);
@@ -185,11 +196,15 @@ static int cli__gnuplot(const char *cmd, const char *dir, const char *name) {
   pid = fork();
   if (pid < 0) {
     fprintf(stderr, "nicsim %s: cannot start gnuplot: %s\n", cmd, strerror(errno));
+    if (log != NULL)
+      fclose(log);
     return CLI_EXIT_SIM;
   }
   if (pid == 0) {
     if (chdir(dir) != 0)
       _exit(126);
+    if (log != NULL)
+      dup2(fileno(log), STDERR_FILENO);
     dup2(STDERR_FILENO, STDOUT_FILENO);
     execlp("gnuplot", "gnuplot", arg, (char *)NULL);
     _exit(127);
@@ -199,14 +214,17 @@ static int cli__gnuplot(const char *cmd, const char *dir, const char *name) {
   if (WIFEXITED(st) && WEXITSTATUS(st) == 127) {
     fprintf(stderr, "nicsim %s: gnuplot is not installed (Debian: apt-get install gnuplot-nox)\n",
             cmd);
-    return CLI_EXIT_USAGE;
-  }
-  if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    status = CLI_EXIT_USAGE;
+  } else if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+    if (log != NULL)
+      cli__show_log(log);
     fprintf(stderr, "nicsim %s: gnuplot failed on %s/%s.gp (status %d)\n", cmd, dir, name,
             WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st));
-    return CLI_EXIT_SIM;
+    status = CLI_EXIT_SIM;
   }
-  return 0;
+  if (log != NULL)
+    fclose(log);
+  return status;
 }
 
 /* What one plot's data file needs: per (x, column) the sum and count. */
@@ -381,7 +399,7 @@ static int cli__draw(const char *cmd, struct cli_sweepdir *d, struct cli__plot *
     }
   }
   if (status == 0)
-    status = cli__gnuplot(cmd, pdir, p->name);
+    status = cli__gnuplot(cmd, pdir, p->name, quiet);
   if (status == 0 && !quiet)
     fprintf(stderr, "nicsim: plot %s/%s.{png,svg}\n", pdir, p->name);
   cli__vals_free(&g.xs);

@@ -500,6 +500,33 @@ TEST_F(Sweeps, DefaultPlotsLeaveOutMetricsABusPlatformDoesNotReport) {
   }
 }
 
+TEST_F(Sweeps, QuietHidesGnuplotsOutputUnlessItFails) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  // rx.drops is 0 at every point: gnuplot warns "empty y range".
+  write_tiny_sweep(path("x.yaml"), "x86-gen3",
+                   "plots: [{name: drops, x: traffic.frame_bytes, y: rx.drops}]\n");
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto loud = run({"plot", path("out")});
+  ASSERT_EQ(loud.status, 0) << NICSIM_SHOW(loud);
+  EXPECT_NE(loud.err.find("empty y range"), std::string::npos) << loud.err;
+  for (const char *cmd : {"plot", "report"}) {
+    auto q = run({cmd, path("out"), "-q"});
+    ASSERT_EQ(q.status, 0) << cmd << NICSIM_SHOW(q);
+    EXPECT_EQ(nicsim_cli_test::without_sanitizer_noise(q.err), "") << cmd;
+  }
+  // A metric no point has: gnuplot fails, and -q shows what it said.
+  std::string m = slurp(path("out/sweep.json"));
+  size_t at = m.find("\"rx.drops\"");
+  ASSERT_NE(at, std::string::npos) << m;
+  m.replace(at, 10, "\"bus.data.bursts\"");
+  std::ofstream(path("out/sweep.json")) << m;
+  auto f = run({"plot", path("out"), "-q"});
+  EXPECT_EQ(f.status, 1) << NICSIM_SHOW(f);
+  EXPECT_NE(f.err.find("drops.gp\" line"), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("gnuplot failed on"), std::string::npos) << f.err;
+}
+
 TEST_F(Sweeps, DemoRunsTheBuiltInSweepIntoAReport) {
   if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
   auto r = run({"demo", "-o", path("demo"), "-j2"});
