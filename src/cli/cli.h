@@ -202,7 +202,15 @@ size_t cli_sweepdir_nth(const struct cli_sweepdir *d, size_t i);
 
 /* Renders DIR's plots with gnuplot into DIR/plots/; 0 or an exit status. */
 int cli_plot_dir(const char *cmd, const char *dir, bool quiet);
-/* Writes DIR/report.md and DIR/report.html; baseline NULL: declared or first. */
-int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool quiet);
+/* The names of the plots cli_plot_dir draws for d (at most max), in drawing
+ * order: the declared ones as declared, else the defaults in their fixed
+ * order. 0, or an exit status after reporting an unusable sweep.json plot. */
+int cli_plot_names(const char *cmd, struct cli_sweepdir *d, char (*names)[64], size_t max,
+                   size_t *n);
+/* Writes DIR/report.md and DIR/report.html, rendering the plots first if
+ * plots is set (after the baseline is checked); baseline NULL: declared or
+ * first. */
+int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool plots,
+                   bool quiet);
 
 #endif

@@ -84,9 +84,7 @@ int cli_cmd_demo(int argc, char **argv) {
   status = cli_sweep_exec(&o, dir, sizeof(dir));
   if (status != CLI_EXIT_OK)
     return status;
-  if ((status = cli_plot_dir("demo", dir, o.quiet)) != 0)
-    return status;
-  if ((status = cli_report_dir("demo", dir, NULL, o.quiet)) != 0)
+  if ((status = cli_report_dir("demo", dir, NULL, true, o.quiet)) != 0)
     return status;
   printf("\nReport: %s/report.html (and report.md); plots in %s/plots/\n", dir, dir);
   return CLI_EXIT_OK;

@@ -522,6 +522,25 @@ static int cli__plot_list(const char *cmd, struct cli_sweepdir *d, struct cli__p
   return 0;
 }
 
+/* The names of the plots `nicsim plot` draws for d, in drawing order. */
+int cli_plot_names(const char *cmd, struct cli_sweepdir *d, char (*names)[64], size_t max,
+                   size_t *n) {
+  struct cli__plot *plots = calloc(max ? max : 1, sizeof(*plots));
+  size_t i;
+  int status;
+
+  *n = 0;
+  if (plots == NULL) {
+    fprintf(stderr, "nicsim %s: out of memory\n", cmd);
+    return CLI_EXIT_USAGE;
+  }
+  status = cli__plot_list(cmd, d, plots, max, n);
+  for (i = 0; status == 0 && i < *n; i++)
+    snprintf(names[i], 64, "%s", plots[i].name);
+  free(plots);
+  return status;
+}
+
 /* Renders every plot of DIR. */
 int cli_plot_dir(const char *cmd, const char *dir, bool quiet) {
   struct cli_sweepdir d;

@@ -8,6 +8,7 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cli/cli.h"
 
@@ -288,32 +289,59 @@ static int cli__emit_report(FILE *f, void *arg) {
   return ferror(f) ? -EIO : 0;
 }
 
-/* Lists DIR/plots/<name>.svg (sorted) into r->plots. */
-static void cli__find_plots(struct cli__report *r, const char *dir) {
-  char path[NC_PATH_MAX + 16];
+/* Adds name to r->plots unless it is there; false on ENOMEM. */
+static bool cli__add_plot(struct cli__report *r, const char *name) {
+  size_t k;
+  void *p;
+  for (k = 0; k < r->nplots; k++)
+    if (strcmp(r->plots[k], name) == 0)
+      return true;
+  p = realloc(r->plots, (r->nplots + 1) * sizeof(*r->plots));
+  if (p == NULL)
+    return false;
+  r->plots = p;
+  snprintf(r->plots[r->nplots++], 256, "%s", name);
+  return true;
+}
+
+/* Lists the plots with an SVG in DIR/plots into r->plots: those `nicsim plot`
+ * draws, in its order (declared, or the defaults'), then any others, sorted. */
+static int cli__find_plots(const char *cmd, struct cli__report *r, const char *dir) {
+  char path[NC_PATH_MAX + 16], names[100][64];
+  size_t n, k, first;
+  struct stat st;
   DIR *d;
   struct dirent *e;
+  int status;
 
+  if ((status = cli_plot_names(cmd, r->d, names, sizeof(names) / sizeof(*names), &n)) != 0)
+    return status;
+  for (k = 0; k < n; k++) {
+    snprintf(path, sizeof(path), "%s/plots/%s.svg", dir, names[k]);
+    if (stat(path, &st) == 0 && !cli__add_plot(r, names[k]))
+      return 0;
+  }
+  first = r->nplots;
   snprintf(path, sizeof(path), "%s/plots", dir);
   if ((d = opendir(path)) == NULL)
-    return;
+    return 0;
   while ((e = readdir(d)) != NULL) {
     size_t len = strlen(e->d_name);
-    void *p;
     if (len < 5 || len > 250 || strcmp(e->d_name + len - 4, ".svg") != 0)
       continue;
-    p = realloc(r->plots, (r->nplots + 1) * sizeof(*r->plots));
-    if (p == NULL)
+    e->d_name[len - 4] = '\0';
+    if (!cli__add_plot(r, e->d_name))
       break;
-    r->plots = p;
-    snprintf(r->plots[r->nplots++], 256, "%.*s", (int)(len - 4), e->d_name);
   }
   closedir(d);
-  qsort(r->plots, r->nplots, sizeof(*r->plots), (int (*)(const void *, const void *))strcmp);
+  qsort(r->plots + first, r->nplots - first, sizeof(*r->plots),
+        (int (*)(const void *, const void *))strcmp);
+  return 0;
 }
 
 /* Writes DIR/report.md and DIR/report.html. */
-int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool quiet) {
+int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool plots,
+                   bool quiet) {
   struct cli_sweepdir d;
   struct cli__report r;
   char why[512], path[NC_PATH_MAX + 16];
@@ -344,6 +372,9 @@ int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool 
   } else {
     want = d.baseline;
   }
+  /* Rendered only once the input is known to be good. */
+  if (plots && (status = cli_plot_dir(cmd, dir, quiet)) != 0)
+    goto out;
   r.idx = calloc(r.n, sizeof(*r.idx));
   r.val = calloc(r.n * CLI__NCOLS, sizeof(*r.val));
   r.keyv = calloc(r.n * (d.nkeys ? d.nkeys : 1), sizeof(*r.keyv));
@@ -392,7 +423,8 @@ int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool 
       snprintf(r.platform, sizeof(r.platform), "(varies)");
     }
   }
-  cli__find_plots(&r, dir);
+  if ((status = cli__find_plots(cmd, &r, dir)) != 0)
+    goto out;
   for (int html = 0; html < 2; html++) {
     r.html = html;
     snprintf(path, sizeof(path), "%s/report.%s", dir, html ? "html" : "md");
@@ -419,7 +451,7 @@ int cli_cmd_report(int argc, char **argv) {
   struct cli_args a;
   const char *dir = NULL, *baseline = NULL;
   bool quiet = false, plots = true;
-  int opt, status;
+  int opt;
 
   cli_args_init(&a, argc, argv, 0);
   while ((opt = cli_next(&a, cli__report_opts)) != CLI_END) {
@@ -448,7 +480,5 @@ int cli_cmd_report(int argc, char **argv) {
   }
   if (dir == NULL)
     return cli_usage_error("report", "no sweep directory given");
-  if (plots && (status = cli_plot_dir("report", dir, quiet)) != 0)
-    return status;
-  return cli_report_dir("report", dir, baseline, quiet);
+  return cli_report_dir("report", dir, baseline, plots, quiet);
 }

@@ -500,6 +500,19 @@ TEST_F(Sweeps, DefaultPlotsLeaveOutMetricsABusPlatformDoesNotReport) {
   }
 }
 
+TEST_F(Sweeps, ReportChecksTheBaselineBeforeRenderingAnything) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  write_tiny_sweep(path("x.yaml"), "x86-gen3", "");
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto u = run({"report", path("out"), "--baseline", "nope"});
+  EXPECT_EQ(u.status, 2) << NICSIM_SHOW(u);
+  EXPECT_NE(u.err.find("no point labelled 'nope'"), std::string::npos) << u.err;
+  EXPECT_EQ(u.err.find("nicsim: plot"), std::string::npos) << u.err;
+  EXPECT_FALSE(exists(path("out/plots")));
+  EXPECT_FALSE(exists(path("out/report.md")));
+}
+
 TEST_F(Sweeps, QuietHidesGnuplotsOutputUnlessItFails) {
   if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
   // rx.drops is 0 at every point: gnuplot warns "empty y range".
@@ -525,6 +538,35 @@ TEST_F(Sweeps, QuietHidesGnuplotsOutputUnlessItFails) {
   EXPECT_EQ(f.status, 1) << NICSIM_SHOW(f);
   EXPECT_NE(f.err.find("drops.gp\" line"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("gnuplot failed on"), std::string::npos) << f.err;
+}
+
+TEST_F(Sweeps, ReportListsThePlotsInTheirDeclaredOrder) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  write_tiny_sweep(path("x.yaml"), "x86-gen3",
+                   "plots:\n"
+                   "  - {name: zeta, x: traffic.frame_bytes, y: rx.gbps}\n"
+                   "  - {name: alpha, x: traffic.frame_bytes, y: cpu.util}\n"
+                   "  - {name: mid, x: traffic.frame_bytes, y: irq.per_sec}\n");
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto r = run({"report", path("out"), "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::string md = slurp(path("out/report.md"));
+  size_t z = md.find("![zeta]"), a = md.find("![alpha]"), mid = md.find("![mid]");
+  ASSERT_NE(mid, std::string::npos) << md;
+  EXPECT_LT(z, a) << md;
+  EXPECT_LT(a, mid) << md;
+  // --no-plots: the same order, then SVGs nicsim did not draw, alphabetically.
+  std::ofstream(path("out/plots/extra-b.svg")) << "<svg/>";
+  std::ofstream(path("out/plots/extra-a.svg")) << "<svg/>";
+  auto n = run({"report", path("out"), "-q", "--no-plots"});
+  ASSERT_EQ(n.status, 0) << NICSIM_SHOW(n);
+  md = slurp(path("out/report.md"));
+  std::vector<size_t> at;
+  for (const char *name : {"![zeta]", "![alpha]", "![mid]", "![extra-a]", "![extra-b]"})
+    at.push_back(md.find(name));
+  for (size_t i = 0; i + 1 < at.size(); i++) EXPECT_LT(at[i], at[i + 1]) << i << "\n" << md;
+  EXPECT_NE(at.back(), std::string::npos) << md;
 }
 
 TEST_F(Sweeps, DemoRunsTheBuiltInSweepIntoAReport) {
