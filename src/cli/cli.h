@@ -104,6 +104,10 @@ int cli_load(const char *path, struct nc_scenario **out);
 int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *sets,
                 struct nicsim_config *out);
 
+/* Checks the metrics named by the scenario's plots (shared by validate and
+ * sweep); 0, or CLI_EXIT_USAGE after printing file:line:col and a hint. */
+int cli_check_plots(const struct nc_scenario *s);
+
 /* Checks, before a long simulation, that an output file can go at path as
  * nicsim_write_atomic will write it: a new or regular file (through any
  * symlink) needs a directory that exists and is writable; a character device

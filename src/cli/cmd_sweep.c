@@ -653,19 +653,8 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     goto out;
   }
   cli__warn_swept_sets(scen, &o->sets);
-  for (i = 0; i < nc_scenario_nplots(scen); i++) {
-    const struct nc_plot *pl = nc_scenario_plot(scen, i);
-    size_t q;
-    for (q = 0; q < pl->ny; q++)
-      if (nicsim_metric_find(pl->y[q]) < 0 && !nicsim_metric_is_extra_name(pl->y[q])) {
-        fprintf(stderr,
-                "%s:%d:%d: error: plot '%s': unknown metric '%s'\n"
-                "  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, irq.per_sec\n",
-                pl->y_at[q].file, pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
-        status = CLI_EXIT_USAGE;
-        goto out;
-      }
-  }
+  if ((status = cli_check_plots(scen)) != 0)
+    goto out;
 
   /* Every point must resolve before any is simulated; the hash covers them all. */
   s.scen = scen;

@@ -43,7 +43,9 @@ static int cli__validate_one(const char *path, const struct cli_sets *sets,
 
   if ((status = cli_load(path, &scen)) != 0)
     return status;
-  status = cli_resolve(scen, -1, sets, cfg);
+  status = cli_check_plots(scen);
+  if (status == 0)
+    status = cli_resolve(scen, -1, sets, cfg);
   n = nc_scenario_npoints(scen);
   for (i = 0; status == 0 && i < n; i++)
     status = cli_resolve(scen, (long)i, sets, cfg);

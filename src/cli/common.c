@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "config/sweep.h"
 
 /* The usage synopsis of a command (NULL: of nicsim itself). */
 const char *cli_synopsis(const char *cmd) {
@@ -100,6 +101,30 @@ int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *
   if (nc_scenario_resolve(s, point, sets->v, sets->n, out, &err) != 0) {
     nc_error_print(&err, stderr);
     return CLI_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Checks that every metric the scenario's plots name exists (the loader
+ * cannot: metrics are not config), printing the first unknown one. */
+int cli_check_plots(const struct nc_scenario *s) {
+  size_t i, q;
+
+  for (i = 0; i < nc_scenario_nplots(s); i++) {
+    const struct nc_plot *pl = nc_scenario_plot(s, i);
+    for (q = 0; q < pl->ny; q++) {
+      const char *near;
+      if (nicsim_metric_find(pl->y[q]) >= 0 || nicsim_metric_is_extra_name(pl->y[q]))
+        continue;
+      fprintf(stderr, "%s:%d:%d: error: plot '%s': unknown metric '%s'\n", pl->y_at[q].file,
+              pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
+      if ((near = nicsim_metric_suggest(pl->y[q])) != NULL)
+        fprintf(stderr, "  hint: did you mean '%s'? y names metrics of docs/metrics.md\n", near);
+      else
+        fprintf(stderr, "  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, "
+                        "irq.per_sec\n");
+      return CLI_EXIT_USAGE;
+    }
   }
   return 0;
 }

@@ -1020,7 +1020,12 @@ static int load_plots(struct loader *L, int file, const struct nc__node *v) {
       if (strcmp(w, "name") == 0) {
         const char *c;
         r = plot_text(L, file, vn, "name", pl->name, sizeof pl->name);
-        if (!r && (c = nc_plot_name_bad_char(pl->name)) != NULL)
+        if (!r && !pl->name[0])
+          r = fail(L, file, vn,
+                   "a plot name becomes a file name (plots/NAME.svg): use letters, digits, _ "
+                   "and -, or leave name out (plot1, plot2, ...)",
+                   "plot name is empty");
+        else if (!r && (c = nc_plot_name_bad_char(pl->name)) != NULL)
           r = fail(L, file, vn, "a plot name becomes a file name: use letters, digits, _ and -",
                    "plot name '%s' holds '%c'", pl->name, *c);
       } else if (strcmp(w, "title") == 0) {

@@ -4,6 +4,8 @@
 
 #include <string.h>
 
+#include "config/config_internal.h"
+
 #define NICSIM_METRIC_KIND_COUNT NM_KIND_COUNT
 #define NICSIM_METRIC_KIND_REAL NM_KIND_REAL
 #define NICSIM_METRIC_KIND_WALL NM_KIND_WALL
@@ -143,6 +145,20 @@ long nicsim_metric_find(const char *name) {
     if (strcmp(nicsim__metric_defs[i].name, name) == 0)
       return (long)i;
   return -1;
+}
+
+/* The static metric whose name is nearest to a misspelt one (edit distance
+ * at most 3), or NULL if none is that close: a "did you mean" hint. */
+const char *nicsim_metric_suggest(const char *name) {
+  size_t i, best = NM__COUNT, bestd = 4;
+  for (i = 0; i < NM__COUNT; i++) {
+    size_t d = nc__edit_distance(name, nicsim__metric_defs[i].name);
+    if (d < bestd) {
+      bestd = d;
+      best = i;
+    }
+  }
+  return best < NM__COUNT ? nicsim__metric_defs[best].name : NULL;
 }
 
 /* The extra-metric families (docs/metrics.md, "Extra metrics"): a prefix,

@@ -213,6 +213,9 @@ bool nicsim_results_at(const struct nicsim_results *r, size_t i, struct nicsim_m
 bool nicsim_results_get(const struct nicsim_results *r, const char *name, double *v);
 /* Id of the static metric with this name, or -1. */
 long nicsim_metric_find(const char *name);
+/* The static metric whose name is nearest to a misspelt one (edit distance
+ * at most 3), or NULL if none is that close: a "did you mean" hint. */
+const char *nicsim_metric_suggest(const char *name);
 /* True if name belongs to an extra-metric family that runs report when they
  * have something to say (cpu.profile.<fn>, cpu.ns_per_gb.<fn>,
  * pcie.<dir>.<purpose>.tlps|bytes, bus.<purpose>.bursts|bytes; with

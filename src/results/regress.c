@@ -119,19 +119,11 @@ static int rg__metrics(struct rg__loader *L, const struct nc__node *m,
     struct nicsim_regress_metric *x = &e->metrics[e->nmetrics];
     long id = nicsim_metric_find(k->text);
     if (id < 0 && !nicsim_metric_is_extra_name(k->text)) {
-      const struct nicsim_metric_def *defs = nicsim_metric_defs();
-      size_t best = NM__COUNT, bestd = 4;
-      for (size_t j = 0; j < NM__COUNT; j++) {
-        size_t d = nc__edit_distance(k->text, defs[j].name);
-        if (d < bestd) {
-          bestd = d;
-          best = j;
-        }
-      }
+      const char *near = nicsim_metric_suggest(k->text);
       char hint[300];
-      if (best < NM__COUNT)
+      if (near != NULL)
         nc__fmt(hint, sizeof hint, "did you mean '%s'? The metrics are listed in docs/metrics.md",
-                defs[best].name);
+                near);
       else
         nc__fmt(hint, sizeof hint, "the metrics are listed in docs/metrics.md");
       return RG__FAIL(L, k, hint, "entry '%s': unknown metric '%s'", e->name, k->text);

@@ -157,6 +157,34 @@ TEST_F(Cli, ValidateGoesOnAfterABadFileAndExits2) {
   EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, ValidateRunsTheSweepsPlotChecks) {
+  const char *head =
+      "platform: x86-gen3\n"
+      "sweep: {axes: {nic.desc_spacing: [16, 32]}}\n"
+      "plots:\n";
+  std::ofstream(path("metric.yaml"))
+      << head << "  - name: p\n    x: nic.desc_spacing\n    y: rx.gbsp\n";
+  std::ofstream(path("name.yaml"))
+      << head << "  - name: \"\"\n    x: nic.desc_spacing\n    y: rx.gbps\n";
+  struct {
+    const char *file, *cmd, *msg;
+  } cases[] = {
+      {"metric.yaml", "validate", ":6:8: error: plot 'p': unknown metric 'rx.gbsp'"},
+      {"metric.yaml", "sweep", ":6:8: error: plot 'p': unknown metric 'rx.gbsp'"},
+      {"name.yaml", "validate", ":4:11: error: plot name is empty"},
+      {"name.yaml", "sweep", ":4:11: error: plot name is empty"},
+  };
+  for (const auto &c : cases) {
+    auto r = std::string(c.cmd) == "sweep" ? run({c.cmd, path(c.file), "--dry-run"})
+                                           : run({c.cmd, path(c.file)});
+    EXPECT_EQ(r.status, 2) << c.cmd << " " << c.file << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, "") << c.cmd << " " << c.file;
+    EXPECT_NE(r.err.find(path(c.file) + c.msg), std::string::npos) << c.msg << "\n" << r.err;
+  }
+  auto r = run({"validate", path("metric.yaml")});
+  EXPECT_NE(r.err.find("hint: did you mean 'rx.gbps'?"), std::string::npos) << r.err;
+}
+
 TEST_F(Cli, RunUnknownPointListsTheLabels) {
   auto r = run({"run", data("sweep.yaml"), "--point", "middle"});
   EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
