@@ -16,7 +16,7 @@
 const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
-           "       commands: run, validate, sweep, merge, plot, report, demo, regress";
+           "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench, help";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--point LABEL]\n"
            "                  [--json FILE] [--csv FILE] [--trace FILE] [-q]";

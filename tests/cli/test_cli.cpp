@@ -157,6 +157,31 @@ TEST_F(Cli, ValidateGoesOnAfterABadFileAndExits2) {
   EXPECT_NE(r.err.find("missing.yaml"), std::string::npos) << r.err;
 }
 
+TEST_F(Cli, UsageLineListsEveryCommand) {
+  auto help = run({"--help"});
+  ASSERT_EQ(help.status, 0) << NICSIM_SHOW(help);
+  auto usage = run({});
+  ASSERT_EQ(usage.status, 2) << NICSIM_SHOW(usage);
+  std::smatch m;
+  ASSERT_TRUE(std::regex_search(usage.err, m, std::regex("commands: ([a-z, ]+)\n"))) << usage.err;
+  std::string listed = ", " + m[1].str() + ",";
+  // Every command of the --help table ("  NAME  summary" under "Commands:"), and help.
+  std::vector<std::string> names = {"help"};
+  bool in_table = false;
+  for (const std::string &l : lines_of(help.out)) {
+    if (l == "Commands:") {
+      in_table = true;
+    } else if (in_table && std::regex_search(l, m, std::regex("^  ([a-z]+) "))) {
+      names.push_back(m[1]);
+    } else if (in_table) {
+      break;
+    }
+  }
+  EXPECT_GE(names.size(), 10u) << help.out;
+  for (const std::string &n : names)
+    EXPECT_NE(listed.find(", " + n + ","), std::string::npos) << n << "\n" << usage.err;
+}
+
 TEST_F(Cli, ValidateRunsTheSweepsPlotChecks) {
   const char *head =
       "platform: x86-gen3\n"
