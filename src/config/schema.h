@@ -28,7 +28,7 @@
   X(run, seed, INT, "", "1", 0, 9.2e18, "",                                               \
     "Seed of every random stream; same config and seed give bit-identical results")       \
   X(run, lookahead, BOOL, "", "true", 0, 0, "",                                           \
-    "Speed only: a model about to wait while the kernel has nothing else to run up to then acts ahead instead; false gives the same results (all but sim.events), slower")
+    "Speed only: a model about to wait while the kernel has nothing else to run up to then acts ahead instead; false gives the same results (all but sim.events), slower. Not used with cpu.locking txq on several cores")
 
 /* cpu: the host CPU that runs the C driver. */
 #define NC_SECTION_cpu(X)                                                                   \
