@@ -412,6 +412,18 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
                 "traffic.sndbuf_bytes = %" PRId64 " is below Linux's smallest send buffer", c->traffic.sndbuf_bytes);
   }
 
+  /* imix draws the wire peer's UDP frame sizes; TCP segments and host TX frames are frame_bytes. */
+  if (c->traffic.frame_dist == NC_DIST_IMIX && (c->traffic.mode == NC_MODE_TX || c->traffic.protocol != NC_PROTO_UDP)) {
+    const enum nc_key_id ids[] = {NC_KEY_traffic_frame_dist, NC_KEY_traffic_mode, NC_KEY_traffic_protocol};
+    nc_value_format(c, &nc_keys()[NC_KEY_traffic_mode], a, sizeof a);
+    nc_value_format(c, &nc_keys()[NC_KEY_traffic_protocol], b, sizeof b);
+    return fail(c, blame(c, rank, ids, 3), err,
+                "use traffic.frame_dist fixed, or traffic.mode rx or bidir with traffic.protocol udp",
+                "traffic.frame_dist = imix draws the sizes of the wire's UDP frames, but traffic.mode = %s and "
+                "traffic.protocol = %s send none (TCP segments and host frames are traffic.frame_bytes)",
+                a, b);
+  }
+
   if (c->driver.bql_limit_min > c->driver.bql_limit_max) {
     const enum nc_key_id ids[] = {NC_KEY_driver_bql_limit_min, NC_KEY_driver_bql_limit_max};
     nc__fmt(hint, sizeof hint, "set driver.bql_limit_min to at most %" PRId64 ", or raise driver.bql_limit_max",

@@ -379,6 +379,17 @@ TEST(ConfigCheck, SendBufferNeedsAUdpSenderAndLinuxsSmallestSize) {
   check_ok("traffic: {mode: rx, sndbuf_bytes: 0}\n");
 }
 
+TEST(ConfigCheck, ImixNeedsTheWiresUdpFrames) {
+  nc_error e = check_error("traffic: {protocol: tcp, frame_dist: imix}\n");
+  EXPECT_EQ(where(e), "t.yaml:1:38");
+  EXPECT_NE(std::strstr(e.msg, "traffic.protocol = tcp send none"), nullptr) << e.msg;
+  EXPECT_NE(std::strstr(e.hint, "traffic.frame_dist fixed"), nullptr) << e.hint;
+  e = check_error("traffic: {mode: tx, frame_dist: imix}\n");
+  EXPECT_NE(std::strstr(e.msg, "traffic.mode = tx"), nullptr) << e.msg;
+  check_ok("traffic: {mode: bidir, frame_dist: imix}\n");
+  check_ok("traffic: {mode: rx, protocol: udp, frame_dist: imix}\n");
+}
+
 TEST(ConfigCheck, BqlMinimumLimitMayNotExceedTheMaximum) {
   nc_error e = check_error("driver: {bql: true, bql_limit_max: 3000, bql_limit_min: 5000}\n");
   EXPECT_EQ(where(e), "t.yaml:1:57") << "the key set last is blamed";
