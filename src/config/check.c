@@ -16,20 +16,20 @@
 
 #define MIB (1024.0 * 1024.0)
 
-/* How late key id was set: rank[id] if given, else 0 for a default, 1 otherwise. */
-static int rank_of(const struct nicsim_config *c, const unsigned char *rank, enum nc_key_id id) {
-  if (rank) return rank[id];
-  return strcmp(c->origin[id].file, "<default>") != 0;
-}
-
-/* The key to blame among ids[]: the one set latest in the resolution order
- * (so never a default if another was set), the first of equals. */
-static enum nc_key_id blame(const struct nicsim_config *c, const unsigned char *rank,
-                            const enum nc_key_id *ids, size_t n) {
+/* The key the rule blames; see config.h. */
+enum nc_key_id nc_config_blame(const struct nicsim_config *c, const enum nc_key_id *ids, size_t n) {
   enum nc_key_id best = ids[0];
   for (size_t i = 1; i < n; i++)
-    if (rank_of(c, rank, ids[i]) > rank_of(c, rank, best)) best = ids[i];
+    if (c->origin[ids[i]].layer > c->origin[best].layer) best = ids[i];
   return best;
+}
+
+/* Fills err at the blamed key's origin; see config.h. */
+int nc_config_error(const struct nicsim_config *c, const enum nc_key_id *ids, size_t n, const char *hint,
+                    const char *msg, struct nc_error *err) {
+  const struct nc_origin *o = &c->origin[nc_config_blame(c, ids, n)];
+  nc__error_set(err, o->file, o->line, o->col, hint, "%s", msg);
+  return -1;
 }
 
 /* Fills err at key id's origin; returns -1. */
@@ -43,9 +43,7 @@ static int fail(const struct nicsim_config *c, enum nc_key_id id, struct nc_erro
   int r = vsnprintf(msg, sizeof msg, fmt, ap);
   va_end(ap);
   if (r < 0) msg[0] = 0;
-  const struct nc_origin *o = &c->origin[id];
-  nc__error_set(err, o->file, o->line, o->col, hint, "%s", msg);
-  return -1;
+  return nc_config_error(c, &id, 1, hint, msg, err);
 }
 
 /* True if v is a positive power of two. */
@@ -95,8 +93,8 @@ static int64_t spacing_near(const struct nicsim_config *c, int64_t sp) {
 }
 
 /* The rules the models' constructors enforce and the moderation rule
- * (docs/nic.md, Interrupt moderation); part of nc__config_check. */
-static int check_model_rules(const struct nicsim_config *c, const unsigned char *rank, struct nc_error *err) {
+ * (docs/nic.md, Interrupt moderation); part of nc_config_check. */
+static int check_model_rules(const struct nicsim_config *c, struct nc_error *err) {
   char hint[512], a[48], b[48];
   const bool nic = c->workload.kind == NC_WORKLOAD_NIC;
 
@@ -110,7 +108,7 @@ static int check_model_rules(const struct nicsim_config *c, const unsigned char 
     const enum nc_key_id ids[] = {NC_KEY_pcie_rc_pd_credits, NC_KEY_pcie_mps};
     nc__fmt(hint, sizeof hint, "set pcie.rc_pd_credits to at least %" PRId64 " (or 0: infinite), or a smaller pcie.mps",
             pd_need);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "pcie.rc_pd_credits = %" PRId64 " cannot cover one max-payload TLP: pcie.mps = %" PRId64
                 " B needs %" PRId64 " data credits of 16 B",
                 c->pcie.rc_pd_credits, c->pcie.mps, pd_need);
@@ -124,7 +122,7 @@ static int check_model_rules(const struct nicsim_config *c, const unsigned char 
             "set nic.desc_cache_entries to at least %" PRId64 " (or 0: two fetch batches), or "
             "nic.desc_fetch_max to at most %" PRId64,
             c->nic.desc_fetch_max, c->nic.desc_cache_entries);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "nic.desc_cache_entries = %" PRId64 " cannot hold one fetch batch (nic.desc_fetch_max = %" PRId64
                 " descriptors)",
                 c->nic.desc_cache_entries, c->nic.desc_fetch_max);
@@ -137,7 +135,7 @@ static int check_model_rules(const struct nicsim_config *c, const unsigned char 
     const enum nc_key_id ids[] = {NC_KEY_nic_tx_fifo_bytes, NC_KEY_traffic_frame_bytes};
     nc__fmt(hint, sizeof hint, "set nic.tx_fifo_bytes to at least %" PRId64 " (or 0: two longest frames)",
             longest);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "nic.tx_fifo_bytes = %" PRId64 " cannot hold the longest frame: %" PRId64
                 " B without its FCS (the larger of 1518 and traffic.frame_bytes = %" PRId64 ")",
                 c->nic.tx_fifo_bytes, longest, c->traffic.frame_bytes);
@@ -153,7 +151,7 @@ static int check_model_rules(const struct nicsim_config *c, const unsigned char 
     nc__fmt(hint, sizeof hint,
             "set nic.pause_xon_bytes below %" PRId64 " (or 0: half of XOFF), or nic.pause_xoff_bytes above %" PRId64,
             xoff, xon);
-    return fail(c, blame(c, rank, ids, c->nic.pause_xoff_bytes > 0 ? 2 : 3), err, hint,
+    return fail(c, nc_config_blame(c, ids, c->nic.pause_xoff_bytes > 0 ? 2 : 3), err, hint,
                 "nic.pause_xon_bytes = %" PRId64 " B is not below the XOFF level (%s): the MAC would send XON "
                 "while still above XOFF",
                 xon, a);
@@ -165,7 +163,7 @@ static int check_model_rules(const struct nicsim_config *c, const unsigned char 
   if (c->nic.family != NC_NIC_STMMAC && c->nic.irq_coal_frames > 1 && c->nic.irq_coal_usecs < 0.5) {
     const enum nc_key_id ids[] = {NC_KEY_nic_irq_coal_frames, NC_KEY_nic_irq_coal_usecs};
     nc__real_format(c->nic.irq_coal_usecs, b, sizeof b);
-    return fail(c, blame(c, rank, ids, 2), err,
+    return fail(c, nc_config_blame(c, ids, 2), err,
                 "set nic.irq_coal_usecs to at least 1 (drivers program whole microseconds), or "
                 "nic.irq_coal_frames: 1",
                 "nic.irq_coal_frames = %" PRId64 " with no coalescing timer (nic.irq_coal_usecs = %s): the last "
@@ -177,12 +175,6 @@ static int check_model_rules(const struct nicsim_config *c, const unsigned char 
 
 /* Checks cross-key rules; see config.h. */
 int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
-  return nc__config_check(c, NULL, err);
-}
-
-/* Checks cross-key rules, blaming by rank; see config_internal.h. */
-int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
-                     struct nc_error *err) {
   struct nc_error dummy;
   if (!err) err = &dummy;
   char hint[512], a[48], b[48];
@@ -192,7 +184,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     nc__real_format(c->run.warmup_us, a, sizeof a);
     nc__real_format(c->run.duration_us, b, sizeof b);
     nc__fmt(hint, sizeof hint, "set run.warmup_us below %s, or run.duration_us above %s", b, a);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "run.warmup_us (%s us) must be below run.duration_us (%s us)", a, b);
   }
 
@@ -200,7 +192,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_cpu_app_core, NC_KEY_cpu_cores};
     nc__fmt(hint, sizeof hint, "set cpu.app_core below %" PRId64 ", or cpu.cores to at least %" PRId64,
             c->cpu.cores, c->cpu.app_core + 1);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "cpu.app_core = %" PRId64 " names no core: cpu.cores is %" PRId64, c->cpu.app_core, c->cpu.cores);
   }
 
@@ -208,7 +200,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_iommu_iotlb_ways, NC_KEY_iommu_iotlb_entries};
     nc__fmt(hint, sizeof hint, "set iommu.iotlb_entries to a multiple of iommu.iotlb_ways (%" PRId64 "), e.g. %" PRId64,
             c->iommu.iotlb_ways, c->iommu.iotlb_ways * (c->iommu.iotlb_entries / c->iommu.iotlb_ways + 1));
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "iommu.iotlb_entries = %" PRId64 " is not a multiple of iommu.iotlb_ways = %" PRId64
                 ": the IOTLB has entries / ways sets",
                 c->iommu.iotlb_entries, c->iommu.iotlb_ways);
@@ -266,7 +258,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_driver_name, NC_KEY_nic_family};
     nc__fmt(hint, sizeof hint, "set driver.name: %s, or nic.family: %s",
             fam_names[c->nic.family], drv_names[c->driver.name]);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "driver.name = %s cannot drive nic.family = %s: each driver speaks only its "
                 "family's descriptors and registers",
                 drv_names[c->driver.name], fam_names[c->nic.family]);
@@ -280,7 +272,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
   if (sp < fam_desc) {
     const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_family};
     nc__fmt(hint, sizeof hint, "set nic.desc_spacing to at least %" PRId64, fam_desc);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "nic.desc_spacing = %" PRId64 " B is smaller than the %" PRId64
                 "-byte %s descriptor",
                 sp, fam_desc, fam_names[c->nic.family]);
@@ -289,7 +281,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes};
     nc__fmt(hint, sizeof hint, "use 16 or %" PRId64 " (nic.rx_desc_bytes): i40e rings are packed",
             c->nic.rx_desc_bytes);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "nic.desc_spacing = %" PRId64 " B is not an i40e descriptor stride", sp);
   }
   if (c->nic.family == NC_NIC_STMMAC && sp != 16)
@@ -310,7 +302,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
       const enum nc_key_id ids[] = {tx ? NC_KEY_nic_tx_queues : NC_KEY_nic_rx_queues, NC_KEY_nic_family};
       nc__fmt(hint, sizeof hint, "set %s: 1, or nic.family: generic or i40e (the multi-queue families)",
               tx ? "nic.tx_queues" : "nic.rx_queues");
-      return fail(c, blame(c, rank, ids, 2), err, hint,
+      return fail(c, nc_config_blame(c, ids, 2), err, hint,
                   "%s = %" PRId64 ": the %s family is modelled with one queue per direction",
                   tx ? "nic.tx_queues" : "nic.rx_queues", q, fam_names[c->nic.family]);
     }
@@ -369,7 +361,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
   /* Rules the models check when they are built (DmaEngine, Mac, PcieLink,
    * TlpFormat), on the values they derive (config/derived.h), so a run never
    * gets that far with them. */
-  if (check_model_rules(c, rank, err) != 0) return -1;
+  if (check_model_rules(c, err) != 0) return -1;
 
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {
@@ -379,7 +371,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
             "driver.rx_buf_bytes to at least %" PRId64 ", or traffic.frame_bytes to at most "
             "%" PRId64,
             need_buf, c->driver.rx_buf_bytes + 4);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "traffic.frame_bytes = %" PRId64 " does not fit in driver.rx_buf_bytes = %" PRId64,
                 c->traffic.frame_bytes, c->driver.rx_buf_bytes);
   }
@@ -389,7 +381,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     nc__real_format(c->traffic.rate_gbps, a, sizeof a);
     nc__real_format(c->nic.line_rate_gbps, b, sizeof b);
     nc__fmt(hint, sizeof hint, "set traffic.rate_gbps to at most %s, or 0 for line rate", b);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "traffic.rate_gbps = %s exceeds nic.line_rate_gbps = %s", a, b);
   }
 
@@ -398,7 +390,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_traffic_sndbuf_bytes, NC_KEY_traffic_mode, NC_KEY_traffic_protocol};
     nc_value_format(c, &nc_keys()[NC_KEY_traffic_mode], a, sizeof a);
     nc_value_format(c, &nc_keys()[NC_KEY_traffic_protocol], b, sizeof b);
-    return fail(c, blame(c, rank, ids, 3), err,
+    return fail(c, nc_config_blame(c, ids, 3), err,
                 "set traffic.sndbuf_bytes to 0, or use traffic.mode tx or bidir with traffic.protocol udp",
                 "traffic.sndbuf_bytes = %" PRId64 " limits the host's UDP sender, but traffic.mode = %s and "
                 "traffic.protocol = %s have none",
@@ -417,7 +409,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_traffic_frame_dist, NC_KEY_traffic_mode, NC_KEY_traffic_protocol};
     nc_value_format(c, &nc_keys()[NC_KEY_traffic_mode], a, sizeof a);
     nc_value_format(c, &nc_keys()[NC_KEY_traffic_protocol], b, sizeof b);
-    return fail(c, blame(c, rank, ids, 3), err,
+    return fail(c, nc_config_blame(c, ids, 3), err,
                 "use traffic.frame_dist fixed, or traffic.mode rx or bidir with traffic.protocol udp",
                 "traffic.frame_dist = imix draws the sizes of the wire's UDP frames, but traffic.mode = %s and "
                 "traffic.protocol = %s send none (TCP segments and host frames are traffic.frame_bytes)",
@@ -428,7 +420,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     const enum nc_key_id ids[] = {NC_KEY_driver_bql_limit_min, NC_KEY_driver_bql_limit_max};
     nc__fmt(hint, sizeof hint, "set driver.bql_limit_min to at most %" PRId64 ", or raise driver.bql_limit_max",
             c->driver.bql_limit_max);
-    return fail(c, blame(c, rank, ids, 2), err, hint,
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "driver.bql_limit_min = %" PRId64 " exceeds driver.bql_limit_max = %" PRId64,
                 c->driver.bql_limit_min, c->driver.bql_limit_max);
   }
@@ -453,7 +445,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
       const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_workload_size_bytes};
       nc__fmt(hint, sizeof hint, "set workload.window_bytes to at least %" PRId64,
               c->workload.size_bytes);
-      return fail(c, blame(c, rank, ids, 2), err, hint,
+      return fail(c, nc_config_blame(c, ids, 2), err, hint,
                   "workload.window_bytes = %" PRId64 " B cannot hold one request of "
                   "workload.size_bytes = %" PRId64 " B",
                   c->workload.window_bytes, c->workload.size_bytes);
@@ -462,7 +454,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
       const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_memory_size_mb};
       nc__fmt(hint, sizeof hint, "set workload.window_bytes to at most %" PRId64 ", or raise memory.size_mb",
               c->memory.size_mb * (int64_t)MIB);
-      return fail(c, blame(c, rank, ids, 2), err, hint,
+      return fail(c, nc_config_blame(c, ids, 2), err, hint,
                   "workload.window_bytes = %" PRId64 " B does not fit in host memory "
                   "(memory.size_mb = %" PRId64 " MiB)",
                   c->workload.window_bytes, c->memory.size_mb);
@@ -479,7 +471,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     nc__fmt(hint, sizeof hint,
             "cache_sets x cache_ways x cache_line_bytes must be at most 64 MiB; "
             "model the per-core cache the driver's data lives in");
-    return fail(c, blame(c, rank, ids, 3), err, hint,
+    return fail(c, nc_config_blame(c, ids, 3), err, hint,
                 "cpu cache of %" PRId64 " sets x %" PRId64 " ways x %" PRId64 " B = %.0f MiB is too large",
                 c->cpu.cache_sets, c->cpu.cache_ways, c->cpu.cache_line_bytes, cache_bytes / MIB);
   }
@@ -495,7 +487,7 @@ int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
     int64_t need_mb = (int64_t)ceil(need / MIB);
     nc__fmt(hint, sizeof hint,
             "set memory.size_mb to at least %" PRId64 ", or use smaller rings or buffers", need_mb);
-    return fail(c, blame(c, rank, ids, 6), err, hint,
+    return fail(c, nc_config_blame(c, ids, 6), err, hint,
                 "host memory (memory.size_mb = %" PRId64 " MiB) is too small for the rings and "
                 "buffers, which need %" PRId64 " MiB (with 1 MiB slack)",
                 c->memory.size_mb, need_mb);

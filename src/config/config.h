@@ -47,12 +47,16 @@ NC_SECTIONS(NC_DECLARE_SECTION)
 #define NC_DECLARE_SECTION_IDS(sec) NC_SECTION_##sec(NC_DECLARE_KEY_ID)
 enum nc_key_id { NC_SECTIONS(NC_DECLARE_SECTION_IDS) NC_KEY__COUNT };
 
+/* The layers of the resolution order above: a later layer has a higher value. */
+enum nc_layer { NC_LAYER_DEFAULT, NC_LAYER_PLATFORM, NC_LAYER_SCENARIO, NC_LAYER_POINT, NC_LAYER_SET };
+
 /* Where a value came from. file is "<default>" for schema defaults,
  * "<command line>" for --set (col is then the column in the argument). */
 struct nc_origin {
   char file[NC_PATH_MAX];
-  int line; /* 1-based; 0 if not from a file */
-  int col;  /* 1-based */
+  int line;  /* 1-based; 0 if not from a file */
+  int col;   /* 1-based */
+  int layer; /* the enum nc_layer that set the value (NC_LAYER_DEFAULT if none) */
 };
 
 struct nicsim_config {
@@ -144,8 +148,19 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
                         size_t nsets, struct nicsim_config *out, struct nc_error *err);
 
 /* Cross-key (semantic) checks on a resolved config, e.g. warmup below
- * duration, spacing not below the descriptor size. Called by resolve. */
+ * duration, spacing not below the descriptor size. Called by resolve. A rule
+ * on several keys blames the one set latest (nc_config_blame). */
 int nc_config_check(const struct nicsim_config *c, struct nc_error *err);
+
+/* The key a rule on the keys ids[0..n-1] (n >= 1) blames: the one set in the
+ * latest layer (origin[].layer; so never a default if another was set), the
+ * first of equals. */
+enum nc_key_id nc_config_blame(const struct nicsim_config *c, const enum nc_key_id *ids, size_t n);
+/* Fills *err (if not NULL) at the origin of nc_config_blame(c, ids, n) with
+ * msg and hint (NULL: none), for rules checked outside src/config (the
+ * drivers'). Returns -1. */
+int nc_config_error(const struct nicsim_config *c, const enum nc_key_id *ids, size_t n, const char *hint,
+                    const char *msg, struct nc_error *err);
 
 /* Formats key k's value in c as YAML/CSV text (enums by name, bools
  * true/false, reals in the shortest form that reads back exactly). */

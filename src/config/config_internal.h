@@ -76,16 +76,6 @@ void nc__escape_ctrl(char *dst, size_t n, const char *src);
 /* snprintf that never fails loudly: truncates, always terminates. */
 void nc__fmt(char *buf, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* ---- semantic checks (check.c) ---------------------------------------- */
-
-/* Layers of the resolution order, as ranks: a later layer has a higher rank. */
-enum { NC__RANK_DEFAULT, NC__RANK_PLATFORM, NC__RANK_SCENARIO, NC__RANK_POINT, NC__RANK_SET };
-
-/* nc_config_check, where rank[key] (NULL: default or not) tells which layer
- * set each key; a rule involving several keys blames the latest-set one. */
-int nc__config_check(const struct nicsim_config *c, const unsigned char *rank,
-                     struct nc_error *err);
-
 /* ---- the YAML node tree (yaml_tree.c) ----------------------------------- */
 
 enum nc__node_kind { NC__SCALAR, NC__MAP, NC__SEQ };

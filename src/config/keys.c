@@ -645,5 +645,6 @@ int nc_config_set(struct nicsim_config *c, const char *arg, struct nc_error *err
   nc__fmt(o->file, sizeof o->file, "%s", cl);
   o->line = 1;
   o->col = col;
+  o->layer = NC_LAYER_SET;
   return 0;
 }

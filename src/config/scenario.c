@@ -1329,22 +1329,22 @@ size_t nc_scenario_repeats(const struct nc_scenario *s) {
 
 /* ---- resolution ------------------------------------------------------------------------- */
 
-/* Stores one value into c with its origin, and records its layer's rank. */
-static void apply_one(const struct nc_scenario *s, struct nicsim_config *c, unsigned char *rank,
-                      int r, const struct nc_key *k, const union nc__v *v, struct nc__pos at) {
+/* Stores one value into c with its origin and layer. */
+static void apply_one(const struct nc_scenario *s, struct nicsim_config *c, enum nc_layer layer,
+                      const struct nc_key *k, const union nc__v *v, struct nc__pos at) {
   size_t id = (size_t)(k - nc_keys());
   nc__value_store(c, k, v);
   struct nc_origin *o = &c->origin[id];
   nc__fmt(o->file, sizeof o->file, "%s", s->files[at.file]);
   o->line = at.line;
   o->col = at.col;
-  rank[id] = (unsigned char)r;
+  o->layer = layer;
 }
 
 /* Applies every value of a layer. */
-static void apply_layer(const struct nc_scenario *s, struct nicsim_config *c, unsigned char *rank,
-                        int r, const struct nc__layer *l) {
-  for (size_t i = 0; i < l->n; i++) apply_one(s, c, rank, r, l->a[i].key, &l->a[i].v, l->a[i].at);
+static void apply_layer(const struct nc_scenario *s, struct nicsim_config *c, enum nc_layer layer,
+                        const struct nc__layer *l) {
+  for (size_t i = 0; i < l->n; i++) apply_one(s, c, layer, l->a[i].key, &l->a[i].v, l->a[i].at);
 }
 
 /* Resolves one point, applies --set overrides and checks the result. */
@@ -1366,8 +1366,6 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
     return -1;
   }
   nc_config_defaults(out);
-  unsigned char rank[NC_KEY__COUNT];
-  memset(rank, NC__RANK_DEFAULT, sizeof rank);
   const struct nc__platref *plat = &s->base_plat;
   size_t p = 0, rep = 0, ax[NC_KEY__COUNT + 1];
   if (point >= 0) {
@@ -1378,15 +1376,15 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
     nc__fmt(out->label, sizeof out->label, "%s", s->labels[point]);
   }
   if (plat->plat >= 0) {
-    apply_layer(s, out, rank, NC__RANK_PLATFORM, &s->plats[plat->plat].layer);
+    apply_layer(s, out, NC_LAYER_PLATFORM, &s->plats[plat->plat].layer);
     nc__fmt(out->platform, sizeof out->platform, "%s", plat->text);
   }
-  apply_layer(s, out, rank, NC__RANK_SCENARIO, &s->base);
+  apply_layer(s, out, NC_LAYER_SCENARIO, &s->base);
   if (point >= 0) {
-    if (s->npts) apply_layer(s, out, rank, NC__RANK_POINT, &s->pts[p].layer);
+    if (s->npts) apply_layer(s, out, NC_LAYER_POINT, &s->pts[p].layer);
     for (size_t a = 0; a < s->naxes; a++)
       if (s->axes[a].key)
-        apply_one(s, out, rank, NC__RANK_POINT, s->axes[a].key, &s->axes[a].vals[ax[a]].v,
+        apply_one(s, out, NC_LAYER_POINT, s->axes[a].key, &s->axes[a].vals[ax[a]].v,
                   s->axes[a].vals[ax[a]].at);
     if (s->repeats > 1) {
       const struct nc_key *k = &nc_keys()[NC_KEY_run_seed];
@@ -1399,7 +1397,7 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
                       (long long)v.i, k->max);
         return -1;
       }
-      apply_one(s, out, rank, NC__RANK_POINT, k, &v, s->repeats_at);
+      apply_one(s, out, NC_LAYER_POINT, k, &v, s->repeats_at);
     }
   }
   if (s->name) {
@@ -1415,7 +1413,5 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
   if (s->description) nc__fmt(out->description, sizeof out->description, "%s", s->description);
   for (size_t i = 0; i < nsets; i++)
     if (nc_config_set(out, sets[i], err)) return -1;
-  for (size_t i = 0; i < NC_KEY__COUNT; i++)
-    if (strcmp(out->origin[i].file, "<command line>") == 0) rank[i] = NC__RANK_SET;
-  return nc__config_check(out, rank, err);
+  return nc_config_check(out, err);
 }
