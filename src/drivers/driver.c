@@ -1,6 +1,9 @@
-/* driver.c: the table of nicsim's C drivers, the lookup by name, and
- * nk_kernel_probe (which picks the driver named by the config). */
+/* driver.c: the table of nicsim's C drivers, the lookup by name, the
+ * drivers' config checks as config errors, and nk_kernel_probe (which picks
+ * the driver named by the config). */
 #include <errno.h>
+#include <inttypes.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -41,17 +44,95 @@ static bool driver_choice(int idx, char *buf, size_t n) {
   return false;
 }
 
-int nk_kernel_probe(struct nk_kernel *k, char *err, size_t errlen) {
-  const struct nicsim_config *cfg = nk_kernel_netdev(k)->cfg;
+/* The driver cfg->driver.name names; NULL with err written if there is none (*rc: -errno). */
+static const struct nk_driver *config_driver(const struct nicsim_config *cfg, char *err, size_t errlen, int *rc) {
   char name[64];
   if (!driver_choice(cfg->driver.name, name, sizeof name)) {
     snprintf(err, errlen, "driver.name: choice %d is not in the schema", cfg->driver.name);
-    return -EINVAL;
+    *rc = -EINVAL;
+    return NULL;
   }
   const struct nk_driver *drv = nk_driver_find(name);
   if (!drv) {
     snprintf(err, errlen, "driver.name '%s': no C driver of that name in src/drivers", name);
-    return -ENODEV;
+    *rc = -ENODEV;
   }
-  return nk_kernel_probe_driver(k, drv, err, errlen);
+  return drv;
+}
+
+/* Fills a driver's config error; see driver.h. */
+int nk_config_fail(struct nk_config_error *e, const enum nc_key_id *ids, size_t n, const char *hint,
+                   const char *fmt, ...) {
+  memset(e, 0, sizeof *e);
+  if (n > sizeof e->keys / sizeof e->keys[0]) n = sizeof e->keys / sizeof e->keys[0];
+  memcpy(e->keys, ids, n * sizeof *ids);
+  e->nkeys = n;
+  snprintf(e->hint, sizeof e->hint, "%s", hint ? hint : "");
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(e->msg, sizeof e->msg, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+/* The descriptor spacing rule of the generic NIC and mvneta; see driver.h. */
+int nk_config_spacing8(const struct nicsim_config *cfg, unsigned min, const char *what, struct nk_config_error *e) {
+  const int64_t sp = cfg->nic.desc_spacing;
+  if (sp >= (int64_t)min && sp % 8 == 0) return 0;
+  char hint[128];
+  snprintf(hint, sizeof hint, "use a multiple of 8 of at least %u, e.g. %" PRId64, min,
+           sp < (int64_t)min ? (int64_t)min : (sp + 7) / 8 * 8);
+  return nk_config_fail(e, NK_KEYS(NC_KEY_nic_desc_spacing), hint,
+                        "nic.desc_spacing = %" PRId64 ": %s needs a multiple of 8 (the 64-bit buffer address must "
+                        "stay aligned) of at least %u",
+                        sp, what, min);
+}
+
+/* The smallest rings a driver takes; see driver.h. */
+int nk_config_ring_min(const struct nicsim_config *cfg, int64_t rx_min, int64_t tx_min, const char *drv,
+                       struct nk_config_error *e) {
+  for (int tx = 0; tx < 2; tx++) {
+    const int64_t n = tx ? cfg->nic.tx_ring_size : cfg->nic.rx_ring_size, min = tx ? tx_min : rx_min;
+    const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
+    if (n >= min) continue;
+    char hint[64];
+    snprintf(hint, sizeof hint, "use at least %" PRId64, min);
+    return nk_config_fail(e, &id, 1, hint, "%s = %" PRId64 ": the %s driver's %s ring needs at least %" PRId64
+                          " descriptors", tx ? "nic.tx_ring_size" : "nic.rx_ring_size", n, drv, tx ? "TX" : "RX", min);
+  }
+  return 0;
+}
+
+/* Runs drv's config check for its probe; see driver.h. */
+int nk_driver_probe_check(const struct nk_driver *drv, const struct nicsim_config *cfg, char *err, size_t errlen) {
+  struct nk_config_error e;
+  memset(&e, 0, sizeof e);
+  if (!drv->check_config || drv->check_config(cfg, &e) == 0) return 0;
+  if (e.hint[0])
+    snprintf(err, errlen, "%s (%s)", e.msg, e.hint);
+  else
+    snprintf(err, errlen, "%s", e.msg);
+  return -EINVAL;
+}
+
+/* Checks cfg against its driver's rules, as a config error; see driver.h. */
+int nk_driver_check_config(const struct nicsim_config *cfg, struct nc_error *err) {
+  if (cfg->workload.kind != NC_WORKLOAD_NIC) return 0;
+  char msg[256];
+  int rc = 0;
+  const struct nk_driver *drv = config_driver(cfg, msg, sizeof msg, &rc);
+  const enum nc_key_id name_key = NC_KEY_driver_name;
+  if (!drv) return nc_config_error(cfg, &name_key, 1, "use a driver of src/drivers (docs/drivers.md)", msg, err);
+  struct nk_config_error e;
+  memset(&e, 0, sizeof e);
+  if (!drv->check_config || drv->check_config(cfg, &e) == 0) return 0;
+  if (e.nkeys == 0) return nc_config_error(cfg, &name_key, 1, e.hint, e.msg, err);
+  return nc_config_error(cfg, e.keys, e.nkeys, e.hint, e.msg, err);
+}
+
+/* Probes the driver cfg->driver.name names; see kernel.h. */
+int nk_kernel_probe(struct nk_kernel *k, char *err, size_t errlen) {
+  int rc = 0;
+  const struct nk_driver *drv = config_driver(nk_kernel_netdev(k)->cfg, err, errlen, &rc);
+  return drv ? nk_kernel_probe_driver(k, drv, err, errlen) : rc;
 }

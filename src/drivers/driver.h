@@ -14,6 +14,15 @@
 extern "C" {
 #endif
 
+/* Why a driver cannot run a config: the keys its rule involves (the one set
+ * latest is blamed), what is wrong, and the fix. */
+struct nk_config_error {
+  enum nc_key_id keys[4];
+  size_t nkeys;
+  char msg[512];
+  char hint[512];
+};
+
 struct nk_driver {
   const char *name;
   /* Allocates rings and buffers, programs the device, requests its IRQ,
@@ -25,6 +34,11 @@ struct nk_driver {
   /* End-of-run invariants of the driver's own accounting (ring indices,
    * buffers in flight). 0 or -1 with err. */
   int (*check)(struct net_device *dev, char *err, size_t errlen);
+  /* The rules this driver and its device put on the config beyond
+   * src/config/check.c's: 0, or -1 with *e filled. Reads only cfg. NULL:
+   * none. nk_driver_check_config runs it before a simulation (nicsim
+   * validate, run, sweep); probe runs it again. */
+  int (*check_config)(const struct nicsim_config *cfg, struct nk_config_error *e);
 };
 
 extern const struct nk_driver nk_driver_generic; /* generic.c: nicsim's generic NIC */
@@ -35,6 +49,31 @@ extern const struct nk_driver nk_driver_i40e;    /* i40e.c: Intel 700 series */
 
 /* The driver with this name, or NULL. */
 const struct nk_driver *nk_driver_find(const char *name);
+
+/* The ids and n arguments of nk_config_fail from a list of keys (C only):
+ * nk_config_fail(e, NK_KEYS(NC_KEY_nic_rx_ring_size), hint, ...). */
+#define NK_KEYS(...) \
+  (const enum nc_key_id[]){__VA_ARGS__}, sizeof((const enum nc_key_id[]){__VA_ARGS__}) / sizeof(enum nc_key_id)
+
+/* Fills *e for a check_config: the keys ids[0..n-1] (n from 1 to 4), the
+ * hint and the message; returns -1. */
+int nk_config_fail(struct nk_config_error *e, const enum nc_key_id *ids, size_t n, const char *hint,
+                   const char *fmt, ...) __attribute__((format(printf, 5, 6)));
+/* For check_config: nic.desc_spacing a multiple of 8 (the 64-bit buffer
+ * address stays aligned) of at least min bytes; 0, or -1 with *e filled
+ * (what names the device: "the generic NIC"). */
+int nk_config_spacing8(const struct nicsim_config *cfg, unsigned min, const char *what, struct nk_config_error *e);
+/* For check_config: an RX ring of at least rx_min and a TX ring of at least
+ * tx_min descriptors; 0, or -1 with *e filled (drv names the driver). */
+int nk_config_ring_min(const struct nicsim_config *cfg, int64_t rx_min, int64_t tx_min, const char *drv,
+                       struct nk_config_error *e);
+/* For probe: runs drv->check_config on cfg; on failure writes "msg (hint)"
+ * into err and returns -EINVAL, else 0. */
+int nk_driver_probe_check(const struct nk_driver *drv, const struct nicsim_config *cfg, char *err, size_t errlen);
+/* Checks cfg (a NIC workload) against the rules of the driver cfg->driver.name
+ * names, before anything is simulated: 0, or -1 with *err at the origin of
+ * the blamed key (nc_config_error). Other workloads probe no driver: 0. */
+int nk_driver_check_config(const struct nicsim_config *cfg, struct nc_error *err);
 
 #ifdef __cplusplus
 }

@@ -257,29 +257,25 @@ static void generic_free_rings(struct generic_priv *priv) {
 }
 
 /* Checks the config against what the generic NIC's descriptors can express. */
-static int generic_check_config(const struct nicsim_config *cfg, char *err, size_t errlen) {
-  if (cfg->nic.desc_spacing < (int64_t)GN_DESC_SIZE || cfg->nic.desc_spacing % 8) {
-    snprintf(err, errlen,
-             "nic.desc_spacing = %" PRId64 ": the generic NIC needs a multiple of 8 (the 64-bit buffer address "
-             "must stay aligned) of at least %u",
-             cfg->nic.desc_spacing, GN_DESC_SIZE);
+static int generic_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
+  char hint[256];
+  if (nk_config_spacing8(cfg, GN_DESC_SIZE, "the generic NIC", e) || nk_config_ring_min(cfg, 2, 2, "generic", e))
     return -1;
-  }
-  if (cfg->nic.rx_ring_size < 2 || cfg->nic.tx_ring_size < 2) {
-    snprintf(err, errlen, "generic: rings need at least 2 descriptors");
-    return -1;
-  }
-  if (cfg->driver.rx_buf_bytes > 0xffff) {
-    snprintf(err, errlen, "driver.rx_buf_bytes = %" PRId64 ": the generic RX descriptor's buf_len is 16 bits (max 65535)",
-             cfg->driver.rx_buf_bytes);
-    return -1;
-  }
-  if (cfg->traffic.mode != NC_MODE_TX && nf_dma_len((uint32_t)cfg->traffic.frame_bytes) > cfg->driver.rx_buf_bytes) {
-    snprintf(err, errlen,
-             "traffic.frame_bytes = %" PRId64 " needs %u-byte RX buffers but driver.rx_buf_bytes = %" PRId64
-             ": the generic NIC does not chain buffers",
-             cfg->traffic.frame_bytes, nf_dma_len((uint32_t)cfg->traffic.frame_bytes), cfg->driver.rx_buf_bytes);
-    return -1;
+  if (cfg->driver.rx_buf_bytes > 0xffff)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_bytes), "use at most 65535",
+                          "driver.rx_buf_bytes = %" PRId64
+                          ": the generic RX descriptor's buf_len is 16 bits (max 65535)",
+                          cfg->driver.rx_buf_bytes);
+  const uint32_t need = nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
+  if (cfg->traffic.mode != NC_MODE_TX && need > cfg->driver.rx_buf_bytes) {
+    snprintf(hint, sizeof hint,
+             "set driver.rx_buf_bytes to at least %u, or traffic.frame_bytes to at most %" PRId64
+             ", or traffic.mode: tx",
+             need, cfg->driver.rx_buf_bytes + NF_FCS_LEN);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes), hint,
+                          "traffic.frame_bytes = %" PRId64 " needs %u-byte RX buffers but driver.rx_buf_bytes = "
+                          "%" PRId64 ": the generic NIC does not chain buffers",
+                          cfg->traffic.frame_bytes, need, cfg->driver.rx_buf_bytes);
   }
   return 0;
 }
@@ -393,7 +389,7 @@ static void generic_program(struct generic_priv *priv) {
 static int generic_probe(struct net_device *dev, char *err, size_t errlen) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   const struct nicsim_config *cfg = dev->cfg;
-  if (generic_check_config(cfg, err, errlen) != 0) return -EINVAL;
+  if (nk_driver_probe_check(&nk_driver_generic, cfg, err, errlen) != 0) return -EINVAL;
   struct generic_priv *priv = calloc(1, sizeof *priv);
   if (!priv) {
     snprintf(err, errlen, "generic: out of host memory");
@@ -561,4 +557,5 @@ const struct nk_driver nk_driver_generic = {
     .remove = generic_remove,
     .ndo_start_xmit = generic_xmit,
     .check = generic_check,
+    .check_config = generic_check_config,
 };

@@ -429,34 +429,47 @@ static void i40e_free_rings(struct i40e_priv *priv) {
 }
 
 /* Checks the config against what the i40e queue context can express. */
-static int i40e_check_config(const struct nicsim_config *cfg, char *err, size_t errlen) {
-  const int64_t rs = cfg->nic.rx_ring_size, ts = cfg->nic.tx_ring_size;
-  if (rs < I40E_MIN_NUM_DESCRIPTORS || rs > I40E_MAX_NUM_DESCRIPTORS || rs % I40E_REQ_DESCRIPTOR_MULTIPLE ||
-      ts < I40E_MIN_NUM_DESCRIPTORS || ts > I40E_MAX_NUM_DESCRIPTORS || ts % I40E_REQ_DESCRIPTOR_MULTIPLE) {
-    snprintf(err, errlen,
-             "i40e: nic.rx_ring_size = %" PRId64 " and nic.tx_ring_size = %" PRId64
-             " must be multiples of %d in [%d, %d] (I40E_REQ_DESCRIPTOR_MULTIPLE, ethtool -G limits)",
-             rs, ts, I40E_REQ_DESCRIPTOR_MULTIPLE, I40E_MIN_NUM_DESCRIPTORS, I40E_MAX_NUM_DESCRIPTORS);
-    return -1;
+static int i40e_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
+  char hint[256];
+  for (int tx = 0; tx < 2; tx++) {
+    const int64_t n = tx ? cfg->nic.tx_ring_size : cfg->nic.rx_ring_size;
+    const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
+    if (n < I40E_MIN_NUM_DESCRIPTORS || n > I40E_MAX_NUM_DESCRIPTORS || n % I40E_REQ_DESCRIPTOR_MULTIPLE) {
+      const int64_t m = I40E_REQ_DESCRIPTOR_MULTIPLE;
+      snprintf(hint, sizeof hint, "use a multiple of %d from %d to %d, e.g. %" PRId64, I40E_REQ_DESCRIPTOR_MULTIPLE,
+               I40E_MIN_NUM_DESCRIPTORS, I40E_MAX_NUM_DESCRIPTORS,
+               n < I40E_MIN_NUM_DESCRIPTORS   ? I40E_MIN_NUM_DESCRIPTORS
+               : n > I40E_MAX_NUM_DESCRIPTORS ? I40E_MAX_NUM_DESCRIPTORS
+                                              : (n + m - 1) / m * m);
+      return nk_config_fail(e, &id, 1, hint,
+                            "i40e: %s = %" PRId64 ": ring sizes must be multiples of %d in [%d, %d] "
+                            "(I40E_REQ_DESCRIPTOR_MULTIPLE, ethtool -G limits)",
+                            tx ? "nic.tx_ring_size" : "nic.rx_ring_size", n, I40E_REQ_DESCRIPTOR_MULTIPLE,
+                            I40E_MIN_NUM_DESCRIPTORS, I40E_MAX_NUM_DESCRIPTORS);
+    }
   }
-  if (cfg->nic.rx_desc_bytes != 16 && cfg->nic.rx_desc_bytes != 32) {
-    snprintf(err, errlen, "i40e: nic.rx_desc_bytes = %" PRId64 " must be 16 or 32", cfg->nic.rx_desc_bytes);
-    return -1;
-  }
+  if (cfg->nic.rx_desc_bytes != 16 && cfg->nic.rx_desc_bytes != 32)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_rx_desc_bytes), "use 16 or 32",
+                          "i40e: nic.rx_desc_bytes = %" PRId64 " is not an i40e RX descriptor size",
+                          cfg->nic.rx_desc_bytes);
   if (cfg->nic.desc_spacing != 16 && cfg->nic.desc_spacing != cfg->nic.rx_desc_bytes) {
-    snprintf(err, errlen,
-             "i40e: nic.desc_spacing = %" PRId64 ": i40e descriptors are packed; use 16 (or nic.rx_desc_bytes = %" PRId64
-             ")",
-             cfg->nic.desc_spacing, cfg->nic.rx_desc_bytes);
-    return -1;
+    snprintf(hint, sizeof hint, "use 16 (or nic.rx_desc_bytes = %" PRId64 ")", cfg->nic.rx_desc_bytes);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes), hint,
+                          "i40e: nic.desc_spacing = %" PRId64 ": i40e descriptors are packed", cfg->nic.desc_spacing);
   }
-  const int64_t buf = cfg->driver.rx_buf_bytes;
-  if (buf % I40E_RXQ_CTX_DBUFF_UNIT || buf > (int64_t)(I40E_RXD_QW1_LENGTH_PBUF_MASK >> I40E_RXD_QW1_LENGTH_PBUF_SHIFT)) {
-    snprintf(err, errlen,
-             "i40e: driver.rx_buf_bytes = %" PRId64 " must be a multiple of %d (the queue context's DBUFF unit) "
-             "of at most 16256 (the 14-bit write-back length)",
-             buf, I40E_RXQ_CTX_DBUFF_UNIT);
-    return -1;
+  const int64_t buf = cfg->driver.rx_buf_bytes, unit = I40E_RXQ_CTX_DBUFF_UNIT;
+  const int64_t max = (int64_t)(I40E_RXD_QW1_LENGTH_PBUF_MASK >> I40E_RXD_QW1_LENGTH_PBUF_SHIFT) / unit * unit;
+  if (buf % unit || buf > max) {
+    if (buf > max)
+      snprintf(hint, sizeof hint, "use a multiple of %" PRId64 " of at most %" PRId64 ", e.g. %" PRId64, unit, max,
+               max);
+    else
+      snprintf(hint, sizeof hint, "use a multiple of %" PRId64 " of at most %" PRId64 ", e.g. %" PRId64 " or %" PRId64,
+               unit, max, buf / unit * unit, (buf / unit + 1) * unit);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_bytes), hint,
+                          "i40e: driver.rx_buf_bytes = %" PRId64 " is not a receive buffer size the queue context "
+                          "can express (it counts %" PRId64 "-byte DBUFF units; the write-back length is 14 bits)",
+                          buf, unit);
   }
   return 0;
 }
@@ -579,7 +592,7 @@ static void i40e_configure(struct i40e_priv *priv) {
 static int i40e_probe(struct net_device *dev, char *err, size_t errlen) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   const struct nicsim_config *cfg = dev->cfg;
-  if (i40e_check_config(cfg, err, errlen) != 0) return -EINVAL;
+  if (nk_driver_probe_check(&nk_driver_i40e, cfg, err, errlen) != 0) return -EINVAL;
   struct i40e_priv *priv = calloc(1, sizeof *priv);
   if (!priv) {
     snprintf(err, errlen, "i40e: out of host memory");
@@ -770,4 +783,5 @@ const struct nk_driver nk_driver_i40e = {
     .remove = i40e_remove,
     .ndo_start_xmit = i40e_xmit_frame,
     .check = i40e_check,
+    .check_config = i40e_check_config,
 };

@@ -440,25 +440,21 @@ static u32 lan743x_max_frame(const struct nicsim_config *cfg) {
 }
 
 /* Checks the config against what this driver and the LAN743x can do. */
-static int lan743x_check_config(const struct nicsim_config *cfg, char *err, size_t errlen) {
-  int64_t sp = cfg->nic.desc_spacing;
+static int lan743x_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
+  const int64_t sp = cfg->nic.desc_spacing, rs = cfg->nic.rx_ring_size;
   if (sp != LAN743X_DESC_SPACING_16 && sp != LAN743X_DESC_SPACING_32 && sp != LAN743X_DESC_SPACING_64 &&
-      sp != LAN743X_DESC_SPACING_128) {
-    snprintf(err, errlen, "nic.desc_spacing = %" PRId64 ": lan743x DSPACE is 16, 32, 64 or 128 bytes", sp);
-    return -1;
+      sp != LAN743X_DESC_SPACING_128)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_desc_spacing), "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
+                          "nic.desc_spacing = %" PRId64 ": lan743x DSPACE is 16, 32, 64 or 128 bytes", sp);
+  if (rs < 8 || rs % 8) {
+    char hint[128];
+    snprintf(hint, sizeof hint, "use a multiple of 8, e.g. %" PRId64, rs < 8 ? 8 : (rs + 7) / 8 * 8);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_rx_ring_size), hint,
+                          "nic.rx_ring_size = %" PRId64 ": lan743x needs a multiple of 8 (it moves RX_TAIL only at "
+                          "indices with index & 7 == 7)",
+                          rs);
   }
-  if (cfg->nic.rx_ring_size < 8 || cfg->nic.rx_ring_size % 8) {
-    snprintf(err, errlen,
-             "nic.rx_ring_size = %" PRId64 ": lan743x needs a multiple of 8 (it moves RX_TAIL only at indices "
-             "with index & 7 == 7)",
-             cfg->nic.rx_ring_size);
-    return -1;
-  }
-  if (cfg->nic.tx_ring_size < 2) {
-    snprintf(err, errlen, "lan743x: the TX ring needs at least 2 descriptors");
-    return -1;
-  }
-  return 0;
+  return nk_config_ring_min(cfg, 8, 2, "lan743x", e);
 }
 
 /* Frees every RX slot's skb (unmapping it) and the RX ring. */
@@ -631,7 +627,7 @@ static void lan743x_netdev_close(struct lan743x_adapter *adapter) {
 static int lan743x_pcidev_probe(struct net_device *netdev, char *err, size_t errlen) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   const struct nicsim_config *cfg = netdev->cfg;
-  if (lan743x_check_config(cfg, err, errlen) != 0) return -EINVAL;
+  if (nk_driver_probe_check(&nk_driver_lan743x, cfg, err, errlen) != 0) return -EINVAL;
   struct lan743x_adapter *adapter = calloc(1, sizeof *adapter);
   if (!adapter) {
     snprintf(err, errlen, "lan743x: out of host memory");
@@ -757,4 +753,5 @@ const struct nk_driver nk_driver_lan743x = {
     .remove = lan743x_pcidev_remove,
     .ndo_start_xmit = lan743x_netdev_xmit_frame,
     .check = lan743x_check,
+    .check_config = lan743x_check_config,
 };

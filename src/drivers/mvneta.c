@@ -353,28 +353,26 @@ static void mvneta_cleanup_rings(struct mvneta_port *pp) {
 }
 
 /* Checks what the mvneta device and this driver can express. */
-static int mvneta_check_config(const struct nicsim_config *cfg, char *err, size_t errlen) {
-  if (cfg->nic.desc_spacing < (int64_t)MVNETA_DESC_SIZE || cfg->nic.desc_spacing % 8) {
-    snprintf(err, errlen, "nic.desc_spacing = %" PRId64 ": mvneta needs a multiple of 8 of at least %u",
-             cfg->nic.desc_spacing, MVNETA_DESC_SIZE);
+static int mvneta_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
+  char hint[256];
+  if (nk_config_spacing8(cfg, MVNETA_DESC_SIZE, "mvneta", e) || nk_config_ring_min(cfg, 2, 3, "mvneta", e))
     return -1;
-  }
-  if (cfg->nic.rx_ring_size < 2 || cfg->nic.tx_ring_size < 3) {
-    snprintf(err, errlen, "mvneta: rings need at least 2 RX and 3 TX descriptors");
-    return -1;
-  }
-  if (cfg->memory.size_mb > 4096) {
-    snprintf(err, errlen, "memory.size_mb = %" PRId64 ": mvneta descriptors hold 32-bit buffer addresses (at most 4096 MiB)",
-             cfg->memory.size_mb);
-    return -1;
-  }
-  int64_t need = NET_SKB_PAD + (int64_t)MVNETA_MH_SIZE + (int64_t)nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
+  if (cfg->memory.size_mb > 4096)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_memory_size_mb), "use at most 4096",
+                          "memory.size_mb = %" PRId64
+                          ": mvneta descriptors hold 32-bit buffer addresses (at most 4096 MiB)",
+                          cfg->memory.size_mb);
+  const int64_t over = NET_SKB_PAD + (int64_t)MVNETA_MH_SIZE;
+  const int64_t need = over + (int64_t)nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
   if (cfg->traffic.mode != NC_MODE_TX && need > cfg->driver.rx_buf_bytes) {
-    snprintf(err, errlen,
-             "traffic.frame_bytes = %" PRId64 " needs driver.rx_buf_bytes >= %" PRId64
-             " for mvneta (NET_SKB_PAD %d + Marvell header %u + frame without FCS); it is %" PRId64,
-             cfg->traffic.frame_bytes, need, NET_SKB_PAD, MVNETA_MH_SIZE, cfg->driver.rx_buf_bytes);
-    return -1;
+    snprintf(hint, sizeof hint,
+             "set driver.rx_buf_bytes to at least %" PRId64 ", or traffic.frame_bytes to at most %" PRId64
+             ", or traffic.mode: tx",
+             need, cfg->driver.rx_buf_bytes - over + NF_FCS_LEN);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes), hint,
+                          "traffic.frame_bytes = %" PRId64 " needs driver.rx_buf_bytes >= %" PRId64
+                          " for mvneta (NET_SKB_PAD %d + Marvell header %u + frame without FCS); it is %" PRId64,
+                          cfg->traffic.frame_bytes, need, NET_SKB_PAD, MVNETA_MH_SIZE, cfg->driver.rx_buf_bytes);
   }
   return 0;
 }
@@ -440,7 +438,7 @@ static void mvneta_program(struct mvneta_port *pp) {
 static int mvneta_probe(struct net_device *dev, char *err, size_t errlen) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   const struct nicsim_config *cfg = dev->cfg;
-  if (mvneta_check_config(cfg, err, errlen) != 0) return -EINVAL;
+  if (nk_driver_probe_check(&nk_driver_mvneta, cfg, err, errlen) != 0) return -EINVAL;
   struct mvneta_port *pp = calloc(1, sizeof *pp);
   if (!pp) {
     snprintf(err, errlen, "mvneta: out of host memory");
@@ -583,4 +581,5 @@ const struct nk_driver nk_driver_mvneta = {
     .remove = mvneta_remove,
     .ndo_start_xmit = mvneta_tx,
     .check = mvneta_check,
+    .check_config = mvneta_check_config,
 };

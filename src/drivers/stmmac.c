@@ -510,41 +510,49 @@ static void stmmac_free_rings(struct stmmac_priv *priv) {
 }
 
 /* Checks the config against what the driver and the dwmac4 descriptors express. */
-static int stmmac_check_config(const struct nicsim_config *cfg, char *err, size_t errlen) {
+static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
+  char hint[256];
   if (cfg->nic.desc_spacing != (int64_t)STMMAC_DESC_SIZE) {
-    snprintf(err, errlen,
-             "nic.desc_spacing = %" PRId64 ": stmmac's normal descriptors are packed, %u bytes apart "
-             "(set nic.desc_spacing: %u)",
-             cfg->nic.desc_spacing, STMMAC_DESC_SIZE, STMMAC_DESC_SIZE);
-    return -1;
+    snprintf(hint, sizeof hint, "set nic.desc_spacing: %u", STMMAC_DESC_SIZE);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_desc_spacing), hint,
+                          "nic.desc_spacing = %" PRId64 ": stmmac's normal descriptors are packed, %u bytes apart",
+                          cfg->nic.desc_spacing, STMMAC_DESC_SIZE);
   }
-  if (cfg->nic.rx_ring_size < STMMAC_DMA_MIN_RING || cfg->nic.tx_ring_size < STMMAC_DMA_MIN_RING) {
-    snprintf(err, errlen, "stmmac: rings need at least %d descriptors (DMA_MIN_RX_SIZE / DMA_MIN_TX_SIZE)",
-             STMMAC_DMA_MIN_RING);
-    return -1;
-  }
-  int64_t sz = cfg->driver.rx_buf_bytes - cfg->driver.rx_buf_offset;
+  /* DMA_MIN_RX_SIZE / DMA_MIN_TX_SIZE */
+  if (nk_config_ring_min(cfg, STMMAC_DMA_MIN_RING, STMMAC_DMA_MIN_RING, "stmmac", e)) return -1;
+  const int64_t sz = cfg->driver.rx_buf_bytes - cfg->driver.rx_buf_offset;
   if (sz < 256) {
-    snprintf(err, errlen,
-             "driver.rx_buf_bytes = %" PRId64 " leaves %" PRId64 " bytes after driver.rx_buf_offset = %" PRId64
-             ": stmmac needs at least 256",
-             cfg->driver.rx_buf_bytes, sz, cfg->driver.rx_buf_offset);
-    return -1;
+    snprintf(hint, sizeof hint,
+             "set driver.rx_buf_bytes to at least %" PRId64 ", or driver.rx_buf_offset to at most %" PRId64,
+             cfg->driver.rx_buf_offset + 256, cfg->driver.rx_buf_bytes - 256);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset), hint,
+                          "driver.rx_buf_bytes = %" PRId64 " leaves %" PRId64
+                          " bytes after driver.rx_buf_offset = %" PRId64 ": stmmac needs at least 256",
+                          cfg->driver.rx_buf_bytes, sz, cfg->driver.rx_buf_offset);
   }
   uint32_t dma_buf_sz = (uint32_t)(sz & ~(int64_t)7);
   if (dma_buf_sz > STMMAC_RDES3_PACKET_SIZE_MASK) dma_buf_sz = STMMAC_RDES3_PACKET_SIZE_MASK & ~7u;
-  if (cfg->traffic.mode != NC_MODE_TX && nf_dma_len((uint32_t)cfg->traffic.frame_bytes) > dma_buf_sz) {
-    snprintf(err, errlen,
-             "traffic.frame_bytes = %" PRId64 " needs %u bytes of RX buffer but driver.rx_buf_bytes = %" PRId64
-             " minus driver.rx_buf_offset = %" PRId64 " leaves %u: the stmmac model takes one buffer per frame",
-             cfg->traffic.frame_bytes, nf_dma_len((uint32_t)cfg->traffic.frame_bytes), cfg->driver.rx_buf_bytes,
-             cfg->driver.rx_buf_offset, dma_buf_sz);
-    return -1;
+  const uint32_t need = nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
+  if (cfg->traffic.mode != NC_MODE_TX && need > dma_buf_sz) {
+    snprintf(hint, sizeof hint,
+             "set driver.rx_buf_bytes to at least %" PRId64 " (driver.rx_buf_offset + the frame, rounded up to 8), "
+             "or traffic.frame_bytes to at most %u, or traffic.mode: tx",
+             cfg->driver.rx_buf_offset + (int64_t)((need + 7u) & ~7u), dma_buf_sz + NF_FCS_LEN);
+    return nk_config_fail(e,
+                          NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset),
+                          hint,
+                          "traffic.frame_bytes = %" PRId64 " needs %u bytes of RX buffer but driver.rx_buf_bytes = "
+                          "%" PRId64 " minus driver.rx_buf_offset = %" PRId64
+                          " leaves %u: the stmmac model takes one buffer per frame",
+                          cfg->traffic.frame_bytes, need, cfg->driver.rx_buf_bytes, cfg->driver.rx_buf_offset,
+                          dma_buf_sz);
   }
-  if (cfg->traffic.mode != NC_MODE_RX && nf_dma_len((uint32_t)cfg->traffic.frame_bytes) > STMMAC_TDES2_BUFFER1_SIZE_MASK) {
-    snprintf(err, errlen, "traffic.frame_bytes = %" PRId64 ": a TX buffer holds at most %u bytes (TDES2)",
-             cfg->traffic.frame_bytes, STMMAC_TDES2_BUFFER1_SIZE_MASK);
-    return -1;
+  if (cfg->traffic.mode != NC_MODE_RX && need > STMMAC_TDES2_BUFFER1_SIZE_MASK) {
+    snprintf(hint, sizeof hint, "set traffic.frame_bytes to at most %u, or traffic.mode: rx",
+             STMMAC_TDES2_BUFFER1_SIZE_MASK + NF_FCS_LEN);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes), hint,
+                          "traffic.frame_bytes = %" PRId64 ": a TX buffer holds at most %u bytes (TDES2)",
+                          cfg->traffic.frame_bytes, STMMAC_TDES2_BUFFER1_SIZE_MASK);
   }
   return 0;
 }
@@ -614,7 +622,7 @@ static void stmmac_hw_setup(struct stmmac_priv *priv) {
 static int stmmac_probe(struct net_device *dev, char *err, size_t errlen) {
   NK_PROFILE_FUNC(NK_CLASS_OTHER);
   const struct nicsim_config *cfg = dev->cfg;
-  if (stmmac_check_config(cfg, err, errlen) != 0) return -EINVAL;
+  if (nk_driver_probe_check(&nk_driver_stmmac, cfg, err, errlen) != 0) return -EINVAL;
   struct stmmac_priv *priv = calloc(1, sizeof *priv);
   if (!priv) {
     snprintf(err, errlen, "stmmac: out of host memory");
@@ -787,4 +795,5 @@ const struct nk_driver nk_driver_stmmac = {
     .remove = stmmac_remove,
     .ndo_start_xmit = stmmac_xmit,
     .check = stmmac_check,
+    .check_config = stmmac_check_config,
 };

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstring>
 
 #include "sim/sim_run_util.h"
 
@@ -74,4 +75,19 @@ TEST(I40eSim, WeakOrderingChangesNothingWithoutSerialisation) {
   EXPECT_GT(metric(ro, "pcie.up.ro_tlps"), 0);
   EXPECT_EQ(metric(strict, "pcie.up.ro_tlps"), 0);
   EXPECT_EQ(metric(ro, "cpu.busy_cycles"), metric(strict, "cpu.busy_cycles")) << "the CPU does the same work";
+}
+
+// An API caller that skips nk_driver_check_config (the CLI's) still gets the
+// driver's rule from nicsim_simulate, as a failed probe with its hint.
+TEST(I40eSim, ADriverRuleTheConfigCheckerPassesFailsTheProbe) {
+  nicsim_config c = checked_config({"nic.family=i40e", "driver.name=i40e", "nic.line_rate_gbps=40"},
+                                   {"driver.rx_buf_bytes=2000"});
+  nicsim_results r;
+  nicsim_sim_error err;
+  EXPECT_EQ(nicsim_simulate(&c, &r, &err, 0), 1);
+  EXPECT_STREQ(err.component, "top.cpu");
+  EXPECT_NE(std::strstr(err.msg, "driver probe failed: i40e: driver.rx_buf_bytes = 2000 is not a receive buffer size"),
+            nullptr)
+      << err.msg;
+  EXPECT_NE(std::strstr(err.msg, "(use a multiple of 128 of at most 16256, e.g. 1920 or 2048)"), nullptr) << err.msg;
 }

@@ -1,0 +1,251 @@
+// test_driver_config.cpp: each C driver's config rules (struct nk_driver's
+// check_config): the keys a rule involves, its message and hint; and
+// nk_driver_check_config, which reports them as config errors at the blamed
+// key's file:line:col before anything is simulated.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "drivers/driver.h"
+#include "unit/config/config_test_util.h"
+
+namespace {
+
+// The schema defaults with --set overrides (their origins "<command line>").
+nicsim_config config_with(std::initializer_list<const char *> sets) {
+  nicsim_config c;
+  nc_config_defaults(&c);
+  for (const char *s : sets) {
+    nc_error e{};
+    EXPECT_EQ(nc_config_set(&c, s, &e), 0) << printed(e);
+  }
+  return c;
+}
+
+// What a driver's check_config says about a config.
+struct Outcome {
+  int rc = 0;
+  std::vector<nc_key_id> keys;
+  std::string msg, hint;
+};
+
+// Runs drv.check_config on c.
+Outcome check(const nk_driver &drv, const nicsim_config &c) {
+  nk_config_error e;
+  std::memset(&e, 0, sizeof e);
+  Outcome o;
+  o.rc = drv.check_config(&c, &e);
+  o.keys.assign(e.keys, e.keys + e.nkeys);
+  o.msg = e.msg;
+  o.hint = e.hint;
+  return o;
+}
+
+using Keys = std::vector<nc_key_id>;
+
+TEST(DriverConfig, EveryDriverChecksTheConfigAndAcceptsAWorkingOne) {
+  const struct {
+    const nk_driver *drv;
+    std::initializer_list<const char *> sets;
+  } cases[] = {{&nk_driver_generic, {}},
+               {&nk_driver_mvneta, {"nic.desc_spacing=32"}},
+               {&nk_driver_lan743x, {}},
+               {&nk_driver_stmmac, {}},
+               {&nk_driver_i40e, {}}};
+  for (const auto &k : cases) {
+    ASSERT_NE(k.drv->check_config, nullptr) << k.drv->name;
+    Outcome o = check(*k.drv, config_with(k.sets));
+    EXPECT_EQ(o.rc, 0) << k.drv->name << ": " << o.msg;
+  }
+}
+
+// Expects drv.check_config to reject c for the rule on keys, with msg and hint.
+void expect_rejects(const nk_driver &drv, const nicsim_config &c, const Keys &keys, const std::string &msg,
+                    const std::string &hint) {
+  Outcome o = check(drv, c);
+  EXPECT_EQ(o.rc, -1) << drv.name << " accepted it";
+  EXPECT_EQ(o.keys, keys) << o.msg;
+  EXPECT_EQ(o.msg, msg);
+  EXPECT_EQ(o.hint, hint);
+}
+
+// A config with one field set beyond the schema's range (only a hand-built
+// config, not a resolved one, gets there), for the rules that guard the C code.
+template <typename F>
+nicsim_config hand_built(std::initializer_list<const char *> sets, F tweak) {
+  nicsim_config c = config_with(sets);
+  tweak(c);
+  return c;
+}
+
+TEST(DriverConfig, Generic) {
+  expect_rejects(nk_driver_generic, config_with({"nic.desc_spacing=20"}), {NC_KEY_nic_desc_spacing},
+                 "nic.desc_spacing = 20: the generic NIC needs a multiple of 8 (the 64-bit buffer address must stay "
+                 "aligned) of at least 16",
+                 "use a multiple of 8 of at least 16, e.g. 24");
+  expect_rejects(nk_driver_generic, hand_built({}, [](nicsim_config &c) { c.nic.tx_ring_size = 1; }),
+                 {NC_KEY_nic_tx_ring_size},
+                 "nic.tx_ring_size = 1: the generic driver's TX ring needs at least 2 descriptors", "use at least 2");
+  expect_rejects(nk_driver_generic, config_with({"driver.rx_buf_bytes=65536"}), {NC_KEY_driver_rx_buf_bytes},
+                 "driver.rx_buf_bytes = 65536: the generic RX descriptor's buf_len is 16 bits (max 65535)",
+                 "use at most 65535");
+  expect_rejects(
+      nk_driver_generic, config_with({"traffic.frame_bytes=1518", "driver.rx_buf_bytes=1024"}),
+      {NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes},
+      "traffic.frame_bytes = 1518 needs 1514-byte RX buffers but driver.rx_buf_bytes = 1024: the generic "
+      "NIC does not chain buffers",
+      "set driver.rx_buf_bytes to at least 1514, or traffic.frame_bytes to at most 1028, or traffic.mode: tx");
+  EXPECT_EQ(check(nk_driver_generic, config_with({"traffic.mode=tx", "driver.rx_buf_bytes=1024"})).rc, 0)
+      << "TX-only traffic never lands in RX buffers";
+}
+
+TEST(DriverConfig, Mvneta) {
+  expect_rejects(nk_driver_mvneta, config_with({"nic.desc_spacing=36"}), {NC_KEY_nic_desc_spacing},
+                 "nic.desc_spacing = 36: mvneta needs a multiple of 8 (the 64-bit buffer address must stay aligned) "
+                 "of at least 32",
+                 "use a multiple of 8 of at least 32, e.g. 40");
+  expect_rejects(nk_driver_mvneta,
+                 hand_built({"nic.desc_spacing=32"}, [](nicsim_config &c) { c.nic.tx_ring_size = 2; }),
+                 {NC_KEY_nic_tx_ring_size},
+                 "nic.tx_ring_size = 2: the mvneta driver's TX ring needs at least 3 descriptors", "use at least 3");
+  expect_rejects(
+      nk_driver_mvneta, hand_built({"nic.desc_spacing=32"}, [](nicsim_config &c) { c.memory.size_mb = 8192; }),
+      {NC_KEY_memory_size_mb},
+      "memory.size_mb = 8192: mvneta descriptors hold 32-bit buffer addresses (at most 4096 MiB)", "use at most 4096");
+  expect_rejects(
+      nk_driver_mvneta, config_with({"nic.desc_spacing=32", "driver.rx_buf_bytes=1579"}),
+      {NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes},
+      "traffic.frame_bytes = 1518 needs driver.rx_buf_bytes >= 1580 for mvneta (NET_SKB_PAD 64 + Marvell "
+      "header 2 + frame without FCS); it is 1579",
+      "set driver.rx_buf_bytes to at least 1580, or traffic.frame_bytes to at most 1517, or traffic.mode: tx");
+  EXPECT_EQ(check(nk_driver_mvneta, config_with({"nic.desc_spacing=32", "driver.rx_buf_bytes=1580"})).rc, 0);
+  EXPECT_EQ(
+      check(nk_driver_mvneta, config_with({"nic.desc_spacing=32", "traffic.mode=tx", "driver.rx_buf_bytes=1024"})).rc,
+      0);
+}
+
+TEST(DriverConfig, Lan743x) {
+  expect_rejects(nk_driver_lan743x, config_with({"nic.desc_spacing=48"}), {NC_KEY_nic_desc_spacing},
+                 "nic.desc_spacing = 48: lan743x DSPACE is 16, 32, 64 or 128 bytes",
+                 "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)");
+  expect_rejects(nk_driver_lan743x, config_with({"nic.rx_ring_size=60"}), {NC_KEY_nic_rx_ring_size},
+                 "nic.rx_ring_size = 60: lan743x needs a multiple of 8 (it moves RX_TAIL only at indices with index & "
+                 "7 == 7)",
+                 "use a multiple of 8, e.g. 64");
+  expect_rejects(nk_driver_lan743x, hand_built({}, [](nicsim_config &c) { c.nic.tx_ring_size = 1; }),
+                 {NC_KEY_nic_tx_ring_size},
+                 "nic.tx_ring_size = 1: the lan743x driver's TX ring needs at least 2 descriptors", "use at least 2");
+}
+
+TEST(DriverConfig, Stmmac) {
+  expect_rejects(nk_driver_stmmac, config_with({"nic.desc_spacing=32"}), {NC_KEY_nic_desc_spacing},
+                 "nic.desc_spacing = 32: stmmac's normal descriptors are packed, 16 bytes apart",
+                 "set nic.desc_spacing: 16");
+  expect_rejects(nk_driver_stmmac, config_with({"nic.tx_ring_size=32"}), {NC_KEY_nic_tx_ring_size},
+                 "nic.tx_ring_size = 32: the stmmac driver's TX ring needs at least 64 descriptors", "use at least 64");
+  expect_rejects(
+      nk_driver_stmmac, config_with({"driver.rx_buf_bytes=300", "driver.rx_buf_offset=66"}),
+      {NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset},
+      "driver.rx_buf_bytes = 300 leaves 234 bytes after driver.rx_buf_offset = 66: stmmac needs at least 256",
+      "set driver.rx_buf_bytes to at least 322, or driver.rx_buf_offset to at most 44");
+  // 1536 - 66 = 1470, rounded down to 8: 1464 < the 1514 bytes of a 1518-byte frame.
+  expect_rejects(nk_driver_stmmac, config_with({"driver.rx_buf_bytes=1536", "driver.rx_buf_offset=66"}),
+                 {NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset},
+                 "traffic.frame_bytes = 1518 needs 1514 bytes of RX buffer but driver.rx_buf_bytes = 1536 minus "
+                 "driver.rx_buf_offset = 66 leaves 1464: the stmmac model takes one buffer per frame",
+                 "set driver.rx_buf_bytes to at least 1586 (driver.rx_buf_offset + the frame, rounded up to 8), or "
+                 "traffic.frame_bytes to at most 1468, or traffic.mode: tx");
+  EXPECT_EQ(check(nk_driver_stmmac, config_with({"driver.rx_buf_bytes=1586", "driver.rx_buf_offset=66"})).rc, 0)
+      << "the hint's value is enough";
+  EXPECT_NE(check(nk_driver_stmmac, config_with({"driver.rx_buf_bytes=1585", "driver.rx_buf_offset=66"})).rc, 0)
+      << "and the least that is";
+  expect_rejects(
+      nk_driver_stmmac, hand_built({"traffic.mode=tx"}, [](nicsim_config &c) { c.traffic.frame_bytes = 20000; }),
+      {NC_KEY_traffic_frame_bytes}, "traffic.frame_bytes = 20000: a TX buffer holds at most 16383 bytes (TDES2)",
+      "set traffic.frame_bytes to at most 16387, or traffic.mode: rx");
+}
+
+TEST(DriverConfig, I40e) {
+  const char *rings = "use a multiple of 32 from 64 to 4096, e.g. ";
+  expect_rejects(nk_driver_i40e, config_with({"nic.rx_ring_size=100"}), {NC_KEY_nic_rx_ring_size},
+                 "i40e: nic.rx_ring_size = 100: ring sizes must be multiples of 32 in [64, 4096] "
+                 "(I40E_REQ_DESCRIPTOR_MULTIPLE, ethtool -G limits)",
+                 std::string(rings) + "128");
+  EXPECT_EQ(check(nk_driver_i40e, config_with({"nic.tx_ring_size=32"})).hint, std::string(rings) + "64");
+  expect_rejects(nk_driver_i40e, config_with({"nic.rx_desc_bytes=24"}), {NC_KEY_nic_rx_desc_bytes},
+                 "i40e: nic.rx_desc_bytes = 24 is not an i40e RX descriptor size", "use 16 or 32");
+  expect_rejects(nk_driver_i40e, config_with({"nic.desc_spacing=64"}),
+                 {NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes},
+                 "i40e: nic.desc_spacing = 64: i40e descriptors are packed", "use 16 (or nic.rx_desc_bytes = 32)");
+  const char *buf =
+      "i40e: driver.rx_buf_bytes = %d is not a receive buffer size the queue context can express (it "
+      "counts 128-byte DBUFF units; the write-back length is 14 bits)";
+  char msg[256];
+  std::snprintf(msg, sizeof msg, buf, 2000);
+  expect_rejects(nk_driver_i40e, config_with({"driver.rx_buf_bytes=2000"}), {NC_KEY_driver_rx_buf_bytes}, msg,
+                 "use a multiple of 128 of at most 16256, e.g. 1920 or 2048");
+  std::snprintf(msg, sizeof msg, buf, 16384);
+  expect_rejects(nk_driver_i40e, config_with({"driver.rx_buf_bytes=16384"}), {NC_KEY_driver_rx_buf_bytes}, msg,
+                 "use a multiple of 128 of at most 16256, e.g. 16256");
+  EXPECT_EQ(check(nk_driver_i40e, config_with({"driver.rx_buf_bytes=16256"})).rc, 0);
+}
+
+// The error nk_driver_check_config gives for a resolved scenario (text as
+// t.yaml, with --set overrides), which must pass the config checker itself.
+nc_error driver_error(const std::string &text, std::initializer_list<const char *> sets = {},
+                      const char *name = "t.yaml") {
+  Loaded l;
+  load_text(l, text, name);
+  EXPECT_EQ(l.rc, 0) << printed(l.err);
+  nicsim_config c;
+  nc_error e{};
+  if (l.rc != 0) return e;
+  EXPECT_EQ(resolve(l, -1, &c, &e, sets), 0) << printed(e);
+  EXPECT_EQ(nk_driver_check_config(&c, &e), -1) << "accepted:\n" << text;
+  return e;
+}
+
+TEST(DriverConfigError, IsReportedAtTheBlamedKeysOrigin) {
+  const std::string i40e = "nic: {family: i40e}\ndriver: {name: i40e, rx_buf_bytes: 2000}\n";
+  nc_error e = driver_error(i40e);
+  EXPECT_EQ(where(e), "t.yaml:2:36");
+  EXPECT_STREQ(e.hint, "use a multiple of 128 of at most 16256, e.g. 1920 or 2048");
+  EXPECT_EQ(printed(e),
+            "t.yaml:2:36: error: i40e: driver.rx_buf_bytes = 2000 is not a receive buffer size the "
+            "queue context can express (it counts 128-byte DBUFF units; the write-back length is 14 "
+            "bits)\n  hint: use a multiple of 128 of at most 16256, e.g. 1920 or 2048\n");
+  e = driver_error("nic: {family: i40e}\ndriver: {name: i40e}\n", {"driver.rx_buf_bytes=2000"});
+  EXPECT_EQ(where(e), "<command line>:1:21");
+}
+
+TEST(DriverConfigError, BlamesTheKeySetLatest) {
+  // stmmac: rx_buf_bytes - rx_buf_offset below 256. Both in the scenario: the
+  // first of the rule's keys (rx_buf_bytes) is blamed.
+  const std::string base = "nic: {family: stmmac}\ntraffic: {frame_bytes: 256}\n";
+  nc_error e = driver_error(base + "driver: {name: stmmac, rx_buf_bytes: 300, rx_buf_offset: 66}\n");
+  EXPECT_EQ(where(e), "t.yaml:3:38");
+  // The offset set later (--set) is blamed.
+  e = driver_error(base + "driver: {name: stmmac, rx_buf_bytes: 300}\n", {"driver.rx_buf_offset=66"});
+  EXPECT_EQ(where(e), "<command line>:1:22");
+  // The platform sets rx_buf_bytes, the scenario the offset: the scenario's is blamed.
+  TempDir dir;
+  dir.write("plat.yaml", "driver: {rx_buf_bytes: 300}\n");
+  e = driver_error("platform: plat.yaml\n" + base + "driver: {name: stmmac, rx_buf_offset: 66}\n", {},
+                   (dir.path + "/t.yaml").c_str());
+  EXPECT_EQ(where(e), dir.path + "/t.yaml:4:39");
+}
+
+TEST(DriverConfigError, OnlyNicWorkloadsProbeADriver) {
+  nicsim_config c = config_with({"nic.family=i40e", "driver.name=i40e", "driver.rx_buf_bytes=2000"});
+  nc_error e{};
+  EXPECT_EQ(nk_driver_check_config(&c, &e), -1);
+  c = config_with({"workload.kind=dma-bench", "driver.name=i40e", "driver.rx_buf_bytes=2000"});
+  EXPECT_EQ(nk_driver_check_config(&c, &e), 0) << "a DMA benchmark runs no driver";
+  c = config_with({});
+  EXPECT_EQ(nk_driver_check_config(&c, &e), 0) << printed(e);
+}
+
+}  // namespace
