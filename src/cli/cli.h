@@ -100,7 +100,8 @@ void cli_sets_free(struct cli_sets *s);
 /* Loads a scenario (NULL: the built-in default); on error prints it and
  * returns CLI_EXIT_USAGE, else 0. */
 int cli_load(const char *path, struct nc_scenario **out);
-/* Resolves one point; on error prints it and returns CLI_EXIT_USAGE, else 0. */
+/* Resolves one point and checks it against its driver's config rules
+ * (nk_driver_check_config); on error prints it and returns CLI_EXIT_USAGE, else 0. */
 int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *sets,
                 struct nicsim_config *out);
 

@@ -11,6 +11,7 @@
 
 #include "cli/cli.h"
 #include "config/sweep.h"
+#include "drivers/driver.h"
 
 /* The usage synopsis of a command (NULL: of nicsim itself). */
 const char *cli_synopsis(const char *cmd) {
@@ -92,13 +93,14 @@ int cli_load(const char *path, struct nc_scenario **out) {
   return 0;
 }
 
-/* Resolves one point, printing any error. */
+/* Resolves one point and checks it against its driver's rules, printing any error. */
 int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *sets,
                 struct nicsim_config *out) {
   struct nc_error err;
 
   memset(&err, 0, sizeof(err));
-  if (nc_scenario_resolve(s, point, sets->v, sets->n, out, &err) != 0) {
+  if (nc_scenario_resolve(s, point, sets->v, sets->n, out, &err) != 0 ||
+      nk_driver_check_config(out, &err) != 0) {
     nc_error_print(&err, stderr);
     return CLI_EXIT_USAGE;
   }

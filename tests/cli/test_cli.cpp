@@ -252,6 +252,55 @@ TEST_F(Cli, SweepResolvesEveryPointBeforeStarting) {
   EXPECT_FALSE(exists(path("out")));
 }
 
+// A config the config checker accepts but the driver cannot run (i40e RX
+// buffers are whole 128-byte units): validate, run and sweep reject it with
+// the key's place and a hint, before simulating, as any other config error.
+TEST_F(Cli, DriverConfigRulesAreConfigErrors) {
+  std::ofstream(path("i40e.yaml")) << "name: i40e\n"
+                                      "platform: i40e-x86\n"
+                                      "driver:\n"
+                                      "  rx_buf_bytes: 2000\n";
+  std::ofstream(path("ok.yaml")) << "name: i40e\nplatform: i40e-x86\n";
+  const char *hint = "  hint: use a multiple of 128 of at most 16256, e.g. 1920 or 2048\n";
+  for (const char *cmd : {"validate", "run"}) {
+    auto r = run({cmd, path("i40e.yaml")});
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, "") << cmd;
+    EXPECT_NE(r.err.find(path("i40e.yaml") + ":4:17: error: i40e: driver.rx_buf_bytes = 2000 is not a receive "
+                                             "buffer size"),
+              std::string::npos)
+        << cmd << "\n"
+        << r.err;
+    EXPECT_NE(r.err.find(hint), std::string::npos) << cmd << "\n" << r.err;
+    EXPECT_EQ(r.err.find("simulating"), std::string::npos) << "failed before simulating";
+
+    r = run({cmd, path("ok.yaml"), "--set", "driver.rx_buf_bytes=2000"});
+    EXPECT_EQ(r.status, 2) << cmd << " --set\n" << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, "") << cmd;
+    EXPECT_NE(r.err.find("<command line>:1:21: error: i40e: driver.rx_buf_bytes = 2000"), std::string::npos)
+        << cmd << "\n"
+        << r.err;
+    EXPECT_NE(r.err.find(hint), std::string::npos) << cmd << "\n" << r.err;
+  }
+  auto r = run({"validate", path("ok.yaml"), "--set", "driver.rx_buf_bytes=1920"});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+
+  // A sweep checks every point before it starts: the second point is bad.
+  std::ofstream(path("sweep.yaml")) << "name: i40e-sweep\n"
+                                       "platform: i40e-x86\n"
+                                       "sweep: {axes: {driver.rx_buf_bytes: [2048, 2000]}}\n";
+  for (const char *cmd : {"validate", "sweep"}) {
+    r = std::string(cmd) == "sweep" ? run({cmd, path("sweep.yaml"), "-o", path("out")})
+                                    : run({cmd, path("sweep.yaml")});
+    EXPECT_EQ(r.status, 2) << cmd << "\n" << NICSIM_SHOW(r);
+    EXPECT_EQ(r.out, "") << cmd;
+    EXPECT_NE(r.err.find(path("sweep.yaml") + ":3:44: error: i40e: driver.rx_buf_bytes = 2000"), std::string::npos)
+        << cmd << "\n"
+        << r.err;
+  }
+  EXPECT_FALSE(exists(path("out"))) << "no point of a bad sweep runs";
+}
+
 TEST_F(Cli, SweepUnusableOutputDirectory) {
   FILE *f = fopen(path("file").c_str(), "w");
   ASSERT_NE(f, nullptr);
