@@ -944,6 +944,14 @@ void CpuCore::timer_arm(int id, uint64_t delay_ns) {
   const uint64_t t = local_time_ps();
   const uint64_t d = delay_ns > (UINT64_MAX - t) / 1000 ? UINT64_MAX - 1 : t + delay_ns * 1000;
   m_timer_due_ps[id] = d;
+  /* Core 0 runs the timers. Armed from another core (stmmac's TX timer from
+   * the sender's xmit), the expiry must reach core 0, which may be idle
+   * until its next interrupt: wake it then (a needless wake is harmless,
+   * its loop looks again). */
+  if (m_ncores >= 2 && m_cur != &m_cores[0] && d != UINT64_MAX - 1) {
+    m_irq_event.notify(ps(d - now_ps()));
+    note_activity();
+  }
 }
 
 uint64_t CpuCore::next_timer_ps() const {

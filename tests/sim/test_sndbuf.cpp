@@ -93,3 +93,20 @@ TEST(HostPacing, AverageCatchesUpWhereStrictLosesTurns) {
   nicsim::test::expect_conservation(strict);
   nicsim::test::expect_conservation(average);
 }
+
+// stmmac with 25 frames per IOC and a 3-frame socket: only the TX
+// coalescing timer frees the socket. Armed by the sender's xmit on core 1,
+// it must wake core 0 (which runs the timers) even when no interrupt does;
+// before that wake, such a run sent nothing after its first frames.
+TEST(SocketSendBuffer, ATimerArmedOnTheSendersCoreFreesTheSocket) {
+  for (const char *cores : {"cpu.cores=1", "cpu.cores=4"}) {
+    nicsim_results r;
+    ASSERT_TRUE(nicsim::test::run_in_child(
+        make_cfg({"nic.family=stmmac", "driver.name=stmmac", "driver.tx_coal_frames=25", "traffic.sndbuf_bytes=8192",
+                  "cpu.locking=txq", "run.duration_us=10000", cores}),
+        &r));
+    EXPECT_GT(metric(r, "tx.pkts"), 15.0) << cores << ": a 1 ms timer round per 3 frames over 9.8 ms";
+    EXPECT_GT(metric(r, "tx.sndbuf_waits"), 0.0) << cores;
+    nicsim::test::expect_conservation(r);
+  }
+}
