@@ -32,6 +32,9 @@ DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
   p.desc_proc_cycles = static_cast<uint32_t>(cfg.nic.desc_proc_cycles);
   p.wb_threshold = cfg.nic.wb_mode == NC_WB_DESC ? 1 : static_cast<uint32_t>(cfg.nic.wb_threshold);
   p.tx_head_wb = cfg.nic.wb_mode == NC_WB_HEAD;
+  /* DWMAC4 sets TBU when the TX DMA finds the next descriptor not its own
+   * (it has sent everything it was given); the driver enables it with TBUE. */
+  p.tx_irq_on_drain = cfg.nic.family == NC_NIC_STMMAC && cfg.driver.stmmac_tbu;
   p.rx_drop_nodesc = cfg.nic.rx_drop_nodesc;
   p.prefetch_threshold = static_cast<uint32_t>(cfg.nic.desc_prefetch_threshold);
   p.max_read_reqs = static_cast<uint32_t>(cfg.nic.max_read_reqs);
@@ -119,6 +122,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
     w.cause = GN_INT_TX;
     w.rx = false;
     w.head_wb = p.tx_head_wb || codec.tx_head_writeback();
+    w.irq_on_drain = p.tx_irq_on_drain;
     w.head_wb_addr = &m_tx_head_wb_addr[q];
   }
   set_ring_geometry();
@@ -607,6 +611,8 @@ void DmaEngine::wb_complete(WbQueue &q, uint32_t i, uint32_t n) {
     frames += q.eop[k];
     ioc |= q.eop[k] && q.ioc[k];
   }
+  /* TBU: the ring holds nothing more the device owns; it suspends and says so. */
+  if (q.irq_on_drain && q.ring->owned() == 0) ioc = true;
   if (frames) {
     if (q.rx) {
       m_cnt.rx_dma_frames += frames;

@@ -58,6 +58,7 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t desc_proc_cycles = 4;    /* NIC cycles per descriptor, cycles */
     uint32_t wb_threshold = 1;        /* completed descriptors per write-back */
     bool tx_head_wb = false;          /* TX: write the head index, not the descriptors */
+    bool tx_irq_on_drain = false;     /* TX: interrupt when the ring drains (stmmac TBU, driver.stmmac_tbu) */
     bool rx_drop_nodesc = false;      /* RX: drop a frame whose queue has no descriptor left */
     uint32_t prefetch_threshold = 0;  /* fetch while cached <= this; 0: whenever a batch fits */
     uint32_t max_read_reqs = 32;      /* outstanding read requests (tags) */
@@ -188,6 +189,7 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t cause = 0;            /* GN_INT_RX or GN_INT_TX */
     bool rx = false;
     bool head_wb = false;          /* write the new head index instead of the descriptors */
+    bool irq_on_drain = false;     /* TX: completing the last descriptor given raises the cause (TBU) */
     uint8_t head_buf[4] = {};      /* the head index, little-endian */
     std::vector<uint8_t> bytes;    /* encoded descriptors, wb_threshold of them */
     std::vector<uint32_t> idx;     /* their ring indices */

@@ -235,6 +235,10 @@
   X(driver, stmmac_queues, INT, "queues", "1", 1, 8, "",                                   \
     "stmmac: MTL queues and DMA channels set up (plat->rx/tx_queues_to_use); every "       \
     "interrupt reads each one's MTL and DMA status. Traffic uses queue 0, the rest idle")   \
+  X(driver, stmmac_tbu, BOOL, "", "false", 0, 0, "",                                       \
+    "stmmac (dwmac4 DMA): enable the Transmit Buffer Unavailable interrupt (TBUE in "       \
+    "DMA_CHAN_INTR_NORMAL, the seed's patch 3): the DMA interrupts when it has sent every "  \
+    "descriptor it was given, so frames coalesced without IOC are cleaned at once")         \
   X(driver, dma_weak_ordering, BOOL, "", "true", 0, 0, "",                                \
     "i40e: map RX buffers with DMA_ATTR_WEAK_ORDERING (relaxed-ordering writes where the " \
     "platform honours it)")                                                                 \

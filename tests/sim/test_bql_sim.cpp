@@ -2,8 +2,9 @@
 // with an interrupt per TX frame keeps the wire busy with a limit of about
 // two frames; with 25 frames per interrupt and the 1 ms coalescing timer as
 // the only other completion, BQL starves the queue (limit 0 at start, grown
-// only by what each timer round completed), which is what stmmac's TBU
-// interrupt (the seed's patch 3) exists to prevent. mvneta and i40e keep
+// only by what each timer round completed), which stmmac's TBU interrupt
+// (the seed's patch 3, driver.stmmac_tbu) prevents, at the price of an
+// interrupt whenever the ring drains. mvneta and i40e keep
 // BQL's bytes in flight equal to their rings' (their end-of-run checks).
 #include <gtest/gtest.h>
 
@@ -52,6 +53,28 @@ TEST(StmmacBql, CoalescedCompletionsStarveTheQueueUntilTheTimerFires) {
   nicsim_results on = stmmac_tx({"driver.tx_coal_frames=25", "driver.bql=true"});
   EXPECT_LT(metric(on, "tx.gbps"), 0.1) << "each 1 ms timer round lets only the frames the limit has grown to";
   EXPECT_LT(metric(on, "tx.bql_limit_max"), 25 * kFrame) << "never enough for an IOC within 2 ms";
+}
+
+// The TBU interrupt (driver.stmmac_tbu, the seed's patch 3): the DMA
+// interrupts when it has sent everything it was given, so a queue BQL
+// stopped is cleaned at once, not at the timer: line rate again.
+TEST(StmmacBql, TheTbuInterruptCleansAQueueBqlStoppedAtOnce) {
+  nicsim_results r = stmmac_tx({"driver.tx_coal_frames=25", "driver.bql=true", "driver.stmmac_tbu=true"});
+  EXPECT_GT(metric(r, "tx.gbps"), 0.98);
+  EXPECT_GT(metric(r, "tx.bql_stops"), 0.0);
+}
+
+// TBU's cost: a sender slower than the wire drains the ring after every
+// frame, and each drain is an interrupt that coalescing would have saved.
+TEST(StmmacTbu, ASlowSenderTakesAnInterruptPerFrame) {
+  nicsim_results off = stmmac_tx({"traffic.sndbuf_bytes=0", "traffic.rate_gbps=0.5", "driver.tx_coal_frames=25"});
+  nicsim_results on = stmmac_tx(
+      {"traffic.sndbuf_bytes=0", "traffic.rate_gbps=0.5", "driver.tx_coal_frames=25", "driver.stmmac_tbu=true"});
+  const double frames = metric(on, "tx.pkts");
+  ASSERT_GT(frames, 50.0);
+  EXPECT_EQ(metric(off, "tx.pkts"), frames);
+  EXPECT_LT(metric(off, "irq.count"), frames / 10) << "without TBU: an IOC per 25 frames and the timer";
+  EXPECT_GE(metric(on, "irq.count"), 0.9 * frames) << "with TBU: the ring drains after every frame";
 }
 
 TEST(BqlDrivers, MvnetaAndI40eKeepBqlsBytesInFlightEqualToTheirRings) {
