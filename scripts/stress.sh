@@ -89,6 +89,7 @@ for ((i = 0; i < runs; i++)); do
   fi
   if [ "$mode" != rx ] && [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set traffic.tx_pacing=average); fi
   if [ "$mode" != rx ] && [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set driver.bql=true); fi
+  case "$p" in *stmmac*) if [ $((RANDOM % 3)) -eq 0 ]; then a+=(--set driver.stmmac_tbu=true); fi ;; esac
   pick 64 128 512 1518; a+=(--set "traffic.frame_bytes=$R")
   if [ $((RANDOM % 4)) -eq 0 ]; then a+=(--set nic.pause_enable=true); fi
   if [ $((RANDOM % 7)) -eq 0 ]; then a+=(--set iommu.enabled=true); fi
