@@ -134,7 +134,7 @@ int cli_check_plots(const struct nc_scenario *s) {
 /* Checks, before simulating, that an output file can be written at path. */
 int cli_check_output_path(const char *cmd, const char *what, const char *path) {
   char real[NC_PATH_MAX], dir[NC_PATH_MAX];
-  const char *slash;
+  const char *base;
   struct stat st;
   int mode;
 
@@ -172,13 +172,10 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path) {
     return 0;
   }
   /* Replaced via a temporary beside it: its directory must take new files. */
-  slash = strrchr(real, '/');
-  if (slash == NULL)
-    snprintf(dir, sizeof(dir), ".");
-  else if (slash == real)
-    snprintf(dir, sizeof(dir), "/");
-  else
-    snprintf(dir, sizeof(dir), "%.*s", (int)(slash - real), real);
+  if (nicsim_path_split(real, dir, sizeof(dir), &base) != 0) {
+    fprintf(stderr, "nicsim %s: %s: path too long\n", cmd, path);
+    return CLI_EXIT_USAGE;
+  }
   if (stat(dir, &st) != 0) {
     fprintf(stderr, "nicsim %s: %s: cannot write %s: directory %s: %s\n", cmd, path, what, dir,
             strerror(errno));
@@ -202,11 +199,9 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path) {
 /* Splits a resolved output path into the stat of its directory and its name. */
 static int cli__dir_and_name(const char *real, struct stat *dir, const char **name) {
   char d[NC_PATH_MAX];
-  const char *slash = strrchr(real, '/');
 
-  *name = slash ? slash + 1 : real;
-  snprintf(d, sizeof(d), "%.*s", slash == NULL ? 1 : slash == real ? 1 : (int)(slash - real),
-           slash == NULL ? "." : real);
+  if (nicsim_path_split(real, d, sizeof(d), name) != 0)
+    return -1;
   return stat(d, dir);
 }
 

@@ -733,13 +733,7 @@ static int i40e_check_rings(const struct net_device *dev, const struct i40e_ring
       }
       if (tx->tx_bi[i].skb) ring_bytes += tx->tx_bi[i].bytecount;
     }
-    const u32 bql_bytes = nk_netdev_bql_inflight(dev, tx->queue_index);
-    if (dev->cfg->driver.bql && bql_bytes != ring_bytes) {
-      snprintf(err, errlen, "i40e: TX queue %u: BQL counts %u B in flight but the ring holds %u B (a frame "
-               "sent or completed without netdev_tx_sent_queue / netdev_tx_completed_queue)",
-               tx->queue_index, bql_bytes, ring_bytes);
-      return -1;
-    }
+    if (nk_netdev_bql_check(dev, tx->queue_index, ring_bytes, "i40e", err, errlen) != 0) return -1;
     if (__netif_subqueue_stopped(dev, tx->queue_index) && i40e_desc_unused(tx) >= I40E_TX_WAKE_THRESHOLD) {
       snprintf(err, errlen, "i40e: TX queue stopped with %u free descriptors (wake threshold %d): missed wake",
                i40e_desc_unused(tx), I40E_TX_WAKE_THRESHOLD);

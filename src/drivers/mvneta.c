@@ -556,12 +556,7 @@ static int mvneta_check(struct net_device *dev, char *err, size_t errlen) {
     }
     if (txq->tx_skb[i]) ring_bytes += txq->tx_skb[i]->len;
   }
-  const u32 bql_bytes = nk_netdev_bql_inflight(dev, 0);
-  if (dev->cfg->driver.bql && bql_bytes != ring_bytes) {
-    snprintf(err, errlen, "mvneta: BQL counts %u B in flight but the TX ring holds %u B (a frame sent or "
-             "completed without netdev_tx_sent_queue / netdev_tx_completed_queue)", bql_bytes, ring_bytes);
-    return -1;
-  }
+  if (nk_netdev_bql_check(dev, 0, ring_bytes, "mvneta", err, errlen) != 0) return -1;
   if (nk_kernel_skbs_in_use(dev->k) != txq->count) {
     snprintf(err, errlen, "mvneta: %u skbs allocated but %u frames on the TX ring (leak or double free)",
              nk_kernel_skbs_in_use(dev->k), txq->count);

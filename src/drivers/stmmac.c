@@ -753,12 +753,7 @@ static int stmmac_check(struct net_device *dev, char *err, size_t errlen) {
     }
     if (priv->tx_info[i].skb) ring_bytes += priv->tx_info[i].skb->len;
   }
-  const u32 bql_bytes = nk_netdev_bql_inflight(dev, 0);
-  if (dev->cfg->driver.bql && bql_bytes != ring_bytes) {
-    snprintf(err, errlen, "stmmac: BQL counts %u B in flight but the TX ring holds %u B (a frame sent or "
-             "completed without netdev_tx_sent_queue / netdev_tx_completed_queue)", bql_bytes, ring_bytes);
-    return -1;
-  }
+  if (nk_netdev_bql_check(dev, 0, ring_bytes, "stmmac", err, errlen) != 0) return -1;
   if (nk_kernel_skbs_in_use(dev->k) != in_flight) {
     snprintf(err, errlen, "stmmac: %u skbs allocated but %u frames on the TX ring (leak or double free)",
              nk_kernel_skbs_in_use(dev->k), in_flight);

@@ -413,6 +413,15 @@ u32 nk_netdev_bql_inflight(const struct net_device *dev, unsigned int q) {
   return dev->cfg->driver.bql && q < dev->num_tx_queues ? nk_dql_inflight(&dev->_tx[q].dql) : 0;
 }
 
+int nk_netdev_bql_check(const struct net_device *dev, unsigned int q, u32 ring_bytes, const char *who, char *err,
+                        size_t errlen) {
+  const u32 bql_bytes = nk_netdev_bql_inflight(dev, q);
+  if (!dev->cfg->driver.bql || bql_bytes == ring_bytes) return 0;
+  snprintf(err, errlen, "%s: TX queue %u: BQL counts %u B in flight but the ring holds %u B (a frame sent or "
+           "completed without netdev_tx_sent_queue / netdev_tx_completed_queue)", who, q, bql_bytes, ring_bytes);
+  return -1;
+}
+
 bool netif_xmit_stopped(const struct net_device *dev, u16 q) {
   return __netif_subqueue_stopped(dev, q) || (q < dev->num_tx_queues && dev->_tx[q].stack_xoff);
 }

@@ -562,6 +562,11 @@ void netdev_reset_queue(struct net_device *dev);
  * with driver.bql false, or q beyond the device's queues). nicsim's, for
  * drivers' check hooks: it must equal the lengths of the frames on the ring. */
 u32 nk_netdev_bql_inflight(const struct net_device *dev, unsigned int q);
+/* The drivers' check of that: with driver.bql, 0 if BQL's bytes in flight on
+ * TX queue q equal ring_bytes (the frames on the ring), else -1 with err
+ * ("<who>: TX queue q: BQL counts ..."). Always 0 with driver.bql false. */
+int nk_netdev_bql_check(const struct net_device *dev, unsigned int q, u32 ring_bytes, const char *who, char *err,
+                        size_t errlen);
 /* True while TX queue q is stopped by its driver or by BQL: the stack does
  * not call ndo_start_xmit then (Linux's netif_xmit_stopped). Drivers test
  * their own stop with netif_queue_stopped / __netif_subqueue_stopped. */

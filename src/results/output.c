@@ -87,6 +87,24 @@ int nicsim_output_target(const char *path, char *real, size_t n) {
   return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
 }
 
+/* Splits path into directory and last component; see output.h. */
+int nicsim_path_split(const char *path, char *dir, size_t n, const char **base) {
+  const char *slash = strrchr(path, '/');
+  size_t dlen;
+
+  *base = slash ? slash + 1 : path;
+  if (slash == NULL || slash == path) {
+    snprintf(dir, n, slash ? "/" : ".");
+    return 0;
+  }
+  dlen = (size_t)(slash - path);
+  if (dlen >= n)
+    return -ENAMETOOLONG;
+  memcpy(dir, path, dlen);
+  dir[dlen] = '\0';
+  return 0;
+}
+
 /* Writes buf to a character device or FIFO in place (no temporary, no rename). */
 static int nicsim__write_stream(const char *path, const char *buf, size_t len) {
   int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
@@ -105,7 +123,7 @@ int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
   char tmp[PATH_MAX];
   char dir[PATH_MAX];
   char target[PATH_MAX];
-  const char *slash, *base;
+  const char *base;
   char *buf = NULL;
   size_t len = 0;
   FILE *mem;
@@ -118,20 +136,9 @@ int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
   if (mode < 0)
     return mode;
   path = target; /* a symlink is written through: its target is replaced */
-  slash = strrchr(path, '/');
-  if (slash == NULL) {
-    snprintf(dir, sizeof(dir), ".");
-    base = path;
-  } else {
-    size_t dlen = (size_t)(slash - path);
-    if (dlen >= sizeof(dir))
-      return -ENAMETOOLONG;
-    memcpy(dir, path, dlen);
-    dir[dlen] = '\0';
-    if (dlen == 0)
-      snprintf(dir, sizeof(dir), "/");
-    base = slash + 1;
-  }
+  rc = nicsim_path_split(path, dir, sizeof(dir), &base);
+  if (rc < 0)
+    return rc;
   if (base[0] == '\0')
     return -EISDIR;
   n = snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp.XXXXXX", (int)(base - path), path, base);

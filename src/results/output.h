@@ -47,6 +47,10 @@ enum nicsim_out_mode {
  * a directory, -EINVAL for another type (socket, block device), or -errno
  * (-ELOOP, -ENAMETOOLONG, -EACCES, ...). Writes nothing. */
 int nicsim_output_target(const char *path, char *real, size_t n);
+/* Splits path into its directory (".", "/" or the part before the last '/')
+ * written to dir, and its last component, returned through *base (a pointer
+ * into path). 0, or -ENAMETOOLONG if the directory does not fit in n bytes. */
+int nicsim_path_split(const char *path, char *dir, size_t n, const char **base);
 
 /* Writes what emit produces to path. A regular file (or a new one) is
  * replaced atomically: the bytes go to a temporary file in the same
