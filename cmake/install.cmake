@@ -131,7 +131,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/memory/iommu.h
     models/memory/region_map.h
     models/nic/nic_device.h
-    models/nic/ps_time.h
+    models/common/ps_time.h
     models/pcie/flow_control.h
     models/pcie/latency_hist.h
     models/pcie/pcie_counters.h

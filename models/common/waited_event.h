@@ -7,7 +7,7 @@
 #include <cstdint>
 #include <systemc>
 
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 namespace nicsim {
 

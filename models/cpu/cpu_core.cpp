@@ -1,11 +1,12 @@
 // cpu_core.cpp: the platform ops with their costs, the interrupt input and the
 // kernel main loop (IRQ, NAPI softirq, paced host application, end of run).
 #include "cpu/cpu_core.h"
+#include "drivers/driver.h"
 
 #include "common/lookahead.h"
 
 #include "common/tlp.h"
-#include "nic/trace.h"
+#include "common/trace.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -1444,7 +1445,7 @@ void CpuCore::kernel_main() {
     violation(std::string("kernel create failed: ") + err);
     return;
   }
-  if (nk_kernel_probe(m_kernel, err, sizeof err) != 0) {
+  if (nk_driver_probe(m_kernel, err, sizeof err) != 0) {
     violation(std::string("driver probe failed: ") + err);
     return;
   }

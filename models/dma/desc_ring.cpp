@@ -3,7 +3,7 @@
 
 #include <algorithm>
 
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 namespace nicsim {
 

@@ -13,12 +13,12 @@
 #include <cstring>
 
 #include "config/derived.h"
-#include "hw/generic_nic.h"
-#include "hw/stmmac.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/stmmac_regs.h"
 #include "mac/mac.h"
 #include "net/rss.h"
-#include "nic/ps_time.h"
-#include "nic/trace.h"
+#include "common/ps_time.h"
+#include "common/trace.h"
 #include "pcie/pcie_link.h"
 
 namespace nicsim {

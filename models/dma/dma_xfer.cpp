@@ -4,8 +4,8 @@
 
 #include <cstdio>
 
-#include "nic/ps_time.h"
-#include "nic/trace.h"
+#include "common/ps_time.h"
+#include "common/trace.h"
 
 namespace nicsim {
 

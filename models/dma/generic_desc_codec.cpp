@@ -1,11 +1,11 @@
 /* generic_desc_codec.cpp: the generic NIC's descriptor layout, little-endian
- * field by field (offsets from src/hw/generic_nic.h). */
+ * field by field (offsets from src/hw/generic_nic_regs.h). */
 #include "dma/generic_desc_codec.h"
 
 #include <cstddef>
 #include <cstring>
 
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 
 namespace nicsim {
 namespace {

@@ -1,5 +1,5 @@
 /* generic_desc_codec.h: descriptor format of nicsim's generic NIC
- * (src/hw/generic_nic.h, 16 B RX and TX descriptors, OWN/EOP flags). */
+ * (src/hw/generic_nic_regs.h, 16 B RX and TX descriptors, OWN/EOP flags). */
 #ifndef NICSIM_MODELS_DMA_GENERIC_DESC_CODEC_H
 #define NICSIM_MODELS_DMA_GENERIC_DESC_CODEC_H
 

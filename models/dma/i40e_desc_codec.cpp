@@ -1,12 +1,12 @@
 /* i40e_desc_codec.cpp: the i40e descriptor layouts (see i40e_desc_codec.h
- * and src/hw/i40e.h). */
+ * and src/hw/i40e_regs.h). */
 #include "dma/i40e_desc_codec.h"
 
 #include <cstddef>
 #include <cstring>
 
 #include "dma/desc_bytes.h"
-#include "hw/i40e.h"
+#include "hw/i40e_regs.h"
 
 namespace nicsim {
 namespace {

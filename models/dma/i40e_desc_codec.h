@@ -1,5 +1,5 @@
 /* i40e_desc_codec.h: descriptor format of the Intel 700 series (i40e,
- * src/hw/i40e.h): 16 or 32 B RX descriptors with DD/EOF write-back, 16 B
+ * src/hw/i40e_regs.h): 16 or 32 B RX descriptors with DD/EOF write-back, 16 B
  * TX descriptors completed with DTYPE DESC_DONE (or head write-back). */
 #ifndef NICSIM_MODELS_DMA_I40E_DESC_CODEC_H
 #define NICSIM_MODELS_DMA_I40E_DESC_CODEC_H

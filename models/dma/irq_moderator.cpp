@@ -3,9 +3,9 @@
 
 #include <cstdio>
 
-#include "hw/generic_nic.h"
-#include "nic/ps_time.h"
-#include "nic/trace.h"
+#include "hw/generic_nic_regs.h"
+#include "common/ps_time.h"
+#include "common/trace.h"
 
 namespace nicsim {
 

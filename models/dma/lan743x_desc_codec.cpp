@@ -1,12 +1,12 @@
 /* lan743x_desc_codec.cpp: the LAN743x descriptor layout (see
- * lan743x_desc_codec.h and src/hw/lan743x.h). */
+ * lan743x_desc_codec.h and src/hw/lan743x_regs.h). */
 #include "dma/lan743x_desc_codec.h"
 
 #include <cstddef>
 #include <cstring>
 
 #include "dma/desc_bytes.h"
-#include "hw/lan743x.h"
+#include "hw/lan743x_regs.h"
 
 namespace nicsim {
 namespace {

@@ -1,5 +1,5 @@
 /* lan743x_desc_codec.h: descriptor format of the Microchip LAN743x
- * (src/hw/lan743x.h): 16 B descriptors, RX OWN bit, TX head write-back. */
+ * (src/hw/lan743x_regs.h): 16 B descriptors, RX OWN bit, TX head write-back. */
 #ifndef NICSIM_MODELS_DMA_LAN743X_DESC_CODEC_H
 #define NICSIM_MODELS_DMA_LAN743X_DESC_CODEC_H
 

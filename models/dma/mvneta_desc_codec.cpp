@@ -1,12 +1,12 @@
 /* mvneta_desc_codec.cpp: the Marvell NETA descriptor layout (see
- * mvneta_desc_codec.h and src/hw/mvneta.h). */
+ * mvneta_desc_codec.h and src/hw/mvneta_regs.h). */
 #include "dma/mvneta_desc_codec.h"
 
 #include <cstddef>
 #include <cstring>
 
 #include "dma/desc_bytes.h"
-#include "hw/mvneta.h"
+#include "hw/mvneta_regs.h"
 
 namespace nicsim {
 namespace {

@@ -1,4 +1,4 @@
-/* mvneta_desc_codec.h: descriptor format of the Marvell NETA (src/hw/mvneta.h):
+/* mvneta_desc_codec.h: descriptor format of the Marvell NETA (src/hw/mvneta_regs.h):
  * 32 B descriptors, no OWN bit, Marvell header before RX frames. */
 #ifndef NICSIM_MODELS_DMA_MVNETA_DESC_CODEC_H
 #define NICSIM_MODELS_DMA_MVNETA_DESC_CODEC_H

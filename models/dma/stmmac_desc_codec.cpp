@@ -1,12 +1,12 @@
 /* stmmac_desc_codec.cpp: the dwmac4 descriptor layout (see
- * stmmac_desc_codec.h and src/hw/stmmac.h). */
+ * stmmac_desc_codec.h and src/hw/stmmac_regs.h). */
 #include "dma/stmmac_desc_codec.h"
 
 #include <cstddef>
 #include <cstring>
 
 #include "dma/desc_bytes.h"
-#include "hw/stmmac.h"
+#include "hw/stmmac_regs.h"
 
 namespace nicsim {
 namespace {

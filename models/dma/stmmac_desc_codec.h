@@ -1,5 +1,5 @@
 /* stmmac_desc_codec.h: descriptor format of the DesignWare GMAC 4.x as the
- * stmmac driver uses it (src/hw/stmmac.h): 16 B, OWN and IOC bits. */
+ * stmmac driver uses it (src/hw/stmmac_regs.h): 16 B, OWN and IOC bits. */
 #ifndef NICSIM_MODELS_DMA_STMMAC_DESC_CODEC_H
 #define NICSIM_MODELS_DMA_STMMAC_DESC_CODEC_H
 

@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "config/derived.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 namespace nicsim {
 

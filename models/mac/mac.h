@@ -10,7 +10,7 @@
 #include "common/waited_event.h"
 #include "mac/byte_fifo.h"
 #include "mac/frame_sink.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 namespace nicsim {
 

@@ -11,8 +11,8 @@
 #include "dma/mvneta_desc_codec.h"
 #include "dma/stmmac_desc_codec.h"
 #include "mac/mac.h"
-#include "nic/ps_time.h"
-#include "nic/trace.h"
+#include "common/ps_time.h"
+#include "common/trace.h"
 #include "traffic/wire_peer.h"
 
 namespace nicsim {

@@ -9,7 +9,7 @@
 #include <cstring>
 #include <stdexcept>
 
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 namespace nicsim {
 

@@ -9,7 +9,7 @@
 
 #include "config/config.h"
 #include "mac/frame_sink.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 #include "net/frame.h"
 #include "traffic/tcp_sack.h"
 

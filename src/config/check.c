@@ -8,11 +8,11 @@
 
 #include "config/config_internal.h"
 #include "config/derived.h"
-#include "hw/generic_nic.h"
-#include "hw/i40e.h"
-#include "hw/lan743x.h"
-#include "hw/mvneta.h"
-#include "hw/stmmac.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/i40e_regs.h"
+#include "hw/lan743x_regs.h"
+#include "hw/mvneta_regs.h"
+#include "hw/stmmac_regs.h"
 
 #define MIB (1024.0 * 1024.0)
 

@@ -1,5 +1,5 @@
 /* driver.c: the table of nicsim's C drivers, the lookup by name, the
- * drivers' config checks as config errors, and nk_kernel_probe (which picks
+ * drivers' config checks as config errors, and nk_driver_probe (which picks
  * the driver named by the config). */
 #include <errno.h>
 #include <inttypes.h>
@@ -130,8 +130,8 @@ int nk_driver_check_config(const struct nicsim_config *cfg, struct nc_error *err
   return nc_config_error(cfg, e.keys, e.nkeys, e.hint, e.msg, err);
 }
 
-/* Probes the driver cfg->driver.name names; see kernel.h. */
-int nk_kernel_probe(struct nk_kernel *k, char *err, size_t errlen) {
+/* Probes the driver cfg->driver.name names; see driver.h. */
+int nk_driver_probe(struct nk_kernel *k, char *err, size_t errlen) {
   int rc = 0;
   const struct nk_driver *drv = config_driver(nk_kernel_netdev(k)->cfg, err, errlen, &rc);
   return drv ? nk_kernel_probe_driver(k, drv, err, errlen) : rc;

@@ -49,6 +49,9 @@ extern const struct nk_driver nk_driver_i40e;    /* i40e.c: Intel 700 series */
 
 /* The driver with this name, or NULL. */
 const struct nk_driver *nk_driver_find(const char *name);
+/* Probes the driver the kernel's config names (cfg->driver.name) through
+ * nk_kernel_probe_driver: rings, buffers, registers, IRQ. 0 or -errno. */
+int nk_driver_probe(struct nk_kernel *k, char *err, size_t errlen);
 
 /* The ids and n arguments of nk_config_fail from a list of keys (C only):
  * nk_config_fail(e, NK_KEYS(NC_KEY_nic_rx_ring_size), hint, ...). */

@@ -1,4 +1,4 @@
-/* generic.c: the driver for nicsim's generic NIC (src/hw/generic_nic.h), a small
+/* generic.c: the driver for nicsim's generic NIC (src/hw/generic_nic_regs.h), a small
  * e1000/stmmac hybrid; docs/drivers.md walks its hot path and costs. */
 
 /* Coherent descriptor rings, a page pool of RX buffers recycled in place,

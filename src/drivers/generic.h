@@ -8,7 +8,7 @@
 #define NICSIM_DRIVERS_GENERIC_H
 
 #include "drivers/driver.h"
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "net/rss.h"
 
 #ifdef __cplusplus

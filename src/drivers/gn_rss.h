@@ -1,9 +1,9 @@
-/* gn_rss.h: RSS on nicsim's common register block (hw/generic_nic.h), shared
+/* gn_rss.h: RSS on nicsim's common register block (hw/generic_nic_regs.h), shared
  * by the two multi-queue drivers that program it (generic and i40e). */
 #ifndef NICSIM_DRIVERS_GN_RSS_H
 #define NICSIM_DRIVERS_GN_RSS_H
 
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "kernel/kernel.h"
 #include "net/rss.h"
 

@@ -19,7 +19,7 @@
 #include "drivers/i40e.h"
 #include "drivers/gn_rss.h"
 #include "drivers/ring.h"
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "net/frame.h"
 
 #define I40E_ETH_HLEN 14

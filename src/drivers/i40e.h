@@ -8,8 +8,8 @@
 #define NICSIM_DRIVERS_I40E_H
 
 #include "drivers/driver.h"
-#include "hw/generic_nic.h"
-#include "hw/i40e.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/i40e_regs.h"
 #include "net/rss.h"
 
 #ifdef __cplusplus

@@ -9,7 +9,7 @@
  * descriptors. TX: one descriptor per frame, no OWN bit, completion read from
  * the head write-back word; a frame that does not fit waits in overflow_skb.
  * Descriptors sit nic.desc_spacing bytes apart (DMAC_CFG MAX_DSPACE). The
- * registers are nicsim's common block (src/hw/generic_nic.h): see
+ * registers are nicsim's common block (src/hw/generic_nic_regs.h): see
  * lan743x_intr_write_mask for how INT_EN / INT_VEC_EN map onto INT_MASK. */
 #include <errno.h>
 #include <inttypes.h>
@@ -19,7 +19,7 @@
 
 #include "drivers/lan743x.h"
 #include "drivers/ring.h"
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "net/frame.h"
 
 /* ---- interrupt enables ------------------------------------------------------ */

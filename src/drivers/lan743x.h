@@ -8,7 +8,7 @@
 #define NICSIM_DRIVERS_LAN743X_H
 
 #include "drivers/driver.h"
-#include "hw/lan743x.h"
+#include "hw/lan743x_regs.h"
 
 #ifdef __cplusplus
 extern "C" {

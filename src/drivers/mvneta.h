@@ -7,8 +7,8 @@
 #define NICSIM_DRIVERS_MVNETA_H
 
 #include "drivers/driver.h"
-#include "hw/generic_nic.h"
-#include "hw/mvneta.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/mvneta_regs.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -7,8 +7,8 @@
 #define NICSIM_DRIVERS_STMMAC_H
 
 #include "drivers/driver.h"
-#include "hw/generic_nic.h"
-#include "hw/stmmac.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/stmmac_regs.h"
 
 #ifdef __cplusplus
 extern "C" {

@@ -133,11 +133,11 @@ void nk_kernel_destroy(struct nk_kernel *k) {
 int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen) {
   nk_kernel_set_current(k);
   if (k->probed || k->removed) {
-    snprintf(err, errlen, "nk_kernel_probe: the driver was already probed");
+    snprintf(err, errlen, "nk_kernel_probe_driver: the driver was already probed");
     return -EBUSY;
   }
   if (!drv || !drv->probe || !drv->remove || !drv->ndo_start_xmit) {
-    snprintf(err, errlen, "nk_kernel_probe: driver table without probe, remove or ndo_start_xmit");
+    snprintf(err, errlen, "nk_kernel_probe_driver: driver table without probe, remove or ndo_start_xmit");
     return -EINVAL;
   }
   k->drv = drv;

@@ -3,7 +3,7 @@
 #include <inttypes.h>
 #include <stdint.h>
 
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "kernel/kernel_priv.h"
 
 /* The BAR0 window: never dereferenced, only used to turn ioaddr + REG back

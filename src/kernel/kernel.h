@@ -56,12 +56,10 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
                                    char *err, size_t errlen);
 /* Removes the driver if still bound and frees the kernel. */
 void nk_kernel_destroy(struct nk_kernel *k);
-/* Probes the driver named by cfg->driver.name: rings, buffers, registers, IRQ. 0 or -errno.
- * (Defined in src/drivers/driver.c, next to the driver table: link nicsim_drivers.) */
-int nk_kernel_probe(struct nk_kernel *k, char *err, size_t errlen);
 struct nk_driver;
-/* Probes a given driver table (src/drivers/driver.h): what nk_kernel_probe
- * does after the lookup; tests use it with their own drivers. 0 or -errno. */
+/* Probes a driver table (src/drivers/driver.h): rings, buffers, registers,
+ * IRQ. The kernel layer knows drivers only through this table; the lookup by
+ * name is nk_driver_probe's (src/drivers/driver.h). 0 or -errno. */
 int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen);
 /* Removes the driver: frees rings and buffers (end of run). */
 void nk_kernel_remove(struct nk_kernel *k);

@@ -35,7 +35,7 @@ int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_results *res,
  * nicsim_simulate and nicsim_trace_close after it. The run then writes
  * Chrome/Perfetto trace-event JSON of its DMA, write-backs and interrupts
  * (docs/nic.md). Both return 0, or -1 with errno set. Defined in
- * models/nic/trace.cpp. */
+ * models/common/trace.cpp. */
 int nicsim_trace_open(const char *path);
 int nicsim_trace_close(void);
 

@@ -9,7 +9,7 @@
 
 #include "dma/dma_arbiter.h"
 #include "models/test_rig.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 using namespace nicsim;
 using namespace nicsim_test;

@@ -11,9 +11,9 @@
 #include "common/lookahead.h"
 #include "dma/irq_moderator.h"
 #include "dma/nic_clock.h"
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "models/test_rig.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 using namespace nicsim;
 using namespace nicsim_test;

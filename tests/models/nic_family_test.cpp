@@ -7,10 +7,10 @@
 
 #include "dma/dma_engine.h"
 #include "dma/nic_clock.h"
-#include "hw/i40e.h"
-#include "hw/lan743x.h"
-#include "hw/mvneta.h"
-#include "hw/stmmac.h"
+#include "hw/i40e_regs.h"
+#include "hw/lan743x_regs.h"
+#include "hw/mvneta_regs.h"
+#include "hw/stmmac_regs.h"
 #include "models/nic_sim.h"
 
 using namespace nicsim;

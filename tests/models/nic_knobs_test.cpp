@@ -14,7 +14,7 @@
 #include "dma/nic_clock.h"
 #include "dma/read_tag_pool.h"
 #include "models/nic_sim.h"
-#include "nic/trace.h"
+#include "common/trace.h"
 #include "traffic/wire_peer.h"
 
 using namespace nicsim;

@@ -20,9 +20,9 @@
 #include "config/config.h"
 #include "dma/dma_engine.h"
 #include "dma/generic_desc_codec.h"
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "mac/mac.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 #include "net/frame.h"
 #include "traffic/wire_peer.h"
 
@@ -78,7 +78,7 @@ inline void setup_systemc() {
 
 inline sc_core::sc_time ns(double v) { return sc_core::sc_time(v, sc_core::SC_NS); }
 inline sc_core::sc_time us(double v) { return sc_core::sc_time(v, sc_core::SC_US); }
-using nicsim::now_ps; /* nic/ps_time.h: the current simulated time in ps */
+using nicsim::now_ps; /* common/ps_time.h: the current simulated time in ps */
 
 /* ---- memory layout the tests use --------------------------------------- */
 constexpr uint64_t kRxRing = 0x10000;

@@ -7,7 +7,7 @@
 
 #include "common/waited_event.h"
 #include "models/test_rig.h"
-#include "nic/ps_time.h"
+#include "common/ps_time.h"
 
 using namespace nicsim;
 using namespace nicsim_test;

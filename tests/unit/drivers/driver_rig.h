@@ -118,7 +118,7 @@ struct DriverRig {
   template <class Priv>
   bool probe(Priv **priv) {
     char err[512] = "";
-    int rc = nk_kernel_probe(t.k, err, sizeof err);
+    int rc = nk_driver_probe(t.k, err, sizeof err);
     probe_err = err;
     if (rc != 0) return false;
     *priv = static_cast<Priv *>(netdev_priv(t.dev()));

@@ -1,4 +1,4 @@
-// fake_generic_nic.h: the generic NIC's side of src/hw/generic_nic.h for driver
+// fake_generic_nic.h: the generic NIC's side of src/hw/generic_nic_regs.h for driver
 // unit tests, acting on descriptors and buffers in simulated memory directly.
 #ifndef NICSIM_TESTS_DRIVERS_FAKE_GENERIC_NIC_H
 #define NICSIM_TESTS_DRIVERS_FAKE_GENERIC_NIC_H
@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <string>
 
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "net/frame.h"
 #include "unit/kernel/counting_platform.h"
 

@@ -5,7 +5,7 @@
 #include <cstddef>
 
 #include "drivers/ring.h"
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 
 TEST(Ring, NextAndPrevWrap) {
   EXPECT_EQ(nk_ring_next(0, 8), 1u);

@@ -12,7 +12,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <string>
 
-#include "hw/generic_nic.h"
+#include "hw/generic_nic_regs.h"
 #include "unit/kernel/test_support.h"
 
 TEST(KernelAccess, LoadsAndStoresAreCountedByTheMemoryAttribute) {

@@ -1,4 +1,4 @@
-// fake_i40e_nic.h: the i40e device's side of src/hw/i40e.h on nicsim's common
+// fake_i40e_nic.h: the i40e device's side of src/hw/i40e_regs.h on nicsim's common
 // register block, for driver unit tests: acts on descriptors and buffers in
 // simulated memory directly, as the DMA engine with I40eDescCodec would.
 #ifndef NICSIM_TESTS_DRIVERS_I40E_FAKE_I40E_NIC_H
@@ -7,8 +7,8 @@
 #include <cstdint>
 #include <string>
 
-#include "hw/generic_nic.h"
-#include "hw/i40e.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/i40e_regs.h"
 #include "net/frame.h"
 #include "unit/kernel/counting_platform.h"
 

@@ -1,14 +1,14 @@
 // fake_lan743x.h: the LAN743x device side for the lan743x driver's unit tests:
-// nicsim's common register block (src/hw/generic_nic.h) with LAN743x
-// descriptors (src/hw/lan743x.h), acting on simulated memory directly.
+// nicsim's common register block (src/hw/generic_nic_regs.h) with LAN743x
+// descriptors (src/hw/lan743x_regs.h), acting on simulated memory directly.
 #ifndef NICSIM_TESTS_DRIVERS_LAN743X_FAKE_LAN743X_H
 #define NICSIM_TESTS_DRIVERS_LAN743X_FAKE_LAN743X_H
 
 #include <cstdint>
 #include <string>
 
-#include "hw/generic_nic.h"
-#include "hw/lan743x.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/lan743x_regs.h"
 #include "net/frame.h"
 #include "unit/kernel/counting_platform.h"
 

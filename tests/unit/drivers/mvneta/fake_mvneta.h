@@ -1,4 +1,4 @@
-// fake_mvneta.h: the mvneta device's side of src/hw/mvneta.h and nicsim's
+// fake_mvneta.h: the mvneta device's side of src/hw/mvneta_regs.h and nicsim's
 // common register block for driver unit tests: completes RX and TX
 // descriptors in simulated memory and answers the driver's register reads
 // (RX_HEAD, TX_HEAD, read-to-clear INT_STATUS) as models/dma does.
@@ -8,8 +8,8 @@
 #include <cstdint>
 #include <string>
 
-#include "hw/generic_nic.h"
-#include "hw/mvneta.h"
+#include "hw/generic_nic_regs.h"
+#include "hw/mvneta_regs.h"
 #include "net/frame.h"
 #include "unit/kernel/counting_platform.h"
 

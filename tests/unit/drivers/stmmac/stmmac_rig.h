@@ -11,7 +11,7 @@
 #include "drivers/stmmac.h"
 #include "unit/drivers/driver_rig.h"
 
-// The device side of src/hw/stmmac.h on nicsim's common register block.
+// The device side of src/hw/stmmac_regs.h on nicsim's common register block.
 // Time is not modelled: an RX completion without IOC counts as a watchdog
 // expiry the next time the rig services interrupts.
 class FakeStmmac {

@@ -1,5 +1,5 @@
 /* trace.cpp: the Chrome/Perfetto trace-event writer (see trace.h). */
-#include "nic/trace.h"
+#include "common/trace.h"
 
 #include <cerrno>
 #include <cinttypes>

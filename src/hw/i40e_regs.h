@@ -15,8 +15,8 @@
  * descriptor by writing DTYPE = DESC_DONE (0xF); or, with head write-back,
  * writes its head index to memory instead.
  */
-#ifndef NICSIM_HW_I40E_H
-#define NICSIM_HW_I40E_H
+#ifndef NICSIM_HW_I40E_REGS_H
+#define NICSIM_HW_I40E_REGS_H
 
 #include <assert.h> /* static_assert in C11 and C++ */
 #include <stdint.h>

@@ -1,7 +1,7 @@
 /* ps_time.h: picosecond time helpers for the NIC-side models, which compute
  * every event time as an integer number of picoseconds. */
-#ifndef NICSIM_MODELS_NIC_PS_TIME_H
-#define NICSIM_MODELS_NIC_PS_TIME_H
+#ifndef NICSIM_MODELS_COMMON_PS_TIME_H
+#define NICSIM_MODELS_COMMON_PS_TIME_H
 
 #include <cmath>
 #include <cstdint>

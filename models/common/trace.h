@@ -1,8 +1,8 @@
 /* trace.h: optional Chrome/Perfetto trace-event JSON timeline of a run
  * (descriptor fetches, data DMA, write-backs, MSIs, moderation), one track
  * per DMA context; viewable in ui.perfetto.dev or chrome://tracing. */
-#ifndef NICSIM_MODELS_NIC_TRACE_H
-#define NICSIM_MODELS_NIC_TRACE_H
+#ifndef NICSIM_MODELS_COMMON_TRACE_H
+#define NICSIM_MODELS_COMMON_TRACE_H
 
 #include <cstdint>
 #include <cstdio>

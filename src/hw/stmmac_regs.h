@@ -15,8 +15,8 @@
  * one without starts the RX watchdog, DMA_CHAN_RX_WATCHDOG RWT, counted in
  * units of 256 CSR clock cycles (the stmmac driver's riwt).
  */
-#ifndef NICSIM_HW_STMMAC_H
-#define NICSIM_HW_STMMAC_H
+#ifndef NICSIM_HW_STMMAC_REGS_H
+#define NICSIM_HW_STMMAC_REGS_H
 
 #include <assert.h> /* static_assert in C11 and C++ */
 #include <stdint.h>

@@ -14,8 +14,8 @@
  * is per queue (MVNETA_RXQ_SIZE_REG), here RX_BUF_SIZE. TX descriptors are
  * not written back.
  */
-#ifndef NICSIM_HW_MVNETA_H
-#define NICSIM_HW_MVNETA_H
+#ifndef NICSIM_HW_MVNETA_REGS_H
+#define NICSIM_HW_MVNETA_REGS_H
 
 #include <assert.h> /* static_assert in C11 and C++ */
 #include <stdint.h>

@@ -9,8 +9,8 @@
  * progress by writing its head index to TX_HEAD_WRITEBACK_ADDR (head
  * pointer write-back). All fields are little-endian 32-bit words.
  */
-#ifndef NICSIM_HW_LAN743X_H
-#define NICSIM_HW_LAN743X_H
+#ifndef NICSIM_HW_LAN743X_REGS_H
+#define NICSIM_HW_LAN743X_REGS_H
 
 #include <assert.h> /* static_assert in C11 and C++ */
 #include <stdint.h>

@@ -10,8 +10,8 @@
  * clears GN_DESC_OWN when it writes the descriptor back. Indices in
  * [head, tail) belong to the device; the rest to the driver.
  */
-#ifndef NICSIM_HW_GENERIC_NIC_H
-#define NICSIM_HW_GENERIC_NIC_H
+#ifndef NICSIM_HW_GENERIC_NIC_REGS_H
+#define NICSIM_HW_GENERIC_NIC_REGS_H
 
 #include <assert.h> /* static_assert in C11 and C++ */
 #include <stdint.h>
