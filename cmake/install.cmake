@@ -101,30 +101,41 @@ install(CODE "
 # Public headers (docs/embedding.md, "Stable public API"): the module classes
 # and their parameters, the TLM boundary (TlpExt), the config API, the kernel
 # API and platform ops the CPU core runs the C driver on, and the metric
-# registry and writers. This list is closed under #include: the install test
+# catalogue and writers, the statistics framework and a run's fill
+# (sim/stats_results.h). This list is closed under #include: the install test
 # builds examples/embed against the installed tree only. Internal headers
 # (kernel_priv.h, config_internal.h, the drivers, the CLI, sim/top.h) stay out.
 set(NICSIM_PUBLIC_HEADERS
     models/bus/axi_bus.h
+    models/bus/axi_counters.h
     models/bus/axi_reg_port.h
+    models/common/dma_path_stats.h
+    models/common/dma_purpose.h
     models/common/lookahead.h
     models/common/mem_access.h
     models/common/split_read.h
+    models/common/stats.h
     models/common/tlp.h
     models/common/waited_event.h
     models/cpu/cache.h
     models/cpu/cpu_core.h
     models/cpu/cpu_counters.h
+    models/cpu/cpu_stats.h
     models/cpu/memcpy_cost.h
     models/cpu/wc_buffers.h
     models/dma/desc_codec.h
     models/dma/desc_ring.h
     models/dma/dma_arbiter.h
+    models/dma/dma_counters.h
     models/dma/dma_engine.h
     models/dma/dma_xfer.h
     models/dma/irq_moderator.h
     models/dma/nic_clock.h
     models/dma/read_tag_pool.h
+    models/mac/byte_fifo.h
+    models/mac/frame_sink.h
+    models/mac/mac.h
+    models/mac/mac_counters.h
     models/memory/dram_channel.h
     models/memory/host_memory.h
     models/memory/host_memory_if.h
@@ -142,6 +153,8 @@ set(NICSIM_PUBLIC_HEADERS
     models/pcie/time_ring.h
     models/pcie/tlp_format.h
     models/traffic/tcp_sack.h
+    models/traffic/wire_peer.h
+    models/traffic/wire_peer_counters.h
     src/config/config.h
     src/config/schema.h
     src/kernel/dql.h
@@ -150,7 +163,7 @@ set(NICSIM_PUBLIC_HEADERS
     src/net/frame.h
     src/results/metrics.h
     src/results/output.h
-    src/sim/pcie_metrics.h)
+    src/sim/stats_results.h)
 foreach(h IN LISTS NICSIM_PUBLIC_HEADERS)
   string(REGEX REPLACE "^(models|src)/" "" rel ${h})
   get_filename_component(dir ${rel} DIRECTORY)

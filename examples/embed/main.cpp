@@ -3,7 +3,10 @@
  * its own builds nicsim's NIC (MAC, DMA engine, wire peer), PCIe link and
  * CPU core around ITS OWN memory target (simple_memory.h), lets the CPU core
  * run nicsim's C kernel layer and driver, runs the traffic of a nicsim
- * scenario, and prints the same summary and metrics `nicsim run` prints.
+ * scenario, and prints the same summary and metrics `nicsim run` prints:
+ * the models declare their statistics (models/common/stats.h), and the
+ * platform registers them, snapshots them at the window's edges and fills
+ * nicsim's results from them, as nicsim's own top does.
  *
  *   nicsim_embed [SCENARIO.yaml] [--point LABEL] [--set KEY=VALUE]... [--json FILE]
  *
@@ -13,6 +16,7 @@
  * memory here, like nicsim's, answers at the time of the call). Exit status:
  * 0 success, 1 simulation error, 2 bad input.
  */
+#include <chrono>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -23,15 +27,19 @@
 #include <systemc>
 #include <vector>
 
+#include <nicsim/common/dma_purpose.h>
+#include <nicsim/common/stats.h>
 #include <nicsim/config/config.h>
 #include <nicsim/cpu/cpu_core.h>
 #include <nicsim/dma/dma_engine.h>
+#include <nicsim/mac/mac.h>
 #include <nicsim/memory/host_memory.h>
 #include <nicsim/nic/nic_device.h>
 #include <nicsim/pcie/pcie_link.h>
 #include <nicsim/results/metrics.h>
 #include <nicsim/results/output.h>
-#include <nicsim/sim/pcie_metrics.h>
+#include <nicsim/sim/stats_results.h>
+#include <nicsim/traffic/wire_peer.h>
 
 #include "simple_memory.h"
 
@@ -39,12 +47,6 @@ namespace {
 
 uint64_t now_ps() { return sc_core::sc_time_stamp().value(); }
 uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
-
-/* Counters at one instant (large: a member, never on a thread's stack). */
-struct Snapshot {
-  nicsim::NicCounters nic;
-  nicsim::PcieSnapshot link;
-};
 
 /* The embedder's platform: its memory plus nicsim's NIC, link and CPU. */
 class Platform : public sc_core::sc_module {
@@ -102,96 +104,53 @@ class Platform : public sc_core::sc_module {
     cpu.set_window(m_warmup_ps, m_duration_ps);
     cpu.drained = [this] { return in_flight() == 0; };
     cpu.on_finished = [this](int rc, const std::string &msg) {
+      stats.snapshot(nicsim::stats::Edge::Finish);
       finished = true;
       check_rc = rc;
       check_msg = msg;
       sc_core::sc_stop();
     };
+    /* Every statistic the models declare, plus the run's and the system's
+     * (what nicsim run reports, but host memory's own: this memory is ours). */
+    nic.add_stats(stats);
+    cpu.add_stats(stats);
+    pcie.add_stats(stats);
+    nicsim::add_system_stats(stats, nic, cpu);
+    nicsim::add_run_stats(stats);
     SC_HAS_PROCESS(Platform);
     SC_THREAD(window_thread);
   }
 
   /* Frames offered or sent and not yet delivered, dropped or received. */
   int64_t in_flight() const {
-    const nicsim::NicCounters c = nic.counters();
+    const nicsim::WirePeerCounters p = nic.peer().counters(); /* first: the MAC gets its arrivals */
+    const nicsim::MacCounters m = nic.mac().counters();
     const nicsim::CpuCounters &h = cpu.total();
-    const int64_t rx = static_cast<int64_t>(c.rx_offered_frames) -
-                       static_cast<int64_t>(h.rx_frames + c.rx_drop_fifo + c.rx_drop_nodesc);
-    const int64_t tx = static_cast<int64_t>(h.tx_frames) - static_cast<int64_t>(c.tx_peer_ok + c.tx_peer_errors);
+    const int64_t rx = static_cast<int64_t>(p.rx_offered_frames) -
+                       static_cast<int64_t>(h.rx_frames + m.rx_drop_fifo + nic.engine().counters().rx_drop_nodesc);
+    const int64_t tx = static_cast<int64_t>(h.tx_frames) - static_cast<int64_t>(p.tx_ok + p.tx_errors);
     return (rx > 0 ? rx : 0) + (tx > 0 ? tx : 0);
   }
 
-  /* The metrics of the measurement window, as nicsim computes them (a subset
-   * of src/sim/top.cpp's Top::fill_results: no profile extras). */
-  void fill(const nicsim_config &cfg, nicsim_results *res) {
-    nicsim_results_init(res);
-    const Snapshot &a = m_at_warmup, &b = m_at_duration;
-    const nicsim::CpuCounters &w = cpu.window();
-    const nicsim::CpuCounters &t = cpu.total();
-    const nicsim::NicCounters f = nic.counters();
-    const double win_ps = static_cast<double>(m_duration_ps - m_warmup_ps);
-    const double win_ns = win_ps / 1000.0;
-    const double rx_pkts = static_cast<double>(w.rx_frames);
-    const double tx_pkts = static_cast<double>(b.nic.tx_wire_frames - a.nic.tx_wire_frames);
-    const double tx_bytes = static_cast<double>(b.nic.tx_wire_bytes - a.nic.tx_wire_bytes);
-    const double busy = cpu.busy_cycles(true);
-    const double win_cycles = win_ps * cpu.cycles_per_ps();
-    auto delta = [&](uint64_t nicsim::NicCounters::*m) { return static_cast<double>(b.nic.*m - a.nic.*m); };
-
-    nicsim_results_set(res, NM_RX_GBPS, static_cast<double>(w.rx_frame_bytes) * 8.0 / win_ns);
-    nicsim_results_set(res, NM_RX_MPPS, rx_pkts / (win_ns / 1000.0));
-    nicsim_results_set(res, NM_RX_PKTS, rx_pkts);
-    nicsim_results_set(res, NM_RX_DROPS,
-                       delta(&nicsim::NicCounters::rx_drop_fifo) + delta(&nicsim::NicCounters::rx_drop_nodesc));
-    nicsim_results_set(res, NM_RX_DROPS_FIFO, delta(&nicsim::NicCounters::rx_drop_fifo));
-    nicsim_results_set(res, NM_RX_DROPS_NODESC, delta(&nicsim::NicCounters::rx_drop_nodesc));
-    nicsim_results_set(res, NM_TX_GBPS, tx_bytes * 8.0 / win_ns);
-    nicsim_results_set(res, NM_TX_MPPS, tx_pkts / (win_ns / 1000.0));
-    nicsim_results_set(res, NM_TX_PKTS, tx_pkts);
-    /* The average over the cores (cpu.cores), as nicsim reports it. */
-    nicsim_results_set(res, NM_CPU_UTIL, win_cycles > 0 ? busy / (win_cycles * cpu.cores()) : 0);
-    nicsim_results_set(res, NM_CPU_BUSY_CYCLES, std::round(busy));
-    nicsim_results_set(res, NM_CPU_CYCLES_PER_RX_PKT, rx_pkts > 0 ? cpu.class_cycles(NK_CLASS_RX, true) / rx_pkts : 0);
-    nicsim_results_set(res, NM_CPU_CYCLES_PER_TX_PKT, tx_pkts > 0 ? cpu.class_cycles(NK_CLASS_TX, true) / tx_pkts : 0);
-    nicsim_results_set(res, NM_CPU_IRQ_CYCLES, std::round(cpu.class_cycles(NK_CLASS_IRQ, true)));
-    nicsim_results_set(res, NM_CPU_MMIO_READS, static_cast<double>(w.mmio_reads));
-    nicsim_results_set(res, NM_CPU_MMIO_WRITES, static_cast<double>(w.mmio_writes));
-    nicsim_results_set(res, NM_CPU_IRQS, static_cast<double>(w.irqs));
-    /* pcie.* and dma.*: nicsim's own helper, from the link's counters. */
-    nicsim::fill_pcie_metrics(res, a.link, b.link, win_ps);
-    nicsim_results_set(res, NM_NIC_DESC_FETCH_REQS, delta(&nicsim::NicCounters::desc_fetch_reqs));
-    nicsim_results_set(res, NM_NIC_DESC_FETCHED, delta(&nicsim::NicCounters::desc_fetched));
-    nicsim_results_set(res, NM_NIC_DESC_WRITEBACKS, delta(&nicsim::NicCounters::desc_writebacks));
-    nicsim_results_set(res, NM_NIC_DATA_WRITE_BYTES, delta(&nicsim::NicCounters::data_write_bytes));
-    nicsim_results_set(res, NM_NIC_DATA_READ_BYTES, delta(&nicsim::NicCounters::data_read_bytes));
-    nicsim_results_set(res, NM_IRQ_COUNT, delta(&nicsim::NicCounters::irqs_raised));
-    nicsim_results_set(res, NM_IRQ_SUPPRESSED, delta(&nicsim::NicCounters::irqs_suppressed));
-    nicsim_results_set(res, NM_TOTAL_RX_SENT, static_cast<double>(f.rx_offered_frames));
-    nicsim_results_set(res, NM_TOTAL_RX_RECEIVED, static_cast<double>(t.rx_frames));
-    nicsim_results_set(res, NM_TOTAL_RX_DROPPED, static_cast<double>(f.rx_drop_fifo + f.rx_drop_nodesc));
-    nicsim_results_set(res, NM_TOTAL_TX_SENT, static_cast<double>(t.tx_frames));
-    nicsim_results_set(res, NM_TOTAL_TX_RECEIVED, static_cast<double>(f.tx_peer_ok));
-    nicsim_results_set(res, NM_SIM_TIME_NS, static_cast<double>(us_to_ps(cfg.run.duration_us + cfg.run.drain_us) / 1000));
+  /* Every registered statistic, as nicsim computes it (the same declarations). */
+  void fill(const nicsim_config &cfg, double wall_s, nicsim_results *res) {
+    if (!stats.taken(nicsim::stats::Edge::Finish)) stats.snapshot(nicsim::stats::Edge::Finish);
+    const uint64_t end_ps = us_to_ps(cfg.run.duration_us + cfg.run.drain_us);
+    nicsim::fill_results(stats, nicsim::run_facts(m_warmup_ps, m_duration_ps, end_ps, wall_s), res);
   }
 
  private:
-  /* Snapshots the counters at the edges of the measurement window. */
+  /* Snapshots the statistics at the edges of the measurement window. */
   void window_thread() {
     wait(sc_core::sc_time::from_value(m_warmup_ps));
-    snap(m_at_warmup);
-    pcie.reset_outstanding_max();
+    stats.snapshot(nicsim::stats::Edge::Warmup);
     wait(sc_core::sc_time::from_value(m_duration_ps - m_warmup_ps));
-    snap(m_at_duration);
-  }
-  void snap(Snapshot &s) {
-    s.nic = nic.counters();
-    nicsim::pcie_snapshot(pcie, s.link);
+    stats.snapshot(nicsim::stats::Edge::Duration);
   }
 
+  nicsim::stats::Registry stats;
   uint64_t m_warmup_ps;
   uint64_t m_duration_ps;
-  Snapshot m_at_warmup;
-  Snapshot m_at_duration;
 };
 
 int usage() {
@@ -259,6 +218,7 @@ int sc_main(int argc, char **argv) {
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_set_time_resolution(1, sc_core::SC_PS); /* nicsim's models need 1 ps */
   /* Never deleted: the CPU thread may be suspended inside driver code at the end. */
+  const auto wall0 = std::chrono::steady_clock::now();
   Platform *top = new Platform("top", cfg);
   top->mem.set_latency(sc_core::sc_time::from_value(static_cast<uint64_t>(std::llround(mem_latency_ns * 1000.0))));
   /* Past the end of the drain, as long again (at least 10 ms) for stragglers. */
@@ -277,16 +237,16 @@ int sc_main(int argc, char **argv) {
   }
 
   static nicsim_results res; /* large: static */
-  top->fill(cfg, &res);
+  top->fill(cfg, std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count(), &res);
   nicsim_summary_print(stdout, &cfg, &res);
 
   /* What the embedder's memory saw, by TlpExt purpose. */
-  static const char *const kPurpose[] = {"desc_fetch", "desc_writeback", "data", "msi", "mmio", "other"};
   const SimpleMemory::Counters &mc = top->mem.counters();
   std::printf("\nEmbedder's memory (whole run)\n");
-  for (unsigned p = 0; p < 6; p++)
+  for (unsigned p = 0; p < nicsim::kDmaPurposes; p++)
     if (mc.requests[p])
-      std::printf("  %-16s %10" PRIu64 " requests %12" PRIu64 " B\n", kPurpose[p], mc.requests[p], mc.bytes[p]);
+      std::printf("  %-16s %10" PRIu64 " requests %12" PRIu64 " B\n",
+                  nicsim::dma_purpose_name(static_cast<nicsim::DmaPurpose>(p)), mc.requests[p], mc.bytes[p]);
   std::printf("  %-16s %10" PRIu64 "\n", "MSIs", mc.msis);
   std::printf("  %-16s %10" PRIu64 "\n", "RO requests", mc.ro_requests);
 

@@ -1,5 +1,6 @@
 // axi_bus.cpp: bursts, channel serialisation, latencies and outstanding slots of the AXI-like bus.
 #include "bus/axi_bus.h"
+#include "bus/axi_stats.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -64,6 +65,12 @@ AxiCounters AxiBus::counters() const {
   if (m_r_free_ps > now) c.rd_busy_ps -= std::min(c.rd_busy_ps, m_r_free_ps - now);
   if (m_w_free_ps > now) c.wr_busy_ps -= std::min(c.wr_busy_ps, m_w_free_ps - now);
   return c;
+}
+
+void AxiBus::add_stats(stats::Registry &r, bool device) const {
+  r.add(kAxiStats, [this](AxiCounters &s, stats::Edge) { s = counters(); });
+  r.add(kDmaPathStats, [this](DmaPathCounters &s, stats::Edge) { s = m_cnt.dma; });
+  if (device) r.add(kAxiDeviceStats, [this](AxiCounters &s, stats::Edge) { s = counters(); });
 }
 
 uint32_t AxiBus::burst_chunk(uint64_t addr, uint64_t remaining) const {
@@ -144,13 +151,13 @@ void AxiBus::b_transport_dev(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
     write(p, purpose, attrs);
   } else if (p.is_read()) {
     read(p, purpose, attrs);
-    m_cnt.dma_rd_latency.add(now_ps() - t0);
+    m_cnt.dma.rd_latency.add(now_ps() - t0);
   } else {
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  m_cnt.dma_reqs++;
-  m_cnt.dma_bytes += p.get_data_length();
+  m_cnt.dma.reqs++;
+  m_cnt.dma.bytes += p.get_data_length();
 }
 
 void AxiBus::write(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {

@@ -25,12 +25,17 @@
 #include "common/split_read.h"
 #include "common/tlp.h"
 #include "config/config.h"
+#include "bus/axi_counters.h"
 #include "pcie/latency_hist.h"
 #include "pcie/pcie_counters.h"
 #include "pcie/posted_write_queue.h"
 #include "pcie/time_ring.h"
 
 namespace nicsim {
+
+namespace stats {
+class Registry;
+}
 
 /* Bus parameters in bytes and picoseconds. */
 struct AxiParams {
@@ -45,19 +50,6 @@ struct AxiParams {
   static AxiParams from_config(const nicsim_config &cfg);
 };
 
-/* Cumulative counters of the bus. */
-struct AxiCounters {
-  uint64_t rd_bursts = 0, wr_bursts = 0;
-  uint64_t rd_bytes = 0, wr_bytes = 0;
-  uint64_t rd_busy_ps = 0, wr_busy_ps = 0; /* data channels busy, up to the time asked for, ps */
-  uint64_t slot_stalls = 0;                /* bursts that waited for an outstanding slot */
-  uint64_t dma_reqs = 0, dma_bytes = 0;    /* device requests completed and their bytes */
-  uint64_t purpose_bursts[kDmaPurposes] = {}; /* read and write bursts by DmaPurpose */
-  uint64_t purpose_bytes[kDmaPurposes] = {};  /* their data bytes by DmaPurpose */
-  uint64_t irqs = 0;                       /* wired interrupts asserted (on_irq set) */
-  LatencyHist dma_rd_latency;              /* per device read request, ps */
-};
-
 /* The bus module. */
 class AxiBus : public sc_core::sc_module {
  public:
@@ -69,6 +61,10 @@ class AxiBus : public sc_core::sc_module {
 
   /* Counters with busy time counted up to now. */
   AxiCounters counters() const;
+  /* Registers its statistics (axi_stats.h, and the dma.* ones of
+   * dma_path_stats.h); device: also a device's interrupts and traffic by
+   * DMA purpose (the NIC workload). */
+  void add_stats(stats::Registry &r, bool device = true) const;
   /* Bursts of a transfer of len bytes at addr: at most burst_beats x width, none crossing 4 KiB. */
   uint32_t burst_chunk(uint64_t addr, uint64_t remaining) const;
   /* Data beats of a burst of n bytes at addr. */

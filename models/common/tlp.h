@@ -31,6 +31,8 @@
 #include <cstdint>
 #include <tlm>
 
+#include "common/dma_purpose.h"
+
 namespace nicsim {
 
 /* Sets p up for one access of len bytes at addr from or into data: no byte
@@ -48,10 +50,6 @@ inline void tlm_prepare(tlm::tlm_generic_payload &p, tlm::tlm_command cmd, uint6
   p.set_dmi_allowed(false);
   p.set_response_status(tlm::TLM_INCOMPLETE_RESPONSE);
 }
-
-/* What a DMA transfer is for: the interconnect counts per purpose and a
- * device's batching policy keys on it. */
-enum class DmaPurpose : uint8_t { DescFetch, DescWriteBack, Data, Msi, Mmio, Other };
 
 /* The request TLP a host-memory access comes from (None: not set, e.g. device DMA requests). */
 enum class TlpType : uint8_t { None, MemRead, MemWrite };

@@ -85,18 +85,6 @@ void TraceWriter::instant(uint32_t tid, const char *name, uint64_t ps) {
   std::fputs("}", m_f);
 }
 
-const char *TraceWriter::purpose_name(DmaPurpose p) {
-  switch (p) {
-    case DmaPurpose::DescFetch: return "desc_fetch";
-    case DmaPurpose::DescWriteBack: return "writeback";
-    case DmaPurpose::Data: return "data";
-    case DmaPurpose::Msi: return "msi";
-    case DmaPurpose::Mmio: return "mmio";
-    case DmaPurpose::Other: return "other";
-  }
-  return "other";
-}
-
 }  // namespace nicsim
 
 extern "C" int nicsim_trace_open(const char *path) {

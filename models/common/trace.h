@@ -40,8 +40,6 @@ class TraceWriter {
   void poll(uint32_t tid, uint64_t start_ps, uint64_t end_ps, int work, int budget);
   /* A point event on track tid at ps ("ph":"i"). */
   void instant(uint32_t tid, const char *name, uint64_t ps);
-  /* Event name of a DMA purpose. */
-  static const char *purpose_name(DmaPurpose p);
 
  private:
   explicit TraceWriter(std::FILE *f);

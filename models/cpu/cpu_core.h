@@ -41,6 +41,10 @@
 namespace nicsim {
 
 class TraceWriter;
+struct CpuSnapshot;
+namespace stats {
+class Registry;
+}
 constexpr int NK_NAPI_TRACKS = 16; /* NAPI contexts traced (the kernel's NK_NAPI_MAX) */
 
 /* The core, its interrupt input and its MMIO initiator. */
@@ -133,6 +137,9 @@ class CpuCore : public sc_core::sc_module {
   uint64_t local_time_ps() const;
   /* Waits until simulated time catches up with the local time. */
   void sync();
+  /* Its statistics (cpu_stats.h): what it counts now, and its table read that way. */
+  void stats_snapshot(CpuSnapshot &s) const;
+  void add_stats(stats::Registry &r) const;
   /* Counters of the whole run. */
   const CpuCounters &total() const { return m_total; }
   /* Counters of the measurement window (by the core's local time). */

@@ -15,6 +15,7 @@
 
 #include "config/config.h"
 #include "dma/desc_codec.h"
+#include "dma/dma_counters.h"
 #include "dma/desc_ring.h"
 #include "dma/dma_xfer.h"
 #include "dma/irq_moderator.h"
@@ -25,6 +26,10 @@ namespace nicsim {
 
 class Mac;
 class PcieLink;
+struct DmaSnapshot;
+namespace stats {
+class Registry;
+}
 
 /*
  * Processes (SC_THREADs but rx_data over a PcieLink, woken by events, never
@@ -48,7 +53,7 @@ class PcieLink;
  */
 class DmaEngine : public sc_core::sc_module {
  public:
-  static constexpr uint32_t kMaxQueues = 16; /* GN_MAX_QUEUES */
+  static constexpr uint32_t kMaxQueues = kDmaMaxQueues; /* GN_MAX_QUEUES */
   /* Construction parameters (policy knobs a family sets). */
   struct Params {
     double clock_mhz = 250;           /* NIC core clock, MHz */
@@ -76,25 +81,8 @@ class DmaEngine : public sc_core::sc_module {
     static Params from_config(const nicsim_config &cfg);
   };
 
-  /* Cumulative counters. */
-  struct Counters {
-    uint64_t desc_fetch_reqs = 0;  /* descriptor read requests */
-    uint64_t desc_fetched = 0;     /* descriptors read */
-    uint64_t desc_writebacks = 0;  /* descriptor write-back requests */
-    uint64_t data_read_bytes = 0;  /* TX frame bytes read from host */
-    uint64_t data_write_bytes = 0; /* RX frame bytes written to host */
-    uint64_t rx_dma_frames = 0;    /* RX frames written and written back */
-    uint64_t rx_drop_nodesc = 0;   /* RX frames dropped: their queue had no descriptor (rx_drop_nodesc) */
-    uint64_t tx_dma_frames = 0;    /* TX frames read into the TX FIFO */
-    uint64_t busy_cycles = 0;      /* NIC cycles spent on descriptors, both channels */
-    uint64_t mmio_reads = 0;       /* register reads */
-    uint64_t mmio_writes = 0;      /* register writes */
-    uint64_t ro_data_xfers = 0;    /* data transfers issued with Relaxed Ordering */
-    /* per queue (index < rx_queues / tx_queues) */
-    uint64_t rxq_frames[kMaxQueues] = {};  /* RX frames written back on queue q */
-    uint64_t rxq_steered[kMaxQueues] = {}; /* RX frames RSS sent to queue q (taken from the FIFO) */
-    uint64_t txq_frames[kMaxQueues] = {};  /* TX frames read from queue q into the TX FIFO */
-  };
+  /* Cumulative counters (dma_counters.h). */
+  using Counters = DmaCounters;
 
   /* Called on an invariant violation: component (this module's name), message. */
   using ViolationFn = std::function<void(const std::string &, const std::string &)>;
@@ -147,6 +135,9 @@ class DmaEngine : public sc_core::sc_module {
 
   /* Counters so far. */
   const Counters &counters() const { return m_cnt; }
+  /* Its statistics (dma_stats.h): its counters, rings and vectors now, and its table read that way. */
+  void stats_snapshot(DmaSnapshot &s) const;
+  void add_stats(stats::Registry &r) const;
   /* Interrupt counters so far, summed over the vectors. */
   IrqModerator::Counters irq_counters() const;
   /* Interrupt counters of vector v (< vectors()). */

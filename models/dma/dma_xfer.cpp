@@ -39,7 +39,7 @@ uint64_t DmaXfer::prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, ui
 
 bool DmaXfer::finish(uint64_t start, uint64_t end) {
   if (m_trace)
-    m_trace->complete(m_trace_tid, TraceWriter::purpose_name(m_ext->purpose), start, end, m_gp.get_address(),
+    m_trace->complete(m_trace_tid, dma_purpose_name(m_ext->purpose), start, end, m_gp.get_address(),
                       m_gp.get_data_length());
   if (m_gp.is_response_ok()) return true;
   char msg[160];

@@ -7,6 +7,7 @@
 #include <systemc>
 #include <tlm>
 
+#include "dma/dma_counters.h"
 #include "dma/dma_xfer.h"
 #include "dma/nic_clock.h"
 
@@ -37,12 +38,8 @@ namespace nicsim {
  */
 class IrqModerator : public sc_core::sc_module {
  public:
-  /* Cumulative counters. */
-  struct Counters {
-    uint64_t raised = 0;     /* MSIs raised */
-    uint64_t suppressed = 0; /* moderation conditions met while masked, folded into a later MSI */
-    uint64_t throttled = 0;  /* raises merged into an MSI deferred by ITR throttling */
-  };
+  /* Cumulative counters (dma_counters.h). */
+  using Counters = IrqCounters;
 
   /* coal_frames: completions per interrupt; coal_usecs: timer, us (0: none);
    * socket and clock: where and when MSI writes go; on_error: failed MSI write;

@@ -5,6 +5,7 @@
 
 #include "config/derived.h"
 #include "common/ps_time.h"
+#include "mac/mac_stats.h"
 
 namespace nicsim {
 
@@ -131,6 +132,10 @@ void Mac::tx_process() {
   uint64_t start = now > m_tx_next_ps ? now : m_tx_next_ps;
   m_tx_busy = true;
   next_trigger(ps_time(start + wire_ps(kPreambleBytes + len + kFcsBytes) - now));
+}
+
+void Mac::add_stats(stats::Registry &r) const {
+  r.add(kMacStats, [this](MacCounters &s, stats::Edge) { s = counters(); });
 }
 
 }  // namespace nicsim

@@ -9,10 +9,15 @@
 #include "config/config.h"
 #include "common/waited_event.h"
 #include "mac/byte_fifo.h"
+#include "mac/mac_counters.h"
 #include "mac/frame_sink.h"
 #include "common/ps_time.h"
 
 namespace nicsim {
+
+namespace stats {
+class Registry;
+}
 
 /*
  * Mac sits between the wire and the DMA engine.
@@ -51,15 +56,8 @@ class Mac : public sc_core::sc_module {
     static Params from_config(const nicsim_config &cfg);
   };
 
-  /* Cumulative counters. */
-  struct Counters {
-    uint64_t rx_frames = 0;      /* frames stored in the RX FIFO */
-    uint64_t rx_drop_fifo = 0;   /* frames dropped: RX FIFO full (or frame too long) */
-    uint64_t tx_wire_frames = 0; /* frames sent on the wire */
-    uint64_t tx_wire_bytes = 0;  /* their bytes, FCS included */
-    uint64_t pause_xoff = 0;     /* PAUSE frames sent with the configured quanta (incl. refreshes) */
-    uint64_t pause_xon = 0;      /* PAUSE frames sent with quanta 0 */
-  };
+  /* Cumulative counters (mac_counters.h). */
+  using Counters = MacCounters;
   /* Bytes of a PAUSE frame on the wire: preamble + 64 B frame. */
   static constexpr uint32_t kPauseWireBytes = 8 + 64;
 
@@ -117,6 +115,8 @@ class Mac : public sc_core::sc_module {
     if (m_rx_src) m_rx_src->rx_sync();
     return m_cnt;
   }
+  /* Registers its statistics (mac_stats.h), read from counters(). */
+  void add_stats(stats::Registry &r) const;
   /* Time to send n bytes at the line rate, in picoseconds. */
   uint64_t wire_ps(uint32_t bytes) const;
   /* Line rate in Gbit/s. */

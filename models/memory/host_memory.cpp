@@ -8,6 +8,9 @@
 #include <new>
 #include <stdexcept>
 
+#include "common/ps_time.h"
+#include "memory/memory_stats.h"
+
 namespace nicsim {
 
 void HostMemory::FreeDeleter::operator()(uint8_t *p) const { std::free(p); }
@@ -28,6 +31,12 @@ HostMemory::HostMemory(sc_core::sc_module_name name, uint64_t size_bytes, uint64
 }
 
 HostMemory::~HostMemory() = default;
+
+void HostMemory::add_stats(stats::Registry &r) const {
+  /* The channel's busy time up to now, without what is booked beyond it. */
+  r.add(kDramStats, [this](DramChannel::Counters &s, stats::Edge) { s = m_dram.counters_at(now_ps()); });
+  r.add(kIommuStats, [this](Iommu::Counters &s, stats::Edge) { s = m_iommu.counters(); });
+}
 
 void HostMemory::b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &d) {
   const uint64_t addr = p.get_address();

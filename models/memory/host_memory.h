@@ -22,6 +22,10 @@
 
 namespace nicsim {
 
+namespace stats {
+class Registry;
+}
+
 /* Host DRAM plus the MSI doorbell of the interrupt controller; the CPU core
  * reaches its bytes through HostMemoryIf (on_dma is declared there). With a
  * DRAM bandwidth or an IOMMU configured, each DMA access returns the delay
@@ -62,6 +66,8 @@ class HostMemory : public sc_core::sc_module, public HostMemoryIf {
   const DramChannel &dram() const { return m_dram; }
   /* The IOMMU (counters: IOTLB hits and misses, walk time). */
   const Iommu &iommu() const { return m_iommu; }
+  /* Registers the statistics of its DRAM channel and IOMMU (memory_stats.h). */
+  void add_stats(stats::Registry &r) const;
   /* HostMemoryIf: a CPU access queued on the DRAM channel. */
   uint64_t cpu_dram_access(uint64_t t_ps, uint64_t bytes, uint64_t *service_ps = nullptr) override {
     m_dram.retire(sc_core::sc_time_stamp().value());

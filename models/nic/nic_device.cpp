@@ -2,8 +2,6 @@
  * simulation glue sees (see nic_device.h). */
 #include "nic/nic_device.h"
 
-#include <algorithm>
-
 #include "dma/dma_engine.h"
 #include "dma/generic_desc_codec.h"
 #include "dma/i40e_desc_codec.h"
@@ -11,6 +9,7 @@
 #include "dma/mvneta_desc_codec.h"
 #include "dma/stmmac_desc_codec.h"
 #include "mac/mac.h"
+#include "nic/nic_stats.h"
 #include "common/ps_time.h"
 #include "common/trace.h"
 #include "traffic/wire_peer.h"
@@ -70,62 +69,15 @@ void NicDevice::b_transport_regs(tlm::tlm_generic_payload &p, sc_core::sc_time &
   m_impl->engine.reg_transport(p, d);
 }
 
-NicCounters NicDevice::counters() const {
-  NicCounters c;
-  const WirePeer::Counters &pc = m_impl->peer.counters();
-  const Mac::Counters &mc = m_impl->mac.counters();
-  const DmaEngine::Counters &ec = m_impl->engine.counters();
-  const IrqModerator::Counters ic = m_impl->engine.irq_counters();
-  c.rx_offered_frames = pc.rx_offered_frames;
-  c.rx_offered_bytes = pc.rx_offered_bytes;
-  c.rx_drop_fifo = mc.rx_drop_fifo;
-  c.rx_drop_nodesc = ec.rx_drop_nodesc; /* 0 unless nic.rx_drop_nodesc: the NIC waits for descriptors */
-  c.rx_dma_frames = ec.rx_dma_frames;
-  c.tx_wire_frames = mc.tx_wire_frames;
-  c.tx_wire_bytes = mc.tx_wire_bytes;
-  c.tx_peer_ok = pc.tx_ok;
-  c.tx_peer_errors = pc.tx_errors;
-  c.tx_peer_gaps = pc.tx_gaps;
-  c.tx_dma_frames = ec.tx_dma_frames;
-  c.desc_fetch_reqs = ec.desc_fetch_reqs;
-  c.desc_fetched = ec.desc_fetched;
-  c.desc_writebacks = ec.desc_writebacks;
-  c.data_read_bytes = ec.data_read_bytes;
-  c.data_write_bytes = ec.data_write_bytes;
-  c.irqs_raised = ic.raised;
-  c.irqs_suppressed = ic.suppressed;
-  c.mmio_reads = ec.mmio_reads;
-  c.mmio_writes = ec.mmio_writes;
-  c.dma_busy_cycles = ec.busy_cycles;
-  c.irqs_throttled = ic.throttled;
-  const DmaEngine &e = m_impl->engine;
-  c.rx_queues = e.rx_queues();
-  c.tx_queues = e.tx_queues();
-  c.vectors = e.vectors();
-  c.rx_ring_occ_integral = c.tx_ring_occ_integral = 0;
-  c.rx_ring_occ_max = c.tx_ring_occ_max = 0;
-  for (uint32_t q = 0; q < e.rx_queues(); q++) {
-    c.rxq_occ_integral[q] = e.rx_ring(q).occupancy_integral();
-    c.rx_ring_occ_integral += c.rxq_occ_integral[q];
-    c.rx_ring_occ_max = std::max<uint64_t>(c.rx_ring_occ_max, e.rx_ring(q).occupancy_max());
-    c.rxq_frames[q] = ec.rxq_frames[q];
-    c.rxq_steered[q] = ec.rxq_steered[q];
-  }
-  for (uint32_t q = 0; q < e.tx_queues(); q++) {
-    c.txq_occ_integral[q] = e.tx_ring(q).occupancy_integral();
-    c.tx_ring_occ_integral += c.txq_occ_integral[q];
-    c.tx_ring_occ_max = std::max<uint64_t>(c.tx_ring_occ_max, e.tx_ring(q).occupancy_max());
-    c.txq_frames[q] = ec.txq_frames[q];
-  }
-  for (uint32_t v = 0; v < e.vectors(); v++) {
-    c.vec_irqs_raised[v] = e.irq_counters(v).raised;
-    c.vec_irqs_suppressed[v] = e.irq_counters(v).suppressed;
-  }
-  c.rx_read_grants = e.read_tags().granted(true);
-  c.tx_read_grants = e.read_tags().granted(false);
-  c.pause_xoff = mc.pause_xoff;
-  c.pause_xon = mc.pause_xon;
-  return c;
+void NicDevice::add_stats(stats::Registry &r) const {
+  /* The peer first: reading its counters hands the MAC its arrivals up to now. */
+  m_impl->peer.add_stats(r);
+  m_impl->mac.add_stats(r);
+  m_impl->engine.add_stats(r);
+  r.add(kNicStats, [this](NicDrops &s, stats::Edge) {
+    s.fifo = m_impl->mac.counters().rx_drop_fifo;
+    s.nodesc = m_impl->engine.counters().rx_drop_nodesc; /* 0 unless nic.rx_drop_nodesc: the NIC waits for descriptors */
+  });
 }
 
 bool NicDevice::device_owns(uint64_t pa) const { return m_impl->engine.device_owns(pa); }
@@ -138,5 +90,8 @@ uint64_t NicDevice::frames_in_flight() const {
 WirePeer &NicDevice::peer() { return m_impl->peer; }
 Mac &NicDevice::mac() { return m_impl->mac; }
 DmaEngine &NicDevice::engine() { return m_impl->engine; }
+const WirePeer &NicDevice::peer() const { return m_impl->peer; }
+const Mac &NicDevice::mac() const { return m_impl->mac; }
+const DmaEngine &NicDevice::engine() const { return m_impl->engine; }
 
 }  // namespace nicsim

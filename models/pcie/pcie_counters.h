@@ -1,7 +1,7 @@
 /*
  * pcie_counters.h: cumulative counters of one direction of a PCIe link,
- * overall and per DMA purpose. The glue snapshots them at warm-up and at the
- * end of traffic.
+ * overall and per DMA purpose, and of the device's reads through it. The
+ * statistics (pcie_stats.h) are snapshots of them at the run's edges.
  */
 #ifndef NICSIM_MODELS_PCIE_PCIE_COUNTERS_H
 #define NICSIM_MODELS_PCIE_PCIE_COUNTERS_H
@@ -9,15 +9,11 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "common/tlp.h"
+#include "common/dma_path_stats.h"
+#include "common/dma_purpose.h"
+#include "pcie/latency_hist.h"
 
 namespace nicsim {
-
-/* Number of DmaPurpose values (per-purpose arrays are indexed by the enum). */
-constexpr size_t kDmaPurposes = static_cast<size_t>(DmaPurpose::Other) + 1;
-
-/* Short lower-case name of a purpose, for metric names ("desc_fetch"). */
-const char *dma_purpose_name(DmaPurpose p);
 
 /* Counters of one link direction since the start of the run. */
 struct PcieDirCounters {
@@ -35,6 +31,16 @@ struct PcieDirCounters {
   uint64_t ro_tlps = 0;       /* MWr TLPs carrying the Relaxed Ordering attribute */
   uint64_t purpose_tlps[kDmaPurposes] = {};       /* TLPs by DmaPurpose */
   uint64_t purpose_wire_bytes[kDmaPurposes] = {}; /* wire bytes by DmaPurpose */
+};
+
+/* Device requests and reads through the link, cumulative since the start. */
+struct PcieReadStats {
+  uint64_t mrds = 0;            /* MRds sent */
+  uint64_t tag_stalls = 0;      /* MRds that waited for a free tag */
+  uint64_t outstanding_max = 0; /* most MRds outstanding at once since reset_outstanding_max() */
+  double outstanding_area = 0;  /* integral of outstanding MRds over time, MRd x ps */
+  LatencyHist latency;          /* per MRd: entering the link to its last CplD arriving, ps */
+  DmaPathCounters dma;          /* the device's DMA requests through the link */
 };
 
 }  // namespace nicsim

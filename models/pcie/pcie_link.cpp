@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/ps_time.h"
+#include "pcie/pcie_stats.h"
 
 namespace nicsim {
 
@@ -88,6 +89,22 @@ PcieDirCounters PcieLink::down_counters() const { return m_down.counters(now_ps(
 void PcieLink::read_stats(PcieReadStats &out) const {
   out = m_rd;
   out.outstanding_area += static_cast<double>(m_outstanding) * static_cast<double>(now_ps() - m_outstanding_since_ps);
+}
+
+void PcieLink::add_stats(stats::Registry &r, bool by_purpose) {
+  r.add(kPcieStats, [this](PcieSnapshot &s, stats::Edge e) {
+    s.up = up_counters();
+    s.down = down_counters();
+    read_stats(s.rd);
+    if (e == stats::Edge::Warmup) reset_outstanding_max();
+  });
+  r.add(kDmaPathStats, [this](DmaPathCounters &s, stats::Edge) { s = m_rd.dma; });
+  if (by_purpose) {
+    r.add(kPciePurposeStats, [this](PcieDirs &s, stats::Edge) {
+      s.up = up_counters();
+      s.down = down_counters();
+    });
+  }
 }
 
 void PcieLink::violation(const std::string &msg) {
@@ -190,13 +207,13 @@ void PcieLink::b_transport_dev(tlm_generic_payload &p, sc_time &d) {
     device_write(p, purpose, attrs);
   } else if (p.is_read()) {
     device_read(p, purpose, attrs);
-    m_rd.dma_rd_latency.add(now_ps() - t0);
+    m_rd.dma.rd_latency.add(now_ps() - t0);
   } else {
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
-  m_rd.dma_reqs++;
-  m_rd.dma_bytes += p.get_data_length();
+  m_rd.dma.reqs++;
+  m_rd.dma.bytes += p.get_data_length();
 }
 
 /* One posted-write TLP of n bytes (dc data credits) at addr, once its turn
@@ -314,8 +331,8 @@ PcieLink::NbStatus PcieLink::device_write_nb(tlm_generic_payload &p, NbWrite &w,
 }
 
 void PcieLink::device_write_nb_done(const tlm_generic_payload &p) {
-  m_rd.dma_reqs++;
-  m_rd.dma_bytes += p.get_data_length();
+  m_rd.dma.reqs++;
+  m_rd.dma.bytes += p.get_data_length();
 }
 
 void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs) {

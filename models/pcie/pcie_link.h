@@ -35,19 +35,10 @@
 
 namespace nicsim {
 
-/* Device requests and reads through the link, cumulative since the start. */
-struct PcieReadStats {
-  uint64_t mrds = 0;            /* MRds sent */
-  uint64_t tag_stalls = 0;      /* MRds that waited for a free tag */
-  uint64_t outstanding_max = 0; /* most MRds outstanding at once since reset_outstanding_max() */
-  double outstanding_area = 0;  /* integral of outstanding MRds over time, MRd x ps */
-  LatencyHist latency;          /* per MRd: entering the link to its last CplD arriving, ps */
-  uint64_t dma_reqs = 0;        /* device DMA requests (b_transport calls) completed */
-  uint64_t dma_bytes = 0;       /* their payload bytes */
-  LatencyHist dma_rd_latency;   /* per device read request: handed to the link to its last byte back, ps */
-};
-
 class PcieLink;
+namespace stats {
+class Registry;
+}
 
 /* Sent with transport_dbg on the device socket: a PcieLink target sets link to
  * itself (its non-blocking posted-write entry, device_write_nb, may be used);
@@ -80,6 +71,10 @@ class PcieLink : public sc_core::sc_module {
   void read_stats(PcieReadStats &out) const;
   /* Restarts the outstanding maximum from the current count (at the start of a window). */
   void reset_outstanding_max() { m_rd.outstanding_max = m_outstanding; }
+  /* Registers its statistics (pcie_stats.h, and the dma.* ones of
+   * dma_path_stats.h); by_purpose: also the traffic by DMA purpose. Its
+   * reader restarts the outstanding maximum at the window's start. */
+  void add_stats(stats::Registry &r, bool by_purpose = true);
   /* MRds outstanding now. */
   uint32_t outstanding() const { return m_outstanding; }
   /* Time (ps) at which the root complex has committed every posted write queued so far. */

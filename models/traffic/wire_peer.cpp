@@ -5,6 +5,7 @@
 
 #include "mac/mac.h"
 #include "common/ps_time.h"
+#include "traffic/wire_peer_stats.h"
 
 namespace nicsim {
 
@@ -24,6 +25,10 @@ WirePeer::Params WirePeer::Params::from_config(const nicsim_config &cfg) {
   p.tcp_burst = static_cast<uint32_t>(cfg.traffic.tcp_burst_segments);
   p.tcp_rto_ps = round_ps(cfg.traffic.tcp_rto_us * 1e6);
   return p;
+}
+
+void WirePeer::add_stats(stats::Registry &r) const {
+  r.add(kWirePeerStats, [this](WirePeerCounters &s, stats::Edge) { s = counters(); });
 }
 
 constexpr uint32_t WirePeer::kImixBytes[3];

@@ -11,11 +11,15 @@
 #include "mac/frame_sink.h"
 #include "common/ps_time.h"
 #include "net/frame.h"
+#include "traffic/wire_peer_counters.h"
 #include "traffic/tcp_sack.h"
 
 namespace nicsim {
 
 class Mac;
+namespace stats {
+class Registry;
+}
 
 /*
  * WirePeer.
@@ -88,24 +92,8 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
     static Params from_config(const nicsim_config &cfg);
   };
 
-  /* Cumulative counters. */
-  struct Counters {
-    uint64_t rx_offered_frames = 0; /* frames sent towards the NIC */
-    uint64_t rx_offered_bytes = 0;  /* their bytes, FCS included */
-    uint64_t tx_ok = 0;             /* frames received intact and in order */
-    uint64_t tx_errors = 0;         /* corrupted, duplicated or reordered */
-    uint64_t tx_gaps = 0;           /* sequence numbers skipped (frames lost) */
-    uint64_t pause_frames = 0;      /* PAUSE frames received from the MAC */
-    /* traffic.protocol tcp */
-    uint64_t tcp_acks_sent = 0;     /* ACK frames the peer sent (for the host's TX data) */
-    uint64_t tcp_acks_received = 0; /* ACK frames from the host */
-    uint64_t tcp_retransmits = 0;   /* data segments sent again (lost ones, SACK recovery or RTO) */
-    uint64_t tcp_recoveries = 0;    /* loss events: fast retransmits (third duplicate ACK) and RTOs */
-    uint64_t tcp_rtos = 0;          /* of those, RTOs */
-    uint64_t tx_dups = 0;           /* host data segments received again (host retransmits), discarded */
-    uint64_t tx_held = 0;           /* host data segments received out of order (counted in tx_ok) */
-    uint64_t tcp_inflight_max = 0;  /* most unacknowledged payload bytes of one flow, B */
-  };
+  /* Cumulative counters (wire_peer_counters.h). */
+  using Counters = WirePeerCounters;
 
   WirePeer(sc_core::sc_module_name name, const Params &p, Mac &mac);
 
@@ -127,6 +115,8 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
     const_cast<WirePeer *>(this)->rx_sync();
     return m_cnt;
   }
+  /* Registers its statistics (wire_peer_stats.h), read from counters(). */
+  void add_stats(stats::Registry &r) const;
   /* Time between frame starts of the RX stream (fixed size), ps. */
   double frame_interval_ps() const { return m_interval_ps; }
   /* Time between the starts of a frame of frame_bytes and the next, ps. */

@@ -118,7 +118,7 @@ int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *
     }
     d = json_is_null(v) ? NAN : json_number_value(v);
     if (id >= 0) {
-      nicsim_results_set(res, (enum nicsim_metric_id)id, d);
+      nicsim_results_set(res, id, d);
     } else if (nicsim_results_set_extra(res, name, "",
                                         json_is_integer(v) ? NM_KIND_COUNT : NM_KIND_REAL, "",
                                         d) != 0) {

@@ -1,29 +1,17 @@
-/* metrics.c: the metric registry (static definitions from metrics.h) and the
- * per-run value table: static metrics by id, extras kept sorted by name. */
+/* metrics.c: the per-run value table (columns by catalogue index, extras
+ * kept sorted by name) and lookups in the catalogue (src/sim/stats_catalog.cpp). */
 #include "results/metrics.h"
 
 #include <string.h>
 
 #include "config/config_internal.h"
 
-#define NICSIM_METRIC_KIND_COUNT NM_KIND_COUNT
-#define NICSIM_METRIC_KIND_REAL NM_KIND_REAL
-#define NICSIM_METRIC_KIND_WALL NM_KIND_WALL
-#define NICSIM_DEFINE_METRIC(id, name, unit, kind, desc) \
-  [NM_##id] = {name, unit, desc, NICSIM_METRIC_KIND_##kind},
-
-static const struct nicsim_metric_def nicsim__metric_defs[NM__COUNT] = {
-    NICSIM_METRICS(NICSIM_DEFINE_METRIC)};
-
-/* The static definitions, NM__COUNT entries. */
-const struct nicsim_metric_def *nicsim_metric_defs(void) { return nicsim__metric_defs; }
-
 /* Empties a result table: no metric present, no extras. */
 void nicsim_results_init(struct nicsim_results *r) { memset(r, 0, sizeof(*r)); }
 
-/* Sets static metric id (ignored if id is out of range). */
-void nicsim_results_set(struct nicsim_results *r, enum nicsim_metric_id id, double v) {
-  if ((unsigned)id >= NM__COUNT)
+/* Sets column id (ignored if id is out of range). */
+void nicsim_results_set(struct nicsim_results *r, long id, double v) {
+  if (id < 0 || (size_t)id >= nicsim_metric_count())
     return;
   r->value[id] = v;
   r->present[id] = true;
@@ -69,11 +57,10 @@ int nicsim_results_set_extra(struct nicsim_results *r, const char *name, const c
 
   if (name == NULL || name[0] == '\0' || strlen(name) >= sizeof(r->extra[0].name))
     return -1;
-  /* An extra never shadows a static metric: get() and the writers would
+  /* An extra never shadows a column: get() and the writers would
    * otherwise disagree about which value a name means. */
-  for (i = 0; i < NM__COUNT; i++)
-    if (strcmp(nicsim__metric_defs[i].name, name) == 0)
-      return -1;
+  if (nicsim_metric_find(name) >= 0)
+    return -1;
   i = nicsim__extra_find(r, name, &found);
   if (!found) {
     if (r->nextra >= NICSIM_MAX_EXTRA_METRICS)
@@ -91,18 +78,19 @@ int nicsim_results_set_extra(struct nicsim_results *r, const char *name, const c
   return 0;
 }
 
-/* The i-th present metric: static ones in declaration order, then extras. */
+/* The i-th present metric: columns in catalogue order, then extras. */
 bool nicsim_results_at(const struct nicsim_results *r, size_t i, struct nicsim_metric_view *out) {
-  size_t id;
+  const struct nicsim_metric_def *defs = nicsim_metric_defs();
+  size_t id, n = nicsim_metric_count();
 
-  for (id = 0; id < NM__COUNT; id++) {
+  for (id = 0; id < n; id++) {
     if (!r->present[id])
       continue;
     if (i == 0) {
-      out->name = nicsim__metric_defs[id].name;
-      out->unit = nicsim__metric_defs[id].unit;
-      out->desc = nicsim__metric_defs[id].desc;
-      out->kind = nicsim__metric_defs[id].kind;
+      out->name = defs[id].name;
+      out->unit = defs[id].unit;
+      out->desc = defs[id].desc;
+      out->kind = defs[id].kind;
       out->value = r->value[id];
       return true;
     }
@@ -122,14 +110,13 @@ bool nicsim_results_at(const struct nicsim_results *r, size_t i, struct nicsim_m
 bool nicsim_results_get(const struct nicsim_results *r, const char *name, double *v) {
   bool found;
   size_t i;
+  long id = nicsim_metric_find(name);
 
-  for (i = 0; i < NM__COUNT; i++) {
-    if (strcmp(nicsim__metric_defs[i].name, name) == 0) {
-      if (!r->present[i])
-        return false;
-      *v = r->value[i];
-      return true;
-    }
+  if (id >= 0) {
+    if (!r->present[id])
+      return false;
+    *v = r->value[id];
+    return true;
   }
   i = nicsim__extra_find(r, name, &found);
   if (!found)
@@ -138,83 +125,29 @@ bool nicsim_results_get(const struct nicsim_results *r, const char *name, double
   return true;
 }
 
-/* Id of the static metric with this name, or -1. */
+/* Id of the column with this name, or -1. */
 long nicsim_metric_find(const char *name) {
-  size_t i;
-  for (i = 0; i < NM__COUNT; i++)
-    if (strcmp(nicsim__metric_defs[i].name, name) == 0)
+  const struct nicsim_metric_def *defs = nicsim_metric_defs();
+  size_t i, n = nicsim_metric_count();
+  for (i = 0; name && i < n; i++)
+    if (strcmp(defs[i].name, name) == 0)
       return (long)i;
   return -1;
 }
 
-/* The static metric whose name is nearest to a misspelt one (edit distance
- * at most 3), or NULL if none is that close: a "did you mean" hint. */
+/* The column whose name is nearest to a misspelt one (edit distance at
+ * most 3), or NULL if none is that close: a "did you mean" hint. */
 const char *nicsim_metric_suggest(const char *name) {
-  size_t i, best = NM__COUNT, bestd = 4;
-  for (i = 0; i < NM__COUNT; i++) {
-    size_t d = nc__edit_distance(name, nicsim__metric_defs[i].name);
+  const struct nicsim_metric_def *defs = nicsim_metric_defs();
+  size_t i, n = nicsim_metric_count(), best = n, bestd = 4;
+  for (i = 0; i < n; i++) {
+    size_t d = nc__edit_distance(name, defs[i].name);
     if (d < bestd) {
       bestd = d;
       best = i;
     }
   }
-  return best < NM__COUNT ? nicsim__metric_defs[best].name : NULL;
-}
-
-/* The extra-metric families (docs/metrics.md, "Extra metrics"): a prefix,
- * then one identifier, then an optional fixed suffix. */
-static const struct {
-  const char *prefix, *suffix[2];
-} nicsim__extra_families[] = {
-    {"cpu.profile.", {"", NULL}},
-    {"cpu.ns_per_gb.", {"", NULL}},
-    {"pcie.up.", {".tlps", ".bytes"}},
-    {"pcie.down.", {".tlps", ".bytes"}},
-    {"bus.", {".bursts", ".bytes"}},
-    /* several queues (nic.rx_queues / tx_queues > 1): per queue and vector */
-    {"nic.rxq", {".pkts", ".occupancy"}},
-    {"nic.txq", {".pkts", ".occupancy"}},
-    {"irq.vec", {".count", ".suppressed"}},
-};
-
-/* True if c may appear in a metric identifier. */
-static bool nicsim__ident_char(char c) {
-  return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
-}
-
-/* True if name is cpu.core<N>.util or cpu.core<N>.profile.<ident> (cpu.cores >= 2). */
-static bool nicsim__core_extra(const char *name) {
-  if (strncmp(name, "cpu.core", 8) != 0) return false;
-  const char *p = name + 8;
-  size_t n = 0;
-  while (p[n] >= '0' && p[n] <= '9') n++;
-  if (n == 0) return false;
-  p += n;
-  if (strcmp(p, ".util") == 0) return true;
-  if (strncmp(p, ".profile.", 9) != 0) return false;
-  p += 9;
-  for (n = 0; nicsim__ident_char(p[n]); n++) {
-  }
-  return n > 0 && p[n] == '\0';
-}
-
-bool nicsim_metric_is_extra_name(const char *name) {
-  if (!name) return false;
-  if (strcmp(name, "cpu.lock_wait_cycles") == 0 || nicsim__core_extra(name)) return true;
-  for (size_t f = 0; f < sizeof nicsim__extra_families / sizeof nicsim__extra_families[0]; f++) {
-    const char *pre = nicsim__extra_families[f].prefix;
-    size_t pl = strlen(pre);
-    if (strncmp(name, pre, pl) != 0) continue;
-    const char *id = name + pl;
-    size_t n = 0;
-    while (nicsim__ident_char(id[n])) n++;
-    if (n == 0) continue;
-    for (int s = 0; s < 2; s++) {
-      const char *suf = nicsim__extra_families[f].suffix[s];
-      if (suf && strcmp(id + n, suf) == 0) return true;
-    }
-  }
-  return false;
+  return best < n ? defs[best].name : NULL;
 }
 
 /* "count", "real" or "wall". */

@@ -1,5 +1,6 @@
-/* metrics_doc.c: the metric table of docs/metrics.md, generated from the
- * registry, and the check/update of that file's generated region. */
+/* metrics_doc.c: the metric tables of docs/metrics.md, generated from the
+ * catalogue (the models' statistics declarations), and the check/update of
+ * that file's generated regions. */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
@@ -8,8 +9,6 @@
 
 #include "results/output.h"
 
-#define NICSIM__DOC_BEGIN "<!-- BEGIN METRICS -->\n"
-#define NICSIM__DOC_END "<!-- END METRICS -->"
 
 /* Writes s as Markdown table-cell text ('|' escaped). */
 static void nicsim__md_cell(FILE *f, const char *s) {
@@ -20,15 +19,16 @@ static void nicsim__md_cell(FILE *f, const char *s) {
   }
 }
 
-/* Writes the Markdown table of every static metric. */
-int nicsim_write_metrics_doc(FILE *f) {
-  const struct nicsim_metric_def *defs = nicsim_metric_defs();
+/* Writes a Markdown table of n metric definitions, first column named first. */
+static int nicsim__write_table(FILE *f, const char *first, const struct nicsim_metric_def *defs, size_t n) {
   size_t i;
 
-  fputs("| Metric | Unit | Kind | Meaning |\n", f);
+  fprintf(f, "| %s | Unit | Kind | Meaning |\n", first);
   fputs("|---|---|---|---|\n", f);
-  for (i = 0; i < NM__COUNT; i++) {
-    fprintf(f, "| `%s` | ", defs[i].name);
+  for (i = 0; i < n; i++) {
+    fputs("| `", f);
+    nicsim__md_cell(f, defs[i].name);
+    fputs("` | ", f);
     nicsim__md_cell(f, defs[i].unit);
     fprintf(f, " | %s | ", nicsim_metric_kind_name(defs[i].kind));
     nicsim__md_cell(f, defs[i].desc);
@@ -36,6 +36,26 @@ int nicsim_write_metrics_doc(FILE *f) {
   }
   return ferror(f) ? -EIO : 0;
 }
+
+/* Writes the Markdown table of every column metric. */
+int nicsim_write_metrics_doc(FILE *f) {
+  return nicsim__write_table(f, "Metric", nicsim_metric_defs(), nicsim_metric_count());
+}
+
+/* Writes the Markdown table of the extras (fixed names and families). */
+int nicsim_write_extra_metrics_doc(FILE *f) {
+  return nicsim__write_table(f, "Pattern", nicsim_metric_extra_defs(), nicsim_metric_extra_count());
+}
+
+/* The generated regions of the file: markers and writer. */
+static const struct {
+  const char *begin, *end;
+  int (*write)(FILE *f);
+} nicsim__doc_regions[] = {
+    {"<!-- BEGIN METRICS -->\n", "<!-- END METRICS -->", nicsim_write_metrics_doc},
+    {"<!-- BEGIN EXTRA METRICS -->\n", "<!-- END EXTRA METRICS -->", nicsim_write_extra_metrics_doc},
+};
+#define NICSIM__DOC_REGIONS (sizeof nicsim__doc_regions / sizeof nicsim__doc_regions[0])
 
 /* Reads a whole file into a NUL-terminated malloc'd buffer. 0 or -errno. */
 static int nicsim__read_file(const char *path, char **out, size_t *len) {
@@ -73,65 +93,64 @@ static int nicsim__read_file(const char *path, char **out, size_t *len) {
   return 0;
 }
 
-/* The parts of the file around the generated region, for the rewrite. */
-struct nicsim__doc_parts {
-  const char *head; /* up to and including the BEGIN marker line */
-  size_t head_len;
-  const char *gen; /* the new region */
-  size_t gen_len;
-  const char *tail; /* from the END marker on */
-};
-
-/* Emit callback: writes head, generated region, tail. */
+/* Emit callback: writes the new text. */
 static int nicsim__emit_doc(FILE *f, void *arg) {
-  const struct nicsim__doc_parts *p = arg;
-  fwrite(p->head, 1, p->head_len, f);
-  fwrite(p->gen, 1, p->gen_len, f);
-  fputs(p->tail, f);
+  const char *text = arg;
+  fputs(text, f);
   return ferror(f) ? -EIO : 0;
 }
 
-/* Checks or rewrites the generated region of a metrics Markdown file. */
+/* The file's text with each generated region replaced by what the writer
+ * gives now: a malloc'd string in *out. 0 or -errno (-EINVAL: a marker is missing). */
+static int nicsim__doc_regenerate(const char *text, char **out) {
+  char *res = NULL;
+  size_t res_len = 0, r;
+  const char *at = text;
+  FILE *mem = open_memstream(&res, &res_len);
+  int rc = 0;
+
+  if (mem == NULL)
+    return -errno;
+  for (r = 0; r < NICSIM__DOC_REGIONS && rc == 0; r++) {
+    const char *begin = strstr(at, nicsim__doc_regions[r].begin);
+    const char *end = begin ? strstr(begin, nicsim__doc_regions[r].end) : NULL;
+    if (begin == NULL || end == NULL) {
+      rc = -EINVAL;
+      break;
+    }
+    begin += strlen(nicsim__doc_regions[r].begin);
+    fwrite(at, 1, (size_t)(begin - at), mem);
+    rc = nicsim__doc_regions[r].write(mem);
+    at = end;
+  }
+  if (rc == 0)
+    fputs(at, mem);
+  if (fclose(mem) != 0 && rc == 0)
+    rc = -ENOMEM;
+  if (rc < 0) {
+    free(res);
+    return rc;
+  }
+  *out = res;
+  return 0;
+}
+
+/* Checks or rewrites the generated regions of a metrics Markdown file. */
 int nicsim_metrics_doc_sync(const char *path, bool update, bool *stale) {
-  char *text = NULL, *gen = NULL, *begin, *end;
-  size_t len = 0, gen_len = 0;
-  struct nicsim__doc_parts parts;
-  FILE *mem;
+  char *text = NULL, *gen = NULL;
+  size_t len = 0;
   int rc;
 
   *stale = false;
   rc = nicsim__read_file(path, &text, &len);
   if (rc < 0)
     return rc;
-  begin = strstr(text, NICSIM__DOC_BEGIN);
-  end = begin ? strstr(begin, NICSIM__DOC_END) : NULL;
-  if (begin == NULL || end == NULL) {
-    rc = -EINVAL;
-    goto out;
+  rc = nicsim__doc_regenerate(text, &gen);
+  if (rc == 0) {
+    *stale = strcmp(text, gen) != 0;
+    if (*stale && update)
+      rc = nicsim_write_atomic(path, nicsim__emit_doc, gen);
   }
-  begin += strlen(NICSIM__DOC_BEGIN);
-
-  mem = open_memstream(&gen, &gen_len);
-  if (mem == NULL) {
-    rc = -errno;
-    goto out;
-  }
-  rc = nicsim_write_metrics_doc(mem);
-  if (fclose(mem) != 0 && rc == 0)
-    rc = -ENOMEM;
-  if (rc < 0)
-    goto out;
-
-  *stale = (size_t)(end - begin) != gen_len || memcmp(begin, gen, gen_len) != 0;
-  if (*stale && update) {
-    parts.head = text;
-    parts.head_len = (size_t)(begin - text);
-    parts.gen = gen;
-    parts.gen_len = gen_len;
-    parts.tail = end;
-    rc = nicsim_write_atomic(path, nicsim__emit_doc, &parts);
-  }
-out:
   free(gen);
   free(text);
   return rc;

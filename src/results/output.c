@@ -629,7 +629,7 @@ static void nicsim__csv_row(FILE *f, const char *const *keys, size_t nkeys,
     fputc(',', f);
     nicsim_csv_field(f, buf);
   }
-  for (j = 0; j < NM__COUNT; j++) {
+  for (j = 0; j < nicsim_metric_count(); j++) {
     fputc(',', f);
     if (r->present[j]) {
       nicsim_format_metric(r->value[j], defs[j].kind, buf, sizeof(buf));
@@ -664,7 +664,7 @@ int nicsim_csv_dump_each(FILE *f, const char *const *keys, size_t nkeys, size_t 
     fputc(',', f);
     nicsim_csv_field(f, keys[j]);
   }
-  for (j = 0; j < NM__COUNT; j++) {
+  for (j = 0; j < nicsim_metric_count(); j++) {
     fputc(',', f);
     nicsim_csv_field(f, defs[j].name);
   }

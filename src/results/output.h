@@ -126,13 +126,16 @@ int nicsim_sweep_table_print_each(FILE *f, const char *const *keys, size_t nkeys
 
 /* ---- docs/metrics.md ------------------------------------------------------ */
 
-/* The Markdown table of every static metric: name, unit, kind, meaning. */
+/* The Markdown table of every column metric: name, unit, kind, meaning. */
 int nicsim_write_metrics_doc(FILE *f);
-/* Checks (update false) or rewrites (update true, atomically) the region of
- * the Markdown file at path between <!-- BEGIN METRICS --> and
- * <!-- END METRICS -->. *stale tells whether it differed from
- * nicsim_write_metrics_doc. Returns 0, -EINVAL if a marker is missing, or
- * -errno. */
+/* The Markdown table of the extras: fixed names and family patterns. */
+int nicsim_write_extra_metrics_doc(FILE *f);
+/* Checks (update false) or rewrites (update true, atomically) the regions
+ * of the Markdown file at path between <!-- BEGIN METRICS --> and
+ * <!-- END METRICS --> (nicsim_write_metrics_doc), then
+ * <!-- BEGIN EXTRA METRICS --> and <!-- END EXTRA METRICS -->
+ * (nicsim_write_extra_metrics_doc). *stale tells whether either differed.
+ * Returns 0, -EINVAL if a marker is missing, or -errno. */
 int nicsim_metrics_doc_sync(const char *path, bool update, bool *stale);
 
 #ifdef __cplusplus

@@ -119,17 +119,14 @@ static void nicsim__section(struct nicsim__table *t, const char *title) {
   nicsim__row_add(t, ROW_SECTION, title);
 }
 
-/* The value of a static metric, if the run reported it. */
-static bool nicsim__metric(const struct nicsim_results *r, enum nicsim_metric_id id, double *v) {
-  if (!r->present[id])
-    return false;
-  *v = r->value[id];
-  return true;
+/* The value of a metric, if the run reported it. */
+static bool nicsim__metric(const struct nicsim_results *r, const char *name, double *v) {
+  return nicsim_results_get(r, name, v);
 }
 
 /* A row showing metric id times scale with fixed decimals. */
 static void nicsim__add_real(struct nicsim__table *t, const char *label,
-                             const struct nicsim_results *r, enum nicsim_metric_id id,
+                             const struct nicsim_results *r, const char *id,
                              double scale, int decimals, const char *unit) {
   struct nicsim__row *row;
   double v;
@@ -142,7 +139,7 @@ static void nicsim__add_real(struct nicsim__table *t, const char *label,
 
 /* A row showing metric id as a grouped integer. */
 static void nicsim__add_count(struct nicsim__table *t, const char *label,
-                              const struct nicsim_results *r, enum nicsim_metric_id id,
+                              const struct nicsim_results *r, const char *id,
                               const char *unit) {
   struct nicsim__row *row;
   double v;
@@ -327,7 +324,7 @@ static void nicsim__print_profile(FILE *f, const struct nicsim_results *r) {
   bool have_cycles = false;
   char buf[32];
 
-  (void)nicsim__metric(r, NM_CPU_BUSY_CYCLES, &busy);
+  (void)nicsim__metric(r, "cpu.busy_cycles", &busy);
   for (i = 0; i < r->nextra; i++)
     if (strncmp(r->extra[i].name, NICSIM__PROFILE_PREFIX, plen) == 0 &&
         strcmp(r->extra[i].unit, "cycles") == 0 && isfinite(r->extra[i].value))
@@ -390,103 +387,103 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
     return;
   }
   /* A direction the mode does not drive is shown anyway if it moved frames. */
-  if (nicsim__metric(r, NM_RX_PKTS, &v) && v > 0)
+  if (nicsim__metric(r, "rx.pkts", &v) && v > 0)
     rx = true;
-  if (nicsim__metric(r, NM_TX_PKTS, &v) && v > 0)
+  if (nicsim__metric(r, "tx.pkts", &v) && v > 0)
     tx = true;
 
   nicsim__section(t, "Throughput (measurement window)");
   if (rx) {
-    nicsim__add_real(t, "RX rate", r, NM_RX_GBPS, 1, 3, "Gbit/s");
-    nicsim__add_real(t, "RX packet rate", r, NM_RX_MPPS, 1, 3, "Mpkt/s");
-    nicsim__add_count(t, "RX frames delivered", r, NM_RX_PKTS, "");
-    nicsim__add_count(t, "RX frames dropped", r, NM_RX_DROPS, "");
-    if (nicsim__metric(r, NM_RX_PKTS, &a) && nicsim__metric(r, NM_RX_DROPS, &b) && a + b > 0 &&
+    nicsim__add_real(t, "RX rate", r, "rx.gbps", 1, 3, "Gbit/s");
+    nicsim__add_real(t, "RX packet rate", r, "rx.mpps", 1, 3, "Mpkt/s");
+    nicsim__add_count(t, "RX frames delivered", r, "rx.pkts", "");
+    nicsim__add_count(t, "RX frames dropped", r, "rx.drops", "");
+    if (nicsim__metric(r, "rx.pkts", &a) && nicsim__metric(r, "rx.drops", &b) && a + b > 0 &&
         (row = nicsim__row_add(t, ROW_VALUE, "RX drop rate")) != NULL) {
       nicsim__fmt_fixed(100 * b / (a + b), 2, row->value, sizeof(row->value));
       snprintf(row->unit, sizeof(row->unit), "%%");
     }
   }
   if (tx) {
-    nicsim__add_real(t, "TX rate", r, NM_TX_GBPS, 1, 3, "Gbit/s");
-    nicsim__add_real(t, "TX packet rate", r, NM_TX_MPPS, 1, 3, "Mpkt/s");
-    nicsim__add_count(t, "TX frames sent", r, NM_TX_PKTS, "");
+    nicsim__add_real(t, "TX rate", r, "tx.gbps", 1, 3, "Gbit/s");
+    nicsim__add_real(t, "TX packet rate", r, "tx.mpps", 1, 3, "Mpkt/s");
+    nicsim__add_count(t, "TX frames sent", r, "tx.pkts", "");
     if (c->traffic.sndbuf_bytes > 0) {
-      nicsim__add_count(t, "TX socket: waits for buffer space", r, NM_TX_SNDBUF_WAITS, "");
-      nicsim__add_count(t, "TX socket: most skb memory held", r, NM_TX_WMEM_MAX, "B");
+      nicsim__add_count(t, "TX socket: waits for buffer space", r, "tx.sndbuf_waits", "");
+      nicsim__add_count(t, "TX socket: most skb memory held", r, "tx.wmem_max", "B");
     }
   }
 
   if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
     nicsim__section(t, "DMA benchmark (measurement window)");
-    nicsim__add_real(t, "Payload bandwidth", r, NM_DMA_GBPS, 1, 3, "Gbit/s");
+    nicsim__add_real(t, "Payload bandwidth", r, "dma.gbps", 1, 3, "Gbit/s");
     if (c->workload.op != NC_WORKLOAD_WRITE) {
-      nicsim__add_real(t, "Read latency (mean)", r, NM_DMA_RD_LATENCY_NS, 1, 0, "ns");
-      nicsim__add_real(t, "Read latency (p99)", r, NM_DMA_RD_LATENCY_NS_P99, 1, 0, "ns");
-      nicsim__add_real(t, "Reads outstanding (mean)", r, NM_PCIE_RD_OUTSTANDING_MEAN, 1, 1, "");
+      nicsim__add_real(t, "Read latency (mean)", r, "dma.rd_latency_ns", 1, 0, "ns");
+      nicsim__add_real(t, "Read latency (p99)", r, "dma.rd_latency_ns.p99", 1, 0, "ns");
+      nicsim__add_real(t, "Reads outstanding (mean)", r, "pcie.rd_outstanding_mean", 1, 1, "");
     }
-    nicsim__add_count(t, "Posted-credit stalls", r, NM_PCIE_UP_CREDIT_STALLS, "");
-    nicsim__add_count(t, "Tag stalls", r, NM_PCIE_TAG_STALLS, "");
+    nicsim__add_count(t, "Posted-credit stalls", r, "pcie.up.credit_stalls", "");
+    nicsim__add_count(t, "Tag stalls", r, "pcie.tag_stalls", "");
   }
 
   nicsim__section(t, "CPU");
-  nicsim__add_real(t, "Utilisation", r, NM_CPU_UTIL, 100, 1, "%");
-  nicsim__add_count(t, "Busy cycles", r, NM_CPU_BUSY_CYCLES, "cycles");
+  nicsim__add_real(t, "Utilisation", r, "cpu.util", 100, 1, "%");
+  nicsim__add_count(t, "Busy cycles", r, "cpu.busy_cycles", "cycles");
   if (rx)
-    nicsim__add_real(t, "Cycles per RX frame", r, NM_CPU_CYCLES_PER_RX_PKT, 1, 1, "cycles");
+    nicsim__add_real(t, "Cycles per RX frame", r, "cpu.cycles_per_rx_pkt", 1, 1, "cycles");
   if (tx)
-    nicsim__add_real(t, "Cycles per TX frame", r, NM_CPU_CYCLES_PER_TX_PKT, 1, 1, "cycles");
-  nicsim__add_count(t, "IRQ and softirq cycles", r, NM_CPU_IRQ_CYCLES, "cycles");
-  nicsim__add_count(t, "Uncached loads", r, NM_CPU_UNCACHED_LOADS, "");
-  nicsim__add_count(t, "Uncached stores", r, NM_CPU_UNCACHED_STORES, "");
-  nicsim__add_count(t, "Cache misses", r, NM_CPU_CACHE_MISSES, "");
-  nicsim__add_count(t, "Cache lines cleaned/invalidated", r, NM_CPU_CACHE_MAINT_LINES, "");
-  nicsim__add_count(t, "memcpy bytes, aligned", r, NM_CPU_MEMCPY_BYTES_ALIGNED, "B");
-  nicsim__add_count(t, "memcpy bytes, misaligned", r, NM_CPU_MEMCPY_BYTES_MISALIGNED, "B");
-  nicsim__add_count(t, "MMIO reads (readl)", r, NM_CPU_MMIO_READS, "");
-  nicsim__add_count(t, "MMIO writes (writel)", r, NM_CPU_MMIO_WRITES, "");
+    nicsim__add_real(t, "Cycles per TX frame", r, "cpu.cycles_per_tx_pkt", 1, 1, "cycles");
+  nicsim__add_count(t, "IRQ and softirq cycles", r, "cpu.irq_cycles", "cycles");
+  nicsim__add_count(t, "Uncached loads", r, "cpu.uncached_loads", "");
+  nicsim__add_count(t, "Uncached stores", r, "cpu.uncached_stores", "");
+  nicsim__add_count(t, "Cache misses", r, "cpu.cache_misses", "");
+  nicsim__add_count(t, "Cache lines cleaned/invalidated", r, "cpu.cache_maint_lines", "");
+  nicsim__add_count(t, "memcpy bytes, aligned", r, "cpu.memcpy_bytes.aligned", "B");
+  nicsim__add_count(t, "memcpy bytes, misaligned", r, "cpu.memcpy_bytes.misaligned", "B");
+  nicsim__add_count(t, "MMIO reads (readl)", r, "cpu.mmio_reads", "");
+  nicsim__add_count(t, "MMIO writes (writel)", r, "cpu.mmio_writes", "");
 
   nicsim__section(t, "PCIe (up: device to host, down: host to device)");
-  nicsim__add_count(t, "Up TLPs", r, NM_PCIE_UP_TLPS, "");
-  nicsim__add_count(t, "Down TLPs", r, NM_PCIE_DOWN_TLPS, "");
-  nicsim__add_count(t, "Up bytes on the wire", r, NM_PCIE_UP_BYTES, "B");
-  nicsim__add_count(t, "Down bytes on the wire", r, NM_PCIE_DOWN_BYTES, "B");
-  nicsim__add_count(t, "Up payload bytes", r, NM_PCIE_UP_PAYLOAD_BYTES, "B");
-  nicsim__add_count(t, "Down payload bytes", r, NM_PCIE_DOWN_PAYLOAD_BYTES, "B");
-  nicsim__add_real(t, "Up utilisation", r, NM_PCIE_UP_UTIL, 100, 1, "%");
-  nicsim__add_real(t, "Down utilisation", r, NM_PCIE_DOWN_UTIL, 100, 1, "%");
+  nicsim__add_count(t, "Up TLPs", r, "pcie.up.tlps", "");
+  nicsim__add_count(t, "Down TLPs", r, "pcie.down.tlps", "");
+  nicsim__add_count(t, "Up bytes on the wire", r, "pcie.up.bytes", "B");
+  nicsim__add_count(t, "Down bytes on the wire", r, "pcie.down.bytes", "B");
+  nicsim__add_count(t, "Up payload bytes", r, "pcie.up.payload_bytes", "B");
+  nicsim__add_count(t, "Down payload bytes", r, "pcie.down.payload_bytes", "B");
+  nicsim__add_real(t, "Up utilisation", r, "pcie.up.util", 100, 1, "%");
+  nicsim__add_real(t, "Down utilisation", r, "pcie.down.util", 100, 1, "%");
 
   nicsim__section(t, "NIC");
-  nicsim__add_count(t, "Descriptor fetch requests", r, NM_NIC_DESC_FETCH_REQS, "");
-  nicsim__add_count(t, "Descriptors fetched", r, NM_NIC_DESC_FETCHED, "");
-  nicsim__add_real(t, "Fetch requests per frame", r, NM_NIC_DESC_FETCH_REQS_PER_PKT, 1, 3,
+  nicsim__add_count(t, "Descriptor fetch requests", r, "nic.desc_fetch_reqs", "");
+  nicsim__add_count(t, "Descriptors fetched", r, "nic.desc_fetched", "");
+  nicsim__add_real(t, "Fetch requests per frame", r, "nic.desc_fetch_reqs_per_pkt", 1, 3,
                    "");
-  nicsim__add_count(t, "Descriptor write-backs", r, NM_NIC_DESC_WRITEBACKS, "");
-  nicsim__add_real(t, "RX ring occupancy (mean)", r, NM_NIC_RX_RING_OCCUPANCY, 1, 1, "descriptors");
-  nicsim__add_count(t, "RX drops: FIFO full", r, NM_RX_DROPS_FIFO, "");
+  nicsim__add_count(t, "Descriptor write-backs", r, "nic.desc_writebacks", "");
+  nicsim__add_real(t, "RX ring occupancy (mean)", r, "nic.rx_ring_occupancy", 1, 1, "descriptors");
+  nicsim__add_count(t, "RX drops: FIFO full", r, "rx.drops_fifo", "");
 
   nicsim__section(t, "Interrupts");
-  nicsim__add_count(t, "Interrupts raised", r, NM_IRQ_COUNT, "");
-  nicsim__add_count(t, "Interrupt rate", r, NM_IRQ_PER_SEC, "/s");
-  nicsim__add_count(t, "Folded by moderation", r, NM_IRQ_SUPPRESSED, "");
-  nicsim__add_real(t, "MSI to handler (mean)", r, NM_IRQ_LATENCY_NS, 1, 0, "ns");
+  nicsim__add_count(t, "Interrupts raised", r, "irq.count", "");
+  nicsim__add_count(t, "Interrupt rate", r, "irq.per_sec", "/s");
+  nicsim__add_count(t, "Folded by moderation", r, "irq.suppressed", "");
+  nicsim__add_real(t, "MSI to handler (mean)", r, "irq.latency_ns", 1, 0, "ns");
 
   nicsim__section(t, "Checks (whole run, drain included)");
-  if (nicsim__metric(r, NM_TOTAL_RX_SENT, &a) && nicsim__metric(r, NM_TOTAL_RX_RECEIVED, &b) &&
-      nicsim__metric(r, NM_TOTAL_RX_DROPPED, &d) && (rx || a > 0))
+  if (nicsim__metric(r, "total.rx.sent", &a) && nicsim__metric(r, "total.rx.received", &b) &&
+      nicsim__metric(r, "total.rx.dropped", &d) && (rx || a > 0))
     nicsim__add_check(t, "RX frames", a, b, d, true);
-  if (nicsim__metric(r, NM_TOTAL_TX_SENT, &a) && nicsim__metric(r, NM_TOTAL_TX_RECEIVED, &b) &&
+  if (nicsim__metric(r, "total.tx.sent", &a) && nicsim__metric(r, "total.tx.received", &b) &&
       (tx || a > 0))
     nicsim__add_check(t, "TX frames", a, b, 0, false);
 
   nicsim__section(t, "Simulation");
-  if (nicsim__metric(r, NM_SIM_TIME_NS, &v) &&
+  if (nicsim__metric(r, "sim.time_ns", &v) &&
       (row = nicsim__row_add(t, ROW_VALUE, "Simulated time")) != NULL) {
     nicsim__fmt_time_ns(v, row->value, sizeof(row->value), &unit);
     snprintf(row->unit, sizeof(row->unit), "%s", unit);
   }
-  nicsim__add_count(t, "Kernel events (delta cycles)", r, NM_SIM_EVENTS, "");
-  nicsim__add_real(t, "Wall-clock time", r, NM_SIM_WALL_S, 1, 2, "s");
+  nicsim__add_count(t, "Kernel events (delta cycles)", r, "sim.events", "");
+  nicsim__add_real(t, "Wall-clock time", r, "sim.wall_s", 1, 2, "s");
 
   nicsim__table_print(f, t);
   free(t);
@@ -530,13 +527,13 @@ static void nicsim__sweep_cell(const struct nicsim_point *pt, size_t i, size_t c
   nicsim__copy(buf, n, "-");
   if (pt->res == NULL)
     return;
-  if (col == SC_RX && nicsim__metric(pt->res, NM_RX_GBPS, &v))
+  if (col == SC_RX && nicsim__metric(pt->res, "rx.gbps", &v))
     nicsim__fmt_fixed(v, 3, buf, n);
-  else if (col == SC_DROPS && nicsim__metric(pt->res, NM_RX_DROPS, &v))
+  else if (col == SC_DROPS && nicsim__metric(pt->res, "rx.drops", &v))
     nicsim__fmt_count(v, buf, n);
-  else if (col == SC_TX && nicsim__metric(pt->res, NM_TX_GBPS, &v))
+  else if (col == SC_TX && nicsim__metric(pt->res, "tx.gbps", &v))
     nicsim__fmt_fixed(v, 3, buf, n);
-  else if (col == SC_CPU && nicsim__metric(pt->res, NM_CPU_UTIL, &v))
+  else if (col == SC_CPU && nicsim__metric(pt->res, "cpu.util", &v))
     nicsim__fmt_fixed(100 * v, 1, buf, n);
 }
 

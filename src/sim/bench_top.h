@@ -1,8 +1,8 @@
 /*
  * bench_top.h: the SystemC top of a dma-bench run: the bench initiator, the
  * interconnect (the PCIe link, or the AXI-like on-chip bus with
- * bus.enabled) and host memory (no NIC, no CPU), the counter snapshots at
- * the window edges, and the run's outcome.
+ * bus.enabled) and host memory (no NIC, no CPU), their statistics
+ * snapshotted at the window edges, and the run's outcome.
  */
 #ifndef NICSIM_SIM_BENCH_TOP_H
 #define NICSIM_SIM_BENCH_TOP_H
@@ -16,8 +16,8 @@
 #include "config/config.h"
 #include "memory/host_memory.h"
 #include "pcie/pcie_link.h"
+#include "common/stats.h"
 #include "results/metrics.h"
-#include "sim/pcie_metrics.h"
 #include "workload/dma_bench.h"
 
 namespace nicsim {
@@ -43,8 +43,9 @@ class BenchTop : public sc_core::sc_module {
   const std::string &component() const { return m_component; }
   const std::string &message() const { return m_msg; }
   double violation_time_ns() const { return m_time_ns; }
-  /* Fills the dma.* metrics of the window, the pcie.* ones on PCIe, and sim.*. */
-  void fill_results(nicsim_results *res) const;
+  /* Fills the dma.* metrics of the window, the pcie.* ones on PCIe (bus.*
+   * on the bus), mem.*, iommu.* and sim.*; wall_s: the run's wall-clock time. */
+  void fill_results(nicsim_results *res, double wall_s);
 
  private:
   void snapshot_thread();
@@ -53,12 +54,7 @@ class BenchTop : public sc_core::sc_module {
   uint64_t m_warmup_ps;
   uint64_t m_duration_ps;
   uint64_t m_end_ps;
-  PcieSnapshot m_at_warmup;
-  PcieSnapshot m_at_duration;
-  AxiCounters m_bus_at_warmup;
-  AxiCounters m_bus_at_duration;
-  DramChannel::Counters m_dram_at_warmup, m_dram_at_duration;  /* host memory's DRAM channel */
-  Iommu::Counters m_iommu_at_warmup, m_iommu_at_duration;      /* and its IOMMU */
+  stats::Registry m_stats; /* the interconnect's and host memory's statistics */
   bool m_violated = false;
   std::string m_component, m_msg;
   double m_time_ns = 0;

@@ -16,6 +16,7 @@
 #include "common/lookahead.h"
 #include "sim/bench_top.h"
 #include "sim/top.h"
+#include "traffic/wire_peer.h"
 
 namespace {
 
@@ -85,10 +86,10 @@ int check_outcome(const nicsim::Top &top, const nicsim_config &cfg, nicsim_sim_e
     set_error(err, "top.cpu", end_ns, "the run drained but the driver was never removed");
     return 1;
   }
-  const nicsim::NicCounters c = top.nic.counters();
-  if (c.tx_peer_errors) {
+  const uint64_t tx_errors = top.nic.peer().counters().tx_errors;
+  if (tx_errors) {
     set_error(err, "top.nic", end_ns,
-              "the wire peer received %" PRIu64 " corrupted, duplicated or reordered TX frames", c.tx_peer_errors);
+              "the wire peer received %" PRIu64 " corrupted, duplicated or reordered TX frames", tx_errors);
     return 1;
   }
   if (o.check_rc != 0) {
@@ -114,9 +115,7 @@ int run_dma_bench(const nicsim_config &cfg, nicsim_results *res, nicsim_sim_erro
     set_error(err, "sim", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s", e.what());
     return 1;
   }
-  top->fill_results(res);
-  nicsim_results_set(res, NM_SIM_WALL_S,
-                     std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
+  top->fill_results(res, std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
   if (top->violated()) {
     set_error(err, top->component().c_str(), top->violation_time_ns(), "%s", top->message().c_str());
     return 1;
@@ -187,10 +186,9 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
     return 1;
   }
 
-  top->fill_results(res);
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  nicsim_results_set(res, NM_SIM_WALL_S, wall_s);
+  top->fill_results(res, wall_s);
   const int rc = check_outcome(*top, *cfg, err);
   if (verbose)
     std::fprintf(stderr, "nicsim: %s after %.3f s wall, %" PRIu64 " delta cycles\n", rc ? "failed" : "done", wall_s,

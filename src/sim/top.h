@@ -1,9 +1,10 @@
 /*
  * top.h: the SystemC top of one nicsim run: NIC (with its wire peer), the
  * interconnect (PCIe link, or with bus.enabled the AXI-like on-chip bus and
- * its register port), host memory and CPU core, bound together; the counter snapshots at
- * the edges of the measurement window; and the run's outcome (violations,
- * drain, kernel check) for nicsim_simulate to turn into metrics or an error.
+ * its register port), host memory and CPU core, bound together; the
+ * statistics of every model, snapshotted at the edges of the measurement
+ * window and at the finish; and the run's outcome (violations, drain,
+ * kernel check) for nicsim_simulate to turn into metrics or an error.
  */
 #ifndef NICSIM_SIM_TOP_H
 #define NICSIM_SIM_TOP_H
@@ -15,6 +16,7 @@
 
 #include "bus/axi_bus.h"
 #include "bus/axi_reg_port.h"
+#include "common/stats.h"
 #include "config/config.h"
 #include "cpu/cpu_core.h"
 #include "memory/host_memory.h"
@@ -31,20 +33,6 @@ class Top : public sc_core::sc_module {
   nicsim_config m_cfg;
 
  public:
-  /* Counters of the device and the link at one instant. */
-  struct Snapshot {
-    uint64_t time_ps = 0;
-    NicCounters nic;
-    PcieDirCounters up;
-    PcieDirCounters down;
-    PcieReadStats rd;
-    AxiCounters bus; /* bus.enabled */
-    WirePeer::Counters peer;   /* the wire peer (tcp counters) */
-    nk_kernel_stats kstats{};  /* the kernel layer (GRO, TCP receiver); zero before the probe */
-    DramChannel::Counters dram; /* host memory's DRAM channel */
-    Iommu::Counters iommu;      /* the IOMMU's IOTLB */
-  };
-
   /* How the run ended. */
   struct Outcome {
     bool violated = false;     /* an invariant broke during the run */
@@ -80,13 +68,13 @@ class Top : public sc_core::sc_module {
   uint64_t time_limit_ps() const;
   /* How the run ended (read after sc_start returns). */
   const Outcome &outcome() const { return m_out; }
-  /* Fills every metric of metrics.h, plus the extras (profile, per-purpose link traffic). */
-  void fill_results(nicsim_results *res) const;
+  /* Fills res with every statistic of the run's models; wall_s: the run's wall-clock time. */
+  void fill_results(nicsim_results *res, double wall_s);
 
  private:
-  /* Fills s with every counter now. Snapshots are large (a latency
-   * histogram): they live in members, never on a coroutine stack. */
-  void snapshot(Snapshot &s) const;
+  /* Every registered statistic's snapshot at edge e, now (after the link's
+   * posted writes committed by now have reached memory). */
+  void snapshot(stats::Edge e);
   void snapshot_thread();
   void report(const std::string &component, const std::string &msg, double time_ns);
   bool check_drained();
@@ -102,9 +90,7 @@ class Top : public sc_core::sc_module {
   uint64_t m_duration_ps;
   uint64_t m_end_ps;
   uint64_t m_edges_ps[4] = {}; /* warm-up, end of traffic, end, time limit (set once) */
-  Snapshot m_at_warmup;
-  Snapshot m_at_duration;
-  Snapshot m_at_finish;
+  stats::Registry m_stats;     /* the statistics of every model built */
   Outcome m_out;
 };
 

@@ -104,7 +104,7 @@ TEST_F(CliSim, RunWritesJsonAndCsvWithEveryMetric) {
                "rx");
   json_t *metrics = json_object_get(doc, "metrics");
   const nicsim_metric_def *defs = nicsim_metric_defs();
-  for (int i = 0; i < NM__COUNT; i++) {
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
     json_t *v = json_object_get(metrics, defs[i].name);
     ASSERT_NE(v, nullptr) << "metric " << defs[i].name << " missing";
     if (defs[i].kind == NM_KIND_COUNT)
@@ -120,7 +120,7 @@ TEST_F(CliSim, RunWritesJsonAndCsvWithEveryMetric) {
   ASSERT_EQ(csv.size(), 2u);
   std::vector<std::string> head = split(csv[0]), row = split(csv[1]);
   EXPECT_EQ(head.size(), row.size());
-  ASSERT_GE(head.size(), 1u + NM__COUNT);
+  ASSERT_GE(head.size(), 1u + nicsim_metric_count());
   EXPECT_EQ(head[0], "label");
   EXPECT_EQ(head[1], "rx.gbps");
 }

@@ -75,7 +75,9 @@ run("building examples/embed with pkg-config"
     ${prefix}/share/nicsim/examples/embed/main.cpp ${pc_flags})
 
 # 3. Run both and compare with the installed nicsim: every metric the example
-# reports must equal nicsim's (same scenario, same --set values).
+# reports must equal nicsim's (same scenario, same --set values), but the two
+# that measure the simulator rather than the model: wall-clock time and the
+# SystemC kernel's activations (another platform, another count).
 set(ENV{SYSTEMC_DISABLE_COPYRIGHT_MESSAGE} 1)
 set(short --set run.duration_us=300 --set run.warmup_us=50)
 # Cases: scenario[:point]. The generic driver on RX; lan743x (bidirectional,
@@ -102,12 +104,15 @@ foreach(c IN LISTS cases)
   file(READ ${WORK_DIR}/${tag}.ref.json ref)
   file(READ ${WORK_DIR}/${tag}.embed.json got)
   string(JSON n LENGTH "${got}" metrics)
-  if(n LESS 50)
+  if(n LESS 90)
     fail("nicsim_embed ${c} reported only ${n} metrics")
   endif()
   math(EXPR last "${n} - 1")
   foreach(i RANGE ${last})
     string(JSON name MEMBER "${got}" metrics ${i})
+    if(name STREQUAL "sim.wall_s" OR name STREQUAL "sim.events")
+      continue()
+    endif()
     string(JSON v GET "${got}" metrics ${name})
     string(JSON r ERROR_VARIABLE e GET "${ref}" metrics ${name})
     if(e OR NOT v STREQUAL r)

@@ -70,9 +70,9 @@ void run_lan743x_rx(uint32_t spacing, uint64_t frames, uint64_t expect_reqs) {
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
   };
   sc_core::sc_start(us(60));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.desc_fetch_reqs, expect_reqs);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_fetch_reqs, expect_reqs);
   for (const auto &a : s.host.accesses(TLM_READ_COMMAND, DmaPurpose::DescFetch)) {
     EXPECT_EQ(a.len, spacing == 16 ? 8u * 16 : 16u);
   }
@@ -129,9 +129,9 @@ TEST(Lan743x, TxCompletionIsAHeadWriteBackAndDescriptorsStayUntouched) {
     }
   };
   sc_core::sc_start(us(40));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
-  EXPECT_EQ(c.tx_peer_errors, 0u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
+  EXPECT_EQ(c.peer.tx_errors, 0u);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames); /* nic.wb_mode desc: one head write per completion */
   for (const auto &a : wb) {
@@ -145,7 +145,7 @@ TEST(Lan743x, TxCompletionIsAHeadWriteBackAndDescriptorsStayUntouched) {
     lan743x_tx_desc d = get_desc<lan743x_tx_desc>(s.host, kTxRing, 16, i);
     EXPECT_EQ(d.data0, LAN743X_TX_DESC_DATA0_FS | LAN743X_TX_DESC_DATA0_LS | LAN743X_TX_DESC_DATA0_FCS | 1514u);
   }
-  EXPECT_EQ(c.irqs_raised, frames);
+  EXPECT_EQ(c.dma.irq.raised, frames);
   EXPECT_TRUE(s.what.empty());
 }
 
@@ -168,9 +168,9 @@ TEST(Stmmac, RxIocBitsAloneDecideInterruptsWithoutTheWatchdog) {
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
   };
   sc_core::sc_start(us(60));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.irqs_raised, frames / 4);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.irq.raised, frames / 4);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames);
   ASSERT_EQ(s.host.msi_ps.size(), frames / 4);
@@ -219,14 +219,14 @@ TEST(Stmmac, RxWatchdogFiresRiwtTimes256CsrCyclesAfterACompletionWithoutIoc) {
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
   };
   sc_core::sc_start(us(60));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames);
   /* IOC on frames 3 and 7 (frames arrive 1.23 us apart, well inside the
    * 10.24 us watchdog); frames 8 and 9 have none: the watchdog armed by
    * frame 8 fires 10 x 256 / 250 MHz = 10.24 us later. */
-  ASSERT_EQ(c.irqs_raised, 3u);
+  ASSERT_EQ(c.dma.irq.raised, 3u);
   ASSERT_EQ(s.host.msi_ps.size(), 3u);
   EXPECT_EQ(s.host.msi_ps[2], NicClock(250).after_cycles(wb[8].end_ps + 10240000u, 0));
 }
@@ -253,9 +253,9 @@ TEST(Stmmac, TxInterruptsOnlyForDescriptorsWithIoc) {
     }
   };
   sc_core::sc_start(us(60));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
-  EXPECT_EQ(c.irqs_raised, 2u); /* frames 2 and 5; frame 6 waits for a later interrupt */
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
+  EXPECT_EQ(c.dma.irq.raised, 2u); /* frames 2 and 5; frame 6 waits for a later interrupt */
   for (uint32_t i = 0; i < frames; i++) {
     stmmac_dma_desc d = get_desc<stmmac_dma_desc>(s.host, kTxRing, 16, i);
     EXPECT_EQ(d.des3 & STMMAC_TDES3_OWN, 0u) << i;
@@ -285,9 +285,9 @@ void run_i40e_rx(uint32_t rx_bytes) {
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
   };
   sc_core::sc_start(us(60));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.desc_fetch_reqs, 3u + 2u); /* 3 batches for the frames, 2 fill the cache */
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_fetch_reqs, 3u + 2u); /* 3 batches for the frames, 2 fill the cache */
   for (const auto &a : s.host.accesses(TLM_READ_COMMAND, DmaPurpose::DescFetch)) EXPECT_EQ(a.len, 8 * rx_bytes);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames);
@@ -335,8 +335,8 @@ TEST(I40e, TxDescriptorsCompleteWithDescDone) {
     h.wr(GN_REG_TX_TAIL, frames);
   };
   sc_core::sc_start(us(40));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
   for (uint32_t i = 0; i < frames; i++) {
     i40e_tx_desc d = get_desc<i40e_tx_desc>(s.host, kTxRing, 16, i);
     EXPECT_EQ(d.cmd_type_offset_bsz & I40E_TXD_QW1_DTYPE_MASK, I40E_TX_DESC_DTYPE_DESC_DONE) << i;
@@ -364,9 +364,9 @@ TEST(Mvneta, RxFramesLandAfterTheMarvellHeaderIn32ByteDescriptors) {
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
   };
   sc_core::sc_start(us(60));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.desc_fetch_reqs, 3u + 2u); /* packed 32 B: 8 per request */
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_fetch_reqs, 3u + 2u); /* packed 32 B: 8 per request */
   for (const auto &a : s.host.accesses(TLM_READ_COMMAND, DmaPurpose::DescFetch)) EXPECT_EQ(a.len, 8u * 32);
   auto data = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::Data);
   ASSERT_EQ(data.size(), frames);
@@ -410,10 +410,10 @@ TEST(Mvneta, TxIsCompletedByTheSentCountWithoutWriteBack) {
     head = h.rd(GN_REG_TX_HEAD);
   };
   sc_core::sc_start(us(40));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
   EXPECT_EQ(head, frames);
-  EXPECT_EQ(c.desc_writebacks, 0u);
+  EXPECT_EQ(c.dma.c.desc_writebacks, 0u);
   EXPECT_TRUE(s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack).empty());
   EXPECT_TRUE(s.what.empty());
 }

@@ -18,11 +18,11 @@ TEST(NicIrq, FrameCountCoalescingWithoutTimer) {
   NicSim s(rx_config(1518, frames));
   s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 2048, 8, 0, true); };
   sc_core::sc_start(us(100));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
   /* One MSI per 8 completions; the last 50 mod 8 = 2 wait (no timer). */
-  EXPECT_EQ(c.irqs_raised, frames / 8);
-  EXPECT_EQ(c.irqs_suppressed, 0u);
+  EXPECT_EQ(c.dma.irq.raised, frames / 8);
+  EXPECT_EQ(c.dma.irq.suppressed, 0u);
   ASSERT_EQ(s.host.msi_ps.size(), frames / 8);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames);
@@ -41,9 +41,9 @@ TEST(NicIrq, TimerFiresWhenFewerFramesThanTheThreshold) {
   NicSim s(rx_config(1518, frames));
   s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 2048, 32, 10, true); };
   sc_core::sc_start(us(40));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.irqs_raised, 1u);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.irq.raised, 1u);
   ASSERT_EQ(s.host.msi_ps.size(), 1u);
   /* The first completion (end of its write-back) arms a 10 us timer; the
    * MSI write starts at the first 250 MHz edge at or after it fires. */
@@ -57,24 +57,24 @@ TEST(NicIrq, MaskedInterruptsAreSuppressedThenRaisedAtUnmask) {
   setup_systemc();
   const uint64_t frames = 12;
   NicSim s(rx_config(1518, frames));
-  NicCounters before{};
+  NicCounts before{};
   uint64_t unmask_ps = 0;
   uint32_t status = 0;
   s.host.driver = [&](FakeHost &h) {
     h.setup_rx(64, 16, 63, 2048, 4, 0, false);
     while (h.rd(GN_REG_RX_HEAD) != frames) sc_core::wait(us(1));
-    before = s.nic.counters();
+    before = NicCounts(s.nic);
     unmask_ps = now_ps();
     h.wr(GN_REG_INT_MASK, 0);
     sc_core::wait(us(1));
     status = h.rd(GN_REG_INT_STATUS);
   };
   sc_core::sc_start(us(40));
-  EXPECT_EQ(before.irqs_raised, 0u);
-  EXPECT_EQ(before.irqs_suppressed, frames / 4); /* three thresholds met while masked */
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.irqs_raised, 1u);
-  EXPECT_EQ(c.irqs_suppressed, frames / 4);
+  EXPECT_EQ(before.dma.irq.raised, 0u);
+  EXPECT_EQ(before.dma.irq.suppressed, frames / 4); /* three thresholds met while masked */
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.irq.raised, 1u);
+  EXPECT_EQ(c.dma.irq.suppressed, frames / 4);
   ASSERT_EQ(s.host.msi_ps.size(), 1u);
   EXPECT_GE(s.host.msi_ps[0], unmask_ps);
   EXPECT_LE(s.host.msi_ps[0], unmask_ps + 4000); /* at the next NIC clock edge */
@@ -91,9 +91,9 @@ TEST(NicIrq, UnmaskWithoutPendingInterruptRaisesNothing) {
     h.wr(GN_REG_INT_MASK, 0);
   };
   sc_core::sc_start(us(20));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.irqs_raised, 0u); /* 3 < COAL_FRAMES and no timer: nothing pending */
-  EXPECT_EQ(c.irqs_suppressed, 0u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.irq.raised, 0u); /* 3 < COAL_FRAMES and no timer: nothing pending */
+  EXPECT_EQ(c.dma.irq.suppressed, 0u);
   EXPECT_EQ(s.nic.engine().irq_counters().raised, 0u);
   EXPECT_TRUE(s.host.msi_ps.empty());
 }
@@ -110,9 +110,9 @@ TEST(NicIrq, TimerExpiringWhileMaskedIsRaisedAtUnmask) {
     h.wr(GN_REG_INT_MASK, 0);
   };
   sc_core::sc_start(us(30));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.irqs_suppressed, 1u);
-  EXPECT_EQ(c.irqs_raised, 1u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.irq.suppressed, 1u);
+  EXPECT_EQ(c.dma.irq.raised, 1u);
   ASSERT_EQ(s.host.msi_ps.size(), 1u);
   EXPECT_GE(s.host.msi_ps[0], unmask_ps);
 }
@@ -137,9 +137,9 @@ TEST(NicIrq, TransmitCompletionsRaiseTheTxCause) {
     status = h.rd(GN_REG_INT_STATUS);
   };
   sc_core::sc_start(us(30));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
-  EXPECT_EQ(c.irqs_raised, frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
+  EXPECT_EQ(c.dma.irq.raised, frames);
   EXPECT_EQ(s.host.msi_ps.size(), frames);
   EXPECT_EQ(status, GN_INT_TX);
 }

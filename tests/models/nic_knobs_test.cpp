@@ -36,9 +36,9 @@ void run_prefetch(uint32_t threshold, uint64_t expect_reqs, uint64_t expect_fetc
   NicSim s(cfg);
   s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 2048, 32, 0, true); };
   sc_core::sc_start(us(10));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.desc_fetch_reqs, expect_reqs);
-  EXPECT_EQ(c.desc_fetched, expect_fetched);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.c.desc_fetch_reqs, expect_reqs);
+  EXPECT_EQ(c.dma.c.desc_fetched, expect_fetched);
   EXPECT_EQ(s.nic.engine().rx_ring().cached(), expect_fetched);
   for (const auto &a : s.host.accesses(TLM_READ_COMMAND, DmaPurpose::DescFetch)) EXPECT_EQ(a.len, 64u);
   EXPECT_TRUE(s.what.empty());
@@ -139,12 +139,12 @@ TEST(NicWriteBack, HeadModeWritesTheTxHeadIndexInsteadOfDescriptors) {
     h.wr(GN_REG_TX_TAIL, frames);
   };
   sc_core::sc_start(us(40));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
   EXPECT_EQ(s.nic.engine().tx_ring().head(), frames);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_FALSE(wb.empty());
-  EXPECT_EQ(wb.size(), c.desc_writebacks);
+  EXPECT_EQ(wb.size(), c.dma.c.desc_writebacks);
   EXPECT_LE(wb.size(), static_cast<size_t>(frames)); /* at most one per descriptor... */
   for (const auto &a : wb) {
     EXPECT_EQ(a.addr, kHeadWb); /* ...and never to the ring */
@@ -155,7 +155,7 @@ TEST(NicWriteBack, HeadModeWritesTheTxHeadIndexInsteadOfDescriptors) {
   EXPECT_EQ(head, frames);
   /* The descriptors stay as the driver wrote them: OWN still set. */
   for (uint32_t i = 0; i < frames; i++) EXPECT_EQ(s.host.tx_desc(16, i).flags, GN_DESC_OWN | GN_DESC_EOP) << i;
-  EXPECT_EQ(c.irqs_raised, frames); /* coal_frames 1: every completion still interrupts */
+  EXPECT_EQ(c.dma.irq.raised, frames); /* coal_frames 1: every completion still interrupts */
   EXPECT_TRUE(s.what.empty());
 }
 
@@ -175,9 +175,9 @@ TEST(NicWriteBack, BatchModeFromConfigWritesBackFourAtATimeFromABacklog) {
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
   };
   sc_core::sc_start(us(20));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.desc_writebacks, frames / 4);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_writebacks, frames / 4);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames / 4);
   for (const auto &a : wb) EXPECT_EQ(a.len, 64u);
@@ -191,8 +191,8 @@ TEST(NicIrq, ItrThrottlingSpacesInterruptsByTheInterval) {
   NicSim s(cfg);
   s.host.driver = [](FakeHost &h) { h.setup_rx(256, 16, 255, 2048, 1, 0, true); };
   sc_core::sc_start(us(200));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
   auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
   ASSERT_EQ(wb.size(), frames);
   /* Frames complete every 1.23 us: the first raises at once, then one MSI at
@@ -200,14 +200,14 @@ TEST(NicIrq, ItrThrottlingSpacesInterruptsByTheInterval) {
   const uint64_t t0 = wb.front().end_ps, t_last = wb.back().end_ps;
   const uint64_t itr = 10000000;
   const uint64_t k_max = (t_last - t0 + itr - 1) / itr;
-  ASSERT_EQ(c.irqs_raised, 1 + k_max);
+  ASSERT_EQ(c.dma.irq.raised, 1 + k_max);
   ASSERT_EQ(s.host.msi_ps.size(), 1 + k_max);
   NicClock clk(250);
   EXPECT_EQ(s.host.msi_ps[0], clk.after_cycles(t0, 0));
   for (uint64_t k = 1; k <= k_max; k++) EXPECT_EQ(s.host.msi_ps[k], clk.after_cycles(t0 + k * itr, 0)) << k;
   /* Every completion met coal_frames 1: it raised, deferred, or merged. */
-  EXPECT_EQ(c.irqs_throttled, frames - c.irqs_raised);
-  EXPECT_EQ(c.irqs_suppressed, 0u);
+  EXPECT_EQ(c.dma.irq.throttled, frames - c.dma.irq.raised);
+  EXPECT_EQ(c.dma.irq.suppressed, 0u);
 }
 
 TEST(NicIrq, WithoutItrEveryCompletionInterrupts) {
@@ -216,10 +216,10 @@ TEST(NicIrq, WithoutItrEveryCompletionInterrupts) {
   NicSim s(rx_config(1518, frames));
   s.host.driver = [](FakeHost &h) { h.setup_rx(256, 16, 255, 2048, 1, 0, true); };
   sc_core::sc_start(us(200));
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.irqs_raised, frames);
-  EXPECT_EQ(c.irqs_throttled, 0u);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.irq.raised, frames);
+  EXPECT_EQ(c.dma.irq.throttled, 0u);
 }
 
 TEST(WireImix, SizesFollowTheSimpleImixAndFramesLandIntactPerFlow) {
@@ -233,15 +233,15 @@ TEST(WireImix, SizesFollowTheSimpleImixAndFramesLandIntactPerFlow) {
   NicSim s(cfg);
   s.host.driver = [](FakeHost &h) { h.setup_rx(256, 16, 255, 2048, 32, 0, true); };
   sc_core::sc_start(us(200));
-  NicCounters c = s.nic.counters();
-  const uint64_t n = c.rx_offered_frames;
+  const NicCounts c(s.nic);
+  const uint64_t n = c.peer.rx_offered_frames;
   ASSERT_GT(n, 150u);
   ASSERT_LT(n, 255u);
-  EXPECT_EQ(c.rx_dma_frames, n);
-  EXPECT_EQ(c.rx_drop_fifo, 0u);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, n);
+  EXPECT_EQ(c.mac.rx_drop_fifo, 0u);
   const uint64_t *cnt = s.nic.peer().imix_counts();
   EXPECT_EQ(cnt[0] + cnt[1] + cnt[2], n);
-  EXPECT_EQ(c.rx_offered_bytes, cnt[0] * 64 + cnt[1] * 594 + cnt[2] * 1518);
+  EXPECT_EQ(c.peer.rx_offered_bytes, cnt[0] * 64 + cnt[1] * 594 + cnt[2] * 1518);
   /* Binomial counts within 5 sigma of n x 7/12, 4/12, 1/12. */
   const double p[3] = {7.0 / 12, 4.0 / 12, 1.0 / 12};
   for (int i = 0; i < 3; i++) {
@@ -260,8 +260,8 @@ TEST(WireImix, SizesFollowTheSimpleImixAndFramesLandIntactPerFlow) {
     EXPECT_EQ(h.seq, i / 3) << i;
     bytes += d.pkt_len;
   }
-  EXPECT_EQ(c.data_write_bytes, bytes);
-  EXPECT_EQ(bytes + 4 * n, c.rx_offered_bytes);
+  EXPECT_EQ(c.dma.c.data_write_bytes, bytes);
+  EXPECT_EQ(bytes + 4 * n, c.peer.rx_offered_bytes);
 }
 
 TEST(NicTrace, TraceIsValidJsonInTimeOrderPerTrackAndMatchesTheCounters) {
@@ -271,7 +271,7 @@ TEST(NicTrace, TraceIsValidJsonInTimeOrderPerTrackAndMatchesTheCounters) {
   const uint64_t frames = 40;
   nicsim_config cfg = rx_config(1518, frames);
   cfg.traffic.mode = NC_MODE_BIDIR;
-  NicCounters c;
+  NicCounts c;
   {
     NicSim s(cfg);
     s.host.driver = [](FakeHost &h) {
@@ -285,9 +285,9 @@ TEST(NicTrace, TraceIsValidJsonInTimeOrderPerTrackAndMatchesTheCounters) {
       h.wr(GN_REG_TX_TAIL, 10);
     };
     sc_core::sc_start(us(80));
-    c = s.nic.counters();
-    ASSERT_EQ(c.rx_dma_frames, frames);
-    ASSERT_EQ(c.tx_peer_ok, 10u);
+    c = NicCounts(s.nic);
+    ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+    ASSERT_EQ(c.peer.tx_ok, 10u);
   }
   ASSERT_EQ(nicsim_trace_close(), 0);
 
@@ -325,12 +325,12 @@ TEST(NicTrace, TraceIsValidJsonInTimeOrderPerTrackAndMatchesTheCounters) {
     count[std::string(name)]++;
   }
   json_decref(root);
-  EXPECT_EQ(count["desc_fetch"], c.desc_fetch_reqs);
-  EXPECT_EQ(count["writeback"], c.desc_writebacks);
+  EXPECT_EQ(count["desc_fetch"], c.dma.c.desc_fetch_reqs);
+  EXPECT_EQ(count["desc_writeback"], c.dma.c.desc_writebacks); /* DmaPurpose names (common/dma_purpose.h) */
   EXPECT_EQ(count["data"], frames + 10); /* one write per RX frame, one read per TX frame */
-  EXPECT_EQ(count["msi"], c.irqs_raised);
-  EXPECT_EQ(count["raise"], c.irqs_raised);
-  EXPECT_GT(c.irqs_raised, 0u);
+  EXPECT_EQ(count["msi"], c.dma.irq.raised);
+  EXPECT_EQ(count["raise"], c.dma.irq.raised);
+  EXPECT_GT(c.dma.irq.raised, 0u);
   bool has_rx_fetch = false, has_msi = false;
   for (const auto &t : track_name) {
     has_rx_fetch |= t.second == "rxq0.fetch";
@@ -344,7 +344,7 @@ namespace {
 
 /* 64 B frames at line rate into a 4 KiB RX FIFO (68 frames) while the host
  * gives no descriptors for the first 10 us (149 frames), then 255. */
-NicCounters run_stalled_rx(bool pause, uint64_t frames, uint64_t *peer_pauses, uint64_t *bad_order) {
+NicCounts run_stalled_rx(bool pause, uint64_t frames, uint64_t *peer_pauses, uint64_t *bad_order) {
   setup_systemc();
   nicsim_config cfg = rx_config(64, frames);
   cfg.nic.rx_fifo_bytes = 4096;
@@ -357,17 +357,17 @@ NicCounters run_stalled_rx(bool pause, uint64_t frames, uint64_t *peer_pauses, u
     h.wr(GN_REG_RX_TAIL, 255);
   };
   sc_core::sc_start(us(200));
-  NicCounters c = s.nic.counters();
+  const NicCounts c(s.nic);
   *peer_pauses = s.nic.peer().counters().pause_frames;
   *bad_order = 0;
   uint64_t last = 0;
-  for (uint32_t i = 0; i < c.rx_dma_frames && i < 255; i++) {
+  for (uint32_t i = 0; i < c.dma.c.rx_dma_frames && i < 255; i++) {
     gn_rx_desc d = s.host.rx_desc(16, i);
     nf_header h;
     if (nf_check(&s.host.mem[d.buf_addr], d.pkt_len, 11, &h) != NF_OK || (i > 0 && h.seq <= last)) ++*bad_order;
     last = h.seq;
   }
-  EXPECT_EQ(c.rx_offered_frames, c.rx_dma_frames + c.rx_drop_fifo + s.nic.frames_in_flight());
+  EXPECT_EQ(c.peer.rx_offered_frames, c.dma.c.rx_dma_frames + c.mac.rx_drop_fifo + s.nic.frames_in_flight());
   return c;
 }
 
@@ -376,28 +376,28 @@ NicCounters run_stalled_rx(bool pause, uint64_t frames, uint64_t *peer_pauses, u
 TEST(MacPause, XoffStopsThePeerBeforeTheFifoOverflowsAndXonResumesIt) {
   const uint64_t frames = 250;
   uint64_t peer_pauses = 0, bad = 0;
-  NicCounters c = run_stalled_rx(true, frames, &peer_pauses, &bad);
+  NicCounts c = run_stalled_rx(true, frames, &peer_pauses, &bad);
   /* Paused frames are delayed, never dropped; the peer stops at the end of
    * traffic (250 frame times), so the frames the pause held back past it are
    * never offered. The XOFF came with the FIFO full (68 frames); that more
    * than 68 + 10 were offered shows the XON let the peer go on. */
-  EXPECT_LT(c.rx_offered_frames, frames);
-  EXPECT_GT(c.rx_offered_frames, 68u + 10u);
-  EXPECT_EQ(c.rx_drop_fifo, 0u);
-  EXPECT_EQ(c.rx_dma_frames, c.rx_offered_frames);
-  EXPECT_GE(c.pause_xoff, 1u);
-  EXPECT_GE(c.pause_xon, 1u);
-  EXPECT_EQ(peer_pauses, c.pause_xoff + c.pause_xon);
+  EXPECT_LT(c.peer.rx_offered_frames, frames);
+  EXPECT_GT(c.peer.rx_offered_frames, 68u + 10u);
+  EXPECT_EQ(c.mac.rx_drop_fifo, 0u);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, c.peer.rx_offered_frames);
+  EXPECT_GE(c.mac.pause_xoff, 1u);
+  EXPECT_GE(c.mac.pause_xon, 1u);
+  EXPECT_EQ(peer_pauses, c.mac.pause_xoff + c.mac.pause_xon);
   EXPECT_EQ(bad, 0u);
 }
 
 TEST(MacPause, WithoutPauseTheSameStallDropsFrames) {
   const uint64_t frames = 250;
   uint64_t peer_pauses = 0, bad = 0;
-  NicCounters c = run_stalled_rx(false, frames, &peer_pauses, &bad);
-  EXPECT_EQ(c.rx_offered_frames, frames);
-  EXPECT_GT(c.rx_drop_fifo, 0u);
-  EXPECT_EQ(c.pause_xoff + c.pause_xon, 0u);
+  NicCounts c = run_stalled_rx(false, frames, &peer_pauses, &bad);
+  EXPECT_EQ(c.peer.rx_offered_frames, frames);
+  EXPECT_GT(c.mac.rx_drop_fifo, 0u);
+  EXPECT_EQ(c.mac.pause_xoff + c.mac.pause_xon, 0u);
   EXPECT_EQ(peer_pauses, 0u);
   EXPECT_EQ(bad, 0u);
 }

@@ -109,12 +109,12 @@ void run_spread(uint32_t queues, const std::vector<uint64_t> &want) {
   };
   sc_core::sc_start(us(200));
   ASSERT_TRUE(s.what.empty()) << s.what[0];
-  NicCounters c = s.nic.counters();
-  ASSERT_EQ(c.rx_dma_frames, frames);
-  ASSERT_EQ(c.rx_queues, queues);
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  ASSERT_EQ(c.dma.rx_queues, queues);
   for (uint32_t q = 0; q < queues; q++) {
-    EXPECT_EQ(c.rxq_frames[q], want[q]) << "queue " << q;
-    EXPECT_EQ(c.rxq_steered[q], want[q]) << "queue " << q;
+    EXPECT_EQ(c.dma.c.rxq_frames[q], want[q]) << "queue " << q;
+    EXPECT_EQ(c.dma.c.rxq_steered[q], want[q]) << "queue " << q;
     EXPECT_EQ(s.nic.engine().rx_ring(q).head(), want[q]) << "queue " << q;
     /* Each written-back buffer holds a frame of a flow whose entry names q, in frame order. */
     uint64_t last = 0;
@@ -157,7 +157,7 @@ TEST(NicMq, EachVectorHasItsOwnMaskCoalescingAndMsiData) {
   cfg.traffic.flows = 2;
   cfg.nic.rx_queues = 2;
   NicSim s(cfg);
-  NicCounters before{};
+  NicCounts before{};
   uint32_t status1 = 0, status0 = 0;
   uint64_t unmask_ps = 0;
   s.host.driver = [&](FakeHost &h) {
@@ -169,7 +169,7 @@ TEST(NicMq, EachVectorHasItsOwnMaskCoalescingAndMsiData) {
     setup_rss(h, 2, 128);
     h.wr(GN_REG_CTRL, GN_CTRL_RX_EN);
     while (h.rd(qreg(1, GN_Q_RX_HEAD)) != 8 || h.rd(qreg(0, GN_Q_RX_HEAD)) != 8) sc_core::wait(us(1));
-    before = s.nic.counters();
+    before = NicCounts(s.nic);
     status0 = h.rd(qreg(0, GN_Q_INT_STATUS));
     status1 = h.rd(qreg(1, GN_Q_INT_STATUS));
     unmask_ps = now_ps();
@@ -177,16 +177,16 @@ TEST(NicMq, EachVectorHasItsOwnMaskCoalescingAndMsiData) {
   };
   sc_core::sc_start(us(100));
   ASSERT_TRUE(s.what.empty()) << s.what[0];
-  EXPECT_EQ(before.vec_irqs_raised[0], 2u);
-  EXPECT_EQ(before.vec_irqs_suppressed[0], 0u);
-  EXPECT_EQ(before.vec_irqs_raised[1], 0u);
-  EXPECT_EQ(before.vec_irqs_suppressed[1], 8u);
+  EXPECT_EQ(before.dma.vec[0].raised, 2u);
+  EXPECT_EQ(before.dma.vec[0].suppressed, 0u);
+  EXPECT_EQ(before.dma.vec[1].raised, 0u);
+  EXPECT_EQ(before.dma.vec[1].suppressed, 8u);
   EXPECT_EQ(status0, GN_INT_RX);
   EXPECT_EQ(status1, GN_INT_RX);
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.vec_irqs_raised[1], 1u);
-  EXPECT_EQ(c.irqs_raised, 3u);
-  EXPECT_EQ(c.irqs_suppressed, 8u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.vec[1].raised, 1u);
+  EXPECT_EQ(c.dma.irq.raised, 3u);
+  EXPECT_EQ(c.dma.irq.suppressed, 8u);
   ASSERT_EQ(s.host.msi_data.size(), 3u);
   EXPECT_EQ(s.host.msi_data[0], 0x100u);
   EXPECT_EQ(s.host.msi_data[1], 0x100u);
@@ -230,12 +230,12 @@ TEST(NicMq, TxQueuesAreServedRoundRobinAFrameAtATime) {
   };
   sc_core::sc_start(us(50));
   ASSERT_TRUE(s.what.empty()) << s.what[0];
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_wire_frames, 8u);
-  EXPECT_EQ(c.tx_peer_ok, 8u);
-  EXPECT_EQ(c.tx_peer_errors, 0u);
-  EXPECT_EQ(c.txq_frames[0], 4u);
-  EXPECT_EQ(c.txq_frames[1], 4u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.mac.tx_wire_frames, 8u);
+  EXPECT_EQ(c.peer.tx_ok, 8u);
+  EXPECT_EQ(c.peer.tx_errors, 0u);
+  EXPECT_EQ(c.dma.c.txq_frames[0], 4u);
+  EXPECT_EQ(c.dma.c.txq_frames[1], 4u);
   auto reads = s.host.accesses(tlm::TLM_READ_COMMAND, DmaPurpose::Data);
   ASSERT_EQ(reads.size(), 8u);
   /* The queues alternate (whichever fetch completed first goes first), each in its own order. */
@@ -298,19 +298,19 @@ void run_starved_queue(bool drop, uint64_t want_q0, uint64_t want_nodesc) {
   };
   sc_core::sc_start(us(200));
   ASSERT_TRUE(s.what.empty()) << s.what[0];
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rxq_frames[0], want_q0);
-  EXPECT_EQ(c.rxq_frames[1], 0u);
-  EXPECT_EQ(c.rx_drop_nodesc, want_nodesc);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.c.rxq_frames[0], want_q0);
+  EXPECT_EQ(c.dma.c.rxq_frames[1], 0u);
+  EXPECT_EQ(c.dma.c.rx_drop_nodesc, want_nodesc);
   /* Every offered frame is written back, dropped, or still in the FIFO. */
-  EXPECT_EQ(c.rx_offered_frames, frames);
-  EXPECT_EQ(c.rx_dma_frames + c.rx_drop_nodesc + c.rx_drop_fifo + s.nic.mac().rx_fifo().frames(), frames);
+  EXPECT_EQ(c.peer.rx_offered_frames, frames);
+  EXPECT_EQ(c.dma.c.rx_dma_frames + c.dma.c.rx_drop_nodesc + c.mac.rx_drop_fifo + s.nic.mac().rx_fifo().frames(), frames);
   if (drop) {
-    EXPECT_EQ(c.rxq_frames[2], 16u);
-    EXPECT_EQ(c.rxq_frames[3], 16u);
-    EXPECT_EQ(c.rx_drop_fifo, 0u);
+    EXPECT_EQ(c.dma.c.rxq_frames[2], 16u);
+    EXPECT_EQ(c.dma.c.rxq_frames[3], 16u);
+    EXPECT_EQ(c.mac.rx_drop_fifo, 0u);
   } else {
-    EXPECT_GT(c.rx_drop_fifo, 0u);
+    EXPECT_GT(c.mac.rx_drop_fifo, 0u);
   }
 }
 

@@ -219,8 +219,8 @@ void run_case(const Case &c, Mode mode, const char *trace_path, Result *out) {
   r.credit_stall_ps = up.credit_stall_ps;
   PcieReadStats *rs = new PcieReadStats; /* ~120 KB: not on the stack */
   rig->link.read_stats(*rs);
-  r.dma_reqs = rs->dma_reqs;
-  r.dma_bytes = rs->dma_bytes;
+  r.dma_reqs = rs->dma.reqs;
+  r.dma_bytes = rs->dma.bytes;
   delete rs;
   r.line_waits = rig->engine.rx_nb_line_waits();
   r.credit_waits = rig->engine.rx_nb_credit_waits();

@@ -36,10 +36,10 @@ void run_fetch_count(uint32_t spacing, uint32_t fetch_max, uint64_t frames, uint
   NicSim s(cfg);
   s.host.driver = [spacing](FakeHost &h) { h.setup_rx(256, spacing, 255, 2048, 32, 0, true); };
   sc_core::sc_start(us(80));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.desc_fetch_reqs, expect_reqs);
-  EXPECT_EQ(c.desc_fetched, expect_fetched);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_fetch_reqs, expect_reqs);
+  EXPECT_EQ(c.dma.c.desc_fetched, expect_fetched);
   auto fetches = s.host.accesses(TLM_READ_COMMAND, DmaPurpose::DescFetch);
   ASSERT_EQ(fetches.size(), expect_reqs);
   uint32_t batch = spacing == GN_DESC_SIZE ? fetch_max : 1;
@@ -64,13 +64,13 @@ TEST(NicRx, FramesLandIntactWithWriteBackAndHead) {
     head_seen = h.rd(GN_REG_RX_HEAD);
   };
   sc_core::sc_start(us(100));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rx_offered_frames, frames);
-  EXPECT_EQ(c.rx_offered_bytes, frames * 1518);
-  EXPECT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.rx_drop_fifo, 0u);
-  EXPECT_EQ(c.data_write_bytes, frames * 1514);
-  EXPECT_EQ(c.desc_writebacks, frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.rx_offered_frames, frames);
+  EXPECT_EQ(c.peer.rx_offered_bytes, frames * 1518);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.mac.rx_drop_fifo, 0u);
+  EXPECT_EQ(c.dma.c.data_write_bytes, frames * 1514);
+  EXPECT_EQ(c.dma.c.desc_writebacks, frames);
   EXPECT_EQ(s.nic.frames_in_flight(), 0u);
   EXPECT_EQ(head_seen, frames);
   for (uint32_t i = 0; i < frames; i++) {
@@ -99,8 +99,8 @@ TEST(NicRx, FramesLandIntactWithWriteBackAndHead) {
     EXPECT_EQ(s.host.msi_data[i], kMsiData);
     EXPECT_EQ(wb[i].start_ps % 4000, 0u) << "DMA requests start on 250 MHz clock edges";
   }
-  EXPECT_EQ(c.irqs_raised, frames);
-  EXPECT_EQ(c.dma_busy_cycles, frames * 4); /* desc_proc_cycles per descriptor */
+  EXPECT_EQ(c.dma.irq.raised, frames);
+  EXPECT_EQ(c.dma.c.busy_cycles, frames * 4); /* desc_proc_cycles per descriptor */
   EXPECT_TRUE(s.what.empty());
 }
 
@@ -110,9 +110,9 @@ TEST(NicRx, FrameLargerThanBufferSpansDescriptors) {
   NicSim s(rx_config(1518, frames));
   s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 1024, 32, 0, true); };
   sc_core::sc_start(us(50));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rx_dma_frames, frames);
-  EXPECT_EQ(c.desc_writebacks, 2 * frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_writebacks, 2 * frames);
   for (uint32_t f = 0; f < frames; f++) {
     gn_rx_desc a = s.host.rx_desc(16, 2 * f), b = s.host.rx_desc(16, 2 * f + 1);
     EXPECT_EQ(a.pkt_len, 1024);
@@ -164,9 +164,9 @@ TEST(NicRx, FetchBatchesStopAtTheRingEnd) {
     EXPECT_EQ(f[i].len, lens[i]) << i;
     EXPECT_EQ(f[i].addr, kRxRing + addrs[i]) << i;
   }
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.desc_fetched, 30u);
-  EXPECT_EQ(c.rx_dma_frames, frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.c.desc_fetched, 30u);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, frames);
   EXPECT_EQ(s.nic.engine().rx_ring().head(), 10u);
   EXPECT_TRUE(s.what.empty());
 }
@@ -179,13 +179,13 @@ TEST(NicRx, WithoutDescriptorsTheFifoFillsAndDropsAreCounted) {
   NicSim s(cfg);
   s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 0, 2048, 32, 0, true); };
   sc_core::sc_start(us(30));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rx_offered_frames, frames);
-  EXPECT_EQ(c.rx_dma_frames, 0u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.rx_offered_frames, frames);
+  EXPECT_EQ(c.dma.c.rx_dma_frames, 0u);
   EXPECT_EQ(s.nic.frames_in_flight(), 34u); /* floor(2048 / 60) frames fit */
-  EXPECT_EQ(c.rx_drop_fifo, frames - 34);
-  EXPECT_EQ(c.rx_drop_nodesc, 0u);
-  EXPECT_EQ(c.desc_fetch_reqs, 0u);
+  EXPECT_EQ(c.mac.rx_drop_fifo, frames - 34);
+  EXPECT_EQ(c.dma.c.rx_drop_nodesc, 0u);
+  EXPECT_EQ(c.dma.c.desc_fetch_reqs, 0u);
 }
 
 TEST(NicRx, SlowRefillOverflowIsConservedAtEveryInstant) {
@@ -202,9 +202,9 @@ TEST(NicRx, SlowRefillOverflowIsConservedAtEveryInstant) {
     for (int round = 0; round < 100; round++) {
       sc_core::wait(us(2));
       /* Conservation holds at every instant. */
-      NicCounters c = s.nic.counters();
+      const NicCounts c(s.nic);
       checks++;
-      if (c.rx_offered_frames != c.rx_dma_frames + c.rx_drop_fifo + s.nic.frames_in_flight()) mismatches++;
+      if (c.peer.rx_offered_frames != c.dma.c.rx_dma_frames + c.mac.rx_drop_fifo + s.nic.frames_in_flight()) mismatches++;
       /* Reap completed descriptors (at most 8 per round), check, re-arm. */
       for (int k = 0; k < 8; k++) {
         gn_rx_desc d = h.rx_desc(16, clean);
@@ -224,16 +224,16 @@ TEST(NicRx, SlowRefillOverflowIsConservedAtEveryInstant) {
     }
   };
   sc_core::sc_start(us(250));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.rx_offered_frames, frames);
-  EXPECT_GT(c.rx_drop_fifo, 0u);
-  EXPECT_GT(c.rx_dma_frames, 0u);
-  EXPECT_EQ(c.rx_offered_frames, c.rx_dma_frames + c.rx_drop_fifo + s.nic.frames_in_flight());
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.rx_offered_frames, frames);
+  EXPECT_GT(c.mac.rx_drop_fifo, 0u);
+  EXPECT_GT(c.dma.c.rx_dma_frames, 0u);
+  EXPECT_EQ(c.peer.rx_offered_frames, c.dma.c.rx_dma_frames + c.mac.rx_drop_fifo + s.nic.frames_in_flight());
   EXPECT_EQ(checks, 100u);
   EXPECT_EQ(mismatches, 0u);
   EXPECT_EQ(bad, 0u);
-  EXPECT_LE(delivered, c.rx_dma_frames);
-  EXPECT_GE(delivered + 8, c.rx_dma_frames);
+  EXPECT_LE(delivered, c.dma.c.rx_dma_frames);
+  EXPECT_GE(delivered + 8, c.dma.c.rx_dma_frames);
 }
 
 TEST(NicRx, DescriptorWithoutOwnIsAnOwnershipViolation) {
@@ -250,7 +250,7 @@ TEST(NicRx, DescriptorWithoutOwnIsAnOwnershipViolation) {
   EXPECT_NE(s.who[0].find("dma"), std::string::npos) << s.who[0];
   EXPECT_NE(s.what[0].find("RX descriptor 3"), std::string::npos) << s.what[0];
   EXPECT_NE(s.what[0].find("OWN"), std::string::npos) << s.what[0];
-  EXPECT_EQ(s.nic.counters().desc_fetch_reqs, 1u); /* the ring halts */
+  EXPECT_EQ(s.nic.engine().counters().desc_fetch_reqs, 1u); /* the ring halts */
 }
 
 TEST(NicRx, TailBeyondTheRingIsAViolation) {
@@ -380,7 +380,7 @@ TEST(NicRx, DeviceOwnsExactlyTheDescriptorBytesFromHeadToTail) {
   EXPECT_FALSE(s.nic.device_owns(kRxRing - 1));
   EXPECT_EQ(s.nic.frames_in_flight(), 4u);
   sc_core::sc_start(us(20));
-  EXPECT_EQ(s.nic.counters().rx_dma_frames, 4u);
+  EXPECT_EQ(s.nic.engine().counters().rx_dma_frames, 4u);
   EXPECT_FALSE(s.nic.device_owns(kRxRing + 3 * 64));
   EXPECT_TRUE(s.nic.device_owns(kRxRing + 4 * 64));
   EXPECT_EQ(s.nic.frames_in_flight(), 0u);
@@ -418,7 +418,7 @@ TEST(NicRx, RegisterReadsCostTheirTimeAndStatusClearsOnRead) {
   EXPECT_EQ(head, 1u);
   EXPECT_EQ(beyond, tlm::TLM_ADDRESS_ERROR_RESPONSE);
   EXPECT_EQ(narrow, tlm::TLM_BURST_ERROR_RESPONSE);
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.irqs_raised, 0u); /* masked all along */
-  EXPECT_EQ(c.mmio_reads, 1u + 5u); /* setup_rx reads CTRL once; failed accesses do not count */
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.dma.irq.raised, 0u); /* masked all along */
+  EXPECT_EQ(c.dma.c.mmio_reads, 1u + 5u); /* setup_rx reads CTRL once; failed accesses do not count */
 }

@@ -6,8 +6,12 @@
 #include <string>
 #include <vector>
 
+#include "dma/dma_engine.h"
+#include "dma/dma_stats.h"
+#include "mac/mac.h"
 #include "models/test_rig.h"
 #include "nic/nic_device.h"
+#include "traffic/wire_peer.h"
 
 namespace nicsim_test {
 
@@ -25,6 +29,19 @@ struct NicSim {
       who.push_back(c);
       what.push_back(m);
     };
+  }
+};
+
+/* The NIC's counters now, as its parts count them (the peer's read first:
+ * it hands the MAC its arrivals up to now); the DMA engine's as its
+ * statistics snapshot (counters, per-vector interrupts, rings). */
+struct NicCounts {
+  nicsim::WirePeerCounters peer;
+  nicsim::MacCounters mac;
+  nicsim::DmaSnapshot dma;
+  NicCounts() = default;
+  explicit NicCounts(const nicsim::NicDevice &nic) : peer(nic.peer().counters()), mac(nic.mac().counters()) {
+    nic.engine().stats_snapshot(dma);
   }
 };
 

@@ -71,17 +71,17 @@ TEST(NicTx, FramesReachThePeerIntactAndInOrder) {
     head_seen = h.rd(GN_REG_TX_HEAD);
   };
   sc_core::sc_start(us(100));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
-  EXPECT_EQ(c.tx_peer_errors, 0u);
-  EXPECT_EQ(c.tx_peer_gaps, 0u);
-  EXPECT_EQ(c.tx_dma_frames, frames);
-  EXPECT_EQ(c.tx_wire_frames, frames);
-  EXPECT_EQ(c.tx_wire_bytes, uint64_t{frames} * 1518);
-  EXPECT_EQ(c.data_read_bytes, uint64_t{frames} * 1514);
-  EXPECT_EQ(c.desc_fetched, frames);
-  EXPECT_EQ(c.desc_writebacks, frames);
-  EXPECT_EQ(c.rx_offered_frames, 0u);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
+  EXPECT_EQ(c.peer.tx_errors, 0u);
+  EXPECT_EQ(c.peer.tx_gaps, 0u);
+  EXPECT_EQ(c.dma.c.tx_dma_frames, frames);
+  EXPECT_EQ(c.mac.tx_wire_frames, frames);
+  EXPECT_EQ(c.mac.tx_wire_bytes, uint64_t{frames} * 1518);
+  EXPECT_EQ(c.dma.c.data_read_bytes, uint64_t{frames} * 1514);
+  EXPECT_EQ(c.dma.c.desc_fetched, frames);
+  EXPECT_EQ(c.dma.c.desc_writebacks, frames);
+  EXPECT_EQ(c.peer.rx_offered_frames, 0u);
   EXPECT_EQ(head_seen, frames);
   EXPECT_EQ(s.nic.frames_in_flight(), 0u);
   for (uint32_t i = 0; i < frames; i++) {
@@ -114,11 +114,11 @@ TEST(NicTx, FrameGatheredFromTwoBuffers) {
     }
   };
   sc_core::sc_start(us(50));
-  NicCounters c = s.nic.counters();
-  EXPECT_EQ(c.tx_peer_ok, frames);
-  EXPECT_EQ(c.tx_peer_errors, 0u);
-  EXPECT_EQ(c.tx_dma_frames, frames);
-  EXPECT_EQ(c.desc_writebacks, 2u * frames);
+  const NicCounts c(s.nic);
+  EXPECT_EQ(c.peer.tx_ok, frames);
+  EXPECT_EQ(c.peer.tx_errors, 0u);
+  EXPECT_EQ(c.dma.c.tx_dma_frames, frames);
+  EXPECT_EQ(c.dma.c.desc_writebacks, 2u * frames);
   EXPECT_EQ(s.host.tx_desc(16, 0).flags, 0);
   EXPECT_EQ(s.host.tx_desc(16, 1).flags, GN_DESC_EOP);
   EXPECT_EQ(s.nic.frames_in_flight(), 0u);
@@ -136,8 +136,8 @@ TEST(NicTx, PipelinedReadsKeep64ByteFramesAtLineRate) {
     send_frames(h, 512, 0, frames, 60, sc_core::SC_ZERO_TIME);
   };
   sc_core::sc_start(us(60));
-  EXPECT_EQ(s.nic.counters().tx_peer_ok, frames);
-  EXPECT_EQ(s.nic.counters().tx_peer_errors, 0u);
+  EXPECT_EQ(s.nic.peer().counters().tx_ok, frames);
+  EXPECT_EQ(s.nic.peer().counters().tx_errors, 0u);
   ASSERT_EQ(sink.times.size(), frames);
   /* Once the pipeline is full the wire never idles: (64 + 20) B x 0.8 ns apart. */
   for (size_t i = 40; i < frames; i++) ASSERT_EQ(sink.times[i] - sink.times[i - 1], 67200u) << i;
@@ -182,7 +182,7 @@ TEST(NicTx, DescriptorWithoutOwnIsAnOwnershipViolation) {
   ASSERT_EQ(s.what.size(), 1u);
   EXPECT_NE(s.what[0].find("TX descriptor 0"), std::string::npos) << s.what[0];
   EXPECT_NE(s.what[0].find("OWN"), std::string::npos) << s.what[0];
-  EXPECT_EQ(s.nic.counters().tx_wire_frames, 0u);
+  EXPECT_EQ(s.nic.mac().counters().tx_wire_frames, 0u);
 }
 
 TEST(NicTx, OverlongFrameIsAViolation) {

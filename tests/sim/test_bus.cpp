@@ -97,7 +97,7 @@ TEST(AxiBus, ReadTakesAddressCycleLatencyAndBeats) {
   b.run(1000000);
   EXPECT_EQ(done, 4000u + 100000u + 4u * 4000u);
   EXPECT_EQ(got, 0x77);
-  EXPECT_EQ(b.bus->counters().dma_rd_latency.count(), 1u);
+  EXPECT_EQ(b.bus->counters().dma.rd_latency.count(), 1u);
 }
 
 uint64_t read_1k(uint32_t outstanding, uint64_t *stalls) {

@@ -126,7 +126,7 @@ TEST(MemSystemE2e, TheDefaultsChangeNothing) {
   ASSERT_TRUE(run_in_child(make_cfg({"traffic.mode=bidir", "memory.dram_bw_gbps=0", "iommu.enabled=false",
                                      "iommu.map_cycles=9999", "cpu.wc_buffers=3", "cpu.wc_flush_cycles=99"}),
                            &b));
-  for (int i = 0; i < NM__COUNT; i++) {
+  for (size_t i = 0; i < nicsim_metric_count(); i++) {
     const nicsim_metric_def *d = &nicsim_metric_defs()[i];
     if (std::strcmp(d->name, "sim.wall_s") == 0) continue;
     double va = NAN, vb = NAN;

@@ -135,7 +135,7 @@ TEST(MemTiming, PcieReadLatencyRisesByExactlyTheMemoryDelay) {
   EXPECT_EQ(a.tc, 3u);
   PcieReadStats st;
   b.link->read_stats(st);
-  EXPECT_EQ(st.dma_rd_latency.count(), 1u);
+  EXPECT_EQ(st.dma.rd_latency.count(), 1u);
   EXPECT_EQ(b.link->outstanding(), 0u); /* the tag came back */
   EXPECT_TRUE(b.violations.empty());
 }

@@ -161,7 +161,7 @@ TEST(DmaBench, EveryPcieAndDmaMetricIsFilled) {
   nicsim_config cfg = make_cfg({"workload.op=read_write", "workload.size_bytes=512", "workload.outstanding=16"});
   nicsim_results r;
   run_ok(cfg, &r);
-  for (int i = 0; i < NM__COUNT; i++) {
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
     const char *n = nicsim_metric_defs()[i].name;
     if (!std::strncmp(n, "pcie.", 5) || !std::strncmp(n, "dma.", 4)) {
       EXPECT_TRUE(r.present[i]) << n;
@@ -238,17 +238,17 @@ std::vector<double> run_in_child(const nicsim_config &cfg) {
     nicsim_results r;
     nicsim_sim_error err;
     if (nicsim_simulate(&cfg, &r, &err, 0) != 0) _exit(1);
-    for (int i = 0; i < NM__COUNT; i++) {
-      const double v = r.present[i] && i != NM_SIM_WALL_S ? r.value[i] : -1;
+    for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
+      const double v = r.present[i] && i != nicsim_metric_find("sim.wall_s") ? r.value[i] : -1;
       if (write(fds[1], &v, sizeof v) != static_cast<ssize_t>(sizeof v)) _exit(2);
     }
     _exit(0);
   }
   close(fds[1]);
-  std::vector<double> out(NM__COUNT);
+  std::vector<double> out(nicsim_metric_count());
   size_t got = 0;
-  while (got < sizeof(double) * NM__COUNT) {
-    const ssize_t n = read(fds[0], reinterpret_cast<char *>(out.data()) + got, sizeof(double) * NM__COUNT - got);
+  while (got < sizeof(double) * nicsim_metric_count()) {
+    const ssize_t n = read(fds[0], reinterpret_cast<char *>(out.data()) + got, sizeof(double) * nicsim_metric_count() - got);
     if (n <= 0) break;
     got += static_cast<size_t>(n);
   }
@@ -266,7 +266,7 @@ TEST(DmaBench, SameConfigTwiceGivesIdenticalMetrics) {
   const std::vector<double> b = run_in_child(cfg);
   ASSERT_EQ(a.size(), b.size());
   for (size_t i = 0; i < a.size(); i++) EXPECT_EQ(std::memcmp(&a[i], &b[i], sizeof(double)), 0) << i;
-  EXPECT_GT(a[NM_DMA_GBPS], 0);
+  EXPECT_GT(a[nicsim_metric_find("dma.gbps")], 0);
 }
 
 }  // namespace

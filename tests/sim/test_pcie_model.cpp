@@ -422,8 +422,8 @@ TEST(PcieTags, OutstandingMeanIsTheTimeAverage) {
   EXPECT_DOUBLE_EQ(s.outstanding_area, 816000.0);
   EXPECT_EQ(s.outstanding_max, 1u);
   EXPECT_EQ(s.latency.count(), 1u);
-  EXPECT_EQ(s.dma_reqs, 1u);
-  EXPECT_EQ(s.dma_bytes, 64u);
+  EXPECT_EQ(s.dma.reqs, 1u);
+  EXPECT_EQ(s.dma.bytes, 64u);
 }
 
 /* N posted 64 B writes back to back; returns the time the root complex has committed them all. */

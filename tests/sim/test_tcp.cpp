@@ -256,8 +256,8 @@ TEST(Tcp, UdpIgnoresEveryTcpKey) {
   static nicsim_results a, b; /* large: off the stack */
   ASSERT_TRUE(run_in_child(plain, &a));
   ASSERT_TRUE(run_in_child(knobs, &b));
-  for (int i = 0; i < NM__COUNT; i++) {
-    if (i == NM_SIM_WALL_S) continue;
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
+    if (i == nicsim_metric_find("sim.wall_s")) continue;
     EXPECT_EQ(a.value[i], b.value[i]) << nicsim_metric_defs()[i].name;
   }
   EXPECT_EQ(metric_or0(a, "tcp.acks"), 0);
@@ -270,14 +270,14 @@ TEST(Tcp, SameSeedGivesIdenticalResults) {
   static nicsim_results a, b;
   ASSERT_TRUE(run_in_child(cfg, &a));
   ASSERT_TRUE(run_in_child(cfg, &b));
-  for (int i = 0; i < NM__COUNT; i++) {
-    if (i == NM_SIM_WALL_S) continue;
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
+    if (i == nicsim_metric_find("sim.wall_s")) continue;
     EXPECT_EQ(a.present[i], b.present[i]);
     EXPECT_EQ(a.value[i], b.value[i]) << nicsim_metric_defs()[i].name;
   }
   ASSERT_EQ(a.nextra, b.nextra);
   for (size_t i = 0; i < a.nextra; i++) EXPECT_EQ(a.extra[i].value, b.extra[i].value) << a.extra[i].name;
-  EXPECT_GT(a.value[NM_TCP_ACKS], 0);
+  EXPECT_GT(a.value[nicsim_metric_find("tcp.acks")], 0);
 }
 
 }  // namespace

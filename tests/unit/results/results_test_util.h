@@ -82,8 +82,8 @@ inline cptr<nicsim_results> full_results() {
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
   const nicsim_metric_def *defs = nicsim_metric_defs();
-  for (int id = 0; id < NM__COUNT; id++)
-    nicsim_results_set(r.get(), static_cast<nicsim_metric_id>(id),
+  for (int id = 0; id < static_cast<int>(nicsim_metric_count()); id++)
+    nicsim_results_set(r.get(), id,
                        defs[id].kind == NM_KIND_COUNT ? 1000.0 + id : (id + 1) / 3.0);
   return r;
 }

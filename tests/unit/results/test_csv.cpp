@@ -178,8 +178,8 @@ TEST(Csv, SweepTableLayout) {
   auto r0 = full_results();
   auto r2 = make_zeroed<nicsim_results>();
   nicsim_results_init(r2.get());
-  nicsim_results_set(r2.get(), NM_RX_GBPS, 0.1);
-  nicsim_results_set(r2.get(), NM_RX_PKTS, 77);
+  nicsim_results_set(r2.get(), nicsim_metric_find("rx.gbps"), 0.1);
+  nicsim_results_set(r2.get(), nicsim_metric_find("rx.pkts"), 77);
   nicsim_results_set_extra(r0.get(), "cpu.profile.zeta", "cycles", NM_KIND_COUNT, "", 5);
   nicsim_results_set_extra(r2.get(), "cpu.profile.alpha", "cycles", NM_KIND_COUNT, "", 6);
   nicsim_point pts[3] = {{c0.get(), r0.get()}, {c1.get(), nullptr}, {c2.get(), r2.get()}};
@@ -191,7 +191,7 @@ TEST(Csv, SweepTableLayout) {
 
   Row want = {"label", "nic.desc_spacing", "traffic.mode", "platform"};
   const nicsim_metric_def *defs = nicsim_metric_defs();
-  for (int i = 0; i < NM__COUNT; i++) want.push_back(defs[i].name);
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) want.push_back(defs[i].name);
   want.push_back("cpu.profile.alpha");
   want.push_back("cpu.profile.zeta");
   EXPECT_EQ(rows[0], want);
@@ -201,20 +201,20 @@ TEST(Csv, SweepTableLayout) {
   EXPECT_EQ(rows[1][1], "16");
   EXPECT_EQ(rows[1][2], "rx");
   EXPECT_EQ(rows[1][3], "x86-gen3");
-  EXPECT_EQ(rows[1][4 + NM_RX_PKTS], std::to_string(1000 + NM_RX_PKTS));
-  EXPECT_EQ(rows[1][4 + NM_RX_GBPS], real((NM_RX_GBPS + 1) / 3.0));
-  EXPECT_EQ(rows[1][4 + NM__COUNT], "") << "alpha is absent from point 0";
-  EXPECT_EQ(rows[1][4 + NM__COUNT + 1], "5");
+  EXPECT_EQ(rows[1][4 + nicsim_metric_find("rx.pkts")], std::to_string(1000 + nicsim_metric_find("rx.pkts")));
+  EXPECT_EQ(rows[1][4 + nicsim_metric_find("rx.gbps")], real((nicsim_metric_find("rx.gbps") + 1) / 3.0));
+  EXPECT_EQ(rows[1][4 + nicsim_metric_count()], "") << "alpha is absent from point 0";
+  EXPECT_EQ(rows[1][4 + nicsim_metric_count() + 1], "5");
 
   EXPECT_EQ(rows[2][0], "big");
   EXPECT_EQ(rows[2][1], "64");
   EXPECT_EQ(rows[2][2], "bidir");
   EXPECT_EQ(rows[2][3], "arm64-a53");
-  EXPECT_EQ(rows[2][4 + NM_RX_GBPS], "0.1");
-  EXPECT_EQ(rows[2][4 + NM_RX_PKTS], "77");
-  EXPECT_EQ(rows[2][4 + NM_TX_GBPS], "") << "absent metric: empty field";
-  EXPECT_EQ(rows[2][4 + NM__COUNT], "6");
-  EXPECT_EQ(rows[2][4 + NM__COUNT + 1], "");
+  EXPECT_EQ(rows[2][4 + nicsim_metric_find("rx.gbps")], "0.1");
+  EXPECT_EQ(rows[2][4 + nicsim_metric_find("rx.pkts")], "77");
+  EXPECT_EQ(rows[2][4 + nicsim_metric_find("tx.gbps")], "") << "absent metric: empty field";
+  EXPECT_EQ(rows[2][4 + nicsim_metric_count()], "6");
+  EXPECT_EQ(rows[2][4 + nicsim_metric_count() + 1], "");
 
   // Same input, same bytes.
   std::string again = capture([&](FILE *f) { nicsim_csv_dump(f, keys, 3, pts, 3); });
@@ -247,7 +247,7 @@ TEST(Csv, PointSourceWithScratchBuffersGivesTheSameTable) {
   auto r0 = full_results(), r2 = full_results();
   nicsim_results_set_extra(r0.get(), "x.only_in_0", "u", NM_KIND_COUNT, "", 1);
   nicsim_results_set_extra(r2.get(), "x.only_in_2", "u", NM_KIND_COUNT, "", 2);
-  nicsim_results_set(r2.get(), NM_RX_GBPS, 0.25);
+  nicsim_results_set(r2.get(), nicsim_metric_find("rx.gbps"), 0.25);
   nicsim_point pts[3] = {{c0.get(), r0.get()}, {c1.get(), nullptr}, {c2.get(), r2.get()}};
   const char *keys[] = {"nic.desc_spacing"};
   std::string want = capture([&](FILE *f) { EXPECT_EQ(nicsim_csv_dump(f, keys, 1, pts, 3), 0); });
@@ -287,7 +287,7 @@ TEST(Csv, NoPointsGiveAHeaderOnly) {
       capture([&](FILE *f) { EXPECT_EQ(nicsim_csv_dump(f, nullptr, 0, &pt, 1), 0); });
   std::vector<Row> rows = parse_csv(text);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].size(), 1u + NM__COUNT);
+  EXPECT_EQ(rows[0].size(), 1u + nicsim_metric_count());
 }
 
 TEST(Csv, WriteCreatesTheFile) {

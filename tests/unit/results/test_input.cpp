@@ -32,7 +32,7 @@ TEST(ResultsInput, ConfigAndResultsRoundTripExactly) {
   auto cfg = default_config("a/b=1");
   fill_distinct(cfg.get());
   auto res = full_results();
-  nicsim_results_set(res.get(), NM_RX_GBPS, NAN);  // written as null
+  nicsim_results_set(res.get(), nicsim_metric_find("rx.gbps"), NAN);  // written as null
   nicsim_results_set_extra(res.get(), "cpu.profile.rx_poll", "cycles", NM_KIND_COUNT, "d", 12345);
   nicsim_results_set_extra(res.get(), "q0.ratio", "", NM_KIND_REAL, "d", 0.1 + 0.2);
   TempFile f;

@@ -136,11 +136,11 @@ TEST(Json, MetricTypesAndOrder) {
   json_t *metrics = json_object_get(back.j, "metrics");
   std::vector<std::string> want;
   const nicsim_metric_def *defs = nicsim_metric_defs();
-  for (int i = 0; i < NM__COUNT; i++) want.push_back(defs[i].name);
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) want.push_back(defs[i].name);
   want.push_back("cpu.profile.a");
   want.push_back("cpu.profile.b");
   EXPECT_EQ(keys_of(metrics), want);
-  for (int i = 0; i < NM__COUNT; i++) {
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
     json_t *v = json_object_get(metrics, defs[i].name);
     if (defs[i].kind == NM_KIND_COUNT) {
       ASSERT_TRUE(json_is_integer(v)) << defs[i].name;
@@ -158,12 +158,12 @@ TEST(Json, NonFiniteValuesBecomeNullAndFractionalCountsStayReal) {
   c->run.duration_us = INFINITY;  // not a valid config, but the writer must not break
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_RX_GBPS, NAN);
-  nicsim_results_set(r.get(), NM_TX_GBPS, INFINITY);
-  nicsim_results_set(r.get(), NM_CPU_UTIL, -INFINITY);
-  nicsim_results_set(r.get(), NM_RX_PKTS, NAN);
-  nicsim_results_set(r.get(), NM_TX_PKTS, 2.5);
-  nicsim_results_set(r.get(), NM_IRQ_COUNT, 1e30);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.gbps"), NAN);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.gbps"), INFINITY);
+  nicsim_results_set(r.get(), nicsim_metric_find("cpu.util"), -INFINITY);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.pkts"), NAN);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.pkts"), 2.5);
+  nicsim_results_set(r.get(), nicsim_metric_find("irq.count"), 1e30);
   std::string text;
   Json doc(nicsim_results_to_json("v", c.get(), r.get()));
   ASSERT_NE(doc.j, nullptr);
@@ -186,8 +186,8 @@ TEST(Json, RealsUseTheFewestDigitsThatReadBack) {
   auto c = default_config();
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_RX_GBPS, 9.87);
-  nicsim_results_set(r.get(), NM_CPU_UTIL, 0.5);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.gbps"), 9.87);
+  nicsim_results_set(r.get(), nicsim_metric_find("cpu.util"), 0.5);
   Json doc(nicsim_results_to_json("v", c.get(), r.get()));
   std::string text;
   Json back(dump_and_parse(doc.j, &text));
@@ -196,7 +196,7 @@ TEST(Json, RealsUseTheFewestDigitsThatReadBack) {
   EXPECT_NE(text.find("\"cpu.util\": 0.5\n"), std::string::npos) << text;
 
   // One value that needs 17 digits: every real still reads back exactly.
-  nicsim_results_set(r.get(), NM_TX_GBPS, 1.0 / 3.0);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.gbps"), 1.0 / 3.0);
   Json doc2(nicsim_results_to_json("v", c.get(), r.get()));
   Json back2(dump_and_parse(doc2.j, &text));
   json_t *metrics = json_object_get(back2.j, "metrics");
@@ -228,7 +228,7 @@ TEST(Json, WriteGoesToTheFile) {
   ASSERT_NE(back.j, nullptr) << err.text;
   EXPECT_STREQ(json_string_value(json_object_get(back.j, "nicsim")), "1.2.3");
   EXPECT_EQ(json_integer_value(json_object_get(json_object_get(back.j, "metrics"), "rx.pkts")),
-            1000 + NM_RX_PKTS);
+            1000 + nicsim_metric_find("rx.pkts"));
   EXPECT_EQ(
       nicsim_json_write((std::string(dir) + "/missing/out.json").c_str(), "v", c.get(), r.get()),
       -ENOENT);

@@ -24,7 +24,7 @@ TEST(Metrics, DefinitionsAreCompleteAndUnique) {
   const nicsim_metric_def *defs = nicsim_metric_defs();
   std::set<std::string> seen;
   int wall = 0;
-  for (int i = 0; i < NM__COUNT; i++) {
+  for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) {
     ASSERT_NE(defs[i].name, nullptr);
     EXPECT_TRUE(seen.insert(defs[i].name).second) << "duplicate " << defs[i].name;
     EXPECT_GT(strlen(defs[i].unit), 0u) << defs[i].name;
@@ -33,10 +33,10 @@ TEST(Metrics, DefinitionsAreCompleteAndUnique) {
     wall += defs[i].kind == NM_KIND_WALL;
   }
   EXPECT_EQ(wall, 1) << "exactly one metric (sim.wall_s) is not deterministic";
-  EXPECT_STREQ(defs[NM_RX_GBPS].name, "rx.gbps");
-  EXPECT_STREQ(defs[NM_SIM_WALL_S].name, "sim.wall_s");
-  EXPECT_EQ(defs[NM_SIM_WALL_S].kind, NM_KIND_WALL);
-  EXPECT_EQ(defs[NM_RX_PKTS].kind, NM_KIND_COUNT);
+  EXPECT_STREQ(defs[nicsim_metric_find("rx.gbps")].name, "rx.gbps");
+  EXPECT_STREQ(defs[nicsim_metric_find("sim.wall_s")].name, "sim.wall_s");
+  EXPECT_EQ(defs[nicsim_metric_find("sim.wall_s")].kind, NM_KIND_WALL);
+  EXPECT_EQ(defs[nicsim_metric_find("rx.pkts")].kind, NM_KIND_COUNT);
   EXPECT_EQ(nicsim_metric_find("rx.nope"), -1);
   EXPECT_STREQ(nicsim_metric_kind_name(NM_KIND_COUNT), "count");
   EXPECT_STREQ(nicsim_metric_kind_name(NM_KIND_REAL), "real");
@@ -58,9 +58,9 @@ TEST(Metrics, InitLeavesNothingPresent) {
 TEST(Metrics, StaticMetricsIterateInDeclarationOrderWhateverTheSetOrder) {
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_SIM_WALL_S, 1.5);
-  nicsim_results_set(r.get(), NM_PCIE_UP_TLPS, 42);
-  nicsim_results_set(r.get(), NM_RX_GBPS, 9.87);
+  nicsim_results_set(r.get(), nicsim_metric_find("sim.wall_s"), 1.5);
+  nicsim_results_set(r.get(), nicsim_metric_find("pcie.up.tlps"), 42);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.gbps"), 9.87);
   EXPECT_EQ(names_in_order(r.get()),
             (std::vector<std::string>{"rx.gbps", "pcie.up.tlps", "sim.wall_s"}));
 
@@ -76,8 +76,8 @@ TEST(Metrics, StaticMetricsIterateInDeclarationOrderWhateverTheSetOrder) {
 TEST(Metrics, SetTwiceKeepsTheLastValue) {
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_RX_PKTS, 1);
-  nicsim_results_set(r.get(), NM_RX_PKTS, 2);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.pkts"), 1);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.pkts"), 2);
   double v = 0;
   ASSERT_TRUE(nicsim_results_get(r.get(), "rx.pkts", &v));
   EXPECT_EQ(v, 2);
@@ -87,7 +87,7 @@ TEST(Metrics, SetTwiceKeepsTheLastValue) {
 TEST(Metrics, ExtrasAreSortedByNameAfterStaticMetrics) {
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_IRQ_COUNT, 7);
+  nicsim_results_set(r.get(), nicsim_metric_find("irq.count"), 7);
   ASSERT_EQ(nicsim_results_set_extra(r.get(), "cpu.profile.z_fn", "cycles", NM_KIND_COUNT, "z", 3),
             0);
   ASSERT_EQ(nicsim_results_set_extra(r.get(), "cpu.profile.a_fn", "cycles", NM_KIND_COUNT, "a", 1),
@@ -156,7 +156,7 @@ TEST(Metrics, LongUnitAndDescriptionAreTruncatedNotOverflowed) {
 TEST(Metrics, GetDistinguishesAbsentStaticAndExtra) {
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_TX_GBPS, 0.0);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.gbps"), 0.0);
   nicsim_results_set_extra(r.get(), "b.extra", "u", NM_KIND_REAL, "", -3.25);
   double v = 1;
   ASSERT_TRUE(nicsim_results_get(r.get(), "tx.gbps", &v));

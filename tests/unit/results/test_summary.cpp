@@ -33,28 +33,28 @@ std::string line_with(const std::string &text, const std::string &needle) {
 nicsim_test::cptr<nicsim_results> rx_results() {
   auto r = make_zeroed<nicsim_results>();
   nicsim_results_init(r.get());
-  nicsim_results_set(r.get(), NM_RX_GBPS, 9.87012);
-  nicsim_results_set(r.get(), NM_RX_MPPS, 0.81275);
-  nicsim_results_set(r.get(), NM_RX_PKTS, 1463416);
-  nicsim_results_set(r.get(), NM_RX_DROPS, 12);
-  nicsim_results_set(r.get(), NM_TX_GBPS, 0);
-  nicsim_results_set(r.get(), NM_TX_MPPS, 0);
-  nicsim_results_set(r.get(), NM_TX_PKTS, 0);
-  nicsim_results_set(r.get(), NM_CPU_UTIL, 0.45236);
-  nicsim_results_set(r.get(), NM_CPU_CYCLES_PER_RX_PKT, 2345.67);
-  nicsim_results_set(r.get(), NM_CPU_UNCACHED_LOADS, 0);
-  nicsim_results_set(r.get(), NM_PCIE_UP_BYTES, 2345678901.0);
-  nicsim_results_set(r.get(), NM_PCIE_UP_UTIL, 0.1234);
-  nicsim_results_set(r.get(), NM_IRQ_COUNT, 40000);
-  nicsim_results_set(r.get(), NM_IRQ_PER_SEC, 20000.4);
-  nicsim_results_set(r.get(), NM_TOTAL_RX_SENT, 1000);
-  nicsim_results_set(r.get(), NM_TOTAL_RX_RECEIVED, 990);
-  nicsim_results_set(r.get(), NM_TOTAL_RX_DROPPED, 10);
-  nicsim_results_set(r.get(), NM_TOTAL_TX_SENT, 0);
-  nicsim_results_set(r.get(), NM_TOTAL_TX_RECEIVED, 0);
-  nicsim_results_set(r.get(), NM_SIM_TIME_NS, 4000000);
-  nicsim_results_set(r.get(), NM_SIM_EVENTS, 123456);
-  nicsim_results_set(r.get(), NM_SIM_WALL_S, 1.234);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.gbps"), 9.87012);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.mpps"), 0.81275);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.pkts"), 1463416);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.drops"), 12);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.gbps"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.mpps"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.pkts"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("cpu.util"), 0.45236);
+  nicsim_results_set(r.get(), nicsim_metric_find("cpu.cycles_per_rx_pkt"), 2345.67);
+  nicsim_results_set(r.get(), nicsim_metric_find("cpu.uncached_loads"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("pcie.up.bytes"), 2345678901.0);
+  nicsim_results_set(r.get(), nicsim_metric_find("pcie.up.util"), 0.1234);
+  nicsim_results_set(r.get(), nicsim_metric_find("irq.count"), 40000);
+  nicsim_results_set(r.get(), nicsim_metric_find("irq.per_sec"), 20000.4);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.rx.sent"), 1000);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.rx.received"), 990);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.rx.dropped"), 10);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.tx.sent"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.tx.received"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("sim.time_ns"), 4000000);
+  nicsim_results_set(r.get(), nicsim_metric_find("sim.events"), 123456);
+  nicsim_results_set(r.get(), nicsim_metric_find("sim.wall_s"), 1.234);
   return r;
 }
 
@@ -84,9 +84,9 @@ TEST(Summary, SocketLimitedSenderIsNamedWithItsBufferAndWaits) {
   c->traffic.mode = NC_MODE_BIDIR;
   c->traffic.sndbuf_bytes = 212992;
   auto r = rx_results();
-  nicsim_results_set(r.get(), NM_TX_PKTS, 1000);
-  nicsim_results_set(r.get(), NM_TX_SNDBUF_WAITS, 14);
-  nicsim_results_set(r.get(), NM_TX_WMEM_MAX, 214272);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.pkts"), 1000);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.sndbuf_waits"), 14);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.wmem_max"), 214272);
   std::string out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
   EXPECT_NE(out.find(", wire offered at line rate, host sends as fast as its 212992 B socket send buffer allows\n"),
             std::string::npos)
@@ -179,10 +179,10 @@ TEST(Summary, BidirShowsBothDirectionsAndMismatchIsFlagged) {
   c->traffic.mode = NC_MODE_BIDIR;
   c->traffic.rate_gbps = 2.5;
   auto r = rx_results();
-  nicsim_results_set(r.get(), NM_TX_GBPS, 1.5);
-  nicsim_results_set(r.get(), NM_TOTAL_TX_SENT, 500);
-  nicsim_results_set(r.get(), NM_TOTAL_TX_RECEIVED, 497);
-  nicsim_results_set(r.get(), NM_TOTAL_RX_RECEIVED, 991);
+  nicsim_results_set(r.get(), nicsim_metric_find("tx.gbps"), 1.5);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.tx.sent"), 500);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.tx.received"), 497);
+  nicsim_results_set(r.get(), nicsim_metric_find("total.rx.received"), 991);
   std::string out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
   EXPECT_NE(out.find("offered 2.5 Gbit/s per direction"), std::string::npos) << out;
   EXPECT_NE(line_with(out, "TX rate").find("1.500 Gbit/s"), std::string::npos) << out;
@@ -197,7 +197,7 @@ TEST(Summary, BidirShowsBothDirectionsAndMismatchIsFlagged) {
 TEST(Summary, ProfileOfFractionsIsSortedByShareWithCycles) {
   auto c = default_config();
   auto r = rx_results();
-  nicsim_results_set(r.get(), NM_CPU_BUSY_CYCLES, 200000);
+  nicsim_results_set(r.get(), nicsim_metric_find("cpu.busy_cycles"), 200000);
   nicsim_results_set_extra(r.get(), "cpu.profile.small_fn", "fraction", NM_KIND_REAL, "", 0.1);
   nicsim_results_set_extra(r.get(), "cpu.profile.big_fn", "fraction", NM_KIND_REAL, "", 0.7);
   nicsim_results_set_extra(r.get(), "cpu.profile.mid_fn", "fraction", NM_KIND_REAL, "", 0.2);

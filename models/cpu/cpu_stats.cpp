@@ -1,0 +1,232 @@
+// cpu_stats.cpp: the host CPU's statistics, declared once.
+#include "cpu/cpu_stats.h"
+
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace nicsim {
+
+namespace {
+using S = CpuSnapshot;
+using D = stats::Decl<S>;
+using E = stats::Edges<S>;
+using stats::Kind;
+
+/* A counter the CPU kept for the window (read at the finish). */
+template <uint64_t CpuCounters::*M>
+double window(const E &e) {
+  return static_cast<double>(e.f.window.*M);
+}
+double rx_pkts(const E &e) { return static_cast<double>(e.f.window.rx_frames); }
+double win_cycles(const E &e) { return e.run.win_ps * e.f.cycles_per_ps; }
+bool several_cores(const E &e) { return e.f.cores >= 2; }
+/* The function of bucket id, as a name and as a metric identifier. */
+const char *fn_name(const S &s, int id) {
+  if (id == S::kUnattributed) return "unattributed";
+  return s.fn[id] ? s.fn[id] : "unknown";
+}
+
+void profile(const E &e, stats::FamilyOut &out) {
+  char name[96], desc[160];
+  const S &s = e.f;
+  for (int id = 0; id <= S::kUnattributed; id++) {
+    const double cyc = s.bucket[id];
+    if (cyc <= 0 || s.busy <= 0) continue;
+    std::snprintf(name, sizeof name, "cpu.profile.%s", stats::ident(fn_name(s, id)).c_str());
+    std::snprintf(desc, sizeof desc, "Fraction of the window's busy CPU cycles spent in %s",
+                  id == S::kUnattributed ? "no profiled function" : fn_name(s, id));
+    out.add(name, desc, cyc / s.busy);
+  }
+}
+
+void core_util(const E &e, stats::FamilyOut &out) {
+  char name[96], desc[160];
+  const S &s = e.f;
+  const double wc = win_cycles(e);
+  for (int core = 0; s.cores >= 2 && core < s.cores; core++) {
+    std::snprintf(name, sizeof name, "cpu.core%d.util", core);
+    std::snprintf(desc, sizeof desc, "Fraction of the window core %d was busy%s", core,
+                  core == 0 ? " (interrupts, softirqs, timers)" : core == s.app_core ? " (the application)" : "");
+    if (s.spread && core != 0)
+      std::snprintf(desc, sizeof desc, "Fraction of the window core %d was busy (%s)", core,
+                    core == s.app_core ? "the application, its vectors and softirqs" : "its vectors and softirqs");
+    out.add(name, desc, wc > 0 ? s.core[core].busy / wc : 0);
+  }
+}
+
+/* cpu.irq_affinity spread: each core's own NET_RX work (what: 0 softirqs, 1 polls, 2 the queue mask). */
+void core_rx(const E &e, stats::FamilyOut &out, int what) {
+  char name[96], desc[160];
+  const S &s = e.f;
+  for (int core = 0; s.cores >= 2 && s.spread && core < s.cores; core++) {
+    const S::Core &c = s.core[core];
+    if (what == 0) {
+      std::snprintf(name, sizeof name, "cpu.core%d.softirqs", core);
+      std::snprintf(desc, sizeof desc, "NET_RX softirq runs of core %d that polled, in the window", core);
+      out.add(name, desc, static_cast<double>(c.softirqs));
+    } else if (what == 1) {
+      std::snprintf(name, sizeof name, "cpu.core%d.napi_polls", core);
+      std::snprintf(desc, sizeof desc, "NAPI polls core %d's softirq ran (its own poll list), in the window", core);
+      out.add(name, desc, static_cast<double>(c.napi_polls));
+    } else {
+      std::snprintf(name, sizeof name, "cpu.core%d.rx_queue_mask", core);
+      std::snprintf(desc, sizeof desc,
+                    "Bit q set: core %d's polls handed frames of RX queue q to the stack (whole run)", core);
+      out.add(name, desc, static_cast<double>(c.rx_queue_mask));
+    }
+  }
+}
+
+void core_profile(const E &e, stats::FamilyOut &out) {
+  char name[96], desc[160];
+  const S &s = e.f;
+  for (int core = 0; s.cores >= 2 && core < s.cores; core++) {
+    const S::Core &c = s.core[core];
+    for (int id = 0; id <= S::kUnattributed && c.busy > 0; id++) {
+      const double cyc = c.bucket[id];
+      if (cyc <= 0) continue;
+      std::snprintf(name, sizeof name, "cpu.core%d.profile.%s", core, stats::ident(fn_name(s, id)).c_str());
+      std::snprintf(desc, sizeof desc, "Fraction of core %d's busy cycles in the window spent in %s", core,
+                    fn_name(s, id));
+      out.add(name, desc, cyc / c.busy);
+    }
+  }
+}
+
+const D kDecls[] = {
+    D::stat("rx.gbps", "Gbit/s", Kind::Real,
+            "Ethernet frame bits (FCS included, preamble and IFG excluded) of frames sent in the window and delivered "
+            "to the host stack, per second",
+            [](const E &e) { return static_cast<double>(e.f.window.rx_frame_bytes) * 8.0 / e.win_ns(); }),
+    D::stat("rx.mpps", "Mpkt/s", Kind::Real, "rx.pkts per second of window, in millions",
+            [](const E &e) { return rx_pkts(e) / (e.win_ns() / 1000.0); }),
+    D::stat("rx.goodput_gbps", "Gbit/s", Kind::Real,
+            "Frame bits (FCS included) of data frames the host stack received during the window, per second, "
+            "whenever they were sent: what iperf reports; below rx.gbps when a backlog grows",
+            [](const E &e) { return static_cast<double>(e.f.window.rx_goodput_bytes) * 8.0 / e.win_ns(); }),
+    D::stat("rx.pkts", "frames", Kind::Count,
+            "Frames sent in the window and delivered to the host stack (possibly during the drain); with rx.drops "
+            "they add up to the frames offered in the window",
+            rx_pkts),
+    /* The average over the cores, as netperf and iperf report system-wide CPU. */
+    D::stat("cpu.util", "fraction", Kind::Real, "Busy fraction of the CPU, averaged over cpu.cores",
+            [](const E &e) {
+              const double wc = win_cycles(e);
+              return wc > 0 ? e.f.busy / (wc * e.f.cores) : 0;
+            }),
+    D::stat("cpu.busy_cycles", "cycles", Kind::Count, "CPU cycles spent on driver, IRQ and stack work (all cores)",
+            [](const E &e) { return std::round(e.f.busy); }),
+    D::stat("cpu.cycles_per_rx_pkt", "cycles", Kind::Real,
+            "CPU cycles in RX context (RX poll, refill, RX stack) per delivered frame",
+            [](const E &e) {
+              const double n = rx_pkts(e);
+              return n > 0 ? e.f.class_cycles[NK_CLASS_RX] / n : 0;
+            }),
+    D::stat("cpu.irq_cycles", "cycles", Kind::Count,
+            "CPU cycles in hard-IRQ entry/exit, IRQ handlers and softirq overhead",
+            [](const E &e) { return std::round(e.f.class_cycles[NK_CLASS_IRQ]); }),
+    D::stat("cpu.uncached_loads", "loads", Kind::Count, "CPU loads from uncached memory",
+            window<&CpuCounters::uncached_loads>),
+    D::stat("cpu.uncached_stores", "stores", Kind::Count, "CPU stores to uncached memory",
+            window<&CpuCounters::uncached_stores>),
+    D::stat("cpu.mmio_reads", "reads", Kind::Count, "Device register reads (readl)", window<&CpuCounters::mmio_reads>),
+    D::stat("cpu.mmio_writes", "writes", Kind::Count, "Device register writes (writel)",
+            window<&CpuCounters::mmio_writes>),
+    D::stat("cpu.cache_misses", "accesses", Kind::Count,
+            "CPU loads and stores to cacheable memory that missed the data cache (loads stall for DRAM)",
+            window<&CpuCounters::cache_misses>),
+    D::stat("cpu.cache_maint_lines", "lines", Kind::Count,
+            "Cache lines cleaned or invalidated for non-coherent DMA (dma_map/unmap/sync)",
+            window<&CpuCounters::cache_lines>),
+    D::stat("cpu.memcpy_bytes.aligned", "B", Kind::Count, "Bytes copied by memcpy with (dst ^ src) & 7 == 0",
+            window<&CpuCounters::memcpy_bytes_aligned>),
+    D::stat("cpu.memcpy_bytes.misaligned", "B", Kind::Count, "Bytes copied by memcpy with (dst ^ src) & 7 != 0",
+            window<&CpuCounters::memcpy_bytes_misaligned>),
+    D::stat("cpu.irqs", "interrupts", Kind::Count, "Interrupt vectors the CPU took (hard-IRQ entries)",
+            window<&CpuCounters::irqs>),
+    D::stat("cpu.wc_stores", "stores", Kind::Count,
+            "CPU stores to write-combining memory (dma_alloc_wc on a non-coherent platform), merged in the WC buffers",
+            window<&CpuCounters::wc_stores>),
+    D::stat("cpu.wc_flushes", "bursts", Kind::Count,
+            "Write-combining bursts that left the core: a full line, an evicted buffer, or a flush by a barrier or "
+            "uncached access",
+            window<&CpuCounters::wc_flushes>),
+    D::stat("iommu.maps", "mappings", Kind::Count, "IOMMU mappings the DMA API created (iommu.enabled)",
+            window<&CpuCounters::iommu_maps>),
+    D::stat("iommu.unmaps", "mappings", Kind::Count,
+            "IOMMU mappings the DMA API removed, each invalidating its IOTLB entries (strict mode)",
+            window<&CpuCounters::iommu_unmaps>),
+    D::stat("irq.latency_ns", "ns", Kind::Real,
+            "Mean time from an MSI reaching host memory to the kernel taking it (0 with no interrupts)",
+            [](const E &e) {
+              const CpuCounters &w = e.f.window;
+              return w.irqs ? static_cast<double>(w.irq_latency_ps) / 1000.0 / static_cast<double>(w.irqs) : 0;
+            }),
+    D::stat("irq.latency_ns_max", "ns", Kind::Real, "Longest time from an MSI reaching host memory to the kernel taking it",
+            [](const E &e) { return static_cast<double>(e.f.window.irq_latency_max_ps) / 1000.0; }),
+    D::stat("tx.sndbuf_waits", "waits", Kind::Count,
+            "Times the host's UDP sender slept on its full socket send buffer (traffic.sndbuf_bytes)",
+            window<&CpuCounters::tx_sndbuf_waits>),
+    D::stat("tx.wmem_max", "B", Kind::Count,
+            "Most skb memory (truesize) the host's sending socket held at once over the run: frames not yet freed by "
+            "TX completion",
+            [](const E &e) { return static_cast<double>(e.f.kstats.sk_wmem_max); }),
+    D::stat("tx.bql_stops", "stops", Kind::Count,
+            "Times byte queue limits stopped a TX queue in the window (driver.bql; drivers that call it)",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::bql_stops); }),
+    D::stat("tx.bql_limit_max", "B", Kind::Count,
+            "Largest BQL limit a TX queue reached over the run (driver.bql): the bytes in flight the completions "
+            "called for",
+            [](const E &e) { return static_cast<double>(e.f.kstats.bql_limit_peak); }),
+    D::stat("gro.merged", "segments", Kind::Count,
+            "traffic.protocol tcp: received segments GRO appended to a held packet of their flow",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::gro_merged); }),
+    D::stat("gro.flushes", "packets", Kind::Count,
+            "traffic.protocol tcp: packets GRO handed to the stack (one stack_rx charge each)",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::gro_flushes); }),
+    /* Frames that reached the host: delivered, or discarded or held undelivered by its TCP receiver. */
+    D::stat("total.rx.received", "frames", Kind::Count,
+            "Whole run: frames the host received intact (tcp: also those its TCP receiver discarded)",
+            [](const E &e) {
+              const nk_kernel_stats &k = e.f.kstats;
+              return static_cast<double>(e.f.total.rx_frames + k.tcp_discards + k.tcp_ooo_held + k.tcp_ooo_purged);
+            }),
+    D::stat("total.tx.sent", "frames", Kind::Count, "Whole run: frames the host handed to the driver",
+            [](const E &e) { return static_cast<double>(e.f.total.tx_frames); }),
+    D::family("cpu.profile.<function>", "fraction", Kind::Real,
+              "Share of the window's busy CPU cycles (`cpu.busy_cycles`) spent in a profiled driver or "
+              "kernel-like-layer function (the innermost one running); `cpu.profile.unattributed` for cycles outside "
+              "any. `nicsim run` lists them below the summary, largest first, with the cycles they stand for.",
+              profile),
+    D::family("cpu.core<N>.util", "fraction", Kind::Real,
+              "With `cpu.cores` >= 2: core N's busy fraction of the window (`cpu.util` is their average; docs/host.md, "
+              "Cores).",
+              core_util),
+    D::family("cpu.core<N>.profile.<function>", "fraction", Kind::Real,
+              "With `cpu.cores` >= 2: share of core N's busy cycles in the window spent in the function.", core_profile),
+    D::family("cpu.core<N>.softirqs", "softirqs", Kind::Count,
+              "With `cpu.irq_affinity` spread (2 or more cores): NET_RX softirq runs of core N that polled, in the "
+              "window (docs/host.md, Cores).",
+              [](const E &e, stats::FamilyOut &out) { core_rx(e, out, 0); }),
+    D::family("cpu.core<N>.napi_polls", "polls", Kind::Count,
+              "With `cpu.irq_affinity` spread: NAPI polls core N's softirq ran (its own poll list), in the window.",
+              [](const E &e, stats::FamilyOut &out) { core_rx(e, out, 1); }),
+    D::family("cpu.core<N>.rx_queue_mask", "", Kind::Count,
+              "With `cpu.irq_affinity` spread: bit q set if core N's polls handed frames of RX queue q to the stack "
+              "(whole run).",
+              [](const E &e, stats::FamilyOut &out) { core_rx(e, out, 2); }),
+    D::extra("cpu.lock_wait_cycles", "cycles", Kind::Count,
+             "Cycles cores spun waiting for a lock (the kernel lock, or with cpu.locking txq the TX queue and driver "
+             "locks) in the window (part of cpu.busy_cycles)",
+             [](const E &e) {
+               const int b = e.f.lock_wait_bucket;
+               return std::round(b >= 0 && b <= S::kUnattributed ? e.f.bucket[b] : 0.0);
+             },
+             several_cores),
+};
+}  // namespace
+
+const stats::Table<CpuSnapshot> kCpuStats = stats::table("cpu", kDecls);
+
+}  // namespace nicsim

@@ -1,0 +1,92 @@
+// top_stats.cpp: the run's statistics and the system-level ones that span models, declared once.
+#include "sim/top_stats.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace nicsim {
+
+namespace {
+using stats::Kind;
+using RD = stats::Decl<RunFacts>;
+using RE = stats::Edges<RunFacts>;
+
+const RD kRunDecls[] = {
+    RD::stat("sim.time_ns", "ns", Kind::Count, "Simulated time at the end of the run, drain included",
+             [](const RE &e) { return static_cast<double>(e.run.end_ps / 1000); }),
+    RD::stat("sim.events", "events", Kind::Count, "SystemC delta cycles executed (kernel activations)",
+             [](const RE &e) { return static_cast<double>(e.run.events); }),
+    RD::stat("sim.wall_s", "s", Kind::Wall, "Wall-clock time of the simulation (not deterministic)",
+             [](const RE &e) { return e.run.wall_s; }),
+};
+
+using S = SystemSnapshot;
+using D = stats::Decl<S>;
+using E = stats::Edges<S>;
+
+/* CPU time per GB, as the mvneta seed measured it ("sending 1GB in
+ * mvneta_tx() costs N ns"): inclusive time in the function (itself and all
+ * it calls) per GB of its direction's frame bytes with FCS: RX functions
+ * per GB delivered, TX functions per GB the MAC sent, others per GB of
+ * both. For the functions of cpu.profile.<function>. */
+void ns_per_gb(const E &e, stats::FamilyOut &out) {
+  char name[96], desc[160];
+  const CpuSnapshot &c = e.f.cpu;
+  const double tx_bytes = e.delta(&S::mac, &MacCounters::tx_wire_bytes);
+  for (int id = 0; id <= CpuSnapshot::kUnattributed; id++) {
+    if (c.bucket[id] <= 0 || c.busy <= 0) continue;
+    const bool none = id == CpuSnapshot::kUnattributed;
+    const char *fn = none ? "unattributed" : c.fn[id] ? c.fn[id] : "unknown";
+    const nk_class fcls = c.fn_class[id];
+    const double rx_gb = static_cast<double>(c.window.rx_frame_bytes) / 1e9, tx_gb = tx_bytes / 1e9;
+    const double dir_gb = fcls == NK_CLASS_RX ? rx_gb : fcls == NK_CLASS_TX ? tx_gb : rx_gb + tx_gb;
+    if (dir_gb <= 0) continue;
+    std::snprintf(name, sizeof name, "cpu.ns_per_gb.%s", stats::ident(fn).c_str());
+    std::snprintf(desc, sizeof desc, "CPU time in %s and its callees per GB of %s frame bytes",
+                  none ? "no profiled function" : fn,
+                  fcls == NK_CLASS_RX ? "RX" : fcls == NK_CLASS_TX ? "TX" : "RX plus TX");
+    out.add(name, desc, c.incl[id] / (c.clock_mhz / 1000.0) / dir_gb);
+  }
+}
+
+const D kSystemDecls[] = {
+    D::stat("cpu.cycles_per_tx_pkt", "cycles", Kind::Real,
+            "CPU cycles in TX context (xmit, TX clean, TX stack) per transmitted frame",
+            [](const E &e) {
+              const double tx_pkts = e.delta(&S::mac, &MacCounters::tx_wire_frames);
+              return tx_pkts > 0 ? e.f.cpu.class_cycles[NK_CLASS_TX] / tx_pkts : 0;
+            }),
+    D::derived("nic.desc_fetch_reqs_per_pkt", "requests", Kind::Real,
+               "Descriptor read requests per frame (RX plus TX frames)",
+               [](const stats::Values &v) {
+                 const double frames = v("rx.pkts") + v("tx.pkts");
+                 return frames > 0 ? v("nic.desc_fetch_reqs") / frames : 0;
+               }),
+    D::stat("tcp.acks", "frames", Kind::Count, "traffic.protocol tcp: ACK frames sent by the host and the wire peer",
+            [](const E &e) {
+              return static_cast<double>(e.f.cpu.window.tcp_acks_sent +
+                                         (e.b.peer.tcp_acks_sent - e.a.peer.tcp_acks_sent));
+            }),
+    D::stat("tcp.retransmits", "frames", Kind::Count,
+            "traffic.protocol tcp: data segments sent again (go-back-N after a duplicate ACK or an RTO)",
+            [](const E &e) {
+              return static_cast<double>(e.f.cpu.window.tcp_retransmits +
+                                         (e.b.peer.tcp_retransmits - e.a.peer.tcp_retransmits));
+            }),
+    D::stat("tcp.inflight_max", "B", Kind::Count,
+            "traffic.protocol tcp, whole run: most unacknowledged payload bytes one flow had (peer's RX flows, host's "
+            "TX flow)",
+            [](const E &e) {
+              return static_cast<double>(std::max(e.f.peer.tcp_inflight_max, e.f.cpu.tcp_inflight_max));
+            }),
+    D::family("cpu.ns_per_gb.<function>", "ns/GB", Kind::Real,
+              "Inclusive CPU time in the function and its callees per 10^9 frame bytes of its direction (RX "
+              "functions per GB received, TX per GB sent, others both): the mvneta seed's measure (docs/host.md).",
+              ns_per_gb),
+};
+}  // namespace
+
+const stats::Table<RunFacts> kRunStats = stats::table("run", kRunDecls);
+const stats::Table<SystemSnapshot> kSystemStats = stats::table("system", kSystemDecls);
+
+}  // namespace nicsim
