@@ -113,6 +113,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/common/dma_purpose.h
     models/common/lookahead.h
     models/common/mem_access.h
+    models/common/params.h
     models/common/split_read.h
     models/common/stats.h
     models/common/tlp.h
@@ -155,6 +156,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/traffic/tcp_sack.h
     models/traffic/wire_peer.h
     models/traffic/wire_peer_counters.h
+    models/workload/dma_bench.h
     src/config/config.h
     src/config/schema.h
     src/kernel/dql.h
@@ -163,6 +165,7 @@ set(NICSIM_PUBLIC_HEADERS
     src/net/frame.h
     src/results/metrics.h
     src/results/output.h
+    src/sim/model_params.h
     src/sim/stats_results.h)
 foreach(h IN LISTS NICSIM_PUBLIC_HEADERS)
   string(REGEX REPLACE "^(models|src)/" "" rel ${h})

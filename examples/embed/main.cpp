@@ -38,6 +38,7 @@
 #include <nicsim/pcie/pcie_link.h>
 #include <nicsim/results/metrics.h>
 #include <nicsim/results/output.h>
+#include <nicsim/sim/model_params.h>
 #include <nicsim/sim/stats_results.h>
 #include <nicsim/traffic/wire_peer.h>
 
@@ -68,9 +69,9 @@ class Platform : public sc_core::sc_module {
       : sc_module(name),
         mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
             nicsim::HostMemory::default_msi_addr(static_cast<uint64_t>(cfg.memory.size_mb) << 20)),
-        nic("nic", cfg),
+        nic("nic", nicsim::nic_params(cfg)),
         cpu("cpu", cfg, mem),
-        pcie("pcie", nicsim::PcieParams::from_config(cfg)),
+        pcie("pcie", nicsim::pcie_params(cfg)),
         m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
         m_duration_ps(us_to_ps(cfg.run.duration_us)) {
     /* The TLM boundaries: device DMA -> link -> memory; CPU MMIO -> link -> BAR0. */

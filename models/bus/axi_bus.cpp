@@ -19,15 +19,21 @@ void notify_at(sc_core::sc_event &ev, uint64_t t_ps) {
 }
 }  // namespace
 
-AxiParams AxiParams::from_config(const nicsim_config &cfg) {
-  AxiParams p;
-  p.width_bytes = static_cast<uint32_t>(cfg.bus.width_bytes);
-  p.cycle_ps = static_cast<uint64_t>(std::llround(1e6 / cfg.bus.clock_mhz));
-  p.burst_beats = static_cast<uint32_t>(cfg.bus.burst_beats);
-  p.rd_latency_ps = static_cast<uint64_t>(std::llround(cfg.bus.rd_latency_ns * 1000.0));
-  p.wr_latency_ps = static_cast<uint64_t>(std::llround(cfg.bus.wr_latency_ns * 1000.0));
-  p.outstanding = static_cast<uint32_t>(cfg.bus.outstanding);
-  return p;
+void AxiParams::bind(ParamBinder &b) {
+  b.key("bus.width_bytes", width_bytes);
+  b.key("bus.clock_mhz", cycle_ps, Conv::MhzToPs);
+  b.key("bus.burst_beats", burst_beats);
+  b.key("bus.rd_latency_ns", rd_latency_ps, Conv::NsToPs);
+  b.key("bus.wr_latency_ns", wr_latency_ps, Conv::NsToPs);
+  b.key("bus.outstanding", outstanding);
+}
+
+ParamCheck AxiParams::validate() const {
+  if (!pow2(width_bytes))
+    return param_error({"bus.width_bytes"}, "use a power of two, e.g. " + nearest_pow2(width_bytes, 1, 128) +
+                                                " (docs/bus.md)",
+                       "bus.width_bytes = %u is not a power of two", width_bytes);
+  return std::nullopt;
 }
 
 AxiBus::AxiBus(sc_core::sc_module_name name, const AxiParams &p)
@@ -39,9 +45,9 @@ AxiBus::AxiBus(sc_core::sc_module_name name, const AxiParams &p)
       m_writes(p.width_bytes * p.burst_beats) {
   if (sc_core::sc_get_time_resolution() != sc_core::sc_time(1, sc_core::SC_PS))
     throw std::logic_error("AxiBus needs sc_set_time_resolution(1, SC_PS)");
-  if (p.width_bytes == 0 || (p.width_bytes & (p.width_bytes - 1)) || p.burst_beats == 0 || p.cycle_ps == 0 ||
-      p.outstanding == 0)
-    throw std::invalid_argument("bus: width must be a power of two; burst, clock and outstanding positive");
+  if (const ParamCheck e = p.validate()) throw std::invalid_argument(e->msg);
+  if (p.burst_beats == 0 || p.cycle_ps == 0 || p.outstanding == 0)
+    throw std::invalid_argument("bus: burst, clock and outstanding must be positive");
   dev.register_b_transport(this, &AxiBus::b_transport_dev);
   SC_HAS_PROCESS(AxiBus);
   SC_METHOD(read_data);

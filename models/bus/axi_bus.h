@@ -23,8 +23,8 @@
 
 #include "common/mem_access.h"
 #include "common/split_read.h"
+#include "common/params.h"
 #include "common/tlp.h"
-#include "config/config.h"
 #include "bus/axi_counters.h"
 #include "pcie/latency_hist.h"
 #include "pcie/pcie_counters.h"
@@ -46,8 +46,10 @@ struct AxiParams {
   uint64_t wr_latency_ps = 0;    /* last write beat to the write response (data in memory), ps */
   uint32_t outstanding = 8;      /* most bursts in flight, reads and writes together */
 
-  /* From cfg.bus.*. */
-  static AxiParams from_config(const nicsim_config &cfg);
+  /* The bus.* keys. */
+  void bind(ParamBinder &b);
+  /* The bus's rules: beats of a power-of-two width. */
+  ParamCheck validate() const;
 };
 
 /* The bus module. */

@@ -12,7 +12,6 @@
 #include <cstdio>
 #include <cstring>
 
-#include "config/derived.h"
 #include "hw/generic_nic_regs.h"
 #include "hw/stmmac_regs.h"
 #include "mac/mac.h"
@@ -22,37 +21,6 @@
 #include "pcie/pcie_link.h"
 
 namespace nicsim {
-
-DmaEngine::Params DmaEngine::Params::from_config(const nicsim_config &cfg) {
-  Params p;
-  p.clock_mhz = cfg.nic.clock_mhz;
-  p.desc_spacing = static_cast<uint32_t>(cfg.nic.desc_spacing);
-  p.desc_fetch_max = static_cast<uint32_t>(cfg.nic.desc_fetch_max);
-  p.desc_cache_entries = static_cast<uint32_t>(nc_desc_cache_entries(&cfg));
-  p.desc_proc_cycles = static_cast<uint32_t>(cfg.nic.desc_proc_cycles);
-  p.wb_threshold = cfg.nic.wb_mode == NC_WB_DESC ? 1 : static_cast<uint32_t>(cfg.nic.wb_threshold);
-  p.tx_head_wb = cfg.nic.wb_mode == NC_WB_HEAD;
-  /* DWMAC4 sets TBU when the TX DMA finds the next descriptor not its own
-   * (it has sent everything it was given); the driver enables it with TBUE. */
-  p.tx_irq_on_drain = cfg.nic.family == NC_NIC_STMMAC && cfg.driver.stmmac_tbu;
-  p.rx_drop_nodesc = cfg.nic.rx_drop_nodesc;
-  p.prefetch_threshold = static_cast<uint32_t>(cfg.nic.desc_prefetch_threshold);
-  p.max_read_reqs = static_cast<uint32_t>(cfg.nic.max_read_reqs);
-  p.rx_read_priority = cfg.nic.dma_arbitration == NC_ARB_RX_PRIORITY;
-  p.itr_usecs = cfg.nic.irq_itr_usecs;
-  p.coal_frames = static_cast<uint32_t>(cfg.nic.irq_coal_frames);
-  p.coal_usecs = cfg.nic.irq_coal_usecs;
-  p.reg_read_ns = cfg.nic.reg_read_ns;
-  p.csr_clock_mhz = cfg.nic.csr_clock_mhz;
-  p.rx_queues = static_cast<uint32_t>(cfg.nic.rx_queues);
-  p.tx_queues = static_cast<uint32_t>(cfg.nic.tx_queues);
-  if (cfg.nic.family == NC_NIC_STMMAC) {
-    /* The timer is the RX watchdog, off (RWT 0) until the driver writes
-     * RX_WATCHDOG (dwmac4's reset value). */
-    p.coal_usecs = 0;
-  }
-  return p;
-}
 
 DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCodec &codec,
                      Mac &mac, tlm::tlm_initiator_socket<> &socket)
@@ -70,18 +38,12 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   if (p.desc_fetch_max == 0 || p.wb_threshold == 0 || p.max_read_reqs == 0) {
     SC_REPORT_ERROR(this->name(), "desc_fetch_max, wb_threshold and max_read_reqs must be positive");
   }
-  /* Config checks (check.c) reject this first; kept for direct construction. */
-  if (p.desc_cache_entries < p.desc_fetch_max) {
-    SC_REPORT_ERROR(this->name(), "the descriptor cache must hold at least one fetch batch");
-  }
+  if (const ParamCheck e = p.validate()) SC_REPORT_ERROR(this->name(), e->msg.c_str());
   if (p.rx_queues < 1 || p.rx_queues > kMaxQueues || p.tx_queues < 1 || p.tx_queues > kMaxQueues) {
     SC_REPORT_ERROR(this->name(), "rx_queues and tx_queues must be in [1, 16]");
   }
   const uint32_t rdb = codec.desc_bytes(), tdb = codec.tx_desc_bytes();
   if (std::max(rdb, tdb) > kMaxDescBytes) SC_REPORT_ERROR(this->name(), "descriptor too large");
-  if (p.desc_spacing < std::min(rdb, tdb)) {
-    SC_REPORT_ERROR(this->name(), "desc_spacing is smaller than the family's descriptor");
-  }
   auto on_err = [this](const std::string &m) { violation("%s", m.c_str()); };
   const uint32_t nvec = std::max(p.rx_queues, p.tx_queues);
   for (uint32_t v = 1; v < nvec; v++) {

@@ -13,7 +13,7 @@
 #include <tlm>
 #include <vector>
 
-#include "config/config.h"
+#include "common/params.h"
 #include "dma/desc_codec.h"
 #include "dma/dma_counters.h"
 #include "dma/desc_ring.h"
@@ -59,11 +59,11 @@ class DmaEngine : public sc_core::sc_module {
     double clock_mhz = 250;           /* NIC core clock, MHz */
     uint32_t desc_spacing = 16;       /* DESC_SPACING reset value, bytes */
     uint32_t desc_fetch_max = 8;      /* descriptors per fetch request when packed */
-    uint32_t desc_cache_entries = 16; /* descriptors each ring's cache holds */
+    uint32_t desc_cache_entries = 16; /* descriptors each ring's cache holds (at least desc_fetch_max) */
     uint32_t desc_proc_cycles = 4;    /* NIC cycles per descriptor, cycles */
     uint32_t wb_threshold = 1;        /* completed descriptors per write-back */
     bool tx_head_wb = false;          /* TX: write the head index, not the descriptors */
-    bool tx_irq_on_drain = false;     /* TX: interrupt when the ring drains (stmmac TBU, driver.stmmac_tbu) */
+    bool tx_irq_on_drain = false;     /* TX: interrupt when the ring drains (stmmac TBU: set by src/sim from driver.stmmac_tbu) */
     bool rx_drop_nodesc = false;      /* RX: drop a frame whose queue has no descriptor left */
     uint32_t prefetch_threshold = 0;  /* fetch while cached <= this; 0: whenever a batch fits */
     uint32_t max_read_reqs = 32;      /* outstanding read requests (tags) */
@@ -76,9 +76,12 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t rx_queues = 1;           /* RX rings (nic.rx_queues), at most GN_MAX_QUEUES */
     uint32_t tx_queues = 1;           /* TX rings (nic.tx_queues) */
     bool rx_method = true;            /* RX data path as an SC_METHOD over a PcieLink; false: always the thread */
-    /* From cfg.nic.*: desc_cache_entries 0 means two fetch batches;
-     * wb_mode desc forces wb_threshold 1; head applies to TX (RX batches). */
-    static Params from_config(const nicsim_config &cfg);
+    /* The nic.* keys of the engine (dma_params.cpp): desc_cache_entries 0
+     * means two fetch batches; wb_mode desc forces wb_threshold 1; head
+     * applies to TX (RX batches). */
+    void bind(ParamBinder &b);
+    /* The engine's rules: a descriptor cache holds a fetch batch. */
+    ParamCheck validate() const;
   };
 
   /* Cumulative counters (dma_counters.h). */

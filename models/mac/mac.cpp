@@ -3,23 +3,23 @@
 
 #include <algorithm>
 
-#include "config/derived.h"
 #include "common/ps_time.h"
 #include "mac/mac_stats.h"
 
 namespace nicsim {
 
-Mac::Params Mac::Params::from_config(const nicsim_config &cfg) {
-  Params p;
-  p.line_rate_gbps = cfg.nic.line_rate_gbps;
-  p.rx_fifo_bytes = static_cast<uint32_t>(cfg.nic.rx_fifo_bytes);
-  p.max_frame_bytes = static_cast<uint32_t>(nc_mac_max_frame(&cfg));
-  p.pause = cfg.nic.pause_enable;
-  p.pause_quanta = static_cast<uint32_t>(cfg.nic.pause_quanta);
-  p.xoff_bytes = static_cast<uint32_t>(nc_pause_xoff_bytes(&cfg));
-  p.xon_bytes = static_cast<uint32_t>(nc_pause_xon_bytes(&cfg));
-  p.tx_fifo_bytes = static_cast<uint32_t>(nc_tx_fifo_bytes(&cfg));
-  return p;
+void Mac::Params::bind(ParamBinder &b) {
+  b.key("nic.line_rate_gbps", line_rate_gbps);
+  b.key("nic.rx_fifo_bytes", rx_fifo_bytes);
+  b.key("nic.pause_enable", pause);
+  b.key("nic.pause_quanta", pause_quanta);
+}
+
+ParamCheck Mac::Params::validate() const {
+  for (double r : {1.0, 2.5, 10.0, 25.0, 40.0, 100.0})
+    if (line_rate_gbps == r) return std::nullopt;
+  return param_error({"nic.line_rate_gbps"}, "use 1, 2.5, 10, 25, 40 or 100", "nic.line_rate_gbps = %s is not an Ethernet line rate",
+                     real_text(line_rate_gbps).c_str());
 }
 
 Mac::Mac(sc_core::sc_module_name name, const Params &p)
@@ -30,7 +30,8 @@ Mac::Mac(sc_core::sc_module_name name, const Params &p)
       m_tx(p.tx_fifo_bytes, p.max_frame_bytes - kFcsBytes, kMinDmaLen) {
   require_ps_resolution(this->name());
   if (p.line_rate_gbps <= 0) SC_REPORT_ERROR(this->name(), "line rate must be positive");
-  /* Config checks (check.c) reject these first; kept for direct construction. */
+  /* Config checks (check.c: the traffic's longest frame and the pause
+   * levels derived from it) reject these first; kept for direct construction. */
   if (p.tx_fifo_bytes < p.max_frame_bytes - kFcsBytes) {
     SC_REPORT_ERROR(this->name(), "the TX FIFO must hold the longest frame");
   }

@@ -6,7 +6,7 @@
 #include <cstdint>
 #include <systemc>
 
-#include "config/config.h"
+#include "common/params.h"
 #include "common/waited_event.h"
 #include "mac/byte_fifo.h"
 #include "mac/mac_counters.h"
@@ -42,18 +42,20 @@ class Mac : public sc_core::sc_module {
 
   /* Construction parameters. */
   struct Params {
-    double line_rate_gbps = 10;      /* Gbit/s */
+    double line_rate_gbps = 10;      /* Gbit/s: 1, 2.5, 10, 25, 40 or 100 */
     uint32_t rx_fifo_bytes = 65536;  /* RX FIFO, bytes */
-    uint32_t tx_fifo_bytes = 3036;   /* TX FIFO, bytes */
-    uint32_t max_frame_bytes = 1518; /* longest frame with FCS, bytes */
     bool pause = false;              /* IEEE 802.3x flow control */
     uint32_t pause_quanta = 65535;   /* XOFF pause_time, 512 bit times */
-    uint32_t xoff_bytes = 0;         /* RX FIFO fill that sends XOFF, bytes */
-    uint32_t xon_bytes = 0;          /* fill at or below which XON follows, bytes */
-    /* From cfg.nic.* and cfg.traffic.frame_bytes: the longest frame is
-     * max(1518, frame_bytes); the TX FIFO is nic.tx_fifo_bytes, or two
-     * longest frames when that is 0. */
-    static Params from_config(const nicsim_config &cfg);
+    /* Sized by the traffic the MAC carries (src/sim computes them, with the
+     * configuration's rules for 0, nc_tx_fifo_bytes and friends): */
+    uint32_t max_frame_bytes = 1518; /* longest frame with FCS, bytes: max(1518, traffic.frame_bytes) */
+    uint32_t tx_fifo_bytes = 3036;   /* TX FIFO, bytes (nic.tx_fifo_bytes, 0: two longest frames) */
+    uint32_t xoff_bytes = 0;         /* RX FIFO fill that sends XOFF, bytes (nic.pause_xoff_bytes) */
+    uint32_t xon_bytes = 0;          /* fill at or below which XON follows, bytes (nic.pause_xon_bytes) */
+    /* The nic.* keys of the MAC itself. */
+    void bind(ParamBinder &b);
+    /* The MAC's rule: an Ethernet line rate. */
+    ParamCheck validate() const;
   };
 
   /* Cumulative counters (mac_counters.h). */

@@ -23,11 +23,30 @@ uint64_t HostMemory::default_msi_addr(uint64_t size_bytes) {
 
 HostMemory::HostMemory(sc_core::sc_module_name name, uint64_t size_bytes, uint64_t msi_addr)
     : sc_module(name), tgt("tgt"), m_size(size_bytes), m_msi_addr(msi_addr) {
+  init();
+}
+
+HostMemory::HostMemory(sc_core::sc_module_name name, const Params &p)
+    : sc_module(name), tgt("tgt"), m_size(p.size_bytes), m_msi_addr(default_msi_addr(p.size_bytes)) {
+  init();
+  set_dram_bw(p.dram_bw_gbps);
+  set_iommu(p.iommu);
+}
+
+void HostMemory::init() {
+  const uint64_t size_bytes = m_size, msi_addr = m_msi_addr;
   if (msi_addr < size_bytes) throw std::invalid_argument("the MSI address must lie outside host memory");
   /* calloc: zeroed pages come from the OS lazily, so a large memory costs nothing until touched. */
   m_mem.reset(static_cast<uint8_t *>(std::calloc(size_bytes ? size_bytes : 1, 1)));
   if (!m_mem) throw std::bad_alloc();
   tgt.register_b_transport(this, &HostMemory::b_transport);
+}
+
+
+void HostMemory::Params::bind(ParamBinder &b) {
+  b.key("memory.size_mb", size_bytes, Conv::MibToBytes);
+  b.key("memory.dram_bw_gbps", dram_bw_gbps);
+  iommu.bind(b);
 }
 
 HostMemory::~HostMemory() = default;

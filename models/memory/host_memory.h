@@ -14,6 +14,7 @@
 #include <tlm>
 #include <tlm_utils/simple_target_socket.h>
 
+#include "common/params.h"
 #include "kernel/platform.h"
 #include "memory/dram_channel.h"
 #include "memory/host_memory_if.h"
@@ -35,9 +36,21 @@ class HostMemory : public sc_core::sc_module, public HostMemoryIf {
  public:
   tlm_utils::simple_target_socket<HostMemory> tgt; /* from the interconnect (root complex) */
 
+  /* What a platform configures of it. */
+  struct Params {
+    uint64_t size_bytes = 64ull << 20; /* bytes of memory */
+    double dram_bw_gbps = 0;           /* DRAM peak bandwidth, GB/s; 0: unlimited */
+    IommuParams iommu;                 /* the IOMMU (disabled by default) */
+    /* The memory.* and iommu.* keys. */
+    void bind(ParamBinder &b);
+    ParamCheck validate() const { return iommu.validate(); }
+  };
+
   /* size_bytes of zeroed memory at [0, size_bytes); MSI writes to msi_addr
    * (bytes address, must lie outside memory) reach on_msi. */
   HostMemory(sc_core::sc_module_name name, uint64_t size_bytes, uint64_t msi_addr);
+  /* Memory as p says, its MSI address default_msi_addr(p.size_bytes). */
+  HostMemory(sc_core::sc_module_name name, const Params &p);
   ~HostMemory() override;
 
   /* The MSI address a platform with size_bytes (bytes) of memory uses: the
@@ -93,6 +106,7 @@ class HostMemory : public sc_core::sc_module, public HostMemoryIf {
   struct FreeDeleter {
     void operator()(uint8_t *p) const;
   };
+  void init(); /* the constructors' common part */
   void b_transport(tlm::tlm_generic_payload &p, sc_core::sc_time &d);
 
   uint64_t m_size;

@@ -4,18 +4,27 @@
 #include <algorithm>
 #include <cmath>
 
-#include "config/config.h"
+#include <string>
 
 namespace nicsim {
 
-IommuParams IommuParams::from_config(const nicsim_config &cfg) {
-  IommuParams p;
-  p.enabled = cfg.iommu.enabled;
-  p.entries = static_cast<uint32_t>(cfg.iommu.iotlb_entries);
-  p.ways = static_cast<uint32_t>(cfg.iommu.iotlb_ways);
-  p.walk_levels = static_cast<uint32_t>(cfg.iommu.walk_levels);
-  p.read_ps = static_cast<uint64_t>(std::llround(cfg.memory.dram_latency_ns * 1000.0));
-  return p;
+void IommuParams::bind(ParamBinder &b) {
+  b.key("iommu.enabled", enabled);
+  b.key("iommu.iotlb_entries", entries);
+  b.key("iommu.iotlb_ways", ways);
+  b.key("iommu.walk_levels", walk_levels);
+  b.key("memory.dram_latency_ns", read_ps, Conv::NsToPs);
+}
+
+ParamCheck IommuParams::validate() const {
+  if (ways == 0 || ways > entries || entries % ways != 0)
+    return param_error({"iommu.iotlb_ways", "iommu.iotlb_entries"},
+                       "set iommu.iotlb_entries to a multiple of iommu.iotlb_ways (" + std::to_string(ways) +
+                           "), e.g. " + std::to_string(ways * (ways ? entries / ways + 1 : 1)),
+                       "iommu.iotlb_entries = %u is not a multiple of iommu.iotlb_ways = %u: the IOTLB has entries / "
+                       "ways sets",
+                       entries, ways);
+  return std::nullopt;
 }
 
 Iommu::Iommu(const IommuParams &p) : m_p(p) {

@@ -12,9 +12,8 @@
 #include <cstdint>
 #include <vector>
 
+#include "common/params.h"
 #include "memory/dram_channel.h"
-
-struct nicsim_config;
 
 namespace nicsim {
 
@@ -25,8 +24,10 @@ struct IommuParams {
   uint32_t ways = 64;         /* associativity; entries / ways sets */
   uint32_t walk_levels = 4;   /* dependent page-table reads per miss */
   uint64_t read_ps = 90000;   /* latency of one page-table read (DRAM), ps */
-  /* iommu.* and memory.dram_latency_ns of cfg. */
-  static IommuParams from_config(const nicsim_config &cfg);
+  /* The iommu.* keys, and memory.dram_latency_ns (a walk reads DRAM). */
+  void bind(ParamBinder &b);
+  /* The IOTLB's rule: entries / ways sets. */
+  ParamCheck validate() const;
 };
 
 /* The IOTLB and its page walker. */

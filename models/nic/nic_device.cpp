@@ -17,15 +17,16 @@
 namespace nicsim {
 
 namespace {
-/* The descriptor format of cfg.nic.family. */
-std::unique_ptr<DescCodec> make_codec(const nicsim_config &cfg) {
-  switch (cfg.nic.family) {
-    case NC_NIC_I40E: return std::unique_ptr<DescCodec>(new I40eDescCodec(static_cast<uint32_t>(cfg.nic.rx_desc_bytes)));
-    case NC_NIC_LAN743X: return std::unique_ptr<DescCodec>(new Lan743xDescCodec);
-    case NC_NIC_STMMAC: return std::unique_ptr<DescCodec>(new StmmacDescCodec);
-    case NC_NIC_MVNETA: return std::unique_ptr<DescCodec>(new MvnetaDescCodec);
-    default: return std::unique_ptr<DescCodec>(new GenericDescCodec);
+/* The descriptor format of the family. */
+std::unique_ptr<DescCodec> make_codec(const NicDevice::Params &p) {
+  switch (p.family) {
+    case NicDevice::Family::I40e: return std::unique_ptr<DescCodec>(new I40eDescCodec(p.rx_desc_bytes));
+    case NicDevice::Family::Lan743x: return std::unique_ptr<DescCodec>(new Lan743xDescCodec);
+    case NicDevice::Family::Stmmac: return std::unique_ptr<DescCodec>(new StmmacDescCodec);
+    case NicDevice::Family::Mvneta: return std::unique_ptr<DescCodec>(new MvnetaDescCodec);
+    case NicDevice::Family::Generic: break;
   }
+  return std::unique_ptr<DescCodec>(new GenericDescCodec);
 }
 }  // namespace
 
@@ -35,23 +36,20 @@ struct NicDevice::Impl {
   WirePeer peer;
   DmaEngine engine;
 
-  Impl(const nicsim_config &cfg, tlm::tlm_initiator_socket<> &dma)
-      : codec(make_codec(cfg)),
-        mac("mac", Mac::Params::from_config(cfg)),
-        peer("peer", WirePeer::Params::from_config(cfg), mac),
-        engine("dma_engine", DmaEngine::Params::from_config(cfg), *codec, mac, dma) {
+  Impl(const NicDevice::Params &p, tlm::tlm_initiator_socket<> &dma)
+      : codec(make_codec(p)),
+        mac("mac", p.mac),
+        peer("peer", p.peer, mac),
+        engine("dma_engine", p.dma, *codec, mac, dma) {
     mac.set_tx_sink(&peer);
   }
 };
 
-NicDevice::NicDevice(sc_core::sc_module_name name, const nicsim_config &cfg)
+NicDevice::NicDevice(sc_core::sc_module_name name, const Params &p)
     : sc_core::sc_module(name), dma("dma"), regs("regs") {
   require_ps_resolution(this->name());
-  if (cfg.nic.family != NC_NIC_GENERIC && cfg.nic.family != NC_NIC_LAN743X && cfg.nic.family != NC_NIC_STMMAC &&
-      cfg.nic.family != NC_NIC_I40E && cfg.nic.family != NC_NIC_MVNETA) {
-    SC_REPORT_ERROR(this->name(), "unknown NIC family");
-  }
-  m_impl.reset(new Impl(cfg, dma));
+  if (const ParamCheck e = p.validate()) SC_REPORT_ERROR(this->name(), e->msg.c_str());
+  m_impl.reset(new Impl(p, dma));
   m_impl->engine.set_violation_handler([this](const std::string &who, const std::string &msg) {
     if (on_violation) {
       on_violation(who, msg);

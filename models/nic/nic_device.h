@@ -16,7 +16,10 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <tlm_utils/simple_target_socket.h>
 
-#include "config/config.h"
+#include "common/params.h"
+#include "dma/dma_engine.h"
+#include "mac/mac.h"
+#include "traffic/wire_peer.h"
 
 namespace nicsim {
 
@@ -32,8 +35,23 @@ class NicDevice : public sc_core::sc_module {
   tlm_utils::simple_initiator_socket<NicDevice> dma; /* to the interconnect's device side */
   tlm_utils::simple_target_socket<NicDevice> regs;   /* BAR0, from the interconnect */
 
-  /* The wire peer stops offering frames at cfg.run.duration_us. */
-  NicDevice(sc_core::sc_module_name name, const nicsim_config &cfg);
+  /* The device families: descriptor format and quirks (nic.family). */
+  enum class Family : uint8_t { Generic, Lan743x, Stmmac, I40e, Mvneta };
+  /* The NIC's parameters: its family's and its parts'. */
+  struct Params {
+    Family family = Family::Generic;
+    uint32_t rx_desc_bytes = 32; /* i40e RX descriptor size, 16 or 32 bytes (the others' are fixed) */
+    Mac::Params mac;
+    WirePeer::Params peer; /* the link partner on the other side of the MAC, at its line rate */
+    DmaEngine::Params dma;
+    /* The nic.* and traffic.* keys of the NIC and its parts (nic_params.cpp). */
+    void bind(ParamBinder &b);
+    /* The parts' rules and the family's: descriptor sizes, queues, coalescing. */
+    ParamCheck validate() const;
+  };
+
+  /* The wire peer stops offering frames at p.peer.duration_ps. */
+  NicDevice(sc_core::sc_module_name name, const Params &p);
   ~NicDevice() override;
 
   /* Registers the statistics of its parts (wire peer, MAC, DMA engine) and

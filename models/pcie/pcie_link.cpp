@@ -47,11 +47,7 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   if (sc_core::sc_get_time_resolution() != sc_time(1, sc_core::SC_PS))
     throw std::logic_error("PcieLink needs sc_set_time_resolution(1, SC_PS)");
   if (p.tags < 1) throw std::invalid_argument("pcie.tags must be at least 1");
-  /* Config checks (check.c) reject this first; kept for direct construction. */
-  if (p.rc_pd_credits && p.rc_pd_credits < p.mps / 16)
-    throw std::invalid_argument("pcie.rc_pd_credits (" + std::to_string(p.rc_pd_credits) +
-                                ") must cover one max-payload TLP: at least pcie.mps / 16 = " +
-                                std::to_string(p.mps / 16) + " (Base Spec 3.0 §2.6.1)");
+  if (const ParamCheck e = p.validate()) throw std::invalid_argument(e->msg);
   if (p.line_bytes == 0 || (p.line_bytes & (p.line_bytes - 1)))
     throw std::invalid_argument("the root complex's cache line must be a power of two");
   dev.register_b_transport(this, &PcieLink::b_transport_dev);

@@ -1,13 +1,14 @@
 /*
- * pcie_params.h: the resolved parameters of one PCIe link (generation, width,
- * MPS/MRRS/RCB, address format, latencies), taken from cfg.pcie and cfg.memory.
+ * pcie_params.h: the parameters of one PCIe link (generation, width,
+ * MPS/MRRS/RCB, address format, latencies, credits), the pcie.* keys they
+ * come from (bind) and the link's rules on them (validate).
  */
 #ifndef NICSIM_MODELS_PCIE_PCIE_PARAMS_H
 #define NICSIM_MODELS_PCIE_PCIE_PARAMS_H
 
 #include <cstdint>
 
-#include "config/config.h"
+#include "common/params.h"
 
 namespace nicsim {
 
@@ -15,11 +16,10 @@ namespace nicsim {
 struct PcieParams {
   int gen = 3;                 /* PCIe generation 1..5 (2.5/5/8/16/32 GT/s per lane) */
   int lanes = 8;               /* link width: 1, 2, 4, 8, 16 */
-  uint32_t mps = 256;          /* Max_Payload_Size, bytes (power of two) */
-  uint32_t mrrs = 512;         /* Max_Read_Request_Size, bytes (power of two) */
-  uint32_t rcb = 64;           /* Read Completion Boundary of the root complex, bytes */
+  uint32_t mps = 256;          /* Max_Payload_Size, bytes (power of two, 128..4096) */
+  uint32_t mrrs = 512;         /* Max_Read_Request_Size, bytes (power of two, up to 4096) */
+  uint32_t rcb = 64;           /* Read Completion Boundary of the root complex, bytes: 64 or 128 */
   int addr_bits = 64;          /* 32: host DMA memory below 4 GiB (3DW); 64: above (4DW) */
-  uint64_t mem_size = 0;       /* bytes of host memory, [0, mem_size): what addr_bits applies to */
   uint64_t latency_ps = 0;     /* one-way latency (both PHYs + wire) per TLP, ps */
   uint64_t rd_latency_ps = 0;  /* root complex + memory: MRd arrival to first CplD, ps */
   bool ecrc = false;           /* every TLP carries a 4-byte ECRC (TLP digest) */
@@ -32,10 +32,14 @@ struct PcieParams {
   uint32_t rc_nph_credits = 0; /* root port's non-posted header credits; 0: infinite */
   bool rc_serialize_writes = false; /* each non-RO posted write line waits for the previous commit */
   uint64_t rc_commit_ps = 0;   /* coherence commit of one cache line at the root complex, ps */
-  uint32_t line_bytes = 64;    /* the host's cache line: the root complex's commit unit, bytes */
+  /* Facts of the host, set by whoever builds the link (src/sim: memory.size_mb, cpu.cache_line_bytes): */
+  uint64_t mem_size = 0;       /* bytes of host memory, [0, mem_size): what addr_bits applies to */
+  uint32_t line_bytes = 64;    /* the host's cache line: the root complex's commit unit, bytes (power of two) */
 
-  /* Parameters from a resolved config (cfg.pcie.*, cfg.memory.size_mb). */
-  static PcieParams from_config(const nicsim_config &cfg);
+  /* The pcie.* keys. */
+  void bind(ParamBinder &b);
+  /* The link's rules: widths, sizes, the RCB, credits for one TLP. */
+  ParamCheck validate() const;
 };
 
 }  // namespace nicsim

@@ -9,22 +9,29 @@
 
 namespace nicsim {
 
-WirePeer::Params WirePeer::Params::from_config(const nicsim_config &cfg) {
-  Params p;
-  p.send = cfg.traffic.mode == NC_MODE_RX || cfg.traffic.mode == NC_MODE_BIDIR;
-  p.line_rate_gbps = cfg.nic.line_rate_gbps;
-  p.frame_bytes = static_cast<uint32_t>(cfg.traffic.frame_bytes);
-  p.imix = cfg.traffic.frame_dist == NC_DIST_IMIX;
-  p.flows = static_cast<uint32_t>(cfg.traffic.flows);
-  p.rate_gbps = cfg.traffic.rate_gbps;
-  p.duration_ps = round_ps(cfg.run.duration_us * 1e6);
-  p.seed = static_cast<uint64_t>(cfg.run.seed);
-  p.tcp = cfg.traffic.protocol == NC_PROTO_TCP;
-  p.tcp_window_bytes = static_cast<uint64_t>(cfg.traffic.tcp_window_bytes);
-  p.tcp_ack_every = static_cast<uint32_t>(cfg.traffic.tcp_ack_every);
-  p.tcp_burst = static_cast<uint32_t>(cfg.traffic.tcp_burst_segments);
-  p.tcp_rto_ps = round_ps(cfg.traffic.tcp_rto_us * 1e6);
-  return p;
+void WirePeer::Params::bind(ParamBinder &b) {
+  b.key("traffic.mode", mode, {{"rx", Mode::Rx}, {"tx", Mode::Tx}, {"bidir", Mode::Bidir}});
+  send = mode != Mode::Tx;
+  b.key("traffic.frame_bytes", frame_bytes);
+  b.key("traffic.frame_dist", imix, {{"fixed", false}, {"imix", true}});
+  b.key("traffic.flows", flows);
+  b.key("traffic.rate_gbps", rate_gbps);
+  b.key("traffic.protocol", tcp, {{"udp", false}, {"tcp", true}});
+  b.key("traffic.tcp_window_bytes", tcp_window_bytes);
+  b.key("traffic.tcp_ack_every", tcp_ack_every);
+  b.key("traffic.tcp_burst_segments", tcp_burst);
+  b.key("traffic.tcp_rto_us", tcp_rto_ps, Conv::UsToPs);
+}
+
+ParamCheck WirePeer::Params::validate() const {
+  /* imix draws the wire peer's UDP frame sizes; TCP segments and host TX frames are frame_bytes. */
+  if (imix && (mode == Mode::Tx || tcp))
+    return param_error({"traffic.frame_dist", "traffic.mode", "traffic.protocol"},
+                       "use traffic.frame_dist fixed, or traffic.mode rx or bidir with traffic.protocol udp",
+                       "traffic.frame_dist = imix draws the sizes of the wire's UDP frames, but traffic.mode = %s and "
+                       "traffic.protocol = %s send none (TCP segments and host frames are traffic.frame_bytes)",
+                       mode == Mode::Rx ? "rx" : mode == Mode::Tx ? "tx" : "bidir", tcp ? "tcp" : "udp");
+  return std::nullopt;
 }
 
 void WirePeer::add_stats(stats::Registry &r) const {

@@ -7,7 +7,7 @@
 #include <systemc>
 #include <vector>
 
-#include "config/config.h"
+#include "common/params.h"
 #include "mac/frame_sink.h"
 #include "common/ps_time.h"
 #include "net/frame.h"
@@ -75,21 +75,26 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
  public:
   /* Construction parameters. */
   struct Params {
-    bool send = true;             /* offer RX frames (traffic.mode rx or bidir) */
-    double line_rate_gbps = 10;   /* Gbit/s */
+    enum class Mode : uint8_t { Rx, Tx, Bidir };
+    Mode mode = Mode::Rx;         /* traffic.mode: the peer sends in rx and bidir */
+    bool send = true;             /* offer RX frames: mode rx or bidir */
     uint32_t frame_bytes = 1518;  /* frame with FCS, bytes (fixed distribution) */
     bool imix = false;            /* draw sizes from the simple IMIX instead */
     uint32_t flows = 1;           /* frames go to flows 0..flows-1 in turn */
     double rate_gbps = 0;         /* offered frame bits per second, Gbit/s; 0: line rate */
-    uint64_t duration_ps = 0;     /* frames start before this time, ps */
-    uint64_t seed = 1;            /* payload stream seed */
     bool tcp = false;             /* traffic.protocol tcp (see the class comment) */
     uint64_t tcp_window_bytes = 262144; /* unacknowledged payload bytes per flow */
     uint32_t tcp_ack_every = 2;   /* segments per ACK (TX direction, the peer receives) */
     uint32_t tcp_burst = 44;      /* a flow's segments in a row (TSO burst) */
     uint64_t tcp_rto_ps = 1000000000; /* RTO: every segment not SACKed is lost after this long without ACK progress */
-    /* From cfg.traffic.*, cfg.nic.line_rate_gbps and cfg.run.{duration_us,seed}. */
-    static Params from_config(const nicsim_config &cfg);
+    /* Facts of the run and the NIC, set by whoever builds the peer (src/sim): */
+    double line_rate_gbps = 10;   /* the wire's rate, Gbit/s (nic.line_rate_gbps) */
+    uint64_t duration_ps = 0;     /* frames start before this time, ps (run.duration_us) */
+    uint64_t seed = 1;            /* payload stream seed (run.seed) */
+    /* The traffic.* keys the wire side offers and checks. */
+    void bind(ParamBinder &b);
+    /* The peer's rule: IMIX draws the sizes of its UDP frames. */
+    ParamCheck validate() const;
   };
 
   /* Cumulative counters (wire_peer_counters.h). */

@@ -8,24 +8,21 @@
 
 namespace nicsim {
 
-DmaBenchParams DmaBenchParams::from_config(const nicsim_config &cfg) {
-  DmaBenchParams p;
-  p.op = cfg.workload.op == NC_WORKLOAD_READ ? Read : cfg.workload.op == NC_WORKLOAD_WRITE ? Write : ReadWrite;
-  p.size_bytes = static_cast<uint32_t>(cfg.workload.size_bytes);
-  p.outstanding = static_cast<uint32_t>(cfg.workload.outstanding);
-  p.window_bytes = static_cast<uint64_t>(cfg.workload.window_bytes);
-  p.relaxed_ordering = cfg.workload.relaxed_ordering;
-  p.warmup_ps = static_cast<uint64_t>(std::llround(cfg.run.warmup_us * 1e6));
-  p.stop_ps = static_cast<uint64_t>(std::llround(cfg.run.duration_us * 1e6));
-  const uint64_t mem = static_cast<uint64_t>(cfg.memory.size_mb) << 20;
-  if (p.window_bytes < p.size_bytes)
-    throw std::invalid_argument("workload.window_bytes (" + std::to_string(p.window_bytes) +
-                                ") must be at least workload.size_bytes (" + std::to_string(p.size_bytes) + ")");
-  if (p.window_bytes > mem)
-    throw std::invalid_argument("workload.window_bytes (" + std::to_string(p.window_bytes) +
-                                ") must fit in host memory (memory.size_mb = " + std::to_string(cfg.memory.size_mb) +
-                                " MiB)");
-  return p;
+void DmaBenchParams::bind(ParamBinder &b) {
+  b.key("workload.op", op, {{"read", Read}, {"write", Write}, {"read_write", ReadWrite}});
+  b.key("workload.size_bytes", size_bytes);
+  b.key("workload.outstanding", outstanding);
+  b.key("workload.window_bytes", window_bytes);
+  b.key("workload.relaxed_ordering", relaxed_ordering);
+}
+
+ParamCheck DmaBenchParams::validate() const {
+  if (window_bytes < size_bytes)
+    return param_error({"workload.window_bytes", "workload.size_bytes"},
+                       "set workload.window_bytes to at least " + std::to_string(size_bytes),
+                       "workload.window_bytes = %llu B cannot hold one request of workload.size_bytes = %u B",
+                       static_cast<unsigned long long>(window_bytes), size_bytes);
+  return std::nullopt;
 }
 
 DmaBench::DmaBench(sc_core::sc_module_name name, const DmaBenchParams &p)

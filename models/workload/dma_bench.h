@@ -16,8 +16,8 @@
 #include <tlm_utils/simple_target_socket.h>
 #include <vector>
 
+#include "common/params.h"
 #include "common/tlp.h"
-#include "config/config.h"
 #include "pcie/latency_hist.h"
 
 namespace nicsim {
@@ -30,11 +30,14 @@ struct DmaBenchParams {
   uint64_t window_bytes = 4096; /* requests walk [base, base + window) */
   uint64_t base_addr = 0;       /* bus address of the window */
   bool relaxed_ordering = false; /* requests carry the RO attribute */
+  /* The run's window, set by whoever builds the bench (src/sim: run.*): */
   uint64_t warmup_ps = 0;       /* completions from here on are counted, ps */
   uint64_t stop_ps = 0;         /* no request starts at or after this, and completions after it are not counted, ps */
 
-  /* From cfg.workload.* and cfg.run.*; throws std::invalid_argument on an inconsistent window. */
-  static DmaBenchParams from_config(const nicsim_config &cfg);
+  /* The workload.* keys. */
+  void bind(ParamBinder &b);
+  /* The bench's rule: its window holds a request. */
+  ParamCheck validate() const;
 };
 
 /* Requests completed within [warmup, stop], cumulative. */

@@ -345,7 +345,7 @@ static int cli__resolve_workload(const struct cli__workload *w, unsigned long lo
            fmax(1.0, ceil((double)packets / cli__offered_per_us(cfg))));
   sets[nsets++] = dur;
   sets[nsets++] = "run.warmup_us=0";
-  if (nc_scenario_resolve(scen, point, sets, nsets, cfg, &err) != 0 || nk_driver_check_config(cfg, &err) != 0)
+  if (nc_scenario_resolve(scen, point, sets, nsets, cfg, &err) != 0 || nicsim_check_config(cfg, &err) != 0)
     goto bad;
   rc = 0;
   goto out;

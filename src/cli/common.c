@@ -100,7 +100,7 @@ int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *
 
   memset(&err, 0, sizeof(err));
   if (nc_scenario_resolve(s, point, sets->v, sets->n, out, &err) != 0 ||
-      nk_driver_check_config(out, &err) != 0) {
+      nicsim_check_config(out, &err) != 0) {
     nc_error_print(&err, stderr);
     return CLI_EXIT_USAGE;
   }

@@ -92,41 +92,14 @@ static int64_t spacing_near(const struct nicsim_config *c, int64_t sp) {
   }
 }
 
-/* The rules the models' constructors enforce and the moderation rule
- * (docs/nic.md, Interrupt moderation); part of nc_config_check. */
-static int check_model_rules(const struct nicsim_config *c, struct nc_error *err) {
-  char hint[512], a[48], b[48];
+/* The MAC's FIFO and pause rules on the values derived from the traffic's
+ * longest frame (config/derived.h; the MAC is built from them); part of
+ * nc_config_check. */
+static int check_mac_rules(const struct nicsim_config *c, struct nc_error *err) {
+  char hint[512], a[48];
   const bool nic = c->workload.kind == NC_WORKLOAD_NIC;
 
-  if (c->pcie.rcb != 64 && c->pcie.rcb != 128)
-    return fail(c, NC_KEY_pcie_rcb, err, "use 64 or 128 (Base Spec 3.0 §2.3.1.1)",
-                "pcie.rcb = %" PRId64 " is not a read completion boundary", c->pcie.rcb);
-
-  /* PcieLink: a posted write of pcie.mps bytes takes mps / 16 data credits. */
-  const int64_t pd_need = c->pcie.mps / 16;
-  if (!c->bus.enabled && c->pcie.rc_pd_credits > 0 && c->pcie.rc_pd_credits < pd_need) {
-    const enum nc_key_id ids[] = {NC_KEY_pcie_rc_pd_credits, NC_KEY_pcie_mps};
-    nc__fmt(hint, sizeof hint, "set pcie.rc_pd_credits to at least %" PRId64 " (or 0: infinite), or a smaller pcie.mps",
-            pd_need);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "pcie.rc_pd_credits = %" PRId64 " cannot cover one max-payload TLP: pcie.mps = %" PRId64
-                " B needs %" PRId64 " data credits of 16 B",
-                c->pcie.rc_pd_credits, c->pcie.mps, pd_need);
-  }
   if (!nic) return 0;
-
-  /* DmaEngine: a ring's descriptor cache takes whole fetch batches. */
-  if (nc_desc_cache_entries(c) < c->nic.desc_fetch_max) {
-    const enum nc_key_id ids[] = {NC_KEY_nic_desc_cache_entries, NC_KEY_nic_desc_fetch_max};
-    nc__fmt(hint, sizeof hint,
-            "set nic.desc_cache_entries to at least %" PRId64 " (or 0: two fetch batches), or "
-            "nic.desc_fetch_max to at most %" PRId64,
-            c->nic.desc_fetch_max, c->nic.desc_cache_entries);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "nic.desc_cache_entries = %" PRId64 " cannot hold one fetch batch (nic.desc_fetch_max = %" PRId64
-                " descriptors)",
-                c->nic.desc_cache_entries, c->nic.desc_fetch_max);
-  }
 
   /* Mac: the TX FIFO holds a whole frame (without FCS) of the longest the
    * MAC carries, whatever traffic.mode (the FIFO is built for every run). */
@@ -157,19 +130,6 @@ static int check_model_rules(const struct nicsim_config *c, struct nc_error *err
                 xon, a);
   }
 
-  /* IrqModerator: with a frame count above 1 and no timer, the completions
-   * after a burst's last full count are never notified. The drivers program
-   * COAL_USECS in whole microseconds; stmmac uses IOC and its RX watchdog. */
-  if (c->nic.family != NC_NIC_STMMAC && c->nic.irq_coal_frames > 1 && c->nic.irq_coal_usecs < 0.5) {
-    const enum nc_key_id ids[] = {NC_KEY_nic_irq_coal_frames, NC_KEY_nic_irq_coal_usecs};
-    nc__real_format(c->nic.irq_coal_usecs, b, sizeof b);
-    return fail(c, nc_config_blame(c, ids, 2), err,
-                "set nic.irq_coal_usecs to at least 1 (drivers program whole microseconds), or "
-                "nic.irq_coal_frames: 1",
-                "nic.irq_coal_frames = %" PRId64 " with no coalescing timer (nic.irq_coal_usecs = %s): the last "
-                "frames of a burst, fewer than the count, would never be notified",
-                c->nic.irq_coal_frames, b);
-  }
   return 0;
 }
 
@@ -194,48 +154,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
             c->cpu.cores, c->cpu.app_core + 1);
     return fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "cpu.app_core = %" PRId64 " names no core: cpu.cores is %" PRId64, c->cpu.app_core, c->cpu.cores);
-  }
-
-  if (c->iommu.iotlb_ways > c->iommu.iotlb_entries || c->iommu.iotlb_entries % c->iommu.iotlb_ways != 0) {
-    const enum nc_key_id ids[] = {NC_KEY_iommu_iotlb_ways, NC_KEY_iommu_iotlb_entries};
-    nc__fmt(hint, sizeof hint, "set iommu.iotlb_entries to a multiple of iommu.iotlb_ways (%" PRId64 "), e.g. %" PRId64,
-            c->iommu.iotlb_ways, c->iommu.iotlb_ways * (c->iommu.iotlb_entries / c->iommu.iotlb_ways + 1));
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "iommu.iotlb_entries = %" PRId64 " is not a multiple of iommu.iotlb_ways = %" PRId64
-                ": the IOTLB has entries / ways sets",
-                c->iommu.iotlb_entries, c->iommu.iotlb_ways);
-  }
-
-  int64_t lanes = c->pcie.lanes;
-  if (lanes != 1 && lanes != 2 && lanes != 4 && lanes != 8 && lanes != 16)
-    return fail(c, NC_KEY_pcie_lanes, err, "use 1, 2, 4, 8 or 16",
-                "pcie.lanes = %" PRId64 " is not a PCIe link width", lanes);
-
-  if (!pow2(c->pcie.mps) || c->pcie.mps < 128 || c->pcie.mps > 4096) {
-    nearest_pow2(c->pcie.mps, 128, 4096, a, sizeof a);
-    nc__fmt(hint, sizeof hint, "use a power of two from 128 to 4096, e.g. %s", a);
-    return fail(c, NC_KEY_pcie_mps, err, hint,
-                "pcie.mps = %" PRId64 " is not a valid max payload size", c->pcie.mps);
-  }
-  if (!pow2(c->pcie.mrrs) || c->pcie.mrrs > 4096) {
-    nearest_pow2(c->pcie.mrrs, 128, 4096, a, sizeof a);
-    nc__fmt(hint, sizeof hint, "use a power of two up to 4096, e.g. %s", a);
-    return fail(c, NC_KEY_pcie_mrrs, err, hint,
-                "pcie.mrrs = %" PRId64 " is not a valid max read request size", c->pcie.mrrs);
-  }
-  if (c->pcie.addr_bits != 32 && c->pcie.addr_bits != 64)
-    return fail(c, NC_KEY_pcie_addr_bits, err,
-                "use 32 (3DW TLP headers) or 64 (4DW TLP headers)",
-                "pcie.addr_bits = %" PRId64 " is not a PCIe address width", c->pcie.addr_bits);
-
-  static const double rates[] = {1, 2.5, 10, 25, 40, 100};
-  bool rate_ok = false;
-  for (size_t i = 0; i < sizeof rates / sizeof rates[0]; i++)
-    if (c->nic.line_rate_gbps == rates[i]) rate_ok = true;
-  if (!rate_ok) {
-    nc__real_format(c->nic.line_rate_gbps, a, sizeof a);
-    return fail(c, NC_KEY_nic_line_rate_gbps, err, "use 1, 2.5, 10, 25, 40 or 100",
-                "nic.line_rate_gbps = %s is not an Ethernet line rate", a);
   }
 
   int64_t sp = c->nic.desc_spacing;
@@ -263,20 +181,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 "family's descriptors and registers",
                 drv_names[c->driver.name], fam_names[c->nic.family]);
   }
-  if (c->nic.family == NC_NIC_I40E && c->nic.rx_desc_bytes != 16 && c->nic.rx_desc_bytes != 32)
-    return fail(c, NC_KEY_nic_rx_desc_bytes, err, "use 16 or 32 (I40E_RXDID / 16-byte descriptors)",
-                "nic.rx_desc_bytes = %" PRId64 " is not an i40e RX descriptor size",
-                c->nic.rx_desc_bytes);
-  /* i40e: 16 B TX descriptors; its RX ring follows nic.rx_desc_bytes (below). */
-  int64_t fam_desc = family_desc_bytes(c);
-  if (sp < fam_desc) {
-    const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_family};
-    nc__fmt(hint, sizeof hint, "set nic.desc_spacing to at least %" PRId64, fam_desc);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "nic.desc_spacing = %" PRId64 " B is smaller than the %" PRId64
-                "-byte %s descriptor",
-                sp, fam_desc, fam_names[c->nic.family]);
-  }
   if (c->nic.family == NC_NIC_I40E && sp != 16 && sp != c->nic.rx_desc_bytes) {
     const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes};
     nc__fmt(hint, sizeof hint, "use 16 or %" PRId64 " (nic.rx_desc_bytes): i40e rings are packed",
@@ -294,19 +198,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
                 "nic.desc_spacing = %" PRId64 " B is not a lan743x descriptor spacing", sp);
 
-  /* Multiple queues: RSS, per-queue rings and one MSI-X vector per queue
-   * pair are modelled for the generic NIC and i40e (docs/nic.md, Queues). */
-  for (int tx = 0; tx < 2; tx++) {
-    const int64_t q = tx ? c->nic.tx_queues : c->nic.rx_queues;
-    if (q > 1 && c->nic.family != NC_NIC_GENERIC && c->nic.family != NC_NIC_I40E) {
-      const enum nc_key_id ids[] = {tx ? NC_KEY_nic_tx_queues : NC_KEY_nic_rx_queues, NC_KEY_nic_family};
-      nc__fmt(hint, sizeof hint, "set %s: 1, or nic.family: generic or i40e (the multi-queue families)",
-              tx ? "nic.tx_queues" : "nic.rx_queues");
-      return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                  "%s = %" PRId64 ": the %s family is modelled with one queue per direction",
-                  tx ? "nic.tx_queues" : "nic.rx_queues", q, fam_names[c->nic.family]);
-    }
-  }
   if (!pow2(c->nic.rss_table_size)) {
     nearest_pow2(c->nic.rss_table_size, 1, 512, a, sizeof a);
     nc__fmt(hint, sizeof hint, "use a power of two up to 512, e.g. %s", a);
@@ -358,10 +249,8 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
     }
   }
 
-  /* Rules the models check when they are built (DmaEngine, Mac, PcieLink,
-   * TlpFormat), on the values they derive (config/derived.h), so a run never
-   * gets that far with them. */
-  if (check_model_rules(c, err) != 0) return -1;
+  /* The MAC's rules on what it derives from the traffic. */
+  if (check_mac_rules(c, err) != 0) return -1;
 
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {
@@ -404,18 +293,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 "traffic.sndbuf_bytes = %" PRId64 " is below Linux's smallest send buffer", c->traffic.sndbuf_bytes);
   }
 
-  /* imix draws the wire peer's UDP frame sizes; TCP segments and host TX frames are frame_bytes. */
-  if (c->traffic.frame_dist == NC_DIST_IMIX && (c->traffic.mode == NC_MODE_TX || c->traffic.protocol != NC_PROTO_UDP)) {
-    const enum nc_key_id ids[] = {NC_KEY_traffic_frame_dist, NC_KEY_traffic_mode, NC_KEY_traffic_protocol};
-    nc_value_format(c, &nc_keys()[NC_KEY_traffic_mode], a, sizeof a);
-    nc_value_format(c, &nc_keys()[NC_KEY_traffic_protocol], b, sizeof b);
-    return fail(c, nc_config_blame(c, ids, 3), err,
-                "use traffic.frame_dist fixed, or traffic.mode rx or bidir with traffic.protocol udp",
-                "traffic.frame_dist = imix draws the sizes of the wire's UDP frames, but traffic.mode = %s and "
-                "traffic.protocol = %s send none (TCP segments and host frames are traffic.frame_bytes)",
-                a, b);
-  }
-
   if (c->driver.bql_limit_min > c->driver.bql_limit_max) {
     const enum nc_key_id ids[] = {NC_KEY_driver_bql_limit_min, NC_KEY_driver_bql_limit_max};
     nc__fmt(hint, sizeof hint, "set driver.bql_limit_min to at most %" PRId64 ", or raise driver.bql_limit_max",
@@ -433,23 +310,8 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 c->cpu.cache_line_bytes);
   }
 
-  /* The on-chip bus (either workload) moves whole beats of a power-of-two width. */
-  if (c->bus.enabled && !pow2(c->bus.width_bytes)) {
-    nearest_pow2(c->bus.width_bytes, 1, 128, a, sizeof a);
-    nc__fmt(hint, sizeof hint, "use a power of two, e.g. %s (docs/bus.md)", a);
-    return fail(c, NC_KEY_bus_width_bytes, err, hint,
-                "bus.width_bytes = %" PRId64 " is not a power of two", c->bus.width_bytes);
-  }
+  /* The bench's window lies in host memory. */
   if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
-    if (c->workload.window_bytes < c->workload.size_bytes) {
-      const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_workload_size_bytes};
-      nc__fmt(hint, sizeof hint, "set workload.window_bytes to at least %" PRId64,
-              c->workload.size_bytes);
-      return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                  "workload.window_bytes = %" PRId64 " B cannot hold one request of "
-                  "workload.size_bytes = %" PRId64 " B",
-                  c->workload.window_bytes, c->workload.size_bytes);
-    }
     if ((double)c->workload.window_bytes > (double)c->memory.size_mb * MIB) {
       const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_memory_size_mb};
       nc__fmt(hint, sizeof hint, "set workload.window_bytes to at most %" PRId64 ", or raise memory.size_mb",

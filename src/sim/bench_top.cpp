@@ -3,6 +3,7 @@
 
 #include <cmath>
 
+#include "sim/model_params.h"
 #include "sim/stats_results.h"
 
 namespace nicsim {
@@ -14,22 +15,21 @@ uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e
 BenchTop::BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
     : sc_module(name),
       m_cfg(cfg),
-      mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
-          HostMemory::default_msi_addr(static_cast<uint64_t>(cfg.memory.size_mb) << 20)),
-      bench("bench", DmaBenchParams::from_config(m_cfg)),
+      mem("mem", memory_params(cfg)),
+      bench("bench", dma_bench_params(m_cfg)),
       no_cpu("no_cpu"),
       m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
       m_duration_ps(us_to_ps(cfg.run.duration_us)),
       m_end_ps(us_to_ps(cfg.run.duration_us + cfg.run.drain_us)) {
   auto rep = [this](const std::string &c, const std::string &m) { report(c, m); };
   if (m_cfg.bus.enabled) {
-    bus = new AxiBus("bus", AxiParams::from_config(m_cfg));
+    bus = new AxiBus("bus", bus_params(m_cfg));
     bench.socket.bind(bus->dev);
     bus->mem.bind(mem.tgt);
     bus->on_violation = rep;
     no_cpu.bind(bench.regs);
   } else {
-    pcie = new PcieLink("pcie", PcieParams::from_config(m_cfg));
+    pcie = new PcieLink("pcie", pcie_params(m_cfg));
     bench.socket.bind(pcie->dev);
     pcie->regs.bind(bench.regs);
     pcie->mem.bind(mem.tgt);
@@ -37,8 +37,6 @@ BenchTop::BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
     pcie->on_violation = rep;
   }
   mem.on_violation = rep;
-  mem.set_dram_bw(m_cfg.memory.dram_bw_gbps);
-  mem.set_iommu(IommuParams::from_config(m_cfg));
   bench.on_violation = rep;
   /* No per-purpose figures: the bench's requests are all data. */
   if (pcie)

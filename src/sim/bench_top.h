@@ -33,7 +33,7 @@ class BenchTop : public sc_core::sc_module {
   AxiBus *bus = nullptr;
   tlm_utils::simple_initiator_socket<BenchTop> no_cpu; /* binds the link's MMIO side; nothing uses it */
 
-  /* Builds and binds the modules for cfg; throws std::invalid_argument on an inconsistent workload. */
+  /* Builds and binds the modules for cfg (checked: nicsim_check_config). */
   BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg);
 
   /* Simulated time (ps) the run lasts: duration plus drain. */

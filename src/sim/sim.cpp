@@ -15,6 +15,7 @@
 
 #include "common/lookahead.h"
 #include "sim/bench_top.h"
+#include "sim/model_params.h"
 #include "sim/top.h"
 #include "traffic/wire_peer.h"
 
@@ -156,6 +157,15 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
   sc_core::sc_report_handler::set_handler(report_handler);
   sc_core::sc_report_handler::set_actions(sc_core::SC_INFO, sc_core::SC_DO_NOTHING);
   sc_core::sc_report_handler::set_actions("/IEEE_Std_1666/deprecated", sc_core::SC_DO_NOTHING);
+
+  /* An unchecked config (an embedding program's) that breaks a rule of
+   * the configuration or of a model is refused here, as a clear error;
+   * the driver checks its own rules again at probe. */
+  nc_error ce;
+  if (nc_config_check(cfg, &ce) != 0 || nicsim::check_model_params(*cfg, &ce) != 0) {
+    set_error(err, "config", 0, "%s%s%s%s", ce.msg, ce.hint[0] ? " (" : "", ce.hint, ce.hint[0] ? ")" : "");
+    return 1;
+  }
 
   if (cfg->workload.kind == NC_WORKLOAD_DMA_BENCH) return run_dma_bench(*cfg, res, err, wall0);
 

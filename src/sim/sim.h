@@ -26,7 +26,17 @@ struct nicsim_sim_error {
   char msg[512];
 };
 
-/* Runs one simulation. Returns 0 with *res filled, or 1 with *err filled.
+/* Checks a resolved config (nc_scenario_resolve has checked the rules that
+ * span layers) against the rules of the run's own window, of every model
+ * the run builds (their Params' validate()) and of its driver
+ * (nk_driver_check_config). Returns 0, or -1 with *err at the blamed key's
+ * file:line:col. The CLI calls it before simulating; so should a program
+ * that calls nicsim_simulate on configs it did not check. */
+int nicsim_check_config(const struct nicsim_config *cfg, struct nc_error *err);
+
+/* Runs one simulation. Returns 0 with *res filled, or 1 with *err filled
+ * (a config that breaks a rule of the configuration or of a model: component
+ * "config"; the driver's rules fail its probe).
  * Writes nothing to stdout; progress (if verbose) goes to stderr. */
 int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_results *res,
                     struct nicsim_sim_error *err, int verbose);

@@ -5,6 +5,7 @@
 #include "common/lookahead.h"
 #include "dma/dma_engine.h"
 #include "mac/mac.h"
+#include "sim/model_params.h"
 #include "sim/stats_results.h"
 
 #include <algorithm>
@@ -57,9 +58,8 @@ bool queue_conservation(const DmaEngine &e, const nk_kernel *k, std::string *msg
 Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     : sc_module(name),
       m_cfg(cfg),
-      mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
-          HostMemory::default_msi_addr(static_cast<uint64_t>(cfg.memory.size_mb) << 20)),
-      nic("nic", m_cfg),
+      mem("mem", memory_params(cfg)),
+      nic("nic", nic_params(cfg)),
       cpu("cpu", m_cfg, mem),
       m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
       m_duration_ps(us_to_ps(cfg.run.duration_us)),
@@ -74,7 +74,7 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
   if (m_cfg.bus.enabled) {
     /* SoC NIC: DMA over the bus, CPU MMIO over its register port, and a
      * wired interrupt (GIC SPI) instead of MSI writes. */
-    const AxiParams bp = AxiParams::from_config(m_cfg);
+    const AxiParams bp = bus_params(m_cfg);
     bus = std::make_unique<AxiBus>("bus", bp);
     bus_regs = std::make_unique<AxiRegPort>("bus_regs", bp);
     nic.dma.bind(bus->dev);
@@ -85,7 +85,7 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     bus->on_violation = at_now;
     bus_regs->on_violation = at_now;
   } else {
-    pcie = std::make_unique<PcieLink>("pcie", PcieParams::from_config(m_cfg));
+    pcie = std::make_unique<PcieLink>("pcie", pcie_params(m_cfg));
     nic.dma.bind(pcie->dev);
     pcie->regs.bind(nic.regs);
     pcie->mem.bind(mem.tgt);
@@ -93,8 +93,6 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     pcie->on_violation = at_now;
   }
 
-  mem.set_dram_bw(m_cfg.memory.dram_bw_gbps);
-  mem.set_iommu(IommuParams::from_config(m_cfg));
   mem.on_msi = [this](uint32_t data) { cpu.raise_msi(data); };
   mem.on_violation = at_now;
   if (pcie && !mem.dram().limited() && !mem.iommu().enabled()) {

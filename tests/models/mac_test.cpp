@@ -4,6 +4,7 @@
 
 #include <vector>
 
+#include "sim/model_params.h"
 #include "dma/nic_clock.h"
 #include "mac/byte_fifo.h"
 #include "mac/mac.h"
@@ -140,7 +141,7 @@ struct WireRig {
   Mac mac;
   WirePeer peer;
   explicit WireRig(const nicsim_config &cfg)
-      : mac("mac", Mac::Params::from_config(cfg)), peer("peer", WirePeer::Params::from_config(cfg), mac) {
+      : mac("mac", nic_params(cfg).mac), peer("peer", nic_params(cfg).peer, mac) {
     mac.set_tx_sink(&peer);
   }
 };

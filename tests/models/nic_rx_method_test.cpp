@@ -20,6 +20,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model_params.h"
 #include "../sim/pcie_bench.h"
 #include "common/child_process.h"
 #include "common/lookahead.h"
@@ -85,8 +86,8 @@ class LinkRig : public sc_core::sc_module {
         mmio("mmio"),
         mem("mem", kMem, kMsi),
         link("pcie", pp),
-        mac("mac", Mac::Params::from_config(cfg)),
-        peer("peer", WirePeer::Params::from_config(cfg), mac),
+        mac("mac", nic_params(cfg).mac),
+        peer("peer", nic_params(cfg).peer, mac),
         engine("dma_engine", ep, codec, mac, dma) {
     mac.set_tx_sink(&peer);
     dma.bind(link.dev);
@@ -188,7 +189,7 @@ void run_case(const Case &c, Mode mode, const char *trace_path, Result *out) {
   setup_systemc();
   const bool method = mode != Mode::Thread;
   set_lookahead_limit_ps(mode == Mode::Lookahead ? c.run_ps : 0);
-  DmaEngine::Params ep = DmaEngine::Params::from_config(c.cfg);
+  DmaEngine::Params ep = nic_params(c.cfg).dma;
   ep.rx_method = method;
   TraceWriter::open_global(trace_path);
   static LinkRig *rig = nullptr; /* SystemC owns the modules until exit */

@@ -11,6 +11,7 @@
 #include "mac/mac.h"
 #include "models/test_rig.h"
 #include "nic/nic_device.h"
+#include "sim/model_params.h"
 #include "traffic/wire_peer.h"
 
 namespace nicsim_test {
@@ -22,7 +23,7 @@ struct NicSim {
   std::vector<std::string> who;  /* on_violation components */
   std::vector<std::string> what; /* on_violation messages */
 
-  explicit NicSim(const nicsim_config &cfg) : nic("nic", cfg), host("host") {
+  explicit NicSim(const nicsim_config &cfg) : nic("nic", nicsim::nic_params(cfg)), host("host") {
     nic.dma.bind(host.dma_target);
     host.mmio.bind(nic.regs);
     nic.on_violation = [this](const std::string &c, const std::string &m) {

@@ -5,6 +5,7 @@
 
 #include <algorithm>
 
+#include "sim/model_params.h"
 #include "dma/dma_engine.h"
 #include "mac/mac.h"
 #include "models/nic_sim.h"
@@ -146,7 +147,7 @@ TEST(NicTx, PipelinedReadsKeep64ByteFramesAtLineRate) {
 TEST(NicTx, OneOutstandingReadMakesTransmitLatencyBound) {
   setup_systemc();
   nicsim_config cfg = tx_config(64);
-  DmaEngine::Params ep = DmaEngine::Params::from_config(cfg);
+  DmaEngine::Params ep = nic_params(cfg).dma;
   ep.max_read_reqs = 1;
   EngineRig rig("rig", cfg, ep);
   FakeHost host("host");
@@ -216,7 +217,7 @@ TEST(EngineRig, WriteBackThresholdBatchesABacklog) {
   setup_systemc();
   const uint64_t frames = 40;
   nicsim_config cfg = rx_config(64, frames);
-  DmaEngine::Params ep = DmaEngine::Params::from_config(cfg);
+  DmaEngine::Params ep = nic_params(cfg).dma;
   ep.wb_threshold = 4;
   ep.desc_cache_entries = 32;
   EngineRig rig("rig", cfg, ep);
@@ -247,7 +248,7 @@ TEST(EngineRig, WriteBackThresholdFlushesWhenTheDataPathIdles) {
   setup_systemc();
   const uint64_t frames = 10;
   nicsim_config cfg = rx_config(1518, frames);
-  DmaEngine::Params ep = DmaEngine::Params::from_config(cfg);
+  DmaEngine::Params ep = nic_params(cfg).dma;
   ep.wb_threshold = 4;
   EngineRig rig("rig", cfg, ep);
   FakeHost host("host");

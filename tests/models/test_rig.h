@@ -24,6 +24,7 @@
 #include "mac/mac.h"
 #include "common/ps_time.h"
 #include "net/frame.h"
+#include "sim/model_params.h"
 #include "traffic/wire_peer.h"
 
 namespace nicsim_test {
@@ -270,8 +271,8 @@ class EngineRig : public sc_core::sc_module {
       : sc_core::sc_module(name),
         dma("dma"),
         regs("regs"),
-        mac("mac", nicsim::Mac::Params::from_config(cfg)),
-        peer("peer", nicsim::WirePeer::Params::from_config(cfg), mac),
+        mac("mac", nicsim::nic_params(cfg).mac),
+        peer("peer", nicsim::nic_params(cfg).peer, mac),
         engine("dma_engine", ep, codec, mac, dma) {
     mac.set_tx_sink(&peer);
     regs.register_b_transport(this, &EngineRig::b_regs);

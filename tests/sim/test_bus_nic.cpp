@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model_params.h"
 #include "bus/axi_bus.h"
 #include "common/child_process.h"
 #include "bus/axi_reg_port.h"
@@ -167,13 +168,14 @@ TEST(BusNic, TheNicWorkloadOverTheBusIsAcceptedAndANonPowerOfTwoWidthRefused) {
   nc_error e;
   EXPECT_EQ(nc_config_check(&ok, &e), 0) << e.msg;
   nicsim_config bad = nicsim::test::config_with({"workload.kind=nic", "bus.enabled=true", "bus.width_bytes=12"}, {});
-  EXPECT_EQ(nc_config_check(&bad, &e), -1);
+  EXPECT_EQ(nc_config_check(&bad, &e), 0) << "the bus's own rule: its Params' (AxiParams::validate)";
+  EXPECT_EQ(nicsim_check_config(&bad, &e), -1);
   EXPECT_NE(std::strstr(e.msg, "bus.width_bytes"), nullptr) << e.msg;
   EXPECT_NE(std::strstr(e.msg, "power of two"), nullptr) << e.msg;
   EXPECT_NE(std::strstr(e.hint, "8 or 16"), nullptr) << e.hint;
   /* Without the bus the width is not used, hence not checked. */
   nicsim_config off = nicsim::test::config_with({"bus.width_bytes=12"}, {});
-  EXPECT_EQ(nc_config_check(&off, &e), 0) << e.msg;
+  EXPECT_EQ(nicsim_check_config(&off, &e), 0) << e.msg;
 }
 
 /* ---- the register port and the wired interrupt, model level ---------------- */
@@ -205,7 +207,7 @@ struct RegBench {
     cfg.bus.wr_latency_ns = wr_latency_ns;
     mem = &make<nicsim::HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
     cpu = &make<nicsim::CpuCore>("cpu", cfg, *mem);
-    port = &make<nicsim::AxiRegPort>("port", nicsim::AxiParams::from_config(cfg));
+    port = &make<nicsim::AxiRegPort>("port", nicsim::bus_params(cfg));
     regs = &make<nicsim::test::RegTarget>("regs");
     regs->read_delay_ps = static_cast<uint64_t>(std::llround(reg_read_ns * 1000));
     rc = &make<nicsim::test::ScriptedInitiator>("rc"); /* memory's target socket must be bound */
@@ -292,7 +294,7 @@ TEST(BusNicIrq, AWiredInterruptWaitsForTheEarlierWritesResponse) {
   cfg.bus.clock_mhz = 250;
   cfg.bus.wr_latency_ns = 50;
   auto &mem = make<nicsim::HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-  auto &bus = make<nicsim::AxiBus>("bus", nicsim::AxiParams::from_config(cfg));
+  auto &bus = make<nicsim::AxiBus>("bus", nicsim::bus_params(cfg));
   auto &dev = make<nicsim::test::ScriptedInitiator>("dev");
   dev.socket.bind(bus.dev);
   bus.mem.bind(mem.tgt);

@@ -9,6 +9,7 @@
 #include <initializer_list>
 #include <string>
 
+#include "sim/model_params.h"
 #include "config/config.h"
 #include "pcie/tlp_format.h"
 #include "results/metrics.h"
@@ -86,7 +87,7 @@ TEST(EndToEnd, Gen1X1LinkBoundsRxThroughputByItsCapacity) {
   nicsim_results r;
   run_ok(cfg, &r);
   expect_conservation(r);
-  nicsim::TlpFormat f(nicsim::PcieParams::from_config(cfg));
+  nicsim::TlpFormat f(nicsim::pcie_params(cfg));
   const double data_wire = 1514 + f.count_write_tlps(0x10000, 1514) * (16.0 + 8.0);
   const double bound_gbps = f.effective_gbps() / data_wire * 1518;
   EXPECT_LE(metric(r, "rx.gbps"), bound_gbps);
@@ -105,7 +106,7 @@ TEST(EndToEnd, Gen1X1LinkBoundsSmallFrameRate) {
   nicsim_results r;
   run_ok(cfg, &r);
   expect_conservation(r);
-  nicsim::TlpFormat f(nicsim::PcieParams::from_config(cfg));
+  nicsim::TlpFormat f(nicsim::pcie_params(cfg));
   /* At least the 60-byte data MWr per frame. */
   const double bound_mpps = f.effective_gbps() * 1e3 / 8 / f.wire_bytes(nicsim::TlpKind::MemWrite, 0x10000, 60);
   EXPECT_LE(metric(r, "rx.mpps"), bound_mpps);

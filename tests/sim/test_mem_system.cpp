@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model_params.h"
 #include "config/config.h"
 #include "cpu/cpu_core.h"
 #include "cpu/wc_buffers.h"
@@ -284,7 +285,7 @@ struct Bench {
     if (tweak) tweak(cfg);
     mem = &make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
     mem->set_dram_bw(cfg.memory.dram_bw_gbps);
-    mem->set_iommu(IommuParams::from_config(cfg));
+    mem->set_iommu(nicsim::memory_params(cfg).iommu);
     cpu = &make<CpuCore>("cpu", cfg, *mem);
     regs = &make<test::RegTarget>("regs");
     cpu->mmio.bind(regs->socket);

@@ -13,6 +13,7 @@
 #include <string>
 #include <vector>
 
+#include "sim/model_params.h"
 #include "config/config.h"
 #include "pcie/tlp_format.h"
 #include "results/metrics.h"
@@ -42,7 +43,7 @@ nicsim_config make_cfg(std::initializer_list<const char *> sets) {
 
 /* TLP bandwidth of the link (Gbit/s): the encoded rate less the SKP ordered sets' share. */
 double tlp_gbps(const nicsim_config &cfg) {
-  const nicsim::TlpFormat f(nicsim::PcieParams::from_config(cfg));
+  const nicsim::TlpFormat f(nicsim::pcie_params(cfg));
   return f.effective_gbps() * (1.0 - static_cast<double>(f.skp_ps()) / static_cast<double>(f.skp_interval_ps()));
 }
 
@@ -64,7 +65,7 @@ void expect_write_saturation(const char *size) {
   nicsim_config cfg = make_cfg({"workload.op=write", "workload.outstanding=8", sz.c_str(), win.c_str()});
   nicsim_results r;
   run_ok(cfg, &r);
-  const nicsim::TlpFormat f(nicsim::PcieParams::from_config(cfg));
+  const nicsim::TlpFormat f(nicsim::pcie_params(cfg));
   const double payload = static_cast<double>(cfg.workload.size_bytes);
   const double tlps = f.count_write_tlps(0, cfg.workload.size_bytes);
   const double overhead = tlps * (f.header_bytes(nicsim::TlpKind::MemWrite, 0) + f.link_overhead_bytes());
@@ -88,7 +89,7 @@ TEST(DmaBench, TooFewPostedCreditsThrottleByThePredictedAmount) {
                                 "pcie.rc_pd_credits=32", "pcie.ack_latency_ns=500"});
   nicsim_results r;
   run_ok(cfg, &r);
-  const nicsim::TlpFormat f(nicsim::PcieParams::from_config(cfg));
+  const nicsim::TlpFormat f(nicsim::pcie_params(cfg));
   const double rtt_ns = (f.serialise_ps(280) + 100000.0 + 500000.0 + f.serialise_ps(8) + 100000.0) / 1000.0;
   const double want = 2 * 256 * 8 / rtt_ns;
   EXPECT_NEAR(metric(r, "dma.gbps") / want, 1.0, 0.01) << metric(r, "dma.gbps") << " vs " << want;
@@ -114,7 +115,7 @@ TEST(DmaBench, RelaxedOrderingLetsASerialisingRootComplexPipeline) {
   nicsim_results r;
   run_ok(strong, &r);
   /* 8 headers per round trip: TLP (88 B) + 100 ns + 200 ns commit + UpdateFC timer + DLLP + 100 ns. */
-  const nicsim::TlpFormat f(nicsim::PcieParams::from_config(strong));
+  const nicsim::TlpFormat f(nicsim::pcie_params(strong));
   const double rtt_ns =
       (f.serialise_ps(88) + 100000.0 + 200000.0 + f.ack_latency_ps() + f.serialise_ps(8) + 100000.0) / 1000.0;
   const double want = std::min(8 * 64 * 8 / rtt_ns, tlp_gbps(strong) * 64 / 88);
@@ -146,7 +147,7 @@ TEST(DmaBench, ReadLatencyIsTheRoundTripAndTagsLimitOutstanding) {
   nicsim_config cfg = make_cfg({"workload.op=read", "workload.size_bytes=64", "workload.outstanding=1"});
   nicsim_results r;
   run_ok(cfg, &r);
-  const nicsim::TlpFormat f(nicsim::PcieParams::from_config(cfg));
+  const nicsim::TlpFormat f(nicsim::pcie_params(cfg));
   /* MRd (24 B) + 100 ns + 300 ns + CplD (64 + 20 B) + 100 ns, plus at most an SKP or DLLP in the way. */
   const double rt = (f.serialise_ps(24) + 100000.0 + 300000.0 + f.serialise_ps(84) + 100000.0) / 1000.0;
   EXPECT_GE(metric(r, "dma.rd_latency_ns"), rt - 0.001);

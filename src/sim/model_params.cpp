@@ -1,0 +1,58 @@
+// model_params.cpp: every model's Params from a resolved config, with the facts across layers, and their check.
+#include "sim/model_params.h"
+
+#include <cmath>
+
+#include "config/derived.h"
+#include "sim/params.h"
+
+namespace nicsim {
+
+namespace {
+uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
+}  // namespace
+
+PcieParams pcie_params(const nicsim_config &cfg) {
+  PcieParams p = bind_params<PcieParams>(cfg);
+  p.mem_size = static_cast<uint64_t>(cfg.memory.size_mb) << 20;
+  p.line_bytes = static_cast<uint32_t>(cfg.cpu.cache_line_bytes);
+  return p;
+}
+
+AxiParams bus_params(const nicsim_config &cfg) { return bind_params<AxiParams>(cfg); }
+
+HostMemory::Params memory_params(const nicsim_config &cfg) { return bind_params<HostMemory::Params>(cfg); }
+
+NicDevice::Params nic_params(const nicsim_config &cfg) {
+  NicDevice::Params p = bind_params<NicDevice::Params>(cfg);
+  /* The MAC carries the traffic's longest frame; its FIFOs and pause
+   * levels follow from it where their keys say 0 (config/derived.h). */
+  p.mac.max_frame_bytes = static_cast<uint32_t>(nc_mac_max_frame(&cfg));
+  p.mac.tx_fifo_bytes = static_cast<uint32_t>(nc_tx_fifo_bytes(&cfg));
+  p.mac.xoff_bytes = static_cast<uint32_t>(nc_pause_xoff_bytes(&cfg));
+  p.mac.xon_bytes = static_cast<uint32_t>(nc_pause_xon_bytes(&cfg));
+  /* The wire peer offers frames during the run's traffic, from its seed. */
+  p.peer.duration_ps = us_to_ps(cfg.run.duration_us);
+  p.peer.seed = static_cast<uint64_t>(cfg.run.seed);
+  /* DWMAC4 sets TBU when the TX DMA finds the next descriptor not its own
+   * (it has sent everything it was given); the stmmac driver enables it
+   * with TBUE (driver.stmmac_tbu). */
+  p.dma.tx_irq_on_drain = cfg.nic.family == NC_NIC_STMMAC && cfg.driver.stmmac_tbu;
+  return p;
+}
+
+DmaBenchParams dma_bench_params(const nicsim_config &cfg) {
+  DmaBenchParams p = bind_params<DmaBenchParams>(cfg);
+  p.warmup_ps = us_to_ps(cfg.run.warmup_us);
+  p.stop_ps = us_to_ps(cfg.run.duration_us);
+  return p;
+}
+
+int check_model_params(const nicsim_config &cfg, nc_error *err) {
+  ParamCheck e = memory_params(cfg).validate();
+  if (!e) e = cfg.bus.enabled ? bus_params(cfg).validate() : pcie_params(cfg).validate();
+  if (!e) e = cfg.workload.kind == NC_WORKLOAD_NIC ? nic_params(cfg).validate() : dma_bench_params(cfg).validate();
+  return e ? param_config_error(cfg, *e, err) : 0;
+}
+
+}  // namespace nicsim

@@ -1,0 +1,32 @@
+/*
+ * model_params.h: each model's Params from a resolved config: the keys its
+ * bind() names (sim/params.h), plus the facts that span layers, which only
+ * src/sim computes (the traffic's longest frame sizing the MAC's FIFOs, a
+ * driver key turning a device behaviour on, the run's window). And the
+ * check of a config against every rule of the models a run builds.
+ */
+#ifndef NICSIM_SIM_MODEL_PARAMS_H
+#define NICSIM_SIM_MODEL_PARAMS_H
+
+#include "bus/axi_bus.h"
+#include "config/config.h"
+#include "memory/host_memory.h"
+#include "nic/nic_device.h"
+#include "pcie/pcie_params.h"
+#include "workload/dma_bench.h"
+
+namespace nicsim {
+
+PcieParams pcie_params(const nicsim_config &cfg);
+AxiParams bus_params(const nicsim_config &cfg);
+HostMemory::Params memory_params(const nicsim_config &cfg);
+NicDevice::Params nic_params(const nicsim_config &cfg);
+DmaBenchParams dma_bench_params(const nicsim_config &cfg);
+
+/* The first rule broken by the Params of the models cfg's run builds (its
+ * workload, its interconnect, host memory), as a config error at the blamed
+ * key: -1 with *err filled; else 0. */
+int check_model_params(const nicsim_config &cfg, nc_error *err);
+
+}  // namespace nicsim
+#endif
