@@ -17,8 +17,8 @@
 const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
-           "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench,\n"
-           "                 calibrate, help";
+           "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench, "
+           "calibrate, help";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--overlay FILE]...\n"
            "                  [--point LABEL] [--json FILE] [--csv FILE] [--trace FILE] [-q]";

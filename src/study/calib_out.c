@@ -156,6 +156,14 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
   json_object_set_new(doc, "rank", json_integer((json_int_t)r->rank));
   json_object_set_new(doc, "singular_values", co__array(r->sv, n, 1));
   json_object_set_new(doc, "matches", json_boolean(!co__no_match(s, r)));
+  {
+    size_t good = 0;
+    for (size_t i = s->ncal; i < m; i++)
+      good += fabs(r->sim[i] - s->meas[i].value) <= 2 * s->meas[i].sigma;
+    json_object_set_new(doc, "predictions_within_2_sigma",
+                        json_pack("{s:I, s:I}", "within", (json_int_t)good, "of",
+                                  (json_int_t)(m - s->ncal)));
+  }
   json_object_set_new(doc, "residual",
                       json_pack("{s:o, s:I, s:I, s:o, s:o}", "chi2", co__num(r->chi2),
                                 "measurements", (json_int_t)s->ncal, "dof",
