@@ -122,7 +122,13 @@ set(NICSIM_PUBLIC_HEADERS
     models/cpu/cpu_core.h
     models/cpu/cpu_counters.h
     models/cpu/cpu_stats.h
+    models/cpu/host_app.h
+    models/cpu/host_stack.h
+    models/cpu/irq_controller.h
+    models/cpu/kernel_locks.h
+    models/cpu/kernel_scheduler.h
     models/cpu/memcpy_cost.h
+    models/cpu/quantum_keeper.h
     models/cpu/wc_buffers.h
     models/dma/desc_codec.h
     models/dma/desc_ring.h

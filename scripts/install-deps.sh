@@ -11,6 +11,7 @@ apt-get update
 apt-get install -y --no-install-recommends \
   build-essential cmake pkg-config \
   libsystemc-dev libyaml-dev libjansson-dev \
+  libnlopt-dev libgsl-dev \
   googletest libgtest-dev \
   gnuplot-nox parallel \
   clang-14 libclang-rt-14-dev

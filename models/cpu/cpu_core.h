@@ -1,19 +1,27 @@
 /*
- * cpu_core.h: one host CPU core running nicsim's C kernel layer and driver
- * natively in an SC_THREAD. It implements the platform ops (platform.h):
- * every operation charges its cost in cycles to the current profile bucket
- * and moves the core's local time (loosely timed, tlm_quantumkeeper); loads
- * of DMA-visible memory and MMIO synchronise first, so they see exactly the
- * DMA writes completed by then. Its main loop takes interrupts, runs NAPI
- * softirqs and, in tx/bidir mode, a host application sending test frames.
+ * cpu_core.h: the host CPU running nicsim's C kernel layer and driver
+ * natively in SystemC threads. CpuCore is the module the top and embedders
+ * wire: it implements the platform ops (platform.h), where every operation
+ * charges its cost in cycles to the current profile bucket and moves the
+ * core's local time (loosely timed, QuantumKeeper); loads of DMA-visible
+ * memory and MMIO synchronise first, so they see exactly the DMA writes
+ * completed by then. It keeps the data cache, coherence with the device's
+ * DMA, the write-combining buffers and MMIO, and owns the parts that run on
+ * top of the ops (docs/host.md, "Where is X"):
+ *   IrqController   - MSI input, per-core pending vectors, kernel timers;
+ *   KernelLocks     - the kernel lock (cpu.locking big) and spinlocks (txq);
+ *   KernelScheduler - the main loop per core: IRQs, timers, NET_RX softirq,
+ *                     end of run;
+ *   HostStack       - the host sink, the TCP sender and ACKs, the socket
+ *                     send buffer;
+ *   HostApp         - the application: paced sender, reader (copy to user).
  * With cpu.cores >= 2 the module holds several core contexts (each with its
  * own local time and thread): core 0 takes interrupts, softirqs and timers,
  * cpu.app_core runs the application (TX stack, copy to user space), and
- * cpu.locking says what serialises them: one kernel lock around every entry
- * into the kernel layer and driver (big), or only the kernel's spinlocks,
- * the TX queue lock among them (txq). With cpu.irq_affinity spread, vector v
- * goes to core v mod cores instead, and every core runs its own NET_RX
- * softirq over its own poll list (the application core between its sends).
+ * cpu.locking says what serialises them. With cpu.irq_affinity spread,
+ * vector v goes to core v mod cores instead, and every core runs its own
+ * NET_RX softirq over its own poll list (the application core between its
+ * sends).
  */
 #ifndef NICSIM_MODELS_CPU_CPU_CORE_H
 #define NICSIM_MODELS_CPU_CPU_CORE_H
@@ -30,22 +38,24 @@
 #include "config/config.h"
 #include "cpu/cache.h"
 #include "cpu/cpu_counters.h"
+#include "cpu/host_app.h"
+#include "cpu/host_stack.h"
+#include "cpu/irq_controller.h"
+#include "cpu/kernel_locks.h"
+#include "cpu/kernel_scheduler.h"
 #include "cpu/memcpy_cost.h"
+#include "cpu/quantum_keeper.h"
 #include "cpu/wc_buffers.h"
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 #include "memory/host_memory.h"
-#include "net/frame.h"
-#include "traffic/tcp_sack.h"
 
 namespace nicsim {
 
-class TraceWriter;
 struct CpuSnapshot;
 namespace stats {
 class Registry;
 }
-constexpr int NK_NAPI_TRACKS = 16; /* NAPI contexts traced (the kernel's NK_NAPI_MAX) */
 
 /* The core, its interrupt input and its MMIO initiator. */
 class CpuCore : public sc_core::sc_module {
@@ -69,12 +79,12 @@ class CpuCore : public sc_core::sc_module {
   void set_window(uint64_t start_ps, uint64_t end_ps);
   /* Interrupt controller input: an MSI with data word `data` arrived now; the
    * core sees it cpu.msi_latency_ns later. */
-  void raise_msi(uint32_t data);
+  void raise_msi(uint32_t data) { m_irq.raise_msi(data); }
   /* The kernel layer the core runs (NULL before the driver's probe); it lives
    * until the core is destroyed. The device model asks it for DMA attributes. */
   const nk_kernel *kernel() const { return m_kernel; }
   /* Vectors the core has been signalled and not yet taken (bit per vector). */
-  uint64_t irqs_pending() const { return m_irq_pending; }
+  uint64_t irqs_pending() const { return m_irq.pending(); }
 
   /* ---- platform operations (the ops table calls these) ---------------- */
   /* Load of size bytes (1, 2, 4, 8) at pa; syncs first. */
@@ -101,16 +111,16 @@ class CpuCore : public sc_core::sc_module {
   /* Memory attribute of [pa, pa + len) (bytes). */
   void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr);
   /* The stack hands the frame at pa (len bytes, no FCS) to the host sink. */
-  void host_rx(uint64_t pa, uint32_t len);
+  void host_rx(uint64_t pa, uint32_t len) { m_stack.host_rx(pa, len); }
   /* (Re)arms kernel timer id delay_ns after the core's local time
    * (NK_TIMER_CANCEL cancels); the main loop runs it when due. */
-  void timer_arm(int id, uint64_t delay_ns);
+  void timer_arm(int id, uint64_t delay_ns) { m_irq.timer_arm(id, delay_ns); }
   /* The kernel acquired (acquire true) or released spinlock id (1 ..
    * NK_SPIN_MAX): ops->spin, set with cpu.locking txq and 2 or more cores.
    * A core that finds it held spins (busy, bucket lock_wait) until the
    * holder's release; taking a lock the core holds, or releasing one it
    * does not hold, is a violation. */
-  void spin(unsigned id, bool acquire);
+  void spin(unsigned id, bool acquire) { m_locks.spin(id, acquire); }
   /* The DMA API mapped (map true) or unmapped [pa, pa + len): with
    * iommu.enabled charges iommu.map_cycles / unmap_cycles (buckets iommu_map,
    * iommu_unmap) and, on unmap, invalidates the IOTLB; else nothing. */
@@ -133,8 +143,11 @@ class CpuCore : public sc_core::sc_module {
   const WcBuffers &wc() const { return m_wc; }
 
   /* ---- time and results ---------------------------------------------- */
-  /* The core's local time: simulated time plus its decoupling offset, in ps. */
-  uint64_t local_time_ps() const;
+  /* The core's local time: simulated time plus its decoupling offset, in ps
+   * (sc_time_stamp() read inline: the parts ask for it per frame). */
+  uint64_t local_time_ps() const {
+    return sc_core::sc_get_curr_simcontext()->time_stamp().value() + m_cur->qk.local_ps();
+  }
   /* Waits until simulated time catches up with the local time. */
   void sync();
   /* Its statistics (cpu_stats.h): what it counts now, and its table read that way. */
@@ -156,9 +169,9 @@ class CpuCore : public sc_core::sc_module {
   /* Cycles per ps of simulated time (clock_mhz / 1e6). */
   double cycles_per_ps() const { return 1.0 / m_ps_per_cycle; }
   /* Frames the host sink saw out of sequence order (should be zero). */
-  uint64_t rx_sequence_gaps() const;
+  uint64_t rx_sequence_gaps() const { return m_stack.rx_sequence_gaps(); }
   /* tcp: the most payload bytes the host's TX flow ever had unacknowledged. */
-  uint64_t tcp_inflight_max() const { return m_tcp_inflight_max; }
+  uint64_t tcp_inflight_max() const { return m_stack.tcp_inflight_max(); }
   /* Cores (cpu.cores) and the application's core (0 with one core). */
   int cores() const { return m_ncores; }
   int app_core() const { return m_app_core; }
@@ -173,7 +186,7 @@ class CpuCore : public sc_core::sc_module {
   /* cpu.irq_affinity spread with 2 or more cores: vector v on core v mod cores. */
   bool spread_irqs() const { return m_spread; }
   /* The core that takes interrupt vector vec. */
-  int irq_core(int vec) const { return m_spread ? vec % m_ncores : 0; }
+  int irq_core(int vec) const { return m_irq.core_of(vec); }
   /* NET_RX softirq runs that polled, and NAPI polls, of core c in the window
    * (counted with cpu.irq_affinity spread only; 0 otherwise). */
   uint64_t core_softirqs(int c) const;
@@ -219,39 +232,12 @@ class CpuCore : public sc_core::sc_module {
   std::function<void(int, const std::string &)> on_finished;
 
  private:
-  /* tlm_utils::tlm_quantumkeeper (SystemC 2.3.4) in integer picoseconds,
-   * the same arithmetic without an sc_time per charge: local time (offset
-   * from simulated time), next sync point = the time of the last reset plus
-   * the global quantum's compute_local_quantum (q - now % q; 0 if q is 0),
-   * need_sync when now + local >= next. It can also stand for a sync it
-   * skips. The caller passes simulated time (now_ps). */
-  class QuantumKeeper {
-   public:
-    /* Local time: the offset of the core's time from simulated time, ps. */
-    uint64_t local_ps() const { return m_local_ps; }
-    /* Moves the local time by t_ps. */
-    void inc(uint64_t t_ps) { m_local_ps += t_ps; }
-    /* True if the core's time (now_ps + local) has reached the next sync point. */
-    bool need_sync(uint64_t now_ps) const { return now_ps + m_local_ps >= m_next_sync_ps; }
-    /* After a sync at simulated time now_ps: no local time, the next sync
-     * point at the next multiple of the global quantum after now_ps. */
-    void reset(uint64_t now_ps) {
-      m_local_ps = 0;
-      m_next_sync_ps = now_ps + local_quantum(now_ps);
-    }
-    /* Moves the next sync point to where a sync would set it at local time
-     * local_ps (ps), keeping the local time (the core did not wait). */
-    void skip_sync(uint64_t local_ps) { m_next_sync_ps = local_ps + local_quantum(local_ps); }
+  friend class IrqController;
+  friend class KernelLocks;
+  friend class KernelScheduler;
+  friend class HostStack;
+  friend class HostApp;
 
-   private:
-    /* tlm_global_quantum::compute_local_quantum at simulated time t_ps. */
-    static uint64_t local_quantum(uint64_t t_ps) {
-      const uint64_t q = tlm::tlm_global_quantum::instance().get().value();
-      return q ? q - t_ps % q : 0;
-    }
-    uint64_t m_local_ps = 0;
-    uint64_t m_next_sync_ps = 0;
-  };
   /* One core's context: its local time and the process-global "current CPU"
    * state of the kernel layer, saved while its thread is suspended. */
   struct CoreCtx {
@@ -306,91 +292,13 @@ class CpuCore : public sc_core::sc_module {
   void enter_core(int c);
   /* The index of the current core. */
   int cur_core() const { return static_cast<int>(m_cur - m_cores.data()); }
-  /* The kernel layer's CPU for core c (nk_kernel_set_cpu): c with spread
-   * vectors, else 0 (one poll list, core 0's). */
-  int kernel_cpu(int c) const { return m_spread ? c : 0; }
   /* Vectors the current core takes (bit per vector). */
-  uint64_t my_vectors() const { return m_vec_mask[static_cast<size_t>(cur_core())]; }
-  /* The event that wakes core c for an interrupt. */
-  sc_core::sc_event &irq_event(int c) { return c == 0 ? m_irq_event : m_core_irq_events[c]; }
-  /* spread: a core other than 0 enters (leaves) the kernel for its IRQs or
-   * softirq: the kernel lock (big), and a count finish() waits on before
-   * the driver's remove. false (nothing taken) once the remove has begun. */
-  bool enter_irq_kernel();
-  void leave_irq_kernel();
-  /* spread, core c not 0: takes the current core's pending vectors (true if
-   * there were any); runs one NET_RX softirq round on it, then its ACKs. */
-  bool irq_core_irqs(bool *tx_blocked, bool *ack_blocked);
-  void irq_core_softirq(bool *ack_blocked);
-  /* spread, tcp: if no core is sending the queued ACKs and none blocked
-   * (*ack_blocked), sends them from the current core (its kernel entry, as
-   * an IRQ core) and returns true; *ack_blocked if the driver was busy. */
-  bool irq_core_acks(bool *ack_blocked);
-  /* spread: counts a softirq run of the current core and its polls (the
-   * kernel's count for it was polls_before) into its window counters. */
-  void count_softirq(uint64_t polls_before);
-  /* spread: the thread of core c when it is neither core 0 nor the application core. */
-  void irq_core_thread(int c);
-  /* Enters (leaves) the kernel: with cpu.locking big the one lock (id 0)
-   * serialising the kernel layer and the driver across cores. No-ops with
-   * one core or cpu.locking txq. */
-  void lock_kernel();
-  void unlock_kernel();
-  /* Takes lock id (0: the kernel lock; 1 .. NK_SPIN_MAX: kernel spinlocks)
-   * at the core's true time; a held lock is spun for (busy, bucket
-   * lock_wait) until the holder's release at the holder's local time. */
-  void lock(unsigned id);
-  /* Releases lock id at the core's local time. */
-  void unlock(unsigned id);
-  /* "the kernel lock" or "spinlock <id>", for messages. */
-  std::string lock_name(unsigned id) const;
-  /* tcp, cpu.locking txq: the application's socket is locked (peek ..
-   * sent around its xmit): ACKs of its flow wait in the backlog, as Linux's
-   * sk_add_backlog while the socket is owned by the user. */
-  void sock_lock() { m_sock_owned = true; }
-  /* Unlocks it and processes the ACKs the backlog holds (release_sock). */
-  void sock_release();
-  /* tcp: the application's segment tseq (a retransmission if rtx) went to
-   * the driver at local time t: the sender records it. */
-  void tcp_sent(uint64_t t, uint64_t tseq, bool rtx);
-  /* The application's xmit at local time t returned rc: counts the frame and
-   * paces the next one (*seq, *next_send_ps, interval_ps apart; strict or
-   * average, traffic.tx_pacing), counts a NETDEV_TX_BUSY refusal, or reports
-   * any other result as a violation. */
-  void app_xmit_done(int rc, uint64_t t, double interval_ps, uint64_t *seq, double *next_send_ps);
-  /* traffic.sndbuf_bytes: true while the UDP sender must wait for socket
-   * memory (*waiting keeps its state between calls): it may send while the
-   * socket's sk_wmem_alloc is below sndbuf; once it could not, it sleeps
-   * until TX completion frees the socket down to half (sock_def_write_space
-   * wakes writers only then). Counts each wait. */
-  bool sndbuf_wait(bool *waiting);
-  /* The application's send interval: traffic.rate_gbps frame bits, else
-   * the line rate with preamble and IFG, or 0 (as fast as it runs) for a
-   * sender with a socket send buffer and no rate. */
-  double app_interval_ps() const;
-  /* Core 0 did kernel work: wakes the application core (TX queue, copies). */
-  void kernel_work_done();
-  /* The application core's thread: sends frames and copies to user space. */
-  void app_thread();
+  uint64_t my_vectors() const { return m_irq.vectors(cur_core()); }
+  /* Core 0's thread (KernelScheduler::kernel_main, or a test's program),
+   * the application core's (HostApp::run), and the MSI method. */
   void thread();
-  void kernel_main();
-  void finish();
-  void deliver_irqs();
-  /* tcp: transmits the ACKs the kernel's TCP receiver queued, oldest first,
-   * until the driver answers NETDEV_TX_BUSY; false if it did. */
-  bool send_acks();
-  /* send_acks's loop, with m_ack_sender set. */
-  bool send_acks_locked();
-  /* tcp: the host's ACK frame of its TX flow (h from nf_check; sack its blocks). */
-  void tcp_ack_received(const nf_header &h, const nf_sack &sack);
-  /* Runs every kernel timer due at or before local time t_ps, earliest first;
-   * false if none was due. */
-  bool run_timers(uint64_t t_ps);
-  /* The earliest armed timer expiry, ps (UINT64_MAX: none). */
-  uint64_t next_timer_ps() const;
-  void check_fault();
-  /* The kernel's NAPI hook: a poll of NAPI index started (end false) or ended. */
-  static void napi_hook(void *ctx, int index, int rx_queue, bool end, int work, int budget);
+  void app_thread();
+  void msi_arrive() { m_irq.msi_arrive(); }
   /* Moves local time by cycles and charges them to bucket self (the current
    * one if negative) and the current bucket's class. */
   void spend(double cycles, int self = -1);
@@ -417,7 +325,6 @@ class CpuCore : public sc_core::sc_module {
   /* The current core's MMIO payload, set up for a 4-byte access at BAR0
    * offset off (val: the data of a write). */
   tlm::tlm_generic_payload &mmio_payload(tlm::tlm_command cmd, uint32_t off, uint32_t val);
-  void msi_arrive();
   bool in_window(uint64_t t_ps) const { return t_ps >= m_win_start_ps && t_ps < m_win_end_ps; }
   /* Counts into the total and, if t_ps is in the window, the window counters. */
   template <typename F>
@@ -453,60 +360,16 @@ class CpuCore : public sc_core::sc_module {
   int m_app_core;
   std::vector<CoreCtx> m_cores;
   CoreCtx *m_cur; /* the core whose thread runs now */
-  /* Locks by id: 0 the kernel lock (cpu.locking big), 1 .. NK_SPIN_MAX the kernel's spinlocks (txq). */
-  struct LockState {
-    int owner = -1;        /* core holding it, -1: none */
-    int inside = 0;        /* cores holding it (never above 1) */
-    uint64_t free_ps = 0;  /* local time of the last release, ps */
-    /* Cores spinning on it, in the order they get it: by the time they
-     * asked, then by core number. Linux's spinlocks are fair (ticket locks
-     * since 2.6.25, the queued qspinlock since 4.2): a release hands the
-     * lock to the first waiter, never back to the releasing core. */
-    std::vector<std::pair<uint64_t, int>> waiters;
-  };
-  static constexpr int kLocks = NK_SPIN_MAX + 1;
-  bool m_txq = false; /* cpu.locking txq with cores >= 2 */
-  LockState m_locks[kLocks];
-  /* Per core: a release handed it the lock it spins on (lock()). */
-  std::unique_ptr<sc_core::sc_event[]> m_lock_wake;
-  /* txq: cores other than 0 inside the kernel (the application's
-   * nk_kernel_xmit_prepared; with spread, IRQs and softirqs); finish() waits
-   * for them to leave before the driver's remove (m_removing). */
-  int m_in_kernel = 0;
-  bool m_spread = false;            /* cpu.irq_affinity spread with cores >= 2 */
-  std::vector<uint64_t> m_vec_mask; /* per core: the vectors it takes */
-  std::unique_ptr<sc_core::sc_event[]> m_core_irq_events; /* per core (core 0: m_irq_event) */
-  int m_ack_sender = -1;            /* tcp: the core transmitting the queued ACKs (-1: none) */
-  bool m_removing = false;
-  sc_core::sc_event m_app_out_event;
-  /* tcp, txq: the socket lock and its backlog of ACKs (bounded: Linux drops beyond the socket's limit) */
-  struct BackloggedAck {
-    nf_header h;
-    nf_sack sack;
-  };
-  static constexpr size_t kAckBacklog = 1024;
-  bool m_sock_owned = false;
-  std::vector<BackloggedAck> m_ack_backlog;
-  sc_core::sc_event m_app_event;   /* core 0 did kernel work */
-  sc_core::sc_event m_probe_event; /* the driver is probed */
-  uint64_t m_kwork_gen = 0;        /* kernel work passes of core 0 */
-  bool m_probed = false;
+  bool m_txq;     /* cpu.locking txq with cores >= 2 */
+  bool m_spread;  /* cpu.irq_affinity spread with cores >= 2 */
   int m_prof_lock_wait = -1;
   double m_ps_per_cycle;
   uint64_t m_uncached_load_ps;
   uint64_t m_win_start_ps = 0;
   uint64_t m_win_end_ps = UINT64_MAX;
-  uint64_t m_traffic_end_ps;
-  uint64_t m_end_ps;
   std::function<void(CpuCore &)> m_program;
   std::function<void(CpuCore &)> m_app_program;
-  nk_kernel *m_kernel = nullptr;
-  uint64_t m_irq_pending = 0; /* bit per vector */
-  uint64_t m_irq_raised = 0;  /* bit per vector: an MSI arrived and has not been taken yet */
-  uint64_t m_irq_arrival_ps[64] = {}; /* when the first such MSI reached memory, ps */
-  sc_core::sc_event m_irq_event;
-  uint64_t m_timer_due_ps[NK_TIMER_MAX]; /* kernel timers by id (UINT64_MAX: not armed) */
-  sc_core::sc_event m_end_event; /* duration + drain */
+  nk_kernel *m_kernel = nullptr; /* created by KernelScheduler::kernel_main */
   std::unique_ptr<tlm::tlm_generic_payload[]> m_mmio_gps; /* MMIO payload per core */
   CpuCounters m_total;
   CpuCounters m_window;
@@ -524,16 +387,11 @@ class CpuCore : public sc_core::sc_module {
   Cache m_cache;
   MemcpyParams m_memcpy;
   uint64_t m_dram_ps;   /* memory.dram_latency_ns in ps */
-  uint64_t m_msi_ps;    /* cpu.msi_latency_ns in ps */
   int m_prof_memcpy;
   int m_prof_cache_maint;
   int m_prof_iommu_map = -1;
   int m_prof_iommu_unmap = -1;
   WcBuffers m_wc;
-  sc_core::sc_event_queue m_msi_queue; /* MSIs on their way to the core */
-  static constexpr unsigned kMsiRing = 1024;
-  uint32_t m_msi_ring[kMsiRing] = {}; /* their data words, in arrival order */
-  unsigned m_msi_head = 0, m_msi_count = 0;
   /* quiet_until() as of the thread's last resume (try_skip_sync): while the
    * thread runs no other process does, so nothing can queue an earlier
    * access; a lookahead's writes handed to memory only make it later. */
@@ -549,23 +407,14 @@ class CpuCore : public sc_core::sc_module {
   bool m_commit_valid = false;
   void note_activity() { m_activity_gen++; }
   double m_busy_total = 0; /* sum of m_bucket_total */
-  std::vector<nf_seq_track> m_flows; /* host sink, per flow */
-  /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */
-  bool m_tcp = false;
-  TcpSackSender m_snd;            /* window and SACK recovery; no congestion window */
-  uint64_t m_tcp_progress_ps = 0; /* last ACK progress or RTO (local time), ps */
-  uint64_t m_tcp_win_segs = 1;    /* segments tcp_window_bytes holds */
-  uint64_t m_tcp_seg_payload = 1; /* payload bytes per segment */
-  uint64_t m_tcp_rto_ps = 0;
-  uint64_t m_tcp_inflight_max = 0;
   bool m_violated = false;
-  bool m_removed = false; /* the driver's remove has run */
-  /* --trace: NAPI polls on tracks cpu<core>.napi<index> (nk_kernel_set_napi_hook) */
-  TraceWriter *m_trace = nullptr;
-  uint64_t m_tx_flows = 1; /* udp: the application's frame n is flow n mod this (traffic.flows) */
-  uint64_t m_sndbuf = 0;   /* traffic.sndbuf_bytes: the UDP sender's SO_SNDBUF (0: paced, no limit) */
-  std::vector<uint32_t> m_napi_tid;             /* track per (core, NAPI index) (0: not created) */
-  uint64_t m_napi_start_ps[NK_NAPI_TRACKS] = {}; /* local time its running poll started */
+
+  /* The parts (constructed in this order, after everything above). */
+  IrqController m_irq;
+  KernelLocks m_locks;
+  HostStack m_stack;
+  HostApp m_app; /* after m_stack: its send interval asks for the socket send buffer */
+  KernelScheduler m_sched;
 };
 
 }  // namespace nicsim

@@ -34,7 +34,7 @@ void CpuCore::stats_snapshot(CpuSnapshot &s) const {
     k.rx_queue_mask = core_rx_queue_mask(ci);
   }
   if (m_kernel) s.kstats = *nk_kernel_get_stats(m_kernel);
-  s.tcp_inflight_max = m_tcp_inflight_max;
+  s.tcp_inflight_max = tcp_inflight_max();
 }
 
 void CpuCore::add_stats(stats::Registry &r) const {

@@ -62,6 +62,7 @@ int cli_cmd_report(int argc, char **argv);
 int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_regress(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
+int cli_cmd_calibrate(int argc, char **argv);
 
 /* The --help text of a command, on f. */
 void cli_help_run(FILE *f);
@@ -73,6 +74,7 @@ void cli_help_report(FILE *f);
 void cli_help_demo(FILE *f);
 void cli_help_regress(FILE *f);
 void cli_help_bench(FILE *f);
+void cli_help_calibrate(FILE *f);
 
 /* ---- shared helpers ----------------------------------------------------------- */
 
@@ -96,10 +98,18 @@ struct cli_sets {
  * CLI_EXIT_USAGE after reporting the problem for command cmd. */
 int cli_sets_add(struct cli_sets *s, const char *cmd, const char *arg);
 void cli_sets_free(struct cli_sets *s);
+/* Adds one --overlay FILE to a list (a struct cli_sets of file names); 0 or
+ * CLI_EXIT_USAGE. */
+int cli_overlays_add(struct cli_sets *s, const char *cmd, const char *arg);
 
 /* Loads a scenario (NULL: the built-in default); on error prints it and
  * returns CLI_EXIT_USAGE, else 0. */
 int cli_load(const char *path, struct nc_scenario **out);
+/* cli_load, then nc_scenario_add_overlay of every file of overlays (NULL:
+ * none) in order; errors are printed (as command cmd) and give CLI_EXIT_USAGE.
+ * An overlay that sets a key the sweep varies gets a warning. */
+int cli_load_overlaid(const char *cmd, const char *path, const struct cli_sets *overlays,
+                      struct nc_scenario **out);
 /* Resolves one point and checks it against its driver's config rules
  * (nk_driver_check_config); on error prints it and returns CLI_EXIT_USAGE, else 0. */
 int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *sets,
@@ -137,11 +147,15 @@ struct cli_sweep_opts {
   const char *outdir;    /* NULL: nicsim-out/<name> */
   size_t jobs;           /* 0: online CPUs */
   struct cli_sets sets;
+  struct cli_sets overlays; /* --overlay files, in order */
   bool quiet, dry_run, resume, force;
   bool one_point; /* a scenario without a sweep runs as one point (its base, label "") */
   bool no_table;  /* no table on stdout (the caller prints its own) */
   size_t shard_k, shard_n; /* 1-based slice K of N; N 0: no sharding */
   const char *regress_entry; /* written by this regress entry (noted in sweep.json), or NULL */
+  const size_t *only;     /* run only these point indices (nonly of them; NULL: every point),
+                           * as a shard runs its slice: `nicsim calibrate`'s evaluations */
+  size_t nonly;
 };
 /* Runs a sweep; the directory used goes into dirout. Returns an exit status. */
 int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t n);
@@ -205,6 +219,10 @@ size_t cli_sweepdir_count(const struct cli_sweepdir *d);
 /* Index of the i-th present point. */
 size_t cli_sweepdir_nth(const struct cli_sweepdir *d, size_t i);
 
+/* Runs gnuplot on NAME.gp in directory dir; 0, or an exit status after
+ * reporting (as command cmd). Quiet: what gnuplot prints (warnings such as
+ * "empty y range") is shown only if it fails. */
+int cli_gnuplot(const char *cmd, const char *dir, const char *name, bool quiet);
 /* Renders DIR's plots with gnuplot into DIR/plots/; 0 or an exit status. */
 int cli_plot_dir(const char *cmd, const char *dir, bool quiet);
 /* The names of the plots cli_plot_dir draws for d (at most max), in drawing

@@ -103,34 +103,6 @@ static bool cli__numeric(const char *text) {
   return end != text && *end == '\0' && isfinite(v);
 }
 
-/* Writes s as a gnuplot string that gnuplot shows as it is and never runs or
- * expands: double-quoted, with ` @ ' " \ $ written as octal escapes (\140 ...)
- * so that neither `command` substitution nor @macro expansion, which scan
- * the raw line, sees them, and so is an octal digit right after an escape
- * (gnuplot would take it into the escape); a control character (which could
- * end the command) becomes a space. Single quotes would not do: gnuplot 5.4
- * ends a single-quoted string at a doubled quote that opens it or follows
- * another. */
-static void cli__gp_str(FILE *f, const char *s) {
-  bool escaped = false;
-
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f) {
-      fputc(' ', f);
-      escaped = false;
-    } else if (strchr("`@'\"\\$", c) != NULL || (escaped && c >= '0' && c <= '7')) {
-      fprintf(f, "\\%03o", c);
-      escaped = true;
-    } else {
-      fputc(c, f);
-      escaped = false;
-    }
-  }
-  fputc('"', f);
-}
-
 /* Unit of a metric ("" if unknown). */
 static const char *cli__metric_unit(const char *name) {
   long id = nicsim_metric_find(name);
@@ -180,10 +152,8 @@ static void cli__show_log(FILE *log) {
     fwrite(buf, 1, n, stderr);
 }
 
-/* Runs gnuplot on NAME.gp in directory dir; 0, or an exit status after
- * reporting. Quiet: what gnuplot prints (warnings such as "empty y range")
- * is shown only if it fails. */
-static int cli__gnuplot(const char *cmd, const char *dir, const char *name, bool quiet) {
+/* Runs gnuplot on NAME.gp in directory dir (cli.h). */
+int cli_gnuplot(const char *cmd, const char *dir, const char *name, bool quiet) {
   FILE *log = quiet ? tmpfile() : NULL;
   char arg[80];
   pid_t pid;
@@ -280,11 +250,11 @@ static int cli__emit_gp(FILE *f, void *arg) {
           p->name, p->name);
   fprintf(f, "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n");
   fprintf(f, "set title ");
-  cli__gp_str(f, p->title);
+  nicsim_gp_string(f, p->title);
   fprintf(f, "\nset xlabel ");
-  cli__gp_str(f, p->xlabel);
+  nicsim_gp_string(f, p->xlabel);
   fprintf(f, "\nset ylabel ");
-  cli__gp_str(f, p->ylabel);
+  nicsim_gp_string(f, p->ylabel);
   fprintf(f, "\nset key below\nset grid ytics\n");
   if (p->logx && numeric)
     fprintf(f, "set logscale x\n");
@@ -301,7 +271,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
     snprintf(out, sizeof(out), "%s.%s", p->name, t == 0 ? "png" : "svg");
     fprintf(f, "\nset terminal %s noenhanced size 960,600\nset output ",
             t == 0 ? "pngcairo" : "svg");
-    cli__gp_str(f, out);
+    nicsim_gp_string(f, out);
     fprintf(f, "\nplot ");
     for (col = 0; col < ncol; col++) {
       char title[NC_STR_MAX + 100];
@@ -313,7 +283,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
       else
         snprintf(title, sizeof(title), "%s", p->y[col % p->ny]);
       fputs(col ? ", \\\n     " : "", f);
-      cli__gp_str(f, dat);
+      nicsim_gp_string(f, dat);
       fputc(' ', f);
       if (p->bar)
         fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
@@ -322,7 +292,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
       else
         fprintf(f, "using 0:%zu:xtic(1) with linespoints", col + 2);
       fprintf(f, " title ");
-      cli__gp_str(f, title);
+      nicsim_gp_string(f, title);
     }
     fprintf(f, "\nunset output\n");
   }
@@ -399,7 +369,7 @@ static int cli__draw(const char *cmd, struct cli_sweepdir *d, struct cli__plot *
     }
   }
   if (status == 0)
-    status = cli__gnuplot(cmd, pdir, p->name, quiet);
+    status = cli_gnuplot(cmd, pdir, p->name, quiet);
   if (status == 0 && !quiet)
     fprintf(stderr, "nicsim: plot %s/%s.{png,svg}\n", pdir, p->name);
   cli__vals_free(&g.xs);

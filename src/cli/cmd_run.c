@@ -8,12 +8,12 @@
 #include "results/output.h"
 #include "sim/sim.h"
 
-enum { OPT_SET = 1, OPT_POINT, OPT_JSON, OPT_CSV, OPT_TRACE, OPT_QUIET, OPT_HELP };
+enum { OPT_SET = 1, OPT_POINT, OPT_JSON, OPT_CSV, OPT_TRACE, OPT_QUIET, OPT_HELP, OPT_OVERLAY };
 
 static const struct cli_opt cli__run_opts[] = {
     {"set", 's', true, OPT_SET},     {"point", 'p', true, OPT_POINT},
     {"json", 0, true, OPT_JSON},     {"csv", 0, true, OPT_CSV},
-    {"trace", 0, true, OPT_TRACE},
+    {"trace", 0, true, OPT_TRACE},   {"overlay", 'O', true, OPT_OVERLAY},
     {"quiet", 'q', false, OPT_QUIET}, {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
 };
@@ -30,6 +30,9 @@ void cli_help_run(FILE *f) {
           "Options:\n"
           "  -s, --set KEY=VALUE  Override a config key, e.g. --set nic.desc_spacing=32;\n"
           "                       may repeat; applied after the scenario and the point\n"
+          "  -O, --overlay FILE   Apply an overlay file (keys, as a platform file holds\n"
+          "                       them; e.g. calibrated.yaml from 'nicsim calibrate') after\n"
+          "                       the point and before --set; may repeat\n"
           "  -p, --point LABEL    Simulate the sweep point with this label\n"
           "      --json FILE      Write the resolved config and all metrics as JSON\n"
           "      --csv FILE       Write a CSV header and one row: label, the swept keys,\n"
@@ -92,7 +95,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
 /* nicsim run: simulate one point in this process. */
 int cli_cmd_run(int argc, char **argv) {
   struct cli_args a;
-  struct cli_sets sets = {0};
+  struct cli_sets sets = {0}, overlays = {0};
   const char *path = NULL, *point = NULL, *json = NULL, *csv = NULL, *trace = NULL;
   bool quiet = false;
   struct nc_scenario *scen = NULL;
@@ -118,6 +121,10 @@ int cli_cmd_run(int argc, char **argv) {
       break;
     case OPT_SET:
       if ((status = cli_sets_add(&sets, "run", a.arg)) != 0)
+        goto out;
+      break;
+    case OPT_OVERLAY:
+      if ((status = cli_overlays_add(&overlays, "run", a.arg)) != 0)
         goto out;
       break;
     case OPT_POINT:
@@ -149,7 +156,7 @@ int cli_cmd_run(int argc, char **argv) {
       (status = cli_check_distinct_outputs("run", "--csv", csv, "--trace", trace)) != 0)
     goto out;
 
-  if ((status = cli_load(path, &scen)) != 0)
+  if ((status = cli_load_overlaid("run", path, &overlays, &scen)) != 0)
     goto out;
   if (point != NULL) {
     idx = nc_scenario_find_point(scen, point);
@@ -222,5 +229,6 @@ out:
   if (scen != NULL)
     nc_scenario_free(scen);
   cli_sets_free(&sets);
+  cli_sets_free(&overlays);
   return status;
 }

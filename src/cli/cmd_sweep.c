@@ -21,14 +21,15 @@
 #include "sim/sim.h"
 
 enum { OPT_SET = 1, OPT_OUT, OPT_JOBS, OPT_QUIET, OPT_HELP, OPT_DRY, OPT_RESUME, OPT_FORCE,
-       OPT_SHARD };
+       OPT_SHARD, OPT_OVERLAY };
 
 static const struct cli_opt cli__sweep_opts[] = {
     {"set", 's', true, OPT_SET},       {"output", 'o', true, OPT_OUT},
     {"jobs", 'j', true, OPT_JOBS},     {"quiet", 'q', false, OPT_QUIET},
     {"help", 'h', false, OPT_HELP},    {"dry-run", 'n', false, OPT_DRY},
     {"resume", 'r', false, OPT_RESUME}, {"force", 'f', false, OPT_FORCE},
-    {"shard", 0, true, OPT_SHARD},     {NULL, 0, false, 0},
+    {"shard", 0, true, OPT_SHARD},     {"overlay", 'O', true, OPT_OVERLAY},
+    {NULL, 0, false, 0},
 };
 
 /* The --help text of nicsim sweep. */
@@ -45,6 +46,8 @@ void cli_help_sweep(FILE *f) {
           "                       created if missing\n"
           "  -j, --jobs N         Points simulated in parallel (default: online CPUs)\n"
           "  -s, --set KEY=VALUE  Override a config key in every point (may repeat)\n"
+          "  -O, --overlay FILE   Apply an overlay file to every point (may repeat), after\n"
+          "                       the sweep point and before --set (docs/config.md)\n"
           "  -n, --dry-run        List the points (index, label, swept keys) and exit\n"
           "  -r, --resume         Skip points whose results DIR already holds (same config)\n"
           "  -f, --force          Replace the results of a different sweep found in DIR\n"
@@ -609,6 +612,17 @@ static void cli__dry_run(struct cli__sweep *s, const char *const *keys, size_t n
   }
 }
 
+/* True if point i is among o->only (every point without it). */
+static bool cli__wanted(const struct cli_sweep_opts *o, size_t i) {
+  size_t k;
+  if (o->only == NULL)
+    return true;
+  for (k = 0; k < o->nonly; k++)
+    if (o->only[k] == i)
+      return true;
+  return false;
+}
+
 /* Runs one sweep (see struct cli_sweep_opts). */
 int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   char dirbuf[NC_PATH_MAX], pointsdir[NC_PATH_MAX + 16], csv[NC_PATH_MAX + 16], name[NC_STR_MAX];
@@ -638,7 +652,15 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
       status = CLI_EXIT_USAGE;
       goto out;
     }
-  } else if ((status = cli_load(path, &scen)) != 0) {
+    for (i = 0; i < o->overlays.n; i++) {
+      memset(&err, 0, sizeof(err));
+      if (nc_scenario_add_overlay(scen, o->overlays.v[i], &err) != 0) {
+        nc_error_print(&err, stderr);
+        status = CLI_EXIT_USAGE;
+        goto out;
+      }
+    }
+  } else if ((status = cli_load_overlaid("sweep", path, &o->overlays, &scen)) != 0) {
     goto out;
   }
   s.n = nc_scenario_npoints(scen);
@@ -683,7 +705,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
       status = CLI_EXIT_USAGE;
       goto out;
     }
-    if (o->shard_n == 0 || i % o->shard_n == o->shard_k - 1)
+    if ((o->shard_n == 0 || i % o->shard_n == o->shard_k - 1) && cli__wanted(o, i))
       s.mine[s.nmine++] = i;
     else
       s.skip[i] = true;
@@ -851,6 +873,10 @@ int cli_cmd_sweep(int argc, char **argv) {
       if ((status = cli_sets_add(&o.sets, "sweep", a.arg)) != 0)
         goto out;
       break;
+    case OPT_OVERLAY:
+      if ((status = cli_overlays_add(&o.overlays, "sweep", a.arg)) != 0)
+        goto out;
+      break;
     case OPT_OUT:
       o.outdir = a.arg;
       break;
@@ -891,5 +917,6 @@ int cli_cmd_sweep(int argc, char **argv) {
   status = cli_sweep_exec(&o, NULL, 0);
 out:
   cli_sets_free(&o.sets);
+  cli_sets_free(&o.overlays);
   return status;
 }

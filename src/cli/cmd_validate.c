@@ -5,10 +5,11 @@
 
 #include "cli/cli.h"
 
-enum { OPT_SET = 1, OPT_HELP };
+enum { OPT_SET = 1, OPT_HELP, OPT_OVERLAY };
 
 static const struct cli_opt cli__validate_opts[] = {
     {"set", 's', true, OPT_SET},
+    {"overlay", 'O', true, OPT_OVERLAY},
     {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
 };
@@ -25,6 +26,7 @@ void cli_help_validate(FILE *f) {
           "\n"
           "Options:\n"
           "  -s, --set KEY=VALUE  Override a config key (may repeat), as for 'run'\n"
+          "  -O, --overlay FILE   Apply an overlay file (may repeat), as for 'run'\n"
           "  -h, --help           Show this help\n"
           "\n"
           "Exit status: 0 if every file is valid, 2 otherwise.\n"
@@ -36,12 +38,12 @@ void cli_help_validate(FILE *f) {
 
 /* Validates one file; 0 or CLI_EXIT_USAGE (the error already printed). */
 static int cli__validate_one(const char *path, const struct cli_sets *sets,
-                             struct nicsim_config *cfg) {
+                             const struct cli_sets *overlays, struct nicsim_config *cfg) {
   struct nc_scenario *scen = NULL;
   size_t n, i;
   int status;
 
-  if ((status = cli_load(path, &scen)) != 0)
+  if ((status = cli_load_overlaid("validate", path, overlays, &scen)) != 0)
     return status;
   status = cli_check_plots(scen);
   if (status == 0)
@@ -58,7 +60,7 @@ static int cli__validate_one(const char *path, const struct cli_sets *sets,
 /* nicsim validate: load and resolve without simulating. */
 int cli_cmd_validate(int argc, char **argv) {
   struct cli_args a;
-  struct cli_sets sets = {0};
+  struct cli_sets sets = {0}, overlays = {0};
   const char **files = NULL;
   struct nicsim_config *cfg = NULL;
   size_t nfiles = 0, i;
@@ -84,6 +86,10 @@ int cli_cmd_validate(int argc, char **argv) {
       if ((status = cli_sets_add(&sets, "validate", a.arg)) != 0)
         goto out;
       break;
+    case OPT_OVERLAY:
+      if ((status = cli_overlays_add(&overlays, "validate", a.arg)) != 0)
+        goto out;
+      break;
     case OPT_HELP:
       cli_help_validate(stdout);
       goto out;
@@ -94,11 +100,12 @@ int cli_cmd_validate(int argc, char **argv) {
     goto out;
   }
   for (i = 0; i < nfiles; i++)
-    if (cli__validate_one(files[i], &sets, cfg) != 0)
+    if (cli__validate_one(files[i], &sets, &overlays, cfg) != 0)
       status = CLI_EXIT_USAGE;
 out:
   free(cfg);
   free(files);
   cli_sets_free(&sets);
+  cli_sets_free(&overlays);
   return status;
 }

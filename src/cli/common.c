@@ -17,15 +17,17 @@
 const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
-           "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench, help";
+           "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench, "
+           "calibrate, help";
   if (strcmp(cmd, "run") == 0)
-    return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--point LABEL]\n"
-           "                  [--json FILE] [--csv FILE] [--trace FILE] [-q]";
+    return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--overlay FILE]...\n"
+           "                  [--point LABEL] [--json FILE] [--csv FILE] [--trace FILE] [-q]";
   if (strcmp(cmd, "validate") == 0)
-    return "usage: nicsim validate SCENARIO.yaml... [--set KEY=VALUE]...";
+    return "usage: nicsim validate SCENARIO.yaml... [--set KEY=VALUE]... [--overlay FILE]...";
   if (strcmp(cmd, "sweep") == 0)
-    return "usage: nicsim sweep SCENARIO.yaml [-o DIR] [-j N] [--set KEY=VALUE]... [-q]\n"
-           "                    [--dry-run] [--resume] [--force] [--shard K/N]";
+    return "usage: nicsim sweep SCENARIO.yaml [-o DIR] [-j N] [--set KEY=VALUE]...\n"
+           "                    [--overlay FILE]... [-q] [--dry-run] [--resume] [--force]\n"
+           "                    [--shard K/N]";
   if (strcmp(cmd, "merge") == 0)
     return "usage: nicsim merge DIR... [-o OUT] [-q]";
   if (strcmp(cmd, "plot") == 0)
@@ -37,6 +39,9 @@ const char *cli_synopsis(const char *cmd) {
   if (strcmp(cmd, "regress") == 0)
     return "usage: nicsim regress [SUITE.yaml] [--update] [--junit FILE] [-j N] [-o DIR]\n"
            "                      [--entry NAME]... [--check-determinism] [--force] [-q]";
+  if (strcmp(cmd, "calibrate") == 0)
+    return "usage: nicsim calibrate SPEC.yaml [-o DIR] [-j N] [--cv] [--resume] [--force]\n"
+           "                        [--no-plots] [-q]";
   return "usage: nicsim <command> [options]";
 }
 
@@ -53,14 +58,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-/* Adds one --set KEY=VALUE after checking its shape. */
-int cli_sets_add(struct cli_sets *s, const char *cmd, const char *arg) {
-  const char *eq = strchr(arg, '=');
+/* Appends arg to the list; 0, or CLI_EXIT_USAGE (out of memory, for command cmd). */
+static int cli__list_push(struct cli_sets *s, const char *cmd, const char *arg) {
   const char **v;
 
-  if (eq == NULL || eq == arg)
-    return cli_usage_error(cmd, "--set expects KEY=VALUE (e.g. nic.desc_spacing=32), got '%s'",
-                           arg);
   if (s->n == s->cap) {
     size_t cap = s->cap ? 2 * s->cap : 8;
     v = realloc(s->v, cap * sizeof(*v));
@@ -73,6 +74,23 @@ int cli_sets_add(struct cli_sets *s, const char *cmd, const char *arg) {
   }
   s->v[s->n++] = arg;
   return 0;
+}
+
+/* Adds one --set KEY=VALUE after checking its shape. */
+int cli_sets_add(struct cli_sets *s, const char *cmd, const char *arg) {
+  const char *eq = strchr(arg, '=');
+
+  if (eq == NULL || eq == arg)
+    return cli_usage_error(cmd, "--set expects KEY=VALUE (e.g. nic.desc_spacing=32), got '%s'",
+                           arg);
+  return cli__list_push(s, cmd, arg);
+}
+
+/* Adds one --overlay FILE. */
+int cli_overlays_add(struct cli_sets *s, const char *cmd, const char *arg) {
+  if (arg[0] == '\0')
+    return cli_usage_error(cmd, "--overlay needs a file name");
+  return cli__list_push(s, cmd, arg);
 }
 
 /* Frees the --set list. */
@@ -89,6 +107,34 @@ int cli_load(const char *path, struct nc_scenario **out) {
   if (nc_scenario_load(path, out, &err) != 0) {
     nc_error_print(&err, stderr);
     return CLI_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Loads a scenario and adds the overlay files, printing any error; warns of
+ * an overlay that sets a swept key. */
+int cli_load_overlaid(const char *cmd, const char *path, const struct cli_sets *overlays,
+                      struct nc_scenario **out) {
+  struct nc_error err;
+  size_t i, k;
+  int status;
+
+  if ((status = cli_load(path, out)) != 0)
+    return status;
+  for (i = 0; overlays != NULL && i < overlays->n; i++) {
+    memset(&err, 0, sizeof(err));
+    if (nc_scenario_add_overlay(*out, overlays->v[i], &err) != 0) {
+      nc_error_print(&err, stderr);
+      nc_scenario_free(*out);
+      *out = NULL;
+      return CLI_EXIT_USAGE;
+    }
+    for (k = 0; k < nc_scenario_nswept(*out); k++) {
+      const struct nc_key *key = nc_key_find(nc_scenario_swept_key(*out, k));
+      if (key != NULL && nc_scenario_overlay_sets(*out, i, key))
+        fprintf(stderr, "nicsim %s: warning: overlay %s sets the swept key %s in every point\n",
+                cmd, overlays->v[i], key->path);
+    }
   }
   return 0;
 }

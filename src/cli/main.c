@@ -32,6 +32,8 @@ static const struct cli_command cli__commands[] = {
      "Run the regression suite against stored baselines (tolerances, JUnit XML)"},
     {"bench", cli_cmd_bench, cli_help_bench,
      "Measure simulation speed: standard workloads and the bare SystemC kernel"},
+    {"calibrate", cli_cmd_calibrate, cli_help_calibrate,
+     "Fit a platform's unknowns to a board's measurements, then predict others"},
 };
 #define CLI__NCOMMANDS (sizeof(cli__commands) / sizeof(cli__commands[0]))
 
@@ -59,7 +61,9 @@ static void cli__help(FILE *f) {
              "  nicsim demo -o demo                         # sweep + plots + report\n"
              "  nicsim regress --junit regress.xml          # tests/regress/suite.yaml\n"
              "  nicsim bench --json bench.json              # speed (docs/performance.md)\n"
-             "\nSee docs/cli.md, docs/sweeps.md, docs/regress.md, docs/config.md and docs/metrics.md.\n");
+             "  nicsim calibrate spec.yaml -o out/cal       # fit unknowns (docs/calibration.md)\n"
+             "\nSee docs/cli.md, docs/sweeps.md, docs/regress.md, docs/calibration.md, docs/config.md\n"
+             "and docs/metrics.md.\n");
 }
 
 /* The command with this name, or NULL. */

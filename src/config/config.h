@@ -4,7 +4,8 @@
  * scenario YAML files (libyaml), with --set overrides and sweep points.
  *
  * Resolution order for one simulation point (later wins):
- *   schema defaults < platform file < scenario sections < sweep point < --set
+ *   schema defaults < platform file < scenario sections < sweep point
+ *   < overlay files (--overlay) < --set
  * Every value remembers where it came from (file:line:col), so any error,
  * including a semantic one found after merging, names the place to fix.
  */
@@ -48,7 +49,14 @@ NC_SECTIONS(NC_DECLARE_SECTION)
 enum nc_key_id { NC_SECTIONS(NC_DECLARE_SECTION_IDS) NC_KEY__COUNT };
 
 /* The layers of the resolution order above: a later layer has a higher value. */
-enum nc_layer { NC_LAYER_DEFAULT, NC_LAYER_PLATFORM, NC_LAYER_SCENARIO, NC_LAYER_POINT, NC_LAYER_SET };
+enum nc_layer {
+  NC_LAYER_DEFAULT,
+  NC_LAYER_PLATFORM,
+  NC_LAYER_SCENARIO,
+  NC_LAYER_POINT,
+  NC_LAYER_OVERLAY, /* an overlay file (--overlay, nc_scenario_add_overlay) */
+  NC_LAYER_SET
+};
 
 /* Where a value came from. file is "<default>" for schema defaults,
  * "<command line>" for --set (col is then the column in the argument). */
@@ -130,6 +138,19 @@ int nc_scenario_load_string(const char *name, const char *text, struct nc_scenar
  * scenarios/default.yaml, then scenarios/seeds/default.yaml). */
 int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct nc_error *err);
 void nc_scenario_free(struct nc_scenario *s);
+
+/* Adds an overlay file to a loaded scenario: a file of configuration keys
+ * (sections or dotted keys, plus optional name and description, as a
+ * platform file) applied to every point after the sweep point and before
+ * the --set overrides, overlays in the order added. `nicsim calibrate`
+ * writes one (calibrated.yaml); run, sweep and validate take --overlay FILE.
+ * Returns 0, or -1 with *err at the file:line:col of the mistake. */
+int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_error *err);
+/* Number of overlays added, and overlay i's file (NULL if none). */
+size_t nc_scenario_noverlays(const struct nc_scenario *s);
+const char *nc_scenario_overlay_file(const struct nc_scenario *s, size_t i);
+/* True if overlay i sets key k. */
+bool nc_scenario_overlay_sets(const struct nc_scenario *s, size_t i, const struct nc_key *k);
 
 /* Sweep points: the cartesian product of `sweep.axes` with the labelled
  * `sweep.points` (see docs/config.md). 0 when the scenario has no sweep. */

@@ -101,6 +101,23 @@ void nc__node_free(struct nc__node *n);
 /* Human name of a node kind: "a mapping", "a sequence", "a single value". */
 const char *nc__node_kind_name(const struct nc__node *n);
 
+/* The value of key in mapping m, or NULL (also when m is not a mapping);
+ * *kn (if not NULL) gets the key node. */
+const struct nc__node *nc__map_get(const struct nc__node *m, const char *key,
+                                   const struct nc__node **kn);
+/* Checks that mapping m (named what in messages) holds only the given keys:
+ * another fills *err at it (in file) with "did you mean" when one is close.
+ * Returns 0 or -1. For files beside scenarios (calibration specs). */
+int nc__map_only(const char *file, struct nc_error *err, const struct nc__node *m,
+                 const char *what, const char *const *words, size_t nwords);
+
+/* Reads mapping m of KEY: VALUE config overrides (named what in messages,
+ * e.g. "set") into *sets as malloc'd "KEY=VALUE" strings (*nsets of them;
+ * the caller frees them, also after an error), each checked as --set with
+ * the error at its place in file. Returns 0 or -1 with *err filled. */
+int nc__map_sets(const char *file, struct nc_error *err, const struct nc__node *m,
+                 const char *what, char ***sets, size_t *nsets);
+
 /* Reads a whole file (at most NC__MAX_FILE_BYTES) into a malloc'd,
  * NUL-terminated buffer. Returns NULL with *err filled. */
 char *nc__read_file(const char *path, size_t *len, struct nc_error *err);

@@ -1,5 +1,6 @@
-/* scenario.c: loads scenario and platform files, expands sweeps into labelled points, and
- * resolves a point: defaults < platform < scenario < sweep point < --set. */
+/* scenario.c: loads scenario, platform and overlay files, expands sweeps into labelled
+ * points, and resolves a point: defaults < platform < scenario < sweep point < overlays
+ * < --set. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <stdarg.h>
@@ -96,6 +97,9 @@ struct nc_scenario {
   char **labels;
   const char **swept;
   size_t nswept;
+  struct nc__layer *overlays; /* overlay files, in the order added */
+  int *overlay_file;          /* index into files of each overlay */
+  size_t noverlays;
 };
 
 /* Loading context. */
@@ -106,7 +110,7 @@ struct loader {
   char dir[NC_PATH_MAX];    /* directory of the scenario file ("" for the current one) */
 };
 
-enum file_kind { KIND_SCENARIO, KIND_PLATFORM, KIND_POINT };
+enum file_kind { KIND_SCENARIO, KIND_PLATFORM, KIND_POINT, KIND_OVERLAY };
 
 /* ---- small helpers -------------------------------------------------------------- */
 
@@ -262,10 +266,11 @@ static int assign(struct loader *L, int file, struct nc__layer *l, const struct 
   }
   char seq_hint[400];
   nc__fmt(seq_hint, sizeof seq_hint,
-          kind == KIND_POINT ? "a sweep point sets one value per key; list values under "
-                               "sweep.axes to sweep them"
-                             : "to sweep it, list the values under sweep.axes, e.g. sweep: "
-                               "{axes: {%s: [a, b]}}",
+          kind == KIND_POINT     ? "a sweep point sets one value per key; list values under "
+                                   "sweep.axes to sweep them"
+          : kind == KIND_OVERLAY ? "an overlay sets one value per key (%s)"
+                                 : "to sweep it, list the values under sweep.axes, e.g. sweep: "
+                                   "{axes: {%s: [a, b]}}",
           k->path);
   union nc__v v2;
   if (parse_value(L, file, k, v, &v2, seq_hint)) return -1;
@@ -345,7 +350,7 @@ static int unknown_top(struct loader *L, int file, const struct nc__node *kn, en
   static const char *const scen_words[] = {"name", "description", "platform", "sweep", "plots"};
   static const char *const point_words[] = {"label", "platform"};
   const char *const *words = kind == KIND_POINT ? point_words : scen_words;
-  size_t nwords = kind == KIND_POINT ? 2 : kind == KIND_PLATFORM ? 2 : 5;
+  size_t nwords = kind == KIND_SCENARIO ? 5 : 2;
   char hint[512], list[400];
   const char *best = NULL;
   size_t bestd = (size_t)-1, len = strlen(kn->text);
@@ -372,6 +377,8 @@ static int unknown_top(struct loader *L, int file, const struct nc__node *kn, en
   else if (kind == KIND_PLATFORM)
     nc__fmt(hint, sizeof hint, "a platform file holds name, description and the sections %s",
             list);
+  else if (kind == KIND_OVERLAY)
+    nc__fmt(hint, sizeof hint, "an overlay holds name, description and the sections %s", list);
   else
     nc__fmt(hint, sizeof hint,
             "the top level holds name, description, platform, sweep and the sections %s", list);
@@ -1139,6 +1146,12 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
                "a platform file holds only name, description and configuration sections; "
                "name platforms and sweeps in a scenario",
                "'%s' is not allowed in a platform file", w);
+    } else if (kind == KIND_OVERLAY && (strcmp(w, "platform") == 0 || strcmp(w, "sweep") == 0 ||
+                                        strcmp(w, "plots") == 0)) {
+      r = fail(L, file, kn,
+               "an overlay holds only name, description and configuration keys; name platforms, "
+               "sweeps and plots in the scenario",
+               "'%s' is not allowed in an overlay", w);
     } else {
       r = load_entry(L, file, layer, kn, vn, kind);
       if (r == 1) r = unknown_top(L, file, kn, kind);
@@ -1187,6 +1200,9 @@ void nc_scenario_free(struct nc_scenario *s) {
   free(s->baseline);
   free(s->plots);
   free(s->swept);
+  for (size_t i = 0; i < s->noverlays; i++) layer_free(&s->overlays[i]);
+  free(s->overlays);
+  free(s->overlay_file);
   free(s);
 }
 
@@ -1281,6 +1297,59 @@ int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct 
   }
   nc__fmt(disp, sizeof disp, "%s%s", BUILTIN_PREFIX, rel);
   return load_text(disp, text, strlen(text), out, err);
+}
+
+/* Adds an overlay file: its keys apply to every point after the sweep point. */
+int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_error *err) {
+  struct nc_error dummy;
+  if (!err) err = &dummy;
+  if (!s || !path || !path[0]) {
+    nc__error_set(err, path ? path : "", 0, 0, NULL, "no overlay file given");
+    return -1;
+  }
+  size_t len = 0;
+  char *text = nc__read_file(path, &len, err);
+  if (!text) return -1;
+  struct nc__layer *ov = realloc(s->overlays, (s->noverlays + 1) * sizeof *ov);
+  if (ov) s->overlays = ov;
+  int *of = ov ? realloc(s->overlay_file, (s->noverlays + 1) * sizeof *of) : NULL;
+  if (of) s->overlay_file = of;
+  int file = of ? add_file(s, path) : -1;
+  if (file < 0) {
+    free(text);
+    nc__error_set(err, path, 0, 0, NULL, "out of memory");
+    return -1;
+  }
+  struct loader L;
+  memset(&L, 0, sizeof L);
+  L.s = s;
+  L.err = err;
+  struct nc__layer layer = {0};
+  struct nc__node *root = nc__yaml_parse(path, text, len, err);
+  free(text);
+  if (!root || load_top(&L, file, root, KIND_OVERLAY, &layer)) {
+    nc__node_free(root);
+    layer_free(&layer);
+    return -1;
+  }
+  nc__node_free(root);
+  s->overlays[s->noverlays] = layer;
+  s->overlay_file[s->noverlays] = file;
+  s->noverlays++;
+  return 0;
+}
+
+/* Number of overlays added. */
+size_t nc_scenario_noverlays(const struct nc_scenario *s) { return s ? s->noverlays : 0; }
+
+/* File of overlay i, or NULL. */
+const char *nc_scenario_overlay_file(const struct nc_scenario *s, size_t i) {
+  return s && i < s->noverlays ? s->files[s->overlay_file[i]] : NULL;
+}
+
+/* True if overlay i sets key k. */
+bool nc_scenario_overlay_sets(const struct nc_scenario *s, size_t i, const struct nc_key *k) {
+  return s && i < s->noverlays && layer_find(&s->overlays[i], k) != NULL;
 }
 
 /* ---- sweep queries ------------------------------------------------------------------- */
@@ -1411,6 +1480,7 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
     nc__fmt(out->name, sizeof out->name, "%.*s", (int)n, base);
   }
   if (s->description) nc__fmt(out->description, sizeof out->description, "%s", s->description);
+  for (size_t i = 0; i < s->noverlays; i++) apply_layer(s, out, NC_LAYER_OVERLAY, &s->overlays[i]);
   for (size_t i = 0; i < nsets; i++)
     if (nc_config_set(out, sets[i], err)) return -1;
   return nc_config_check(out, err);

@@ -4,6 +4,7 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -43,6 +44,90 @@ const char *nc__node_kind_name(const struct nc__node *n) {
   case NC__SEQ: return "a list";
   }
   return "a node";
+}
+
+/* The value of key in mapping m (NULL if absent); *kn gets the key node. */
+const struct nc__node *nc__map_get(const struct nc__node *m, const char *key,
+                                   const struct nc__node **kn) {
+  for (size_t i = 0; m && m->kind == NC__MAP && i < m->n; i++)
+    if (strcmp(m->items[2 * i]->text, key) == 0) {
+      if (kn) *kn = m->items[2 * i];
+      return m->items[2 * i + 1];
+    }
+  return NULL;
+}
+
+/* Refuses a key of mapping m that is not among words, with a suggestion. */
+int nc__map_only(const char *file, struct nc_error *err, const struct nc__node *m,
+                 const char *what, const char *const *words, size_t nwords) {
+  for (size_t i = 0; m->kind == NC__MAP && i < m->n; i++) {
+    const struct nc__node *k = m->items[2 * i];
+    size_t j, best = nwords, bestd = 3;
+    char list[256] = "", hint[400];
+    for (j = 0; j < nwords && strcmp(k->text, words[j]) != 0; j++) {
+      size_t d = nc__edit_distance(k->text, words[j]);
+      if (d < bestd) bestd = d, best = j;
+    }
+    if (j < nwords) continue;
+    for (j = 0; j < nwords; j++)
+      nc__fmt(list + strlen(list), sizeof list - strlen(list), "%s%s", j ? ", " : "", words[j]);
+    if (best < nwords)
+      nc__fmt(hint, sizeof hint, "did you mean '%s'? %s takes: %s", words[best], what, list);
+    else
+      nc__fmt(hint, sizeof hint, "%s takes: %s", what, list);
+    nc__error_set(err, file, k->line, k->col, hint, "unknown key '%s' in %s", k->text, what);
+    return -1;
+  }
+  return 0;
+}
+
+/* Reads mapping m of KEY: VALUE overrides into "KEY=VALUE" strings, each
+ * checked as --set. */
+int nc__map_sets(const char *file, struct nc_error *err, const struct nc__node *m,
+                 const char *what, char ***sets, size_t *nsets) {
+  struct nicsim_config *c;
+  if (m->kind != NC__MAP) {
+    nc__error_set(err, file, m->line, m->col, "e.g. set: {nic.desc_spacing: 32}",
+                  "%s must be a mapping of config keys to values", what);
+    return -1;
+  }
+  *sets = calloc(m->n ? m->n : 1, sizeof **sets);
+  c = malloc(sizeof *c);
+  if (!*sets || !c) {
+    free(c);
+    nc__error_set(err, file, m->line, m->col, NULL, "out of memory");
+    return -1;
+  }
+  nc_config_defaults(c);
+  for (size_t i = 0; i < m->n; i++) {
+    const struct nc__node *k = m->items[2 * i], *v = m->items[2 * i + 1];
+    size_t len = strlen(k->text) + strlen(v->text) + 2;
+    struct nc_error se;
+    if (v->kind != NC__SCALAR) {
+      free(c);
+      nc__error_set(err, file, v->line, v->col, NULL, "%s: %s must be a single value", what,
+                    k->text);
+      return -1;
+    }
+    if (((*sets)[*nsets] = malloc(len)) == NULL) {
+      free(c);
+      nc__error_set(err, file, v->line, v->col, NULL, "out of memory");
+      return -1;
+    }
+    snprintf((*sets)[*nsets], len, "%s=%s", k->text, v->text);
+    (*nsets)++;
+    /* The same check as --set, with the error moved to the file. */
+    memset(&se, 0, sizeof se);
+    if (nc_config_set(c, (*sets)[*nsets - 1], &se) != 0) {
+      const struct nc__node *at = nc_key_find(k->text) ? v : k;
+      free(c);
+      nc__error_set(err, file, at->line, at->col, se.hint[0] ? se.hint : NULL, "%s: %s", what,
+                    se.msg);
+      return -1;
+    }
+  }
+  free(c);
+  return 0;
 }
 
 /* Frees a node and its children (depth is bounded by NC__MAX_DEPTH). */

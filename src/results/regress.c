@@ -145,44 +145,9 @@ static int rg__metrics(struct rg__loader *L, const struct nc__node *m,
 /* The set: mapping of an entry: KEY: VALUE overrides, checked as --set. */
 static int rg__sets(struct rg__loader *L, const struct nc__node *m,
                     struct nicsim_regress_entry *e) {
-  struct nicsim_config *c;
-  if (m->kind != NC__MAP)
-    return RG__FAIL(L, m, "e.g. set: {nic.desc_spacing: 32}",
-                    "entry '%s': 'set' must be a mapping of config keys to values", e->name);
-  e->sets = calloc(m->n ? m->n : 1, sizeof *e->sets);
-  c = malloc(sizeof *c);
-  if (!e->sets || !c) {
-    free(c);
-    return RG__FAIL(L, m, NULL, "out of memory");
-  }
-  nc_config_defaults(c);
-  for (size_t i = 0; i < m->n; i++) {
-    const struct nc__node *k = m->items[2 * i], *v = m->items[2 * i + 1];
-    size_t len = strlen(k->text) + strlen(v->text) + 2;
-    if (v->kind != NC__SCALAR) {
-      free(c);
-      return RG__FAIL(L, v, NULL, "entry '%s': set: %s must be a single value", e->name, k->text);
-    }
-    e->sets[e->nsets] = malloc(len);
-    if (!e->sets[e->nsets]) {
-      free(c);
-      return RG__FAIL(L, v, NULL, "out of memory");
-    }
-    snprintf(e->sets[e->nsets], len, "%s=%s", k->text, v->text);
-    e->nsets++;
-    /* The same check as --set, with the error moved to the suite file. */
-    struct nc_error se;
-    memset(&se, 0, sizeof se);
-    if (nc_config_set(c, e->sets[e->nsets - 1], &se) != 0) {
-      const struct nc__node *at = nc_key_find(k->text) ? v : k;
-      free(c);
-      nc__error_set(L->err, L->file, at->line, at->col, se.hint[0] ? se.hint : NULL,
-                    "entry '%s': set: %s", e->name, se.msg);
-      return -1;
-    }
-  }
-  free(c);
-  return 0;
+  char what[128];
+  nc__fmt(what, sizeof what, "entry '%s': set", e->name);
+  return nc__map_sets(L->file, L->err, m, what, &e->sets, &e->nsets);
 }
 
 /* True if name is a usable entry name (it names a file): [A-Za-z0-9._-]+,

@@ -208,7 +208,7 @@ TEST(IrqAffinity, TcpAndBothLockModelsAreCleanAndDeterministic) {
  * several cores wait for the lock at once, and one woken by a release may
  * synchronise while it accounts its spin; another waiter must not take the
  * lock meanwhile (two holders is a violation that fails the run: the TX run
- * on 6 cores hit it before CpuCore::lock waited again). */
+ * on 6 cores hit it before KernelLocks::lock waited again). */
 TEST(IrqAffinity, BigLockWithManyCoresHasOneHolder) {
   for (const char *run : {"cpu.cores=6 traffic.mode=tx run.duration_us=1000",
                           "cpu.cores=8 traffic.mode=bidir run.duration_us=400"}) {

@@ -95,6 +95,68 @@ TEST(ConfigResolve, OrderDefaultsPlatformScenarioPointSet) {
   EXPECT_STREQ(c.label, "");
 }
 
+// Overlays (--overlay, nicsim calibrate's calibrated.yaml): after the sweep
+// point, before --set, in the order added, errors located in the overlay.
+TEST(ConfigOverlay, AppliesAfterThePointAndBeforeSet) {
+  TempDir d;
+  std::string scen = d.write("s.yaml", "nic: {desc_spacing: 48}\n"
+                                       "sweep:\n"
+                                       "  points:\n"
+                                       "    - {label: pt, driver.napi_budget: 8}\n");
+  std::string ov1 = d.write("o1.yaml", "name: calibrated\n"
+                                       "# C: fitted\n"
+                                       "driver.napi_budget: 32\n"
+                                       "nic: {reg_read_ns: 700, desc_spacing: 64}\n");
+  std::string ov2 = d.write("o2.yaml", "nic.reg_read_ns: 900\n");
+  Loaded l;
+  l.rc = nc_scenario_load(scen.c_str(), &l.s, &l.err);
+  ASSERT_EQ(l.rc, 0) << printed(l.err);
+  nc_error e{};
+  ASSERT_EQ(nc_scenario_add_overlay(l.s, ov1.c_str(), &e), 0) << printed(e);
+  ASSERT_EQ(nc_scenario_add_overlay(l.s, ov2.c_str(), &e), 0) << printed(e);
+  EXPECT_EQ(nc_scenario_noverlays(l.s), 2u);
+  EXPECT_EQ(std::string(nc_scenario_overlay_file(l.s, 1)), ov2);
+  EXPECT_TRUE(nc_scenario_overlay_sets(l.s, 0, nc_key_find("driver.napi_budget")));
+  EXPECT_FALSE(nc_scenario_overlay_sets(l.s, 1, nc_key_find("driver.napi_budget")));
+  nicsim_config c;
+  ASSERT_EQ(resolve(l, 0, &c, &e, {"nic.desc_spacing=16"}), 0) << printed(e);
+  EXPECT_EQ(c.driver.napi_budget, 32); // over the point
+  EXPECT_EQ(origin_of(c, "driver.napi_budget"), ov1 + ":3:21");
+  EXPECT_EQ(c.origin[NC_KEY_driver_napi_budget].layer, NC_LAYER_OVERLAY);
+  EXPECT_EQ(c.nic.reg_read_ns, 900.0); // the later overlay wins
+  EXPECT_EQ(c.nic.desc_spacing, 16);   // --set wins over the overlay
+  EXPECT_STREQ(c.name, "s");           // an overlay's name names nothing
+}
+
+TEST(ConfigOverlay, ErrorsAreLocatedInTheOverlay) {
+  TempDir d;
+  Loaded l;
+  load_text(l, "nic: {desc_spacing: 32}\n");
+  ASSERT_EQ(l.rc, 0) << printed(l.err);
+  struct Case {
+    const char *text, *where, *msg, *hint;
+  } cases[] = {
+      {"nic.reg_read_n: 5\n", ":1:1", "unknown key 'nic.reg_read_n'", "did you mean 'nic.reg_read_ns'?"},
+      {"nic: {reg_read_ns: -1}\n", ":1:20", "out of range", ""},
+      {"platform: x86-gen3\n", ":1:1", "'platform' is not allowed in an overlay", "an overlay holds"},
+      {"sweep: {axes: {nic.desc_spacing: [16]}}\n", ":1:1", "'sweep' is not allowed in an overlay", ""},
+      {"nic.reg_read_ns: 5\nnic: {reg_read_ns: 6}\n", ":2:7", "set twice", ""},
+      {"nic.reg_read_ns: [5, 6]\n", ":1:18", "takes a single value", "an overlay sets one value"},
+  };
+  for (const Case &c : cases) {
+    std::string p = d.write("bad.yaml", c.text);
+    nc_error e{};
+    EXPECT_EQ(nc_scenario_add_overlay(l.s, p.c_str(), &e), -1) << c.text;
+    EXPECT_EQ(where(e), p + c.where) << c.text << printed(e);
+    EXPECT_NE(std::string(e.msg).find(c.msg), std::string::npos) << printed(e);
+    EXPECT_NE(std::string(e.hint).find(c.hint), std::string::npos) << printed(e);
+  }
+  EXPECT_EQ(nc_scenario_noverlays(l.s), 0u);
+  nc_error e{};
+  EXPECT_EQ(nc_scenario_add_overlay(l.s, (d.path + "/missing.yaml").c_str(), &e), -1);
+  EXPECT_NE(std::string(e.msg).find("cannot"), std::string::npos) << printed(e);
+}
+
 TEST(ConfigResolve, SetErrorsInResolve) {
   Loaded l;
   load_text(l, "nic: {desc_spacing: 32}\n");
