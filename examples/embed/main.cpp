@@ -70,7 +70,7 @@ class Platform : public sc_core::sc_module {
         mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
             nicsim::HostMemory::default_msi_addr(static_cast<uint64_t>(cfg.memory.size_mb) << 20)),
         nic("nic", nicsim::nic_params(cfg)),
-        cpu("cpu", cfg, mem),
+        cpu("cpu", nicsim::cpu_params(cfg), mem),
         pcie("pcie", nicsim::pcie_params(cfg)),
         m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
         m_duration_ps(us_to_ps(cfg.run.duration_us)) {

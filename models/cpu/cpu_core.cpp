@@ -65,44 +65,67 @@ const nk_platform_ops kOpsTxq = {op_load,    op_store,  op_copy,     op_cache_ma
 
 }  // namespace
 
-CpuCore::CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemoryIf &mem)
+void CpuCore::Params::bind(ParamBinder &b) {
+  b.key("cpu.cores", cores);
+  b.key("cpu.app_core", app_core);
+  b.key("cpu.locking", txq_locking, {{"big", false}, {"txq", true}});
+  b.key("cpu.irq_affinity", irq_spread, {{"core0", false}, {"spread", true}});
+  b.key("cpu.clock_mhz", clock_mhz);
+  b.key("cpu.quantum_ns", quantum_ps, Conv::NsToPs);
+  b.key("cpu.cached_access_cycles", cached_access_cycles);
+  b.key("cpu.uncached_store_cycles", uncached_store_cycles);
+  b.key("cpu.mmio_write_cycles", mmio_write_cycles);
+  b.key("cpu.barrier_cycles", barrier_cycles);
+  b.key("cpu.cache_maint_cycles_per_line", cache_maint_cycles_per_line);
+  b.key("cpu.llc_hit_cycles", llc_hit_cycles);
+  b.key("cpu.cache_sets", cache_sets);
+  b.key("cpu.cache_ways", cache_ways);
+  b.key("cpu.cache_line_bytes", cache_line_bytes);
+  b.key("cpu.msi_latency_ns", msi_latency_ps, Conv::NsToPs);
+  b.key("cpu.wc_buffers", wc_buffers);
+  b.key("cpu.wc_flush_cycles", wc_flush_cycles);
+  memcpy.bind(b);
+  stack.bind(b);
+  app.bind(b);
+}
+
+CpuCore::CpuCore(sc_core::sc_module_name name, const Params &p, HostMemoryIf &mem)
     : sc_module(name),
       mmio("mmio"),
-      m_cfg(cfg),
+      m_p(p),
       m_mem(mem),
       m_bytes(mem.data()),
       m_mem_size(mem.size()),
-      m_ncores(static_cast<int>(std::max<int64_t>(1, cfg.cpu.cores))),
-      m_app_core(cfg.cpu.cores >= 2 ? static_cast<int>(cfg.cpu.app_core) : 0),
-      m_cores(static_cast<size_t>(std::max<int64_t>(1, cfg.cpu.cores))),
+      m_ncores(std::max(1, p.cores)),
+      m_app_core(p.cores >= 2 ? p.app_core : 0),
+      m_cores(static_cast<size_t>(std::max(1, p.cores))),
       m_cur(&m_cores[0]),
-      m_txq(cfg.cpu.cores >= 2 && cfg.cpu.locking == NC_LOCKING_TXQ),
-      m_spread(cfg.cpu.cores >= 2 && cfg.cpu.irq_affinity == NC_IRQ_AFFINITY_SPREAD),
-      m_ps_per_cycle(1e6 / cfg.cpu.clock_mhz),
-      m_uncached_load_ps(static_cast<uint64_t>(std::llround(cfg.memory.uncached_load_ns * 1000.0))),
-      m_cache(static_cast<uint32_t>(cfg.cpu.cache_sets), static_cast<uint32_t>(cfg.cpu.cache_ways),
-              static_cast<uint32_t>(cfg.cpu.cache_line_bytes)),
-      m_memcpy(MemcpyParams::from_config(cfg)),
-      m_dram_ps(static_cast<uint64_t>(std::llround(cfg.memory.dram_latency_ns * 1000.0))),
+      m_txq(p.cores >= 2 && p.txq_locking),
+      m_spread(p.cores >= 2 && p.irq_spread),
+      m_ps_per_cycle(1e6 / p.clock_mhz),
+      m_uncached_load_ps(p.uncached_load_ps),
+      m_cache(p.cache_sets, p.cache_ways, p.cache_line_bytes),
+      m_memcpy(p.memcpy),
+      m_dram_ps(p.dram_ps),
       m_prof_memcpy(nk_prof_id("memcpy", NK_CLASS_OTHER)),
       m_prof_cache_maint(nk_prof_id("cache_maint", NK_CLASS_OTHER)),
-      m_wc(static_cast<unsigned>(cfg.cpu.wc_buffers)),
-      m_irq(*this, static_cast<uint64_t>(std::llround(cfg.cpu.msi_latency_ns * 1000.0))),
+      m_wc(p.wc_buffers),
+      m_irq(*this, p.msi_latency_ps),
       m_locks(*this),
-      m_stack(*this, cfg),
-      m_app(*this, cfg),
-      m_sched(*this, static_cast<uint64_t>(std::llround((cfg.run.duration_us + cfg.run.drain_us) * 1e6))) {
+      m_stack(*this, p.stack),
+      m_app(*this, p.app),
+      m_sched(*this, p.end_ps) {
   m_mmio_gps.reset(new tlm::tlm_generic_payload[m_cores.size()]);
   m_platform.ops = m_txq ? &kOpsTxq : &kOps;
   m_platform.ctx = this;
   m_platform.mem = mem.data();
   m_platform.mem_size = mem.size();
-  m_platform.coherent_dma = cfg.memory.coherent_dma;
+  m_platform.coherent_dma = p.coherent_dma;
   m_platform.msi_addr = mem.msi_addr();
-  tlm::tlm_global_quantum::instance().set(ps(static_cast<uint64_t>(std::llround(cfg.cpu.quantum_ns * 1000.0))));
+  tlm::tlm_global_quantum::instance().set(ps(p.quantum_ps));
   for (CoreCtx &x : m_cores) x.qk.reset(kernel_now_ps());
   if (m_ncores >= 2) m_prof_lock_wait = nk_prof_id("lock_wait", NK_CLASS_OTHER);
-  if (cfg.iommu.enabled) {
+  if (p.iommu) {
     m_prof_iommu_map = nk_prof_id("iommu_map", NK_CLASS_OTHER);
     m_prof_iommu_unmap = nk_prof_id("iommu_unmap", NK_CLASS_OTHER);
   }
@@ -403,18 +426,18 @@ void CpuCore::store(uint64_t pa, uint64_t val, unsigned size) {
       m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes());
     }
     cache_write(pa, size);
-    spend(m_cfg.cpu.cached_access_cycles);
+    spend(m_p.cached_access_cycles);
   } else if (m_mem.attr(pa) == NK_MEM_WC) {
     /* Merged into a write-combining buffer; a burst leaves when a line fills
      * or the oldest buffer is evicted for a new line. */
     count([](CpuCounters &c) { c.wc_stores++; });
-    spend(m_cfg.cpu.cached_access_cycles);
+    spend(m_p.cached_access_cycles);
     wc_bursts(m_wc.store(pa, size));
   } else {
     wc_bursts(m_wc.flush_all()); /* an uncached store drains the WC buffers first */
     count([](CpuCounters &c) { c.uncached_stores++; });
     m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes()); /* buffered: no stall */
-    spend(m_cfg.cpu.uncached_store_cycles);
+    spend(m_p.uncached_store_cycles);
   }
 }
 
@@ -483,7 +506,7 @@ void CpuCore::copy(uint64_t dst, uint64_t src, uint64_t len) {
 
 void CpuCore::cache_maint(uint64_t pa, uint64_t len, nk_cache_op op) {
   if (len == 0 || !check_range(pa, len, "cache maintenance")) return;
-  const uint64_t line = static_cast<uint64_t>(m_cfg.cpu.cache_line_bytes);
+  const uint64_t line = static_cast<uint64_t>(m_p.cache_line_bytes);
   const uint64_t lines = (pa + len + line - 1) / line - pa / line;
   /* Clean writes dirty lines back (memory already holds their bytes) and
    * keeps them; invalidate drops them, so the next load reads memory. */
@@ -496,7 +519,7 @@ void CpuCore::cache_maint(uint64_t pa, uint64_t len, nk_cache_op op) {
       m_cache.drop(l);
   }
   count([lines](CpuCounters &c) { c.cache_lines += lines; });
-  const double cycles = static_cast<double>(lines) * m_cfg.cpu.cache_maint_cycles_per_line;
+  const double cycles = static_cast<double>(lines) * m_p.cache_maint_cycles_per_line;
   spend(cycles, m_prof_cache_maint);
 }
 
@@ -519,10 +542,10 @@ void CpuCore::cached_read(uint64_t pa, unsigned len, uint8_t *out) {
     if (l->llc) {
       /* DDIO placed it in the LLC: the first touch brings it to the core. */
       count([](CpuCounters &c) { c.llc_hits++; });
-      hit_cycles += m_cfg.cpu.llc_hit_cycles;
+      hit_cycles += m_p.llc_hit_cycles;
       l->llc = false;
     } else {
-      hit_cycles += m_cfg.cpu.cached_access_cycles;
+      hit_cycles += m_p.cached_access_cycles;
     }
     if (l->stale) {
       /* The core reads its cached copy, not what the device wrote. */
@@ -577,12 +600,12 @@ void CpuCore::dma_access(uint64_t pa, uint32_t len, bool write) {
   const uint64_t line = m_cache.line_bytes();
   for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += line) {
     Cache::Line *l = m_cache.find(a);
-    if (m_cfg.memory.coherent_dma) {
+    if (m_p.coherent_dma) {
       /* Coherent: the root complex snoops. A read gets the CPU's data
        * (memory holds it already); a write invalidates the line, or with
        * DDIO allocates it in the last-level cache with the new bytes. */
       if (!write) continue;
-      if (m_cfg.memory.ddio) {
+      if (m_p.ddio) {
         if (!l) l = m_cache.fill(a, m_bytes);
         else std::memcpy(m_cache.data(l), m_bytes + a, line);
         l->dirty = false;
@@ -666,12 +689,12 @@ void CpuCore::mmio_write32(uint32_t off, uint32_t val) {
                   gp.get_response_string().c_str());
     violation(msg);
   }
-  spend(m_cfg.cpu.mmio_write_cycles);
+  spend(m_p.mmio_write_cycles);
 }
 
 void CpuCore::barrier(nk_barrier b) {
   count([](CpuCounters &c) { c.barriers++; });
-  spend(m_cfg.cpu.barrier_cycles);
+  spend(m_p.barrier_cycles);
   /* Store-ordering barriers (sfence/mfence; dmb st) send out the WC buffers; rmb does not. */
   if (b == NK_BARRIER_MB || b == NK_BARRIER_WMB || b == NK_BARRIER_DMA_WMB) wc_bursts(m_wc.flush_all());
 }
@@ -680,18 +703,18 @@ void CpuCore::wc_bursts(unsigned n) {
   if (n == 0) return;
   count([n](CpuCounters &c) { c.wc_flushes += n; });
   for (unsigned i = 0; i < n; i++) m_mem.cpu_dram_access(local_time_ps(), WcBuffers::kLineBytes);
-  spend(static_cast<double>(n) * m_cfg.cpu.wc_flush_cycles);
+  spend(static_cast<double>(n) * m_p.wc_flush_cycles);
 }
 
 void CpuCore::iommu_map(uint64_t pa, uint64_t len, bool map) {
-  if (!m_cfg.iommu.enabled || len == 0) return;
+  if (!m_p.iommu || len == 0) return;
   if (map) {
     count([](CpuCounters &c) { c.iommu_maps++; });
-    spend(m_cfg.iommu.map_cycles, m_prof_iommu_map);
+    spend(m_p.iommu_map_cycles, m_prof_iommu_map);
     return;
   }
   count([](CpuCounters &c) { c.iommu_unmaps++; });
-  spend(m_cfg.iommu.unmap_cycles, m_prof_iommu_unmap);
+  spend(m_p.iommu_unmap_cycles, m_prof_iommu_unmap);
   /* Strict mode: the unmap returns once the IOTLB invalidation is done, so
    * it takes effect at the core's time; no DMA after it uses the old entry. */
   sync();

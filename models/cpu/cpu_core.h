@@ -35,7 +35,7 @@
 #include <tlm_utils/simple_initiator_socket.h>
 #include <vector>
 
-#include "config/config.h"
+#include "common/params.h"
 #include "cpu/cache.h"
 #include "cpu/cpu_counters.h"
 #include "cpu/host_app.h"
@@ -62,9 +62,50 @@ class CpuCore : public sc_core::sc_module {
  public:
   tlm_utils::simple_initiator_socket<CpuCore> mmio; /* to the interconnect's host side (BAR0 offsets) */
 
-  /* A core configured by cfg (cpu.*, memory.*, traffic.*, run.*), on memory mem
-   * (HostMemory, or an embedder's own HostMemoryIf). Both must outlive the core. */
-  CpuCore(sc_core::sc_module_name name, const nicsim_config &cfg, HostMemoryIf &mem);
+  /* The host: its cores and their costs, its view of memory, its stack and
+   * application, and how its kernel layer is created. */
+  struct Params {
+    int cores = 1;                     /* cpu.cores */
+    int app_core = 1;                  /* cpu.app_core: the application's core (cores >= 2) */
+    bool txq_locking = false;          /* cpu.locking txq (else big) */
+    bool irq_spread = false;           /* cpu.irq_affinity spread (else core0) */
+    double clock_mhz = 2000;           /* cpu.clock_mhz: core clock, MHz */
+    uint64_t quantum_ps = 1000000;     /* cpu.quantum_ns: decoupling quantum, ps */
+    double cached_access_cycles = 1;   /* cpu.cached_access_cycles: cycles */
+    double uncached_store_cycles = 10; /* cpu.uncached_store_cycles: cycles */
+    double mmio_write_cycles = 50;     /* cpu.mmio_write_cycles: cycles */
+    double barrier_cycles = 20;        /* cpu.barrier_cycles: cycles */
+    double cache_maint_cycles_per_line = 20; /* cpu.cache_maint_cycles_per_line: cycles */
+    double llc_hit_cycles = 40;        /* cpu.llc_hit_cycles: cycles */
+    uint32_t cache_sets = 512;         /* cpu.cache_sets */
+    uint32_t cache_ways = 8;           /* cpu.cache_ways */
+    uint32_t cache_line_bytes = 64;    /* cpu.cache_line_bytes: B */
+    uint64_t msi_latency_ps = 0;       /* cpu.msi_latency_ns: ps */
+    uint32_t wc_buffers = 10;          /* cpu.wc_buffers */
+    double wc_flush_cycles = 10;       /* cpu.wc_flush_cycles: cycles */
+    MemcpyParams memcpy;               /* cpu.kind, cpu.memcpy_* */
+    /* Facts of other layers the host sees (src/sim fills them). */
+    uint64_t uncached_load_ps = 100000; /* memory.uncached_load_ns: ps */
+    uint64_t dram_ps = 90000;           /* memory.dram_latency_ns: ps */
+    bool coherent_dma = true;           /* memory.coherent_dma */
+    bool ddio = false;                  /* memory.ddio */
+    bool iommu = false;                 /* iommu.enabled: the DMA API maps through the IOMMU */
+    double iommu_map_cycles = 500;      /* iommu.map_cycles: cycles */
+    double iommu_unmap_cycles = 2000;   /* iommu.unmap_cycles: cycles */
+    uint64_t end_ps = 4000000000ull;    /* run.duration_us + run.drain_us: the kernel's main loop ends, ps */
+    HostStack::Params stack;
+    HostApp::Params app;
+    /* Creates the kernel layer on platform p (src/sim: nk_kernel_create with
+     * the run's config, which the kernel and driver read); NULL with err
+     * filled if it cannot. Unset: the core runs only set_program's code. */
+    std::function<nk_kernel *(const nk_platform *p, char *err, size_t errlen)> make_kernel;
+    /* The cpu.* and traffic.* keys. */
+    void bind(ParamBinder &b);
+  };
+
+  /* A core configured by p, on memory mem (HostMemory, or an embedder's own
+   * HostMemoryIf), which must outlive the core. */
+  CpuCore(sc_core::sc_module_name name, const Params &p, HostMemoryIf &mem);
   ~CpuCore() override;
 
   /* The platform the kernel layer runs on (ops, ctx, memory, MSI address). */
@@ -351,7 +392,7 @@ class CpuCore : public sc_core::sc_module {
   void check_owned(uint64_t pa, uint64_t len);
   void violation(const std::string &msg);
 
-  const nicsim_config &m_cfg;
+  const Params m_p;
   HostMemoryIf &m_mem;
   uint8_t *m_bytes;
   uint64_t m_mem_size;

@@ -17,7 +17,7 @@ void CpuCore::stats_snapshot(CpuSnapshot &s) const {
     s.fn_class[id] = id < kUnattributed ? nk_prof_class(id) : NK_CLASS_OTHER;
   }
   s.cycles_per_ps = cycles_per_ps();
-  s.clock_mhz = m_cfg.cpu.clock_mhz;
+  s.clock_mhz = m_p.clock_mhz;
   s.cores = m_ncores;
   s.app_core = m_app_core;
   s.spread = m_spread;

@@ -12,20 +12,28 @@
 
 namespace nicsim {
 
-HostApp::HostApp(CpuCore &core, const nicsim_config &cfg)
+void HostApp::Params::bind(ParamBinder &b) {
+  b.key("traffic.mode", sends, {{"rx", false}, {"tx", true}, {"bidir", true}});
+  b.key("traffic.frame_bytes", frame_bytes);
+  b.key("traffic.flows", flows);
+  b.key("traffic.rate_gbps", rate_gbps);
+  b.key("traffic.tx_pacing", average_pacing, {{"strict", false}, {"average", true}});
+}
+
+HostApp::HostApp(CpuCore &core, const Params &p)
     : m_core(core),
-      m_cfg(cfg),
-      m_sends(cfg.traffic.mode == NC_MODE_TX || cfg.traffic.mode == NC_MODE_BIDIR),
-      m_frame_bytes(static_cast<uint32_t>(cfg.traffic.frame_bytes)),
-      m_tx_flows(static_cast<uint64_t>(std::max<int64_t>(1, cfg.traffic.flows))),
-      m_traffic_end_ps(static_cast<uint64_t>(std::llround(cfg.run.duration_us * 1e6))) {
+      m_p(p),
+      m_sends(p.sends),
+      m_frame_bytes(p.frame_bytes),
+      m_tx_flows(static_cast<uint64_t>(std::max<int64_t>(1, p.flows))),
+      m_traffic_end_ps(p.traffic_end_ps) {
   m_interval_ps = interval_ps();
 }
 
 double HostApp::interval_ps() const {
-  if (m_cfg.traffic.rate_gbps > 0) return m_cfg.traffic.frame_bytes * 8.0 * 1000.0 / m_cfg.traffic.rate_gbps;
+  if (m_p.rate_gbps > 0) return static_cast<double>(m_p.frame_bytes) * 8.0 * 1000.0 / m_p.rate_gbps;
   if (m_core.m_stack.sndbuf() > 0) return 0;
-  return (m_cfg.traffic.frame_bytes + 20) * 8.0 * 1000.0 / m_cfg.nic.line_rate_gbps;
+  return (static_cast<double>(m_p.frame_bytes) + 20) * 8.0 * 1000.0 / m_p.line_rate_gbps;
 }
 
 uint32_t HostApp::frame_flow() const {
@@ -68,7 +76,7 @@ void HostApp::xmit_done(int rc, uint64_t t) {
   if (rc == NETDEV_TX_OK) {
     m_seq++;
     m_core.count([](CpuCounters &c) { c.tx_frames++; });
-    if (m_cfg.traffic.tx_pacing == NC_PACING_AVERAGE) {
+    if (m_p.average_pacing) {
       /* The average rate since the first frame (m_seq is now 1 after it): a
        * late sender catches up back to back (iperf3 -b). */
       m_next_send_ps = (m_seq == 1 ? static_cast<double>(t) : m_next_send_ps) + m_interval_ps;

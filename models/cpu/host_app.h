@@ -10,7 +10,7 @@
 
 #include <cstdint>
 
-#include "config/config.h"
+#include "common/params.h"
 
 namespace nicsim {
 
@@ -18,8 +18,20 @@ class CpuCore;
 
 class HostApp {
  public:
-  /* The application of core, configured by cfg (traffic.*, nic.line_rate_gbps, run.*). */
-  HostApp(CpuCore &core, const nicsim_config &cfg);
+  /* The sender and reader of the test traffic. */
+  struct Params {
+    bool sends = false;           /* traffic.mode tx or bidir */
+    uint32_t frame_bytes = 1518;  /* traffic.frame_bytes: frame size, B */
+    int64_t flows = 1;            /* traffic.flows: udp frame n is flow n mod flows */
+    double rate_gbps = 0;         /* traffic.rate_gbps: frame bits per second, Gbit/s (0: line rate) */
+    bool average_pacing = false;  /* traffic.tx_pacing average (else strict) */
+    double line_rate_gbps = 10;   /* the NIC's line rate, Gbit/s (src/sim: nic.line_rate_gbps) */
+    uint64_t traffic_end_ps = 2000000000ull; /* the application stops, ps (src/sim: run.duration_us) */
+    /* The traffic.* keys. */
+    void bind(ParamBinder &b);
+  };
+  /* The application of core, configured by p. */
+  HostApp(CpuCore &core, const Params &p);
 
   /* True in tx / bidir mode: the application sends. */
   bool sends() const { return m_sends; }
@@ -59,7 +71,7 @@ class HostApp {
   double interval_ps() const;
 
   CpuCore &m_core;
-  const nicsim_config &m_cfg;
+  const Params m_p;
   const bool m_sends;
   const uint32_t m_frame_bytes;
   const uint64_t m_tx_flows;       /* udp: frame n is flow n mod this (traffic.flows) */

@@ -16,14 +16,22 @@ namespace {
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 }  // namespace
 
-HostStack::HostStack(CpuCore &core, const nicsim_config &cfg) : m_core(core), m_cfg(cfg), m_flows(kMaxFlows) {
+void HostStack::Params::bind(ParamBinder &b) {
+  b.key("traffic.protocol", tcp, {{"udp", false}, {"tcp", true}});
+  b.key("traffic.frame_bytes", frame_bytes);
+  b.key("traffic.sndbuf_bytes", sndbuf_bytes);
+  b.key("traffic.tcp_window_bytes", tcp_window_bytes);
+  b.key("traffic.tcp_rto_us", tcp_rto_ps, Conv::UsToPs);
+}
+
+HostStack::HostStack(CpuCore &core, const Params &p) : m_core(core), m_seed(p.seed), m_flows(kMaxFlows) {
   for (nf_seq_track &t : m_flows) t = nf_seq_track{0, 0, 0, 0};
-  m_tcp = cfg.traffic.protocol == NC_PROTO_TCP;
+  m_tcp = p.tcp;
   if (core.txq_locking() && m_tcp) m_ack_backlog.reserve(kAckBacklog);
-  m_sndbuf = static_cast<uint64_t>(std::max<int64_t>(0, cfg.traffic.sndbuf_bytes));
-  m_tcp_seg_payload = nf_tcp_payload(static_cast<uint32_t>(cfg.traffic.frame_bytes));
-  m_tcp_win_segs = std::max<uint64_t>(1, static_cast<uint64_t>(cfg.traffic.tcp_window_bytes) / m_tcp_seg_payload);
-  m_tcp_rto_ps = static_cast<uint64_t>(std::llround(cfg.traffic.tcp_rto_us * 1e6));
+  m_sndbuf = static_cast<uint64_t>(std::max<int64_t>(0, p.sndbuf_bytes));
+  m_tcp_seg_payload = nf_tcp_payload(p.frame_bytes);
+  m_tcp_win_segs = std::max<uint64_t>(1, static_cast<uint64_t>(p.tcp_window_bytes) / m_tcp_seg_payload);
+  m_tcp_rto_ps = p.tcp_rto_ps;
   m_snd.init(m_tcp_win_segs, false);
 }
 
@@ -48,7 +56,7 @@ uint64_t HostStack::tcp_rto_due_ps() const {
 void HostStack::host_rx(uint64_t pa, uint32_t len) {
   if (!m_core.check_range(pa, len, "host_rx")) return;
   nf_header hdr;
-  const nf_verdict v = nf_check(m_core.m_bytes + pa, len, static_cast<uint64_t>(m_cfg.run.seed), &hdr);
+  const nf_verdict v = nf_check(m_core.m_bytes + pa, len, m_seed, &hdr);
   if (v != NF_OK) {
     char msg[240];
     std::snprintf(msg, sizeof msg, "host received a corrupted frame at 0x%" PRIx64 " (%" PRIu32 " B): %s", pa, len,

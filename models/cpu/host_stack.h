@@ -12,7 +12,7 @@
 #include <cstdint>
 #include <vector>
 
-#include "config/config.h"
+#include "common/params.h"
 #include "net/frame.h"
 #include "traffic/tcp_sack.h"
 
@@ -22,8 +22,19 @@ class CpuCore;
 
 class HostStack {
  public:
-  /* The stack of core, configured by cfg (traffic.*, run.seed, cpu.*). */
-  HostStack(CpuCore &core, const nicsim_config &cfg);
+  /* The test traffic's endpoints on the host. */
+  struct Params {
+    bool tcp = false;              /* traffic.protocol tcp (else udp) */
+    uint32_t frame_bytes = 1518;   /* traffic.frame_bytes: frame size, B */
+    int64_t sndbuf_bytes = 0;      /* traffic.sndbuf_bytes: UDP SO_SNDBUF, B (0: paced, no limit) */
+    int64_t tcp_window_bytes = 262144; /* traffic.tcp_window_bytes: the peer's receive window, B */
+    uint64_t tcp_rto_ps = 200000000000ull; /* traffic.tcp_rto_us: retransmission timeout, ps */
+    uint64_t seed = 1;             /* run.seed: the frames' payload pattern (src/sim) */
+    /* The traffic.* keys. */
+    void bind(ParamBinder &b);
+  };
+  /* The stack of core, configured by p. */
+  HostStack(CpuCore &core, const Params &p);
 
   /* ---- the host sink --------------------------------------------------- */
   /* The stack hands the frame at pa (len bytes, no FCS) to the host: checked
@@ -81,7 +92,7 @@ class HostStack {
   bool send_acks_locked();
 
   CpuCore &m_core;
-  const nicsim_config &m_cfg;
+  const uint64_t m_seed; /* run.seed */
   std::vector<nf_seq_track> m_flows; /* host sink, per flow */
   /* traffic.protocol tcp: the host application's TX flow (flow 0), in segments */
   bool m_tcp = false;

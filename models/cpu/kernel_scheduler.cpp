@@ -229,7 +229,11 @@ void KernelScheduler::kernel_main() {
   m_end_event.notify(ps(m_end_ps - kernel_now_ps()));
   core.note_activity();
   char err[512] = "";
-  core.m_kernel = nk_kernel_create(&core.m_platform, &core.m_cfg, err, sizeof err);
+  if (!core.m_p.make_kernel) {
+    core.violation("no kernel: CpuCore::Params::make_kernel is unset and no program was given");
+    return;
+  }
+  core.m_kernel = core.m_p.make_kernel(&core.m_platform, err, sizeof err);
   nk_kernel *const k = core.m_kernel;
   if (!k) {
     core.violation(std::string("kernel create failed: ") + err);

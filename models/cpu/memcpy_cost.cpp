@@ -3,14 +3,13 @@
 
 namespace nicsim {
 
-MemcpyParams MemcpyParams::from_config(const nicsim_config &cfg) {
-  MemcpyParams p;
-  p.kind = cfg.cpu.kind;
-  p.call_cycles = cfg.cpu.memcpy_call_cycles;
-  p.cycles_per_byte = cfg.cpu.memcpy_cycles_per_byte;
-  p.misaligned_cycles_per_byte = cfg.cpu.memcpy_misaligned_cycles_per_byte;
-  p.byte_loop_cycles_per_byte = cfg.cpu.memcpy_byte_loop_cycles_per_byte;
-  return p;
+void MemcpyParams::bind(ParamBinder &b) {
+  b.key("cpu.kind", kind,
+        {{"x86", CpuKind::X86}, {"arm64", CpuKind::Arm64}, {"riscv", CpuKind::Riscv}, {"sparc", CpuKind::Sparc}});
+  b.key("cpu.memcpy_call_cycles", call_cycles);
+  b.key("cpu.memcpy_cycles_per_byte", cycles_per_byte);
+  b.key("cpu.memcpy_misaligned_cycles_per_byte", misaligned_cycles_per_byte);
+  b.key("cpu.memcpy_byte_loop_cycles_per_byte", byte_loop_cycles_per_byte);
 }
 
 namespace {
@@ -27,10 +26,10 @@ void riscv_tail(MemcpyPlan &plan, uint64_t dst, uint64_t src, uint64_t n) {
 
 }  // namespace
 
-MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len) {
+MemcpyPlan memcpy_plan(CpuKind kind, uint64_t dst, uint64_t src, uint64_t len) {
   MemcpyPlan plan;
   const bool coaligned = ((dst ^ src) & 7) == 0;
-  if (kind != NC_CPU_RISCV) {
+  if (kind != CpuKind::Riscv) {
     /* x86 (rep movsb, ERMS), arm64 (ldp/stp; unaligned access in hardware),
      * sparc: one bulk path whose rate depends on the relative alignment. */
     (coaligned ? plan.bulk_bytes : plan.misaligned_bytes) = len;
@@ -52,8 +51,8 @@ MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len) {
   return plan;
 }
 
-MemcpyPlan usercopy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len) {
-  if (kind != NC_CPU_RISCV) return memcpy_plan(kind, dst, src, len);
+MemcpyPlan usercopy_plan(CpuKind kind, uint64_t dst, uint64_t src, uint64_t len) {
+  if (kind != CpuKind::Riscv) return memcpy_plan(kind, dst, src, len);
   MemcpyPlan plan;
   if (((dst ^ src) & 7) != 0) {
     plan.byte_loop_bytes = len; /* "word-oriented copy only if low-order bits match" */

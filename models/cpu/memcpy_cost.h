@@ -7,20 +7,23 @@
 
 #include <cstdint>
 
-#include "config/config.h"
+#include "common/params.h"
 
 namespace nicsim {
 
-/* The parameters the cost depends on (cpu.memcpy_* keys), in cycles. */
-struct MemcpyParams {
-  int kind = NC_CPU_X86;          /* nc_cpu_kind */
-  double call_cycles = 0;         /* fixed cost per call */
-  double cycles_per_byte = 0;     /* bulk copy, (dst ^ src) & 7 == 0 */
-  double misaligned_cycles_per_byte = 0; /* bulk copy otherwise (x86, arm64, sparc) */
-  double byte_loop_cycles_per_byte = 0;  /* riscv lb/sb loop */
+/* The CPU's instruction set (cpu.kind): which memcpy algorithm it runs. */
+enum class CpuKind : uint8_t { X86, Arm64, Riscv, Sparc };
 
-  /* The parameters of cfg's cpu section. */
-  static MemcpyParams from_config(const nicsim_config &cfg);
+/* The parameters the cost depends on (cpu.kind, cpu.memcpy_* keys), in cycles. */
+struct MemcpyParams {
+  CpuKind kind = CpuKind::X86;
+  double call_cycles = 20;                   /* fixed cost per call */
+  double cycles_per_byte = 0.125;            /* bulk copy, (dst ^ src) & 7 == 0 */
+  double misaligned_cycles_per_byte = 0.125; /* bulk copy otherwise (x86, arm64, sparc) */
+  double byte_loop_cycles_per_byte = 6;      /* riscv lb/sb loop */
+
+  /* cpu.kind and the cpu.memcpy_* keys. */
+  void bind(ParamBinder &b);
 };
 
 /* How one copy splits into the paths its algorithm takes, in bytes. */
@@ -30,8 +33,8 @@ struct MemcpyPlan {
   uint64_t byte_loop_bytes = 0; /* byte-at-a-time loop */
 };
 
-/* How memcpy(dst, src, len) runs on kind (nc_cpu_kind). */
-MemcpyPlan memcpy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len);
+/* How memcpy(dst, src, len) runs on kind. */
+MemcpyPlan memcpy_plan(CpuKind kind, uint64_t dst, uint64_t src, uint64_t len);
 /* Cycles of memcpy(dst, src, len): call + each path's bytes at its rate. */
 double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len);
 
@@ -40,7 +43,7 @@ double memcpy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t
  * up to alignment, words, then the tail in bytes) and everything byte by
  * byte otherwise; the other kinds' routines (x86 rep movsb, arm64
  * copy_template.S, sparc's block copies) follow their memcpy. */
-MemcpyPlan usercopy_plan(int kind, uint64_t dst, uint64_t src, uint64_t len);
+MemcpyPlan usercopy_plan(CpuKind kind, uint64_t dst, uint64_t src, uint64_t len);
 /* Cycles of copy_to_user(dst, src, len): call + each path's bytes at its rate. */
 double usercopy_cycles(const MemcpyParams &p, uint64_t dst, uint64_t src, uint64_t len);
 

@@ -130,6 +130,13 @@ int nk_driver_check_config(const struct nicsim_config *cfg, struct nc_error *err
   return nc_config_error(cfg, e.keys, e.nkeys, e.hint, e.msg, err);
 }
 
+/* The driver cfg names; see driver.h. */
+const struct nk_driver *nk_driver_of(const struct nicsim_config *cfg) {
+  char msg[160];
+  int rc = 0;
+  return config_driver(cfg, msg, sizeof msg, &rc);
+}
+
 /* Probes the driver cfg->driver.name names; see driver.h. */
 int nk_driver_probe(struct nk_kernel *k, char *err, size_t errlen) {
   int rc = 0;

@@ -39,6 +39,11 @@ struct nk_driver {
    * none. nk_driver_check_config runs it before a simulation (nicsim
    * validate, run, sweep); probe runs it again. */
   int (*check_config)(const struct nicsim_config *cfg, struct nk_config_error *e);
+  /* Properties the kernel layer sizes itself by (nk_kernel_create). */
+  /* The driver keeps an skb (and its DMA mapping) in every RX slot, as
+   * lan743x does (Linux's lan743x_rx_init_ring_element); the others refill
+   * from page pools or copy. */
+  bool rx_slot_skbs;
 };
 
 extern const struct nk_driver nk_driver_generic; /* generic.c: nicsim's generic NIC */
@@ -49,6 +54,8 @@ extern const struct nk_driver nk_driver_i40e;    /* i40e.c: Intel 700 series */
 
 /* The driver with this name, or NULL. */
 const struct nk_driver *nk_driver_find(const char *name);
+/* The driver cfg->driver.name names, or NULL. */
+const struct nk_driver *nk_driver_of(const struct nicsim_config *cfg);
 /* Probes the driver the kernel's config names (cfg->driver.name) through
  * nk_kernel_probe_driver: rings, buffers, registers, IRQ. 0 or -errno. */
 int nk_driver_probe(struct nk_kernel *k, char *err, size_t errlen);

@@ -754,4 +754,5 @@ const struct nk_driver nk_driver_lan743x = {
     .ndo_start_xmit = lan743x_netdev_xmit_frame,
     .check = lan743x_check,
     .check_config = lan743x_check_config,
+    .rx_slot_skbs = true,
 };

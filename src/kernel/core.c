@@ -55,8 +55,8 @@ int nk_kernel_get_cpu(void) { return nk__cpu; }
 
 /* ---- create / destroy --------------------------------------------------------- */
 
-struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg, char *err,
-                                   size_t errlen) {
+struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg,
+                                   const struct nk_driver *drv, char *err, size_t errlen) {
   const struct nk_platform_ops *o = p ? p->ops : NULL;
   if (!p || !cfg || !o || !p->mem || !o->load || !o->store || !o->copy || !o->cache_maint || !o->mmio_read32 ||
       !o->mmio_write32 || !o->barrier || !o->charge || !o->set_attr || !o->host_rx) {
@@ -76,6 +76,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   }
   k->plat = *p;
   k->cfg = cfg;
+  k->rx_slot_skbs = drv && drv->rx_slot_skbs ? (u64)cfg->nic.rx_ring_size : 0;
   k->line = (u64)line;
   for (u64 l = k->line; l > 1; l >>= 1) k->line_shift++; /* k is zeroed */
   snprintf(k->dev.name, sizeof k->dev.name, "eth0");
@@ -97,7 +98,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
     nk_dql_init(&nq->dql, (uint32_t)cfg->driver.bql_limit_min, (uint32_t)cfg->driver.bql_limit_max,
                 (uint64_t)cfg->driver.bql_hold_time_ms * 1000000u, 0);
   }
-  u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)nk__rx_slot_skbs(cfg) +
+  u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)k->rx_slot_skbs +
             (1 + (u32)nk__polling_cpus(cfg)) * (u32)cfg->driver.napi_budget +
             NK_SKB_SLACK + 64;
   if (nk__mem_init(k, err, errlen) != 0 || nk__dma_init(k, cap, err, errlen) != 0 ||

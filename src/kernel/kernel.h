@@ -50,13 +50,15 @@ struct napi_struct;
 
 /* ---- entry points for the simulated CPU (models/cpu) ------------------- */
 
-/* Creates a kernel on a platform for the resolved config. Returns NULL and
- * fills err on failure (e.g. memory too small for the rings). */
+struct nk_driver;
+/* Creates a kernel on a platform for the resolved config, for the driver
+ * table drv it will probe (its properties size the kernel's pools; NULL: a
+ * driver with none, as in the kernel's unit tests). Returns NULL and fills
+ * err on failure (e.g. memory too small for the rings). */
 struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg,
-                                   char *err, size_t errlen);
+                                   const struct nk_driver *drv, char *err, size_t errlen);
 /* Removes the driver if still bound and frees the kernel. */
 void nk_kernel_destroy(struct nk_kernel *k);
-struct nk_driver;
 /* Probes a driver table (src/drivers/driver.h): rings, buffers, registers,
  * IRQ. The kernel layer knows drivers only through this table; the lookup by
  * name is nk_driver_probe's (src/drivers/driver.h). 0 or -errno. */

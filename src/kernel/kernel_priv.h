@@ -18,12 +18,6 @@
 #define NK_POOL_MAX 64
 #define NK_SKB_SLACK 64 /* skbs beyond TX ring + NAPI budgets (nk__polling_cpus + 1) (driver-held, in flight) */
 #define NK_SKB_MIN_FRAME 1518u /* skb data room covers at least a standard Ethernet frame */
-/* skbs (and their DMA mappings) a driver keeps in its RX slots: lan743x
- * keeps one in every slot (Linux's lan743x_rx_init_ring_element); the others
- * refill from page pools or copy. Added to the skb pool and mapping table. */
-static inline u64 nk__rx_slot_skbs(const struct nicsim_config *c) {
-  return c->driver.name == NC_DRIVER_LAN743X ? (u64)c->nic.rx_ring_size : 0;
-}
 /* CPUs whose NAPI polls may hold skbs at once: every core with
  * cpu.irq_affinity spread, else one. The skb pool and the mapping table
  * hold one NAPI budget per such CPU plus one. */
@@ -117,6 +111,10 @@ struct nk_ack {
 struct nk_kernel {
   struct nk_platform plat;
   const struct nicsim_config *cfg;
+  /* skbs (and their DMA mappings) the driver keeps in its RX slots
+   * (struct nk_driver's rx_slot_skbs: one per RX descriptor, else 0); added
+   * to the skb pool and the mapping table. */
+  u64 rx_slot_skbs;
   u64 line; /* cache line bytes, a power of two */
   u32 line_shift; /* log2(line): a line index is pa >> line_shift */
 

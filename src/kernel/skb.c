@@ -15,7 +15,7 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
    * one): skbs hold frames, not whole RX buffers. */
   u64 frame = c->traffic.frame_bytes > NK_SKB_MIN_FRAME ? (u64)c->traffic.frame_bytes : NK_SKB_MIN_FRAME;
   /* every TX ring full (nic.tx_queues of them) */
-  u64 n = (u64)c->nic.tx_ring_size * (u64)c->nic.tx_queues + nk__rx_slot_skbs(c) + (1 + nk__polling_cpus(c)) * (u64)c->driver.napi_budget +
+  u64 n = (u64)c->nic.tx_ring_size * (u64)c->nic.tx_queues + k->rx_slot_skbs + (1 + nk__polling_cpus(c)) * (u64)c->driver.napi_budget +
           NK_SKB_SLACK;
   k->tcp = c->traffic.protocol == NC_PROTO_TCP;
   if (k->tcp) {

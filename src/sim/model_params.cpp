@@ -4,6 +4,7 @@
 #include <cmath>
 
 #include "config/derived.h"
+#include "drivers/driver.h"
 #include "sim/params.h"
 
 namespace nicsim {
@@ -38,6 +39,27 @@ NicDevice::Params nic_params(const nicsim_config &cfg) {
    * (it has sent everything it was given); the stmmac driver enables it
    * with TBUE (driver.stmmac_tbu). */
   p.dma.tx_irq_on_drain = cfg.nic.family == NC_NIC_STMMAC && cfg.driver.stmmac_tbu;
+  return p;
+}
+
+CpuCore::Params cpu_params(const nicsim_config &cfg) {
+  CpuCore::Params p = bind_params<CpuCore::Params>(cfg);
+  /* What the host sees of memory and the IOMMU (their keys are theirs). */
+  p.uncached_load_ps = static_cast<uint64_t>(std::llround(cfg.memory.uncached_load_ns * 1000.0));
+  p.dram_ps = static_cast<uint64_t>(std::llround(cfg.memory.dram_latency_ns * 1000.0));
+  p.coherent_dma = cfg.memory.coherent_dma;
+  p.ddio = cfg.memory.ddio;
+  p.iommu = cfg.iommu.enabled;
+  p.iommu_map_cycles = cfg.iommu.map_cycles;
+  p.iommu_unmap_cycles = cfg.iommu.unmap_cycles;
+  /* The run's window, the payload pattern's seed, the NIC's line rate. */
+  p.end_ps = us_to_ps(cfg.run.duration_us + cfg.run.drain_us);
+  p.stack.seed = static_cast<uint64_t>(cfg.run.seed);
+  p.app.traffic_end_ps = us_to_ps(cfg.run.duration_us);
+  p.app.line_rate_gbps = cfg.nic.line_rate_gbps;
+  /* The kernel layer and the driver read the run's config themselves. */
+  const nicsim_config *c = &cfg;
+  p.make_kernel = [c](const nk_platform *pl, char *err, size_t errlen) { return nk_kernel_create(pl, c, nk_driver_of(c), err, errlen); };
   return p;
 }
 

@@ -10,6 +10,7 @@
 
 #include "bus/axi_bus.h"
 #include "config/config.h"
+#include "cpu/cpu_core.h"
 #include "memory/host_memory.h"
 #include "nic/nic_device.h"
 #include "pcie/pcie_params.h"
@@ -21,6 +22,9 @@ PcieParams pcie_params(const nicsim_config &cfg);
 AxiParams bus_params(const nicsim_config &cfg);
 HostMemory::Params memory_params(const nicsim_config &cfg);
 NicDevice::Params nic_params(const nicsim_config &cfg);
+/* The host; its make_kernel creates the kernel layer with cfg, which must
+ * outlive the core. */
+CpuCore::Params cpu_params(const nicsim_config &cfg);
 DmaBenchParams dma_bench_params(const nicsim_config &cfg);
 
 /* The first rule broken by the Params of the models cfg's run builds (its

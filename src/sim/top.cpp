@@ -60,7 +60,7 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
       m_cfg(cfg),
       mem("mem", memory_params(cfg)),
       nic("nic", nic_params(cfg)),
-      cpu("cpu", m_cfg, mem),
+      cpu("cpu", cpu_params(m_cfg), mem),
       m_warmup_ps(us_to_ps(cfg.run.warmup_us)),
       m_duration_ps(us_to_ps(cfg.run.duration_us)),
       m_end_ps(us_to_ps(cfg.run.duration_us + cfg.run.drain_us)) {

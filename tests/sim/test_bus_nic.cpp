@@ -206,7 +206,7 @@ struct RegBench {
     cfg.bus.rd_latency_ns = rd_latency_ns;
     cfg.bus.wr_latency_ns = wr_latency_ns;
     mem = &make<nicsim::HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-    cpu = &make<nicsim::CpuCore>("cpu", cfg, *mem);
+    cpu = &make<nicsim::CpuCore>("cpu", nicsim::cpu_params(cfg), *mem);
     port = &make<nicsim::AxiRegPort>("port", nicsim::bus_params(cfg));
     regs = &make<nicsim::test::RegTarget>("regs");
     regs->read_delay_ps = static_cast<uint64_t>(std::llround(reg_read_ns * 1000));

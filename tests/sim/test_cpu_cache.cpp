@@ -12,6 +12,7 @@
 
 #include "config/config.h"
 #include "cpu/cpu_core.h"
+#include "sim/model_params.h"
 #include "kernel/kernel.h"
 #include "memory/host_memory.h"
 #include "sim_test_util.h"
@@ -45,7 +46,7 @@ struct Bench {
     cfg.cpu.cache_maint_cycles_per_line = 20;
     if (tweak) tweak(cfg);
     mem = &make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-    cpu = &make<CpuCore>("cpu", cfg, *mem);
+    cpu = &make<CpuCore>("cpu", cpu_params(cfg), *mem);
     regs = &make<test::RegTarget>("regs");
     probe = &make<test::ScriptedThread>("probe");
     rc = &make<test::ScriptedInitiator>("rc");

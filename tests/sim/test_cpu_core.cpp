@@ -8,6 +8,7 @@
 
 #include "config/config.h"
 #include "cpu/cpu_core.h"
+#include "sim/model_params.h"
 #include "kernel/kernel.h"
 #include "memory/host_memory.h"
 #include "net/frame.h"
@@ -38,7 +39,7 @@ struct CpuBench {
     cfg.memory.size_mb = 1;
     if (tweak) tweak(cfg);
     mem = &make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-    cpu = &make<CpuCore>("cpu", cfg, *mem);
+    cpu = &make<CpuCore>("cpu", cpu_params(cfg), *mem);
     regs = &make<test::RegTarget>("regs");
     probe = &make<test::ScriptedThread>("probe");
     rc = &make<test::ScriptedInitiator>("rc");

@@ -11,6 +11,7 @@
 
 #include "config/config.h"
 #include "cpu/cpu_core.h"
+#include "sim/model_params.h"
 #include "kernel/kernel.h"
 #include "memory/host_memory.h"
 #include "sim_test_util.h"
@@ -42,7 +43,7 @@ struct LockBench {
     cfg.cpu.locking = locking;
     cfg.memory.size_mb = 1;
     mem = &make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-    cpu = &make<CpuCore>("cpu", cfg, *mem);
+    cpu = &make<CpuCore>("cpu", cpu_params(cfg), *mem);
     regs = &make<test::RegTarget>("regs");
     rc = &make<test::ScriptedInitiator>("rc");
     cpu->mmio.bind(regs->socket);

@@ -10,12 +10,13 @@
 #include "cpu/cpu_core.h"
 #include "cpu/memcpy_cost.h"
 #include "memory/host_memory.h"
+#include "sim/model_params.h"
 #include "sim_test_util.h"
 
 namespace nicsim {
 namespace {
 
-MemcpyParams params(int kind) {
+MemcpyParams params(CpuKind kind) {
   MemcpyParams p;
   p.kind = kind;
   p.call_cycles = 0;
@@ -26,7 +27,7 @@ MemcpyParams params(int kind) {
 }
 
 TEST(Memcpy, X86AndArm64RatioIsTheirPerByteRates) {
-  for (int kind : {NC_CPU_X86, NC_CPU_ARM64}) {
+  for (CpuKind kind : {CpuKind::X86, CpuKind::Arm64}) {
     const MemcpyParams p = params(kind);
     const double aligned = memcpy_cycles(p, 0x1000, 0x2000, 1514);
     const double misaligned = memcpy_cycles(p, 0x1002, 0x2000, 1514); /* skb->data & 7 == 2 */
@@ -37,7 +38,7 @@ TEST(Memcpy, X86AndArm64RatioIsTheirPerByteRates) {
 }
 
 TEST(Memcpy, RiscvFallsBackToBytesWhenNotCoAligned) {
-  const MemcpyParams p = params(NC_CPU_RISCV);
+  const MemcpyParams p = params(CpuKind::Riscv);
   /* 1536 B, both 8-aligned: twelve 128 B blocks, all word copies. */
   EXPECT_DOUBLE_EQ(memcpy_cycles(p, 0x1000, 0x2000, 1536), 1536 * 0.25);
   /* (dst ^ src) & 7 == 2 (the stmmac case): the lb/sb loop for every byte. */
@@ -49,22 +50,22 @@ TEST(Memcpy, RiscvFallsBackToBytesWhenNotCoAligned) {
 TEST(Memcpy, RiscvPlanFollowsMemcpyS) {
   /* Co-aligned at 2 mod 8, 1514 B: 6 head bytes, 11 blocks (1408 B), a
    * 100 B tail whose ends are 4-aligned (word loop). */
-  MemcpyPlan a = memcpy_plan(NC_CPU_RISCV, 0x1002, 0x2002, 1514);
+  MemcpyPlan a = memcpy_plan(CpuKind::Riscv, 0x1002, 0x2002, 1514);
   EXPECT_EQ(a.byte_loop_bytes, 6u);
   EXPECT_EQ(a.bulk_bytes, 1408u + 100u);
   EXPECT_EQ(a.misaligned_bytes, 0u);
   /* Short copy (< 128 B), all 4-aligned: the word tail loop. */
-  MemcpyPlan b = memcpy_plan(NC_CPU_RISCV, 0x1004, 0x2000, 64);
+  MemcpyPlan b = memcpy_plan(CpuKind::Riscv, 0x1004, 0x2000, 64);
   EXPECT_EQ(b.bulk_bytes, 64u);
   EXPECT_EQ(b.byte_loop_bytes, 0u);
   /* Short copy with an odd end: bytes. */
-  MemcpyPlan c = memcpy_plan(NC_CPU_RISCV, 0x1000, 0x2000, 63);
+  MemcpyPlan c = memcpy_plan(CpuKind::Riscv, 0x1000, 0x2000, 63);
   EXPECT_EQ(c.byte_loop_bytes, 63u);
   /* 4-aligned but not 8-co-aligned, long: tail loop in words. */
-  MemcpyPlan d = memcpy_plan(NC_CPU_RISCV, 0x1004, 0x2000, 256);
+  MemcpyPlan d = memcpy_plan(CpuKind::Riscv, 0x1004, 0x2000, 256);
   EXPECT_EQ(d.bulk_bytes, 256u);
   /* x86 never uses the byte loop. */
-  MemcpyPlan e = memcpy_plan(NC_CPU_X86, 0x1001, 0x2000, 63);
+  MemcpyPlan e = memcpy_plan(CpuKind::X86, 0x1001, 0x2000, 63);
   EXPECT_EQ(e.misaligned_bytes, 63u);
   EXPECT_EQ(e.byte_loop_bytes + e.bulk_bytes, 0u);
 }
@@ -73,27 +74,27 @@ TEST(Memcpy, RiscvUserCopyFollowsUaccessSBeforeV514) {
   /* A TCP payload at skb->data + 66 (skb->data & 7 == 2, so & 7 == 4) into
    * an 8-aligned user buffer: not co-aligned, so all 1448 B byte by byte,
    * where memcpy.S would use its 4-byte word tail loop. */
-  MemcpyPlan a = usercopy_plan(NC_CPU_RISCV, 0x10000, 0x2044, 1448);
+  MemcpyPlan a = usercopy_plan(CpuKind::Riscv, 0x10000, 0x2044, 1448);
   EXPECT_EQ(a.byte_loop_bytes, 1448u);
   EXPECT_EQ(a.bulk_bytes, 0u);
-  EXPECT_EQ(memcpy_plan(NC_CPU_RISCV, 0x10000, 0x2044, 1448).byte_loop_bytes, 0u);
+  EXPECT_EQ(memcpy_plan(CpuKind::Riscv, 0x10000, 0x2044, 1448).byte_loop_bytes, 0u);
   /* Co-aligned at 4 mod 8, 1448 B: 4 head bytes, 180 words (1440 B), 4 tail bytes. */
-  MemcpyPlan b = usercopy_plan(NC_CPU_RISCV, 0x10004, 0x2044, 1448);
+  MemcpyPlan b = usercopy_plan(CpuKind::Riscv, 0x10004, 0x2044, 1448);
   EXPECT_EQ(b.byte_loop_bytes, 8u);
   EXPECT_EQ(b.bulk_bytes, 1440u);
   /* Co-aligned but shorter than a word after alignment: bytes. */
-  MemcpyPlan c = usercopy_plan(NC_CPU_RISCV, 0x10003, 0x2003, 5);
+  MemcpyPlan c = usercopy_plan(CpuKind::Riscv, 0x10003, 0x2003, 5);
   EXPECT_EQ(c.byte_loop_bytes, 5u);
   EXPECT_EQ(c.bulk_bytes, 0u);
   /* Other kinds copy to user space as their memcpy does. */
-  const MemcpyParams x = params(NC_CPU_ARM64);
+  const MemcpyParams x = params(CpuKind::Arm64);
   EXPECT_DOUBLE_EQ(usercopy_cycles(x, 0x10000, 0x2044, 1448), memcpy_cycles(x, 0x10000, 0x2044, 1448));
   /* Cost: the riscv misaligned user copy at the byte-loop rate. */
-  EXPECT_DOUBLE_EQ(usercopy_cycles(params(NC_CPU_RISCV), 0x10000, 0x2044, 1448), 1448 * 6.0);
+  EXPECT_DOUBLE_EQ(usercopy_cycles(params(CpuKind::Riscv), 0x10000, 0x2044, 1448), 1448 * 6.0);
 }
 
 TEST(Memcpy, CallCostIsPaidOncePerCall) {
-  MemcpyParams p = params(NC_CPU_X86);
+  MemcpyParams p = params(CpuKind::X86);
   p.call_cycles = 20;
   EXPECT_DOUBLE_EQ(memcpy_cycles(p, 0x1000, 0x2000, 0), 20);
   EXPECT_DOUBLE_EQ(memcpy_cycles(p, 0x1000, 0x2000, 8), 22);
@@ -110,7 +111,7 @@ TEST(Memcpy, CoreChargesAndCountsCopiesByAlignment) {
   cfg.cpu.memcpy_byte_loop_cycles_per_byte = 6;
   cfg.memory.size_mb = 1;
   HostMemory &mem = test::make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-  CpuCore &cpu = test::make<CpuCore>("cpu", cfg, mem);
+  CpuCore &cpu = test::make<CpuCore>("cpu", cpu_params(cfg), mem);
   test::RegTarget &regs = test::make<test::RegTarget>("regs");
   test::ScriptedInitiator &rc = test::make<test::ScriptedInitiator>("rc");
   cpu.mmio.bind(regs.socket);

@@ -286,7 +286,7 @@ struct Bench {
     mem = &make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
     mem->set_dram_bw(cfg.memory.dram_bw_gbps);
     mem->set_iommu(nicsim::memory_params(cfg).iommu);
-    cpu = &make<CpuCore>("cpu", cfg, *mem);
+    cpu = &make<CpuCore>("cpu", cpu_params(cfg), *mem);
     regs = &make<test::RegTarget>("regs");
     cpu->mmio.bind(regs->socket);
     make<test::ScriptedInitiator>("rc").socket.bind(mem->tgt); /* the device side, idle */

@@ -13,6 +13,7 @@
 
 #include "config/config.h"
 #include "cpu/cpu_core.h"
+#include "sim/model_params.h"
 #include "pcie/pcie_link.h"
 #include "pcie_bench.h"
 #include "sim_test_util.h"
@@ -156,7 +157,7 @@ struct CoreBench {
     cfg.memory.ddio = coherent;
     mem = &make<HostMemory>("mem", 1ull << 20, kMsi);
     link = &make<PcieLink>("pcie", gen1x1());
-    cpu = &make<CpuCore>("cpu", cfg, *mem);
+    cpu = &make<CpuCore>("cpu", cpu_params(cfg), *mem);
     regs = &make<test::RegTarget>("regs");
     dev = &make<test::ScriptedInitiator>("dev");
     dev->socket.bind(link->dev);

@@ -100,6 +100,7 @@ struct DriverRig {
   // failure); frames the host receives go to this rig's sink.
   bool create(bool coherent, const Tweak &tweak, uint64_t mem_bytes = kMemBytes) {
     if (tweak) tweak(t.cfg);
+    t.drv = nk_driver_of(&t.cfg);
     if (!t.create(coherent, mem_bytes)) {
       probe_err = t.err;
       return false;

@@ -117,7 +117,7 @@ TEST(KernelCreate, RejectsAPlatformWithAMissingOp) {
   cp.ops.copy = nullptr;
   nicsim_config cfg = test_config();
   char err[256] = "";
-  EXPECT_EQ(nk_kernel_create(&cp.plat, &cfg, err, sizeof err), nullptr);
+  EXPECT_EQ(nk_kernel_create(&cp.plat, &cfg, nullptr, err, sizeof err), nullptr);
   EXPECT_NE(std::string(err).find("platform op"), std::string::npos) << err;
   cp_fini(&cp);
 }

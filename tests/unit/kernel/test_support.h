@@ -28,6 +28,7 @@ struct TestKernel {
   counting_platform cp{};
   nicsim_config cfg = test_config();
   nk_kernel *k = nullptr;
+  const nk_driver *drv = nullptr; /* the driver table create() passes (its properties size the pools) */
   std::string err;
 
   TestKernel() = default;
@@ -45,7 +46,7 @@ struct TestKernel {
       return false;
     }
     char buf[512] = "";
-    k = nk_kernel_create(&cp.plat, &cfg, buf, sizeof buf);
+    k = nk_kernel_create(&cp.plat, &cfg, drv, buf, sizeof buf);
     err = buf;
     if (k) nk_kernel_set_current(k);
     return k != nullptr;

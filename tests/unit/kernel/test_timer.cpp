@@ -157,7 +157,7 @@ TEST(TimerTable, APlatformWithoutTimersRefusesToStartOne) {
   ASSERT_EQ(cp_init(&t.cp, 16u << 20, true, 64), 0);
   t.cp.ops.timer_arm = nullptr;  // an older platform: the op is optional
   char err[256] = "";
-  t.k = nk_kernel_create(&t.cp.plat, &t.cfg, err, sizeof err);
+  t.k = nk_kernel_create(&t.cp.plat, &t.cfg, nullptr, err, sizeof err);
   ASSERT_NE(t.k, nullptr) << err;
   nk_kernel_set_current(t.k);
   Owner o;
