@@ -15,6 +15,7 @@
 #include "drivers/driver.h"
 #include "results/metrics.h"
 #include "results/output.h"
+#include "sim/sim.h"
 
 /* The loader's state. */
 struct cs__loader {
@@ -421,7 +422,7 @@ static void cs__points(struct nicsim_calib_spec *s) {
 }
 
 /* Resolves point p with set: and, if f is not NULL, f's key at x; checks the
- * driver's rules. 0 or -1 with e filled. */
+ * models' and the driver's rules (nicsim_check_config). 0 or -1 with e filled. */
 static int cs__resolve(const struct nicsim_calib_spec *s, long p, const struct nicsim_calib_free *f,
                        double x, struct nicsim_config *c, struct nc_error *e) {
   char extra[NC_STR_MAX + 64];
@@ -438,7 +439,7 @@ static int cs__resolve(const struct nicsim_calib_spec *s, long p, const struct n
   }
   memset(e, 0, sizeof *e);
   r = nc_scenario_resolve(s->scen, p, sets, s->nsets + (f ? 1 : 0), c, e);
-  if (r == 0) r = nk_driver_check_config(c, e);
+  if (r == 0) r = nicsim_check_config(c, e);
   free(sets);
   return r;
 }
