@@ -8,11 +8,6 @@
 
 #include "config/config_internal.h"
 #include "config/derived.h"
-#include "hw/generic_nic_regs.h"
-#include "hw/i40e_regs.h"
-#include "hw/lan743x_regs.h"
-#include "hw/mvneta_regs.h"
-#include "hw/stmmac_regs.h"
 
 #define MIB (1024.0 * 1024.0)
 
@@ -63,33 +58,6 @@ static void nearest_pow2(int64_t v, int64_t lo, int64_t hi, char *buf, size_t n)
     nc__fmt(buf, n, "%" PRId64, v < lo ? lo : below);
   else
     nc__fmt(buf, n, "%" PRId64 " or %" PRId64, below, above);
-}
-
-/* The smallest descriptor of nic.family (the device refuses a smaller
- * spacing): the sizes in src/hw/; i40e's is its TX descriptor. */
-static int64_t family_desc_bytes(const struct nicsim_config *c) {
-  switch (c->nic.family) {
-  case NC_NIC_LAN743X: return LAN743X_DESC_SIZE;
-  case NC_NIC_STMMAC: return STMMAC_DESC_SIZE;
-  case NC_NIC_MVNETA: return MVNETA_DESC_SIZE;
-  case NC_NIC_I40E: return (int64_t)sizeof(struct i40e_tx_desc);
-  default: return GN_DESC_SIZE;
-  }
-}
-
-/* A descriptor spacing near sp that nic.family accepts (the rules below), for hints. */
-static int64_t spacing_near(const struct nicsim_config *c, int64_t sp) {
-  const int64_t d = family_desc_bytes(c);
-  switch (c->nic.family) {
-  case NC_NIC_STMMAC: return STMMAC_DESC_SIZE;
-  case NC_NIC_I40E: return sp > d && c->nic.rx_desc_bytes == 32 ? 32 : d;
-  case NC_NIC_LAN743X: {
-    int64_t v = 16;
-    while (v < sp && v < 128) v *= 2;
-    return v;
-  }
-  default: return sp < d ? d : (sp + 7) / 8 * 8;
-  }
 }
 
 /* The MAC's FIFO and pause rules on the values derived from the traffic's
@@ -156,17 +124,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 "cpu.app_core = %" PRId64 " names no core: cpu.cores is %" PRId64, c->cpu.app_core, c->cpu.cores);
   }
 
-  int64_t sp = c->nic.desc_spacing;
-  if (sp < (int64_t)GN_DESC_SIZE || sp % 8 != 0) {
-    nc_value_format(c, &nc_keys()[NC_KEY_nic_family], a, sizeof a);
-    nc__fmt(hint, sizeof hint,
-            "use a multiple of 8 that is at least the %" PRId64 "-byte %s descriptor, e.g. %" PRId64,
-            family_desc_bytes(c), a, spacing_near(c, sp));
-    return fail(c, NC_KEY_nic_desc_spacing, err, hint,
-                "nic.desc_spacing = %" PRId64 " B is %s", sp,
-                sp < (int64_t)GN_DESC_SIZE ? "smaller than a descriptor" : "not a multiple of 8");
-  }
-
   /* The NIC family and its driver: each C driver speaks one descriptor format. */
   static const char *const fam_names[] = {"generic", "lan743x", "stmmac", "i40e", "mvneta"};
   static const int fam_driver[] = {NC_DRIVER_GENERIC, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC,
@@ -181,23 +138,9 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 "family's descriptors and registers",
                 drv_names[c->driver.name], fam_names[c->nic.family]);
   }
-  if (c->nic.family == NC_NIC_I40E && sp != 16 && sp != c->nic.rx_desc_bytes) {
-    const enum nc_key_id ids[] = {NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes};
-    nc__fmt(hint, sizeof hint, "use 16 or %" PRId64 " (nic.rx_desc_bytes): i40e rings are packed",
-            c->nic.rx_desc_bytes);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "nic.desc_spacing = %" PRId64 " B is not an i40e descriptor stride", sp);
-  }
-  if (c->nic.family == NC_NIC_STMMAC && sp != 16)
-    return fail(c, NC_KEY_nic_desc_spacing, err,
-                "use 16: stmmac rings are packed (DMA_BUS_MODE descriptor skip length 0)",
-                "nic.desc_spacing = %" PRId64 " B: the stmmac driver lays its 16-byte descriptors "
-                "out back to back", sp);
-  if (c->nic.family == NC_NIC_LAN743X && sp != 16 && sp != 32 && sp != 64 && sp != 128)
-    return fail(c, NC_KEY_nic_desc_spacing, err,
-                "use 16, 32, 64 or 128 (DMAC_CFG MAX_DSPACE)",
-                "nic.desc_spacing = %" PRId64 " B is not a lan743x descriptor spacing", sp);
-
+  /* nic.desc_spacing's rules are the drivers' (check_config: each family's
+   * stride) and the NIC's (NicDevice::Params::validate: at least the
+   * family's descriptor). */
   if (!pow2(c->nic.rss_table_size)) {
     nearest_pow2(c->nic.rss_table_size, 1, 512, a, sizeof a);
     nc__fmt(hint, sizeof hint, "use a power of two up to 512, e.g. %s", a);
@@ -341,7 +284,7 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
   const double rxq = (double)c->nic.rx_queues, txq = (double)c->nic.tx_queues;
   double need = rxq * (double)c->nic.rx_ring_size * (double)c->driver.rx_buf_bytes +
                 txq * (double)c->nic.tx_ring_size * (double)c->traffic.frame_bytes +
-                (rxq * (double)c->nic.rx_ring_size + txq * (double)c->nic.tx_ring_size) * (double)sp + MIB;
+                (rxq * (double)c->nic.rx_ring_size + txq * (double)c->nic.tx_ring_size) * (double)c->nic.desc_spacing + MIB;
   if (need > (double)c->memory.size_mb * MIB) {
     const enum nc_key_id ids[] = {NC_KEY_memory_size_mb,      NC_KEY_nic_rx_ring_size,
                                   NC_KEY_driver_rx_buf_bytes, NC_KEY_nic_tx_ring_size,

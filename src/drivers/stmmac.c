@@ -513,7 +513,8 @@ static void stmmac_free_rings(struct stmmac_priv *priv) {
 static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
   char hint[256];
   if (cfg->nic.desc_spacing != (int64_t)STMMAC_DESC_SIZE) {
-    snprintf(hint, sizeof hint, "set nic.desc_spacing: %u", STMMAC_DESC_SIZE);
+    snprintf(hint, sizeof hint, "use %u: stmmac rings are packed (DMA_BUS_MODE descriptor skip length 0)",
+             STMMAC_DESC_SIZE);
     return nk_config_fail(e, NK_KEYS(NC_KEY_nic_desc_spacing), hint,
                           "nic.desc_spacing = %" PRId64 ": stmmac's normal descriptors are packed, %u bytes apart",
                           cfg->nic.desc_spacing, STMMAC_DESC_SIZE);
