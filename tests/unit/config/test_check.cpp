@@ -463,7 +463,7 @@ TEST(ConfigCheck, CheckCalledDirectly) {
   EXPECT_STREQ(e.msg, "pcie.lanes = 12 is not a PCIe link width");
   EXPECT_EQ(printed(e), "<default>: error: pcie.lanes = 12 is not a PCIe link width\n"
                         "  hint: use 1, 2, 4, 8 or 16\n");
-  EXPECT_EQ(nc_config_check(&c, nullptr), -1);
+  EXPECT_EQ(nicsim_check_config(&c, nullptr), -1) << "a null error is allowed";
 }
 
 }  // namespace

@@ -143,7 +143,7 @@ TEST(DriverConfig, Lan743x) {
 TEST(DriverConfig, Stmmac) {
   expect_rejects(nk_driver_stmmac, config_with({"nic.desc_spacing=32"}), {NC_KEY_nic_desc_spacing},
                  "nic.desc_spacing = 32: stmmac's normal descriptors are packed, 16 bytes apart",
-                 "set nic.desc_spacing: 16");
+                 "use 16: stmmac rings are packed (DMA_BUS_MODE descriptor skip length 0)");
   expect_rejects(nk_driver_stmmac, config_with({"nic.tx_ring_size=32"}), {NC_KEY_nic_tx_ring_size},
                  "nic.tx_ring_size = 32: the stmmac driver's TX ring needs at least 64 descriptors", "use at least 64");
   expect_rejects(
@@ -179,7 +179,7 @@ TEST(DriverConfig, I40e) {
                  "i40e: nic.rx_desc_bytes = 24 is not an i40e RX descriptor size", "use 16 or 32");
   expect_rejects(nk_driver_i40e, config_with({"nic.desc_spacing=64"}),
                  {NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes},
-                 "i40e: nic.desc_spacing = 64: i40e descriptors are packed", "use 16 (or nic.rx_desc_bytes = 32)");
+                 "i40e: nic.desc_spacing = 64: i40e descriptors are packed", "use 16 or 32 (nic.rx_desc_bytes): i40e rings are packed");
   const char *buf =
       "i40e: driver.rx_buf_bytes = %d is not a receive buffer size the queue context can express (it "
       "counts 128-byte DBUFF units; the write-back length is 14 bits)";
