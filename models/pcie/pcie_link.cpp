@@ -81,6 +81,7 @@ PcieLink::~PcieLink() = default;
 PcieDirCounters PcieLink::up_counters() const {
   PcieDirCounters c = m_up.counters(now_ps());
   c.ro_tlps = m_up_ro_tlps;
+  c.rc_busy_ps = m_rc_busy_ps;
   return c;
 }
 PcieDirCounters PcieLink::down_counters() const { return m_down.counters(now_ps()); }
@@ -163,6 +164,7 @@ uint64_t PcieLink::commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool
      * write waits for every earlier write, RO ones included. */
     const uint64_t lines = (addr + len - 1) / m_p.line_bytes - addr / m_p.line_bytes + 1;
     c = ro ? arrival_ps + m_p.rc_commit_ps : std::max(arrival_ps, m_last_commit_ps) + lines * m_p.rc_commit_ps;
+    if (!ro) m_rc_busy_ps += lines * m_p.rc_commit_ps;
   }
   m_last_commit_ps = std::max(m_last_commit_ps, c);
   return c;

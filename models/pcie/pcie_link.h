@@ -242,6 +242,7 @@ class PcieLink : public sc_core::sc_module {
 
   /* Root complex. */
   uint64_t m_last_commit_ps = 0;
+  uint64_t m_rc_busy_ps = 0; /* PcieDirCounters::rc_busy_ps */
   TimeRing<PendingRead> m_rc_q;
   sc_core::sc_event m_rc_event;
   std::vector<DelayedRead> m_rc_delayed; /* min-heap by time: MRds whose memory returned a delay */

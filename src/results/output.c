@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "results/output.h"
+#include "results/analysis.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -439,6 +440,16 @@ json_t *nicsim_results_to_json(const char *version, const struct nicsim_config *
   for (i = 0; nicsim_results_at(res, i, &m); i++)
     if (nicsim__set(metrics, m.name, nicsim__metric_json(&m)))
       goto fail;
+  {
+    struct nicsim_analysis *an = malloc(sizeof *an);
+    if (an == NULL)
+      goto fail;
+    nicsim_analyse(cfg, res, an);
+    json_t *aj = nicsim_analysis_to_json(an);
+    free(an);
+    if (nicsim__set(root, "analysis", aj))
+      goto fail;
+  }
   return root;
 fail:
   json_decref(root);
@@ -666,6 +677,15 @@ static void nicsim__csv_row(FILE *f, const char *const *keys, size_t nkeys,
     fputc(',', f);
     nicsim_csv_field(f, buf);
   }
+  {
+    struct nicsim_analysis *an = malloc(sizeof *an);
+    fputc(',', f);
+    if (an != NULL) {
+      nicsim_analyse(pt->cfg, r, an);
+      nicsim_csv_field(f, nicsim_analysis_bottleneck(an));
+      free(an);
+    }
+  }
   for (j = 0; j < NM__COUNT; j++) {
     fputc(',', f);
     if (r->present[j]) {
@@ -701,6 +721,7 @@ int nicsim_csv_dump_each(FILE *f, const char *const *keys, size_t nkeys, size_t 
     fputc(',', f);
     nicsim_csv_field(f, keys[j]);
   }
+  fputs(",bottleneck", f);
   for (j = 0; j < NM__COUNT; j++) {
     fputc(',', f);
     nicsim_csv_field(f, defs[j].name);

@@ -7,6 +7,7 @@
 #include <string.h>
 
 #include "results/output.h"
+#include "results/analysis.h"
 #include "results/output_private.h"
 
 /* ---- number formatting ------------------------------------------------------ */
@@ -385,6 +386,16 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   struct nicsim__row *row;
 
   nicsim__print_header(f, c);
+  {
+    struct nicsim_analysis *an = malloc(sizeof *an);
+    char line[400];
+    if (an != NULL) {
+      nicsim_analyse(c, r, an);
+      nicsim_analysis_line(an, line, sizeof line);
+      fprintf(f, "%-10s %s\n", "Bottleneck", line);
+      free(an);
+    }
+  }
   if (t == NULL) {
     fprintf(f, "\n(out of memory: no summary table)\n");
     return;

@@ -21,6 +21,10 @@ void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSna
   nicsim_results_set(res, NM_PCIE_DOWN_PAYLOAD_BYTES, d(b.down.payload_bytes, a.down.payload_bytes));
   nicsim_results_set(res, NM_PCIE_UP_UTIL, d(b.up.busy_ps, a.up.busy_ps) / win_ps);
   nicsim_results_set(res, NM_PCIE_DOWN_UTIL, d(b.down.busy_ps, a.down.busy_ps) / win_ps);
+  if (b.up.rc_busy_ps > 0)
+    nicsim_results_set_extra(res, "pcie.rc_util", "fraction", NM_KIND_REAL,
+                             "Serialising root complex (pcie.rc_serialize_writes): busy fraction of its commit chain, strongly ordered write lines one after another",
+                             d(b.up.rc_busy_ps, a.up.rc_busy_ps) / win_ps);
   nicsim_results_set(res, NM_PCIE_UP_OVERHEAD_BYTES, d(b.up.overhead_bytes, a.up.overhead_bytes));
   nicsim_results_set(res, NM_PCIE_DOWN_OVERHEAD_BYTES, d(b.down.overhead_bytes, a.down.overhead_bytes));
   nicsim_results_set(res, NM_PCIE_UP_DLLP_BYTES, d(b.up.dllp_bytes, a.up.dllp_bytes));

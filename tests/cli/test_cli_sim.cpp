@@ -120,9 +120,11 @@ TEST_F(CliSim, RunWritesJsonAndCsvWithEveryMetric) {
   ASSERT_EQ(csv.size(), 2u);
   std::vector<std::string> head = split(csv[0]), row = split(csv[1]);
   EXPECT_EQ(head.size(), row.size());
-  ASSERT_GE(head.size(), 1u + NM__COUNT);
+  ASSERT_GE(head.size(), 2u + NM__COUNT);
   EXPECT_EQ(head[0], "label");
-  EXPECT_EQ(head[1], "rx.gbps");
+  EXPECT_EQ(head[1], "bottleneck");
+  EXPECT_FALSE(row[1].empty()) << "a verdict in every row";
+  EXPECT_EQ(head[2], "rx.gbps");
 }
 
 // --trace writes Chrome/Perfetto trace-event JSON: it parses, holds events,
