@@ -131,9 +131,20 @@ int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *
 
 /* "path:LINE:COL: text" for a jansson parse error, both counted from 1. */
 void nicsim_json_error_where(const char *path, const json_error_t *err, char *buf, size_t n) {
+  /* jansson's text quotes the file ("invalid token near 'root:$y$...'", "unable
+   * to decode byte 0xc3"): the file may be no results file at all (any file
+   * can be named), so only the kind of error is kept; the position says where. */
+  char text[sizeof err->text];
+  const char *near = strstr(err->text, " near ");
+  int keep = near ? (int)(near - err->text) : (int)strlen(err->text);
+
+  if (strncmp(err->text, "unable to decode byte", 21) == 0)
+    snprintf(text, sizeof(text), "not valid UTF-8");
+  else
+    snprintf(text, sizeof(text), "%.*s", keep, err->text);
   /* jansson says column 0 before the first character of a line (an empty file). */
   snprintf(buf, n, "%s:%d:%d: %s", path, err->line > 0 ? err->line : 1,
-           err->column > 0 ? err->column : 1, err->text);
+           err->column > 0 ? err->column : 1, text);
 }
 
 /* Loads a point file into cfg and res. */
