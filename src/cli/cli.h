@@ -3,6 +3,7 @@
 #ifndef NICSIM_CLI_CLI_H
 #define NICSIM_CLI_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -81,6 +82,11 @@ const char *cli_synopsis(const char *cmd);
 /* Reports a usage error of command cmd ("run", or NULL for nicsim itself):
  * "nicsim run: <msg>", the synopsis and where to find help, on stderr.
  * Returns CLI_EXIT_USAGE. */
+/* fprintf(stderr, ...) for every message of the CLI: the text is printed
+ * with control characters (but the format's line breaks) escaped as \xNN
+ * (nicsim_put_term), whatever the arguments quote. */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_veprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -121,6 +127,16 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path);
 int cli_check_distinct_outputs(const char *cmd, const char *what1, const char *path1,
                                const char *what2, const char *path2);
 /* mkdir -p; 0 or -errno. */
+/* Refuses (exit 2, naming both) an output path that is, by file identity
+ * (st_dev, st_ino, through symlinks and hard links), one of the files the
+ * scenario was read from (nc_scenario_input): `run v.yaml --json v.yaml`.
+ * 0 or CLI_EXIT_USAGE. what names the option ("--json"). */
+int cli_check_not_input(const char *cmd, const char *what, const char *out,
+                        const struct nc_scenario *s);
+/* The same for one input file identified by dev and ino; role and name say
+ * what it is ("the baseline", its path). */
+int cli_check_not_file(const char *cmd, const char *what, const char *out, uint64_t dev,
+                       uint64_t ino, const char *role, const char *name);
 int cli_mkdir_p(const char *path);
 /* Copies s to buf keeping [A-Za-z0-9._+-] and replacing anything else by
  * '_'; "point" if s is empty. The result is at most n-1 bytes. */

@@ -67,7 +67,7 @@ int cli_cmd_validate(int argc, char **argv) {
   files = calloc((size_t)argc + 1, sizeof(*files));
   cfg = calloc(1, sizeof(*cfg));
   if (files == NULL || cfg == NULL) {
-    fprintf(stderr, "nicsim validate: out of memory\n");
+    cli_eprintf("nicsim validate: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }

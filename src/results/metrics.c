@@ -200,7 +200,9 @@ static bool nicsim__core_extra(const char *name) {
 
 bool nicsim_metric_is_extra_name(const char *name) {
   if (!name) return false;
-  if (strcmp(name, "cpu.lock_wait_cycles") == 0 || nicsim__core_extra(name)) return true;
+  if (strcmp(name, "cpu.lock_wait_cycles") == 0 || strcmp(name, "sim.drain_extended_us") == 0 ||
+      nicsim__core_extra(name))
+    return true;
   for (size_t f = 0; f < sizeof nicsim__extra_families / sizeof nicsim__extra_families[0]; f++) {
     const char *pre = nicsim__extra_families[f].prefix;
     size_t pl = strlen(pre);
