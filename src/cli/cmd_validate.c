@@ -50,7 +50,7 @@ static int cli__validate_one(const char *path, const struct cli_sets *sets,
   for (i = 0; status == 0 && i < n; i++)
     status = cli_resolve(scen, (long)i, sets, cfg);
   if (status == 0)
-    printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
+    cli_printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
   nc_scenario_free(scen);
   return status;
 }

@@ -54,9 +54,9 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   return CLI_EXIT_USAGE;
 }
 
-/* Prints to stderr with every control character but the line breaks of the
- * format escaped: messages quote input (paths, labels, names). */
-void cli_veprintf(const char *fmt, va_list ap) {
+/* Prints to f with every control character but the line breaks of the
+ * format escaped: messages and tables quote input (paths, labels, names). */
+void cli_vfprintf(FILE *f, const char *fmt, va_list ap) {
   char small[1024], *buf = small, *line, *nl;
   va_list ap2;
   int n;
@@ -70,12 +70,21 @@ void cli_veprintf(const char *fmt, va_list ap) {
     return;
   for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
     *nl = '\0';
-    nicsim_put_term(stderr, line);
-    fputc('\n', stderr);
+    nicsim_put_term(f, line);
+    fputc('\n', f);
   }
-  nicsim_put_term(stderr, line);
+  nicsim_put_term(f, line);
   if (buf != small)
     free(buf);
+}
+
+void cli_veprintf(const char *fmt, va_list ap) { cli_vfprintf(stderr, fmt, ap); }
+
+void cli_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cli_vfprintf(stdout, fmt, ap);
+  va_end(ap);
 }
 
 void cli_eprintf(const char *fmt, ...) {

@@ -113,6 +113,17 @@ void nicsim_put_html(FILE *f, const char *s) {
   }
 }
 
+void nicsim_put_url_path(FILE *f, const char *s) {
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if ((c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '-' ||
+        c == '.' || c == '_' || c == '~')
+      fputc(c, f);
+    else
+      fprintf(f, "%%%02X", c);
+  }
+}
+
 void nicsim_put_md(FILE *f, const char *s) {
   static const char punct[] = "\\`*_{}[]<>()#+-.!|~:&\"";
   size_t len;

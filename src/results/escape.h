@@ -27,6 +27,11 @@ char *nicsim_term_text(const char *s, char *buf, size_t n);
  * control characters as in nicsim_put_term. */
 void nicsim_put_html(FILE *f, const char *s);
 
+/* A path component in a URL (an HTML src or href, a Markdown link): every
+ * byte but A-Z a-z 0-9 - . _ ~ as %XX, so it can neither leave the
+ * attribute nor name a scheme (javascript:). */
+void nicsim_put_url_path(FILE *f, const char *s);
+
 /* Markdown inline text (also safe in a table cell): every ASCII punctuation
  * character that Markdown or HTML could read as syntax (\ ` * _ { } [ ] < >
  * ( ) # + - . ! | ~ : & ") is backslash-escaped, so no heading, link,
