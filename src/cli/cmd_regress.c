@@ -841,6 +841,20 @@ static int rg__exec(const struct rg_opts *o) {
   }
   if (o->junit && (status = cli_check_output_path("regress", "the JUnit report", o->junit)) != 0)
     goto out;
+  /* Entry directories DIR/<entry>(.again) must fit their buffers whole. */
+  if (strlen(outdir) >= NC_PATH_MAX - 100) {
+    status = cli_usage_error("regress", "-o DIR is %zu bytes long; the limit is %d", strlen(outdir),
+                             NC_PATH_MAX - 101);
+    goto out;
+  }
+  /* The report may not replace an input: the suite or a baseline. */
+  {
+    struct stat st;
+    if (o->junit && stat(suite_path, &st) == 0 &&
+        (status = cli_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
+                                     (uint64_t)st.st_ino, "the suite", suite_path)) != 0)
+      goto out;
+  }
 
   /* Every input is checked before anything is simulated. */
   for (i = 0; i < suite->n; i++) {
@@ -854,6 +868,13 @@ static int rg__exec(const struct rg_opts *o) {
     nsel++;
     snprintf(r->baseline_file, sizeof(r->baseline_file), "%s/%s.json", suite->baselines,
              r->e->name);
+    {
+      struct stat st;
+      if (o->junit && stat(r->baseline_file, &st) == 0 &&
+          (status = cli_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
+                                       (uint64_t)st.st_ino, "a baseline", r->baseline_file)) != 0)
+        goto out;
+    }
     snprintf(r->dir, sizeof(r->dir), "%s/%s", outdir, r->e->name);
     snprintf(again, sizeof(again), "%s.again", r->dir);
     if (!o->force && (rg__check_dir(r, r->dir) != 0 ||

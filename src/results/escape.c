@@ -125,10 +125,15 @@ void nicsim_put_url_path(FILE *f, const char *s) {
 }
 
 void nicsim_put_md(FILE *f, const char *s) {
-  static const char punct[] = "\\`*_{}[]<>()#+-.!|~:&\"";
+  /* What can start markup anywhere: code spans, emphasis, links and images
+   * ([ ]), HTML and autolinks (< >), table cells (|), escapes (\). */
+  static const char always[] = "\\`*[]<>|";
+  /* What starts a block at the start of a line: headings, lists, quotes,
+   * setext underlines (the text may be written at a line's start). */
+  static const char leading[] = "#-+=>";
   size_t len;
-  bool esc;
-  for (; s && *s; s += len) {
+  bool esc, first = true;
+  for (; s && *s; s += len, first = false) {
     nicsim__next(s, &len, &esc);
     if (len == 1 && (*s == '\n' || *s == '\r' || *s == '\t')) {
       fputc(' ', f);
@@ -139,8 +144,20 @@ void nicsim_put_md(FILE *f, const char *s) {
         fprintf(f, "\\\\x%02X", (unsigned char)s[k]);
       continue;
     }
-    if (len == 1 && strchr(punct, *s))
+    if (len == 1 && (strchr(always, *s) || (first && strchr(leading, *s))))
       fputc('\\', f);
+    else if (first && *s >= '0' && *s <= '9') {
+      /* "1." or "1)" would start an ordered list: escape its delimiter. */
+      size_t d = 0;
+      while (s[d] >= '0' && s[d] <= '9')
+        d++;
+      if (s[d] == '.' || s[d] == ')') {
+        fwrite(s, 1, d, f);
+        fputc('\\', f);
+        len = d;
+        continue;
+      }
+    }
     fwrite(s, 1, len, f);
   }
 }

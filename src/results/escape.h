@@ -32,12 +32,13 @@ void nicsim_put_html(FILE *f, const char *s);
  * attribute nor name a scheme (javascript:). */
 void nicsim_put_url_path(FILE *f, const char *s);
 
-/* Markdown inline text (also safe in a table cell): every ASCII punctuation
- * character that Markdown or HTML could read as syntax (\ ` * _ { } [ ] < >
- * ( ) # + - . ! | ~ : & ") is backslash-escaped, so no heading, link,
- * image, HTML tag, code span or table column can start inside it, and a
- * "javascript:" link cannot form; line breaks become spaces; control
- * characters as in nicsim_put_term. */
+/* Markdown inline text (also safe in a table cell, and at the start of a
+ * line): \ ` * [ ] < > | are backslash-escaped everywhere, and # - + = > or
+ * "1." / "1)" at the start of the text, so no code span, emphasis, link,
+ * image (and so no javascript: URL), HTML tag, autolink, table column,
+ * heading, list or quote can start inside it; line breaks become spaces;
+ * control characters as in nicsim_put_term (written \\xNN). Other
+ * punctuation is left as it is, so labels and keys stay readable. */
 void nicsim_put_md(FILE *f, const char *s);
 
 /* CSV, OWASP's advice on CSV injection: a cell that a spreadsheet would

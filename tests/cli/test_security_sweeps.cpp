@@ -109,10 +109,13 @@ TEST_F(CliSweepSecurity, HostileTextsAreInertInEveryOutput) {
       << html;
   EXPECT_FALSE(has_control(html));
   EXPECT_FALSE(has_control(md));
-  for (const char *bad : {"](javascript:", "javascript:"})
-    EXPECT_EQ(md.find(bad), std::string::npos) << bad << "\n" << md;
+  // No link, tag or code span can form: the texts' [ ] < > ` are escaped.
+  EXPECT_NE(md.find("\\[a\\](javascript:alert(1))"), std::string::npos) << md;
+  EXPECT_NE(md.find("\\<script\\>"), std::string::npos) << md;
+  EXPECT_NE(md.find("\\`x\\`"), std::string::npos) << md;
+  EXPECT_NE(md.find("\\<img src=x onerror=alert(1)\\>"), std::string::npos) << md;
   for (size_t i = md.find('<'); i != std::string::npos; i = md.find('<', i + 1))
-    EXPECT_EQ(md[i - 1], '\\') << "an unescaped '<' in report.md at " << i << ": " << md.substr(i, 20);
+    EXPECT_EQ(md[i - 1], '\\') << "an unescaped '<' in report.md: " << md.substr(i, 30);
   for (const std::string &line : lines_of(md))
     EXPECT_NE(line.rfind("# Injected", 0), 0u) << "an injected heading: " << line;
 }
@@ -241,4 +244,21 @@ TEST_F(CliSweepSecurity, ASweepNeverWritesOverItsScenario) {
     EXPECT_EQ(slurp(path(name)), text);
     unlink(path(name).c_str());
   }
+}
+
+// Defect 6 for regress: the JUnit report may not replace the suite or a baseline.
+TEST_F(CliSweepSecurity, RegressNeverWritesItsReportOverAnInput) {
+  write("good.yaml", slurp(data("good.yaml")));
+  std::string suite = "entries:\n  - {name: e, scenario: good.yaml, metrics: {rx.gbps: exact}}\n";
+  write("suite.yaml", suite);
+  ASSERT_EQ(mkdir(path("baselines").c_str(), 0755), 0);
+  write("baselines/e.json", "{}");
+  auto r = run({"regress", path("suite.yaml"), "--junit", path("baselines/e.json"), "-q"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("is a baseline"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(path("baselines/e.json")), "{}");
+  r = run({"regress", path("suite.yaml"), "--junit", path("suite.yaml"), "-q"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("is the suite"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(path("suite.yaml")), suite);
 }
