@@ -68,11 +68,14 @@ char *nicsim_term_text(const char *s, char *buf, size_t n) {
     nicsim__next(s, &len, &esc);
     need = esc ? 4 * len : len;
     if (j + need + 1 > n) {
-      /* Cut between characters, and say so. */
-      while (j > 0 && j + 4 > n)
-        j--;
-      while (j > 0 && ((unsigned char)buf[j] & 0xC0) == 0x80)
-        j--;
+      /* Cut between characters (j is one; backing up for the "...", skip
+       * back over a character's continuation bytes), and say so. */
+      size_t cut = j;
+      while (cut > 0 && cut + 4 > n)
+        cut--;
+      while (cut > 0 && cut < j && ((unsigned char)buf[cut] & 0xC0) == 0x80)
+        cut--;
+      j = cut;
       if (j + 4 <= n) {
         memcpy(buf + j, "...", 3);
         j += 3;

@@ -59,6 +59,8 @@ TEST(Escape, TerminalTextHasNoControlCharacters) {
   // A cut text ends between characters, marked.
   char small[12];
   EXPECT_STREQ(nicsim_term_text("\x1b\x1b\x1b\x1b", small, sizeof small), "\\x1B\\x1B...");
+  char six[6];
+  EXPECT_STREQ(nicsim_term_text("\xc3\xa9\xc3\xa9\xc3\xa9", six, sizeof six), "\xc3\xa9...");
 }
 
 TEST(Escape, HtmlTextIsInert) {
