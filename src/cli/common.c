@@ -335,10 +335,15 @@ int cli_check_not_input(const char *cmd, const char *what, const char *out,
   uint64_t dev, ino;
   size_t i;
 
-  for (i = 0; nc_scenario_input(s, i, &in, &dev, &ino); i++)
-    if (cli_check_not_file(cmd, what, out, dev, ino, i == 0 ? "the scenario" : "a platform file",
-                           in) != 0)
+  for (i = 0; nc_scenario_input(s, i, &in, &dev, &ino); i++) {
+    const char *role = i == 0 ? "the scenario" : "a platform file";
+    size_t k;
+    for (k = 0; k < nc_scenario_noverlays(s); k++)
+      if (nc_scenario_overlay_file(s, k) == in)
+        role = "an overlay";
+    if (cli_check_not_file(cmd, what, out, dev, ino, role, in) != 0)
       return CLI_EXIT_USAGE;
+  }
   return 0;
 }
 

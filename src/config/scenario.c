@@ -411,7 +411,9 @@ static int unknown_top(struct loader *L, int file, const struct nc__node *kn, en
   return fail(L, file, kn, hint,
               "not a nicsim %s: unknown top-level key (its text is not shown, the file may hold "
               "anything)",
-              kind == KIND_PLATFORM ? "platform file" : "scenario");
+              kind == KIND_PLATFORM  ? "platform file"
+              : kind == KIND_OVERLAY ? "overlay"
+                                     : "scenario");
 }
 
 /* True if key w may stand at the top level of a scenario or platform file:
@@ -1406,14 +1408,26 @@ int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_e
     nc__error_set(err, path ? path : "", 0, 0, NULL, "no overlay file given");
     return -1;
   }
+  /* An overlay is read as a platform file is (issue 23, #1, #2, #6): its path
+   * kept whole, a regular file of at most NC__MAX_PLATFORM_BYTES, parsed so
+   * that no error shows the content of a file that is no overlay, and
+   * identified by device and inode so that no output of the command replaces
+   * it (nc_scenario_input). */
+  if (strlen(path) >= NC_PATH_MAX) {
+    nc__error_set(err, path, 0, 0, "move the overlay to a shorter path, or run from nearer it",
+                  "the overlay's path is %zu bytes long; the limit is %d", strlen(path),
+                  NC_PATH_MAX - 1);
+    return -1;
+  }
   size_t len = 0;
-  char *text = nc__read_file(path, &len, err);
+  struct stat st;
+  char *text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, true, &st, &len, err);
   if (!text) return -1;
   struct nc__layer *ov = realloc(s->overlays, (s->noverlays + 1) * sizeof *ov);
   if (ov) s->overlays = ov;
   int *of = ov ? realloc(s->overlay_file, (s->noverlays + 1) * sizeof *of) : NULL;
   if (of) s->overlay_file = of;
-  int file = of ? add_file(s, path, NULL) : -1;
+  int file = of ? add_file(s, path, &st) : -1;
   if (file < 0) {
     free(text);
     nc__error_set(err, path, 0, 0, NULL, "out of memory");
@@ -1424,7 +1438,7 @@ int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_e
   L.s = s;
   L.err = err;
   struct nc__layer layer = {0};
-  struct nc__node *root = nc__yaml_parse(path, text, len, err);
+  struct nc__node *root = nc__yaml_parse_ex(path, text, len, top_key_known, err);
   free(text);
   if (!root || load_top(&L, file, root, KIND_OVERLAY, &layer)) {
     nc__node_free(root);
@@ -1453,7 +1467,8 @@ bool nc_scenario_overlay_sets(const struct nc_scenario *s, size_t i, const struc
 
 /* ---- sweep queries ------------------------------------------------------------------- */
 
-/* The i-th file the scenario was loaded from that is on disk; see config.h. */
+/* The i-th file the scenario was loaded from that is on disk (the scenario,
+ * its platform files, its overlays); see config.h. */
 bool nc_scenario_input(const struct nc_scenario *s, size_t i, const char **path, uint64_t *dev,
                        uint64_t *ino) {
   if (!s) return false;

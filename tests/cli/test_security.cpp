@@ -225,6 +225,38 @@ TEST_F(CliSecurity, AnOutputIsNeverAnInput) {
   EXPECT_TRUE(temporaries().empty());
 }
 
+// Issue 23, defect 6 for --overlay FILE: an overlay is an input like the
+// scenario; no output of run (or sweep) may replace it, by name, symlink or
+// hard link. A bad overlay is exit 2 with its file named, before simulating.
+TEST_F(CliSecurity, AnOutputIsNeverAnOverlay) {
+  write_file(path("v.yaml"), slurp(data("good.yaml")));
+  const std::string ov = "nic: {desc_spacing: 32}\n";
+  write_file(path("o.yaml"), ov);
+  ASSERT_EQ(link(path("o.yaml").c_str(), path("hard.json").c_str()), 0);
+  for (const char *opt : {"--json", "--csv", "--trace"})
+    for (const std::string &out : {std::string("o.yaml"), path("hard.json")}) {
+      auto r = run({"run", "v.yaml", "--overlay", "o.yaml", opt, out, "-q"});
+      EXPECT_EQ(r.status, 2) << opt << " " << out << "\n" << NICSIM_SHOW(r);
+      EXPECT_NE(r.err.find("is an overlay o.yaml"), std::string::npos) << r.err;
+      EXPECT_EQ(slurp(path("o.yaml")), ov);
+    }
+  ASSERT_EQ(mkdir(path("out").c_str(), 0755), 0);
+  ASSERT_EQ(link(path("o.yaml").c_str(), path("out/results.csv").c_str()), 0);
+  write_file(path("sw.yaml"), "name: sw\nplatform: x86-gen3\n"
+                              "run: {duration_us: 60, warmup_us: 20, drain_us: 200}\n"
+                              "sweep:\n  points:\n    - {label: a, nic.desc_spacing: 16}\n");
+  auto r = run({"sweep", "sw.yaml", "--overlay", "o.yaml", "-o", "out", "-q"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("is an overlay"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(path("o.yaml")), ov);
+  for (const char *cmd : {"run", "validate", "sweep"}) {
+    r = run({cmd, std::string(cmd) == "sweep" ? "sw.yaml" : "v.yaml", "--overlay", path("out")});
+    EXPECT_EQ(r.status, 2) << cmd << NICSIM_SHOW(r);
+    EXPECT_NE(r.err.find("this is a directory"), std::string::npos) << r.err;
+  }
+  EXPECT_TRUE(temporaries().empty());
+}
+
 // Issue 23, defect 12 (issue 27, "Drain"): a drain too short for the
 // configuration failed the run after simulating it all. It is now extended
 // automatically (up to 10 x run.drain_us, at least 10 ms more), with a note

@@ -250,3 +250,61 @@ TEST(ConfigSecurity, IntegersAreCheckedAsIntegers) {
   ASSERT_EQ(l2.rc, 0) << printed(l2.err);
   EXPECT_EQ(resolve(l2, 1, &c, &err), -1);
 }
+
+// Issue 23, defects 1, 2 and 11 for overlays (--overlay FILE): an overlay is
+// read as a platform file is. One that is no YAML overlay, a directory, a
+// FIFO, a huge file, a path too long to keep whole, or one naming a platform
+// is refused with its file (and line:col where there is one), and no error
+// shows its content; it is recorded as an input (nc_scenario_input).
+TEST(ConfigSecurity, OverlaysAreReadAsPlatformFilesAre) {
+  TempDir d;
+  std::string scen = d.write("s.yaml", "name: s\n");
+  auto add = [&](const std::string &ov, std::string &e) {
+    Loaded l;
+    l.rc = nc_scenario_load(scen.c_str(), &l.s, &l.err);
+    EXPECT_EQ(l.rc, 0) << printed(l.err);
+    int rc = nc_scenario_add_overlay(l.s, ov.c_str(), &l.err);
+    e = rc == 0 ? std::string() : printed(l.err);
+    return rc;
+  };
+  std::string e;
+  const char *secrets[] = {kSecret, "PASSWORD: hunter2\n", "PASSWORD: hunter2\nPASSWORD: hunter2\n",
+                           "nic: {desc_spacing: 32}\nAPI_KEY: sk-live-1\n", "PASSWORD: *hunter2\n"};
+  for (const char *text : secrets) {
+    std::string ov = d.write("o.yaml", text);
+    EXPECT_EQ(add(ov, e), -1) << text;
+    EXPECT_EQ(e.rfind(ov + ":", 0), 0u) << e;
+    expect_no_secret(e);
+  }
+  std::string ov = d.write("o.yaml", "PASSWORD: hunter2\n");
+  ASSERT_EQ(add(ov, e), -1);
+  EXPECT_NE(e.find("not a nicsim overlay"), std::string::npos) << e;
+  ov = d.write("o.yaml", "platform: /etc/shadow\n");
+  EXPECT_EQ(add(ov, e), -1);
+  EXPECT_NE(e.find(ov + ":1:1"), std::string::npos) << e;
+  EXPECT_NE(e.find("not allowed in an overlay"), std::string::npos) << e;
+  ASSERT_EQ(mkdir((d.path + "/dir.yaml").c_str(), 0700), 0);
+  EXPECT_EQ(add(d.path + "/dir.yaml", e), -1);
+  EXPECT_NE(e.find("this is a directory"), std::string::npos) << e;
+  ASSERT_EQ(mkfifo((d.path + "/fifo.yaml").c_str(), 0600), 0);
+  EXPECT_EQ(add(d.path + "/fifo.yaml", e), -1);
+  EXPECT_NE(e.find("not a regular file"), std::string::npos) << e;
+  std::string big = "nic: {desc_spacing: 32}\n" + std::string(2u << 20, '#') + "\n";
+  EXPECT_EQ(add(d.write("big.yaml", big), e), -1);
+  EXPECT_NE(e.find("larger than 1 MiB"), std::string::npos) << e;
+  EXPECT_EQ(add(d.path + "/" + std::string(NC_PATH_MAX, 'x') + ".yaml", e), -1);
+  EXPECT_NE(e.find("the limit is"), std::string::npos) << e;
+  // A good overlay is an input, identified by its file.
+  ov = d.write("good.yaml", "nic: {desc_spacing: 32}\n");
+  Loaded l;
+  ASSERT_EQ(nc_scenario_load(scen.c_str(), &l.s, &l.err), 0);
+  ASSERT_EQ(nc_scenario_add_overlay(l.s, ov.c_str(), &l.err), 0) << printed(l.err);
+  const char *in = nullptr;
+  uint64_t dev = 0, ino = 0;
+  struct stat st;
+  ASSERT_EQ(stat(ov.c_str(), &st), 0);
+  ASSERT_TRUE(nc_scenario_input(l.s, 1, &in, &dev, &ino));
+  EXPECT_EQ(std::string(in), ov);
+  EXPECT_EQ(dev, (uint64_t)st.st_dev);
+  EXPECT_EQ(ino, (uint64_t)st.st_ino);
+}
