@@ -253,27 +253,66 @@ static int cli__render(void *ctx, const char *plotdir, const char *name) {
   return cli_gnuplot("calibrate", plotdir, name, *(const bool *)ctx);
 }
 
-/* Removes DIR/evals: every e-* sweep directory and the identity file. */
-static void cli__clear_evals(const char *dir) {
+/* Removes DIR/evals: every e-* sweep directory and the identity file. Each
+ * sweep directory is removed only under its lock (cli_sweepdir_lock, as a
+ * sweep takes it): one in use by a running sweep is left whole and the
+ * removal fails (CLI_EXIT_USAGE, the lock's holder named); else 0. */
+static int cli__clear_evals(const char *dir) {
   char path[NC_PATH_MAX + 300];
   DIR *d;
   struct dirent *e;
+  int status = 0, lock;
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((d = opendir(path)) == NULL) return;
+  if ((d = opendir(path)) == NULL) return 0;
   while ((e = readdir(d)) != NULL) {
     if (strncmp(e->d_name, "e-", 2) != 0) continue;
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
+    if (cli_sweepdir_lock("calibrate", path, &lock) != 0) {
+      status = CLI_EXIT_USAGE;
+      continue;
+    }
     cli_sweepdir_clear(path);
     snprintf(path, sizeof path, "%s/evals/%s/sweep.json", dir, e->d_name);
     unlink(path);
     snprintf(path, sizeof path, "%s/evals/%s/points", dir, e->d_name);
     rmdir(path);
+    snprintf(path, sizeof path, "%s/evals/%s/.nicsim.lock", dir, e->d_name);
+    unlink(path);
+    cli_sweepdir_unlock(lock);
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
     rmdir(path);
   }
   closedir(d);
+  if (status != 0) return status;
   snprintf(path, sizeof path, "%s/evals/identity", dir);
   unlink(path);
+  return 0;
+}
+
+/* Refuses (exit 2) an output of the calibration that is, by file identity,
+ * one of its inputs: the spec, the scenario, its platform files (issue 23,
+ * #6). The outputs are those nicsim_calib_write and cli__claim write. */
+static int cli__check_outputs(const char *dir, const struct nicsim_calib_spec *s) {
+  static const char *const top[] = {"calibration.json", "calibrated.yaml", "evaluations.csv",
+                                    "report.md",        "report.html",     "evals/identity"};
+  static const char *const ext[] = {"dat", "gp", "svg", "png"};
+  char out[NC_PATH_MAX + 400];
+  size_t i, k, e;
+  for (i = 0; i < sizeof top / sizeof *top + 2 + s->nfree; i++)
+    for (e = 0; e < (i < sizeof top / sizeof *top ? 1 : sizeof ext / sizeof *ext); e++) {
+      k = i - sizeof top / sizeof *top;
+      if (i < sizeof top / sizeof *top)
+        snprintf(out, sizeof out, "%s/%s", dir, top[i]);
+      else if (k < 2)
+        snprintf(out, sizeof out, "%s/plots/%s.%s", dir, k == 0 ? "fit" : "sensitivity", ext[e]);
+      else
+        snprintf(out, sizeof out, "%s/plots/profile-%s.%s", dir, s->free[k - 2].key->path, ext[e]);
+      if (cli_check_not_file("calibrate", "the output", out, s->file_dev, s->file_ino, "the spec",
+                             s->file) != 0 ||
+          cli_check_not_input("calibrate", "the output", out, s->scen) != 0)
+        return CLI_EXIT_USAGE;
+    }
+  return 0;
 }
 
 /* Emits the identity file's text (nicsim_emit_fn). */
@@ -311,9 +350,9 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
     }
     fprintf(stderr, "nicsim calibrate: --force: removing another spec's evaluations from %s/evals\n",
             dir);
-    cli__clear_evals(dir);
+    if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE;
   } else if (have[0] && !resume) {
-    cli__clear_evals(dir); /* the same spec again: evaluate afresh */
+    if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE; /* the same spec again: afresh */
   }
   snprintf(path, sizeof path, "%s/evals", dir);
   if ((rc = cli_mkdir_p(path)) < 0) {
@@ -390,7 +429,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   struct nicsim_calib_result *res = NULL;
   struct nc_error err;
   struct cli__calib c;
-  int opt, status = CLI_EXIT_OK, rc;
+  int opt, status = CLI_EXIT_OK, rc, lock = -1;
 
   memset(&c, 0, sizeof c);
   cli_args_init(&a, argc, argv, 0);
@@ -456,7 +495,12 @@ int cli_cmd_calibrate(int argc, char **argv) {
     outdir = dirbuf;
   }
   nicsim_calib_spec_identity(spec, NICSIM_VERSION, identity, sizeof identity);
-  if ((status = cli__claim(outdir, identity, resume, force)) != 0) goto out;
+  /* The output directory is owned as a sweep's is: one calibration (or
+   * sweep) at a time; its outputs never replace an input. */
+  if ((status = cli__check_outputs(outdir, spec)) != 0 ||
+      (status = cli_sweepdir_lock("calibrate", outdir, &lock)) != 0 ||
+      (status = cli__claim(outdir, identity, resume, force)) != 0)
+    goto out;
   c.dir = outdir;
   c.jobs = jobs;
   c.resume = resume;
@@ -480,6 +524,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   }
   cli__summary(spec, res, outdir);
 out:
+  if (lock >= 0) cli_sweepdir_unlock(lock);
   free(c.cfg);
   free(c.res);
   nicsim_calib_result_free(res);

@@ -66,6 +66,7 @@ struct nicsim_calib_meas {
  * validate ones, each list in file order. */
 struct nicsim_calib_spec {
   char file[NC_PATH_MAX];
+  unsigned long long file_dev, file_ino; /* the spec's identity (st_dev, st_ino): an input */
   char name[NC_STR_MAX];
   char description[NICSIM_CALIB_TEXT_MAX];
   char scenario[NC_PATH_MAX];      /* as written */

@@ -199,8 +199,9 @@ TEST_F(Calib, RefusesUnknownKeysWithASuggestion) {
           "free: [{key: nic.reg_read_ns, min: 1, max: 2, why: w, scael: log}]\n"
           "measurements: {calibrate: [{point: a, metric: tx.gbps, value: 1, source: s}]}\n",
           2, 55, "unknown key 'scael' in a free parameter", "did you mean 'scale'?");
+  // At the top level the key is not shown (the file may be no spec at all).
   Refused("scenario: scen.yaml\nfree: []\nmesurements: {}\n", 3, 1,
-          "unknown key 'mesurements'", "did you mean 'measurements'?");
+          "not a calibration spec: unknown top-level key", "did you mean 'measurements'?");
 }
 
 TEST_F(Calib, RefusesUnknownMetricsAndPoints) {
