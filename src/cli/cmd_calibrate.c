@@ -367,18 +367,12 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
   return 0;
 }
 
-/* Prints text with any control character as '?'. */
-static void cli__term(const char *s) {
-  for (; *s; s++) putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
-/* The summary on stdout. */
+/* The summary on stdout (texts of the spec escaped by cli_printf). */
 static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_calib_result *r,
                          const char *dir) {
   char name[NC_STR_MAX + 100], v[NC_STR_MAX + 64];
-  printf("Calibration  ");
-  cli__term(s->name);
-  printf("\nFit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations\n",
+  cli_printf("Calibration  %s\n", s->name);
+  printf("Fit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations\n",
          r->converged ? "converged" : "NOT converged", r->chi2, s->ncal, s->ncal == 1 ? "" : "s",
          r->evaluations);
   if (isfinite(r->cond))
@@ -389,8 +383,8 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
   for (size_t k = 0; k < s->nfree; k++) {
     const struct nicsim_calib_profile *p = &r->prof[k];
     nicsim_calib_assignment(&s->free[k], r->x[k], v, sizeof v);
-    printf("Parameter    %-40s %s", v, r->identifiable[k] ? "identifiable" : "NOT identifiable: ");
-    if (!r->identifiable[k]) cli__term(r->reason[k]);
+    cli_printf("Parameter    %-40s %s%s", v, r->identifiable[k] ? "identifiable" : "NOT identifiable: ",
+               r->identifiable[k] ? "" : r->reason[k]);
     printf("\n             chi2 within 1 of its minimum from %s%.4g to %s%.4g%s%s\n",
            p->lo_bound ? "<= " : "", p->lo, p->hi_bound ? ">= " : "", p->hi,
            r->at_bound[k] ? (r->at_bound[k] < 0 ? "; at its min" : "; at its max") : "",
@@ -400,7 +394,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     const struct nicsim_calib_meas *m = &s->meas[i];
     nicsim_calib_meas_name(m, name, sizeof name);
     printf("%-12s ", i < s->ncal ? "Calibrate" : "Validate");
-    printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
+    cli_printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
            i < s->ncal ? "simulated" : "predicted", r->sim[i],
            m->value != 0 ? 100 * (r->sim[i] - m->value) / fabs(m->value) : NAN);
   }
@@ -408,14 +402,14 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     const struct nicsim_calib_fold *f = &r->folds[j];
     nicsim_calib_meas_name(&s->meas[j], name, sizeof name);
     if (f->skipped)
-      printf("CV           %-44s skipped (fewer other measurements than free parameters)\n", name);
+      cli_printf("CV           %-44s skipped (fewer other measurements than free parameters)\n", name);
     else
-      printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
+      cli_printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
              s->meas[j].value, f->predicted,
              s->meas[j].value != 0 ? 100 * (f->predicted - s->meas[j].value) / fabs(s->meas[j].value)
                                    : NAN);
   }
-  printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
+  cli_printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
 }
 
 /* nicsim calibrate. */

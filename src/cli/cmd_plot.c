@@ -271,11 +271,11 @@ static int cli__emit_gp(FILE *f, void *arg) {
           p->name, p->name);
   fprintf(f, "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n");
   fprintf(f, "set title ");
-  nicsim_gp_string(f, p->title);
+  nicsim_put_gp_string(f, p->title);
   fprintf(f, "\nset xlabel ");
-  nicsim_gp_string(f, p->xlabel);
+  nicsim_put_gp_string(f, p->xlabel);
   fprintf(f, "\nset ylabel ");
-  nicsim_gp_string(f, p->ylabel);
+  nicsim_put_gp_string(f, p->ylabel);
   fprintf(f, "\nset key below\nset grid ytics\n");
   if (p->logx && numeric)
     fprintf(f, "set logscale x\n");
@@ -292,7 +292,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
     snprintf(out, sizeof(out), "%s.%s", p->name, t == 0 ? "png" : "svg");
     fprintf(f, "\nset terminal %s noenhanced size 960,600\nset output ",
             t == 0 ? "pngcairo" : "svg");
-    nicsim_gp_string(f, out);
+    nicsim_put_gp_string(f, out);
     fprintf(f, "\nplot ");
     for (col = 0; col < ncol; col++) {
       char title[NC_STR_MAX + 100];
@@ -304,7 +304,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
       else
         snprintf(title, sizeof(title), "%s", p->y[col % p->ny]);
       fputs(col ? ", \\\n     " : "", f);
-      nicsim_gp_string(f, dat);
+      nicsim_put_gp_string(f, dat);
       fputc(' ', f);
       if (p->bar)
         fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
@@ -313,7 +313,7 @@ static int cli__emit_gp(FILE *f, void *arg) {
       else
         fprintf(f, "using 0:%zu:xtic(1) with linespoints", col + 2);
       fprintf(f, " title ");
-      nicsim_gp_string(f, title);
+      nicsim_put_gp_string(f, title);
     }
     fprintf(f, "\nunset output\n");
   }

@@ -220,3 +220,28 @@ void nicsim_put_dat_label(FILE *f, const char *s) {
   }
   fputc('"', f);
 }
+
+void nicsim_put_gp_string(FILE *f, const char *s) {
+  size_t len;
+  bool esc, octal = false; /* the last thing written was an octal escape */
+  fputc('"', f);
+  for (; s && *s; s += len) {
+    nicsim__next(s, &len, &esc);
+    if (len == 1 && (*s == '\n' || *s == '\r' || *s == '\t')) {
+      fputc(' ', f);
+      octal = false;
+    } else if (esc) {
+      /* \xNN shown as text: its backslash is itself an octal escape. */
+      for (size_t k = 0; k < len; k++)
+        fprintf(f, "\\134x%02X", (unsigned char)s[k]);
+      octal = false;
+    } else if (len == 1 && (strchr("`@'\"\\$", *s) != NULL || (octal && *s >= '0' && *s <= '7'))) {
+      fprintf(f, "\\%03o", (unsigned char)*s);
+      octal = true;
+    } else {
+      fwrite(s, 1, len, f);
+      octal = false;
+    }
+  }
+  fputc('"', f);
+}

@@ -1,8 +1,8 @@
 /* escape.h: text that came from outside (scenario names, descriptions and
  * labels, sweep.json fields, file names, metric names, error messages that
  * quote input) made safe for where it is written: a terminal, HTML,
- * Markdown, CSV, gnuplot data. Every writer of such text goes through one of
- * these (docs/robustness.md, "Attack classes"). */
+ * Markdown, CSV, gnuplot data and scripts. Every writer of such text goes
+ * through one of these (docs/robustness.md, "Attack classes"). */
 #ifndef NICSIM_RESULTS_ESCAPE_H
 #define NICSIM_RESULTS_ESCAPE_H
 
@@ -56,6 +56,17 @@ const char *nicsim_csv_unguard(const char *s);
  * its double quotes written as '' (gnuplot data has no escape for them),
  * tabs and line breaks as spaces, control characters as \xNN. */
 void nicsim_put_dat_label(FILE *f, const char *s);
+
+/* gnuplot scripts (NAME.gp): s as a double-quoted gnuplot string that
+ * gnuplot shows as it is and never runs or expands: ` @ ' " \ $ written as
+ * octal escapes (\140 ...) so that neither `command` substitution nor
+ * @macro expansion, which scan the raw line, sees them, and so is an octal
+ * digit right after an escape (gnuplot would take it into the escape); tabs
+ * and line breaks (which could end the command) as spaces, other control
+ * characters as in nicsim_put_term (a visible \xNN). Single quotes would not
+ * do: gnuplot 5.4 ends a single-quoted string at a doubled quote that opens
+ * it or follows another. */
+void nicsim_put_gp_string(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

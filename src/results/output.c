@@ -568,43 +568,6 @@ void nicsim_csv_field(FILE *f, const char *s) {
   fputc('"', f);
 }
 
-/* Writes s as a gnuplot string (output.h). An octal digit right after an
- * escape is escaped too because gnuplot would take it into the escape.
- * Single quotes would not do: gnuplot 5.4 ends a single-quoted string at a
- * doubled quote that opens it or follows another. */
-void nicsim_gp_string(FILE *f, const char *s) {
-  bool escaped = false;
-
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f) {
-      fputc(' ', f);
-      escaped = false;
-    } else if (strchr("`@'\"\\$", c) != NULL || (escaped && c >= '0' && c <= '7')) {
-      fprintf(f, "\\%03o", c);
-      escaped = true;
-    } else {
-      fputc(c, f);
-      escaped = false;
-    }
-  }
-  fputc('"', f);
-}
-
-/* Writes s for Markdown text (output.h). */
-void nicsim_md_escape(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f)
-      fputc(' ', f);
-    else if (strchr("\\`*_[]<>|&~#!", c) != NULL)
-      fprintf(f, "\\%c", c);
-    else
-      fputc(c, f);
-  }
-}
-
 /* qsort comparator for an array of char *. */
 static int nicsim__strptr_cmp(const void *a, const void *b) {
   return strcmp(*(char *const *)a, *(char *const *)b);

@@ -129,19 +129,6 @@ int nicsim_csv_dump_each(FILE *f, const char *const *keys, size_t nkeys, size_t 
 int nicsim_csv_write_each(const char *path, const char *const *keys, size_t nkeys,
                           size_t npoints, nicsim_point_fn get, void *arg);
 
-/* ---- text for other languages ---------------------------------------------- */
-
-/* Writes s as a gnuplot string that gnuplot shows as it is and never runs or
- * expands: double-quoted, with ` @ ' " \ $ written as octal escapes (\140 ...)
- * so that neither `command` substitution nor @macro expansion, which scan the
- * raw line, sees them, and so is an octal digit right after an escape; a
- * control character (which could end the command) becomes a space. */
-void nicsim_gp_string(FILE *f, const char *s);
-/* Writes s as Markdown text that renders as itself: every character that
- * could start markup or HTML (\ ` * _ [ ] < > | & ~ # !) backslash-escaped,
- * a control character (which could end a table row) as a space. */
-void nicsim_md_escape(FILE *f, const char *s);
-
 /* ---- human tables (stdout) ------------------------------------------------ */
 
 /* The summary of one run: a header describing the setup, then aligned

@@ -262,6 +262,53 @@ TEST_F(Calibrate, RefusesHostileSpecsAndNeverWritesOverAnInput) {
   close(fd);
 }
 
+// Issue 23, defects 4, 7, 8 and 9 for calibrate: the spec's texts and the
+// scenario's labels reach every output only through the writer of its
+// language: Markdown, HTML, CSV (formula guard), gnuplot data and scripts.
+TEST_F(Calibrate, HostileTextsAreInertInEveryOutput) {
+  Write("h.yaml", "name: h\nplatform: x86-gen3\n"
+                  "traffic: {mode: tx, frame_bytes: 256, rate_gbps: 0, sndbuf_bytes: 212992}\n"
+                  "cpu: {clock_mhz: 500}\n"
+                  "run: {duration_us: 600, warmup_us: 100, drain_us: 300}\n"
+                  "sweep:\n  points:\n"
+                  "    - {label: \"=HYPERLINK(1)\", traffic.frame_bytes: 256}\n"
+                  "    - {label: 'a\"b `id` $HOME', traffic.frame_bytes: 512}\n");
+  Write("spec.yaml",
+        "name: \"`id` @x $y\"\n"
+        "description: \"# Injected <script>alert(1)</script> [a](javascript:alert(1))\"\n"
+        "scenario: h.yaml\n"
+        "free: [{key: cpu.stack_tx_cycles_per_pkt, min: 1000, max: 9000, why: \"<b>w</b>\"}]\n"
+        "measurements:\n"
+        "  calibrate: [{point: \"=HYPERLINK(1)\", metric: tx.gbps, value: 0.5, source: \"=cmd|' /C calc'!A0\"}]\n"
+        "  validate: [{point: 'a\"b `id` $HOME', metric: tx.gbps, value: 0.5, source: s}]\n"
+        "fit: {grid: 3, profile_points: 3, max_evaluations: 3}\n");
+  Result r = run({"calibrate", "spec.yaml", "-o", "out", "-j", "2", "-q", "--no-plots"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  for (const char *f : {"report.md", "report.html"}) {
+    std::string t = slurp(path(std::string("out/") + f));
+    EXPECT_EQ(t.find("<script>"), std::string::npos) << f;
+    EXPECT_EQ(t.find("<b>w</b>"), std::string::npos) << f;
+    if (std::string(f) == "report.md") {
+      EXPECT_EQ(t.find("[a](javascript:"), std::string::npos);
+    }
+    EXPECT_EQ(t.find("href=\"javascript"), std::string::npos) << f;
+    EXPECT_EQ(t.find("\n# Injected"), std::string::npos) << f;
+  }
+  std::string csv = slurp(path("out/evaluations.csv"));
+  EXPECT_NE(csv.find(",'=HYPERLINK(1) tx.gbps"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",=HYPERLINK"), std::string::npos) << csv;
+  // gnuplot data keeps the label whole (its quote as ''), scripts run nothing.
+  std::string dat = slurp(path("out/plots/fit.dat"));
+  EXPECT_NE(dat.find("\"a''b `id` $HOME tx.gbps\""), std::string::npos) << dat;
+  for (const std::string &g : list_dir(path("out/plots")))
+    if (g.size() > 3 && g.substr(g.size() - 3) == ".gp") {
+      std::string t = slurp(path("out/plots/" + g));
+      EXPECT_EQ(t.find('`'), std::string::npos) << g << "\n" << t;
+      EXPECT_EQ(t.find("$HOME"), std::string::npos) << g;
+    }
+  EXPECT_EQ(r.out.find("\x1b"), std::string::npos);
+}
+
 TEST_F(Calibrate, SameResultWhateverJobsAndResumeReusesEvaluations) {
   std::map<std::string, double> m = Measure();
   Write("spec.yaml", RecoverySpec(m, "fit: {grid: 5, profile_points: 5, max_evaluations: 12}\n"));
