@@ -60,8 +60,10 @@ void cli_help_calibrate(FILE *f) {
           "  DIR/evals/             each evaluation's sweep directory (for --resume)\n"
           "  stdout                 a summary\n"
           "\n"
-          "Exit status: 0 calibrated (whether or not it matches: read the report), 1 a\n"
-          "simulation failed, 2 bad input (the spec, refused with file:line:col).\n"
+          "Exit status: 0 calibrated (whether or not it matches: read the report; a\n"
+          "parameter vector whose simulation fails is no match, its failure in\n"
+          "evaluations.csv), 1 an evaluation crashed, 2 bad input (the spec, refused\n"
+          "with file:line:col).\n"
           "\n"
           "Example:\n"
           "  nicsim calibrate scenarios/calibration/haps-sender-cost.yaml -j 2 -o out/haps\n",
@@ -141,9 +143,11 @@ static pid_t cli__start(const struct cli__calib *c, const struct nicsim_calib_sp
   _exit(cli_sweep_exec(&o, NULL, 0));
 }
 
-/* Reads vector x's point files into values (nmeas). */
+/* Reads vector x's point files into values (nmeas). why NULL: every point
+ * file must be there; else the sweep failed (exit 1), and why gets the
+ * first point whose simulation failed (its values stay NaN). */
 static int cli__collect(struct cli__calib *c, const struct nicsim_calib_spec *s, const double *x,
-                        double *values) {
+                        double *values, char *why_failed) {
   char store[64][NC_STR_MAX + 64], dir[NC_PATH_MAX + 64], path[NC_PATH_MAX + 400], why[1024];
   struct cli_sets sets = {0};
   size_t np = nc_scenario_npoints(s->scen) ? nc_scenario_npoints(s->scen) : 1;
@@ -157,7 +161,12 @@ static int cli__collect(struct cli__calib *c, const struct nicsim_calib_spec *s,
     const char *label = s->points[j] < 0 ? "" : nc_scenario_point_label(s->scen, idx);
     cli_point_file(dir, idx, cli_point_digits(np), label, path, sizeof path);
     if (nicsim_point_json_read(path, c->cfg, c->res, NULL, why, sizeof why) != 0) {
-      fprintf(stderr, "nicsim calibrate: cannot read back %s\n", why);
+      if (why_failed != NULL) {
+        snprintf(why_failed, NICSIM_CALIB_WHY_MAX, "point %s: its simulation failed",
+                 label[0] ? label : "(the scenario's one point)");
+        return 0;
+      }
+      cli_eprintf("nicsim calibrate: cannot read back %s\n", why);
       return CLI_EXIT_USAGE;
     }
     for (size_t i = 0; i < s->nmeas; i++)
@@ -183,7 +192,7 @@ static void cli__note(struct cli__calib *c, const struct nicsim_calib_spec *s, c
 /* The evaluator (struct nicsim_calib_evaluator): up to jobs simulations at a
  * time, as concurrent sweeps of one vector each. */
 static int cli__eval(void *ctx, const struct nicsim_calib_spec *s, const double *xs, size_t nvec,
-                     double *values) {
+                     double *values, char (*why)[NICSIM_CALIB_WHY_MAX]) {
   struct cli__calib *c = ctx;
   size_t k = nvec < c->jobs ? nvec : c->jobs, per = c->jobs / (k ? k : 1), next = 0, running = 0;
   pid_t *pids = calloc(k ? k : 1, sizeof *pids);
@@ -226,19 +235,32 @@ static int cli__eval(void *ctx, const struct nicsim_calib_spec *s, const double 
       if (pids[slot] != done) continue;
       pids[slot] = 0;
       running--;
+      size_t v = slot_vec[slot];
+      /* A simulation that fails (exit 1) at these values is no match (a
+       * penalty in the fit and evaluations.csv), not the end of the
+       * calibration; anything else (bad input, a crash) is. */
+      bool sim_failed = WIFEXITED(w) && WEXITSTATUS(w) == CLI_EXIT_SIM;
       if (!WIFEXITED(w) || WEXITSTATUS(w) != 0) {
-        int st = WIFEXITED(w) ? WEXITSTATUS(w) : CLI_EXIT_SIM;
         char a[NC_STR_MAX + 64];
         fprintf(stderr, "nicsim calibrate: the evaluation at");
         for (size_t q = 0; q < s->nfree; q++) {
-          nicsim_calib_assignment(&s->free[q], xs[slot_vec[slot] * s->nfree + q], a, sizeof a);
+          nicsim_calib_assignment(&s->free[q], xs[v * s->nfree + q], a, sizeof a);
           fprintf(stderr, " %s", a);
         }
-        fprintf(stderr, " failed (see above)\n");
-        if (status == 0) status = st == CLI_EXIT_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_SIM;
-      } else if (status == 0) {
-        status = cli__collect(c, s, &xs[slot_vec[slot] * s->nfree],
-                              &values[slot_vec[slot] * s->nmeas]);
+        fprintf(stderr, sim_failed ? " failed (see above); it counts as no match\n"
+                                   : " failed (see above)\n");
+      }
+      if (status != 0) continue;
+      if (sim_failed) {
+        status = cli__collect(c, s, &xs[v * s->nfree], &values[v * s->nmeas], why[v]);
+        if (status == 0 && !why[v][0])
+          snprintf(why[v], NICSIM_CALIB_WHY_MAX, "its simulation failed");
+      } else if (!WIFEXITED(w)) {
+        status = CLI_EXIT_SIM; /* a crash */
+      } else if (WEXITSTATUS(w) != 0) {
+        status = CLI_EXIT_USAGE;
+      } else {
+        status = cli__collect(c, s, &xs[v * s->nfree], &values[v * s->nmeas], NULL);
       }
     }
   }

@@ -335,7 +335,7 @@ static int co__emit_csv(FILE *f, void *arg) {
     fputc(',', f);
     nicsim_csv_field(f, name);
   }
-  fputc('\n', f);
+  fputs(",failure\n", f);
   for (size_t e = 0; e < r->evaluations; e++) {
     const double *v = &r->ev_v[e * s->nmeas];
     fprintf(f, "%zu", e);
@@ -343,12 +343,16 @@ static int co__emit_csv(FILE *f, void *arg) {
       nicsim_format_real(r->ev_x[e * s->nfree + k], num, sizeof num);
       fprintf(f, ",%s", num);
     }
-    nicsim_format_real(nicsim_calib_chi2(s, v, NULL), num, sizeof num);
+    const char *why = r->ev_why ? r->ev_why[e] : "";
+    nicsim_format_real(why[0] ? NICSIM_CALIB_PENALTY : nicsim_calib_chi2(s, v, NULL), num,
+                       sizeof num);
     fprintf(f, ",%s", num);
     for (size_t i = 0; i < s->nmeas; i++) {
       nicsim_format_real(v[i], num, sizeof num);
       fprintf(f, ",%s", isnan(v[i]) ? "" : num);
     }
+    fputc(',', f);
+    nicsim_csv_field(f, why);
     fputc('\n', f);
   }
   return ferror(f) ? -EIO : 0;
