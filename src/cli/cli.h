@@ -3,6 +3,7 @@
 #ifndef NICSIM_CLI_CLI_H
 #define NICSIM_CLI_CLI_H
 
+#include <stdarg.h>
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdio.h>
@@ -83,6 +84,14 @@ const char *cli_synopsis(const char *cmd);
 /* Reports a usage error of command cmd ("run", or NULL for nicsim itself):
  * "nicsim run: <msg>", the synopsis and where to find help, on stderr.
  * Returns CLI_EXIT_USAGE. */
+/* fprintf(stderr, ...) for every message of the CLI: the text is printed
+ * with control characters (but the format's line breaks) escaped as \xNN
+ * (nicsim_put_term), whatever the arguments quote. */
+void cli_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_veprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
+/* The same to stdout (tables and lines that quote input), and to any f. */
+void cli_printf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(printf, 2, 0)));
 int cli_usage_error(const char *cmd, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 2, 3)))
@@ -131,6 +140,16 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path);
 int cli_check_distinct_outputs(const char *cmd, const char *what1, const char *path1,
                                const char *what2, const char *path2);
 /* mkdir -p; 0 or -errno. */
+/* Refuses (exit 2, naming both) an output path that is, by file identity
+ * (st_dev, st_ino, through symlinks and hard links), one of the files the
+ * scenario was read from (nc_scenario_input): `run v.yaml --json v.yaml`.
+ * 0 or CLI_EXIT_USAGE. what names the option ("--json"). */
+int cli_check_not_input(const char *cmd, const char *what, const char *out,
+                        const struct nc_scenario *s);
+/* The same for one input file identified by dev and ino; role and name say
+ * what it is ("the baseline", its path). */
+int cli_check_not_file(const char *cmd, const char *what, const char *out, uint64_t dev,
+                       uint64_t ino, const char *role, const char *name);
 int cli_mkdir_p(const char *path);
 /* Copies s to buf keeping [A-Za-z0-9._+-] and replacing anything else by
  * '_'; "point" if s is empty. The result is at most n-1 bytes. */
@@ -173,7 +192,27 @@ struct cli_sweepdir {
   struct nicsim_config *cfg;
   struct nicsim_results *res;
   bool *have;             /* point file present and readable, per point */
+  json_t *point_hashes;   /* the manifest's per-point config hashes, or NULL */
 };
+/* True if name is a point file's name, <index>-<sanitised label>.json:
+ * --force and the owner check touch only such files in points/. */
+bool cli_is_point_file_name(const char *name);
+/* The sweep's hashes: FNV-1a 64 from CLI_HASH_BASIS, folding the version
+ * then each point's resolved config (as compact JSON) for the config hash,
+ * or one config alone for a point's hash ("point_hashes" of sweep.json). */
+#define CLI_HASH_BASIS 0xcbf29ce484222325ull
+uint64_t cli_hash_text(uint64_t h, const char *text);
+int cli_hash_config(const struct nicsim_config *cfg, uint64_t *h);
+/* A running sweep owns its directory: takes an exclusive flock on
+ * DIR/.nicsim.lock (creating DIR), writes the pid into it and keeps it in
+ * *fd until cli_sweepdir_unlock or exit. Held by another process: prints
+ * "DIR is in use by a running sweep (pid N)" and returns CLI_EXIT_USAGE. */
+int cli_sweepdir_lock(const char *cmd, const char *dir, int *fd);
+void cli_sweepdir_unlock(int fd);
+/* A point file missing a metric every run of its config reports
+ * (nicsim_metric_expected): -1 with why filled, else 0. */
+int cli_point_metrics_check(const char *path, const struct nicsim_config *cfg,
+                            const struct nicsim_results *res, char *why, size_t n);
 /* Path of point i's JSON file (label as in the manifest) in buf. */
 void cli_point_file(const char *dir, size_t i, int digits, const char *label, char *buf, size_t n);
 /* Width of the index of n points' file names. */

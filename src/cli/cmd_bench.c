@@ -150,11 +150,11 @@ static int cli__bench_usage(const char *fmt, ...)
 static int cli__bench_usage(const char *fmt, ...) {
   va_list ap;
 
-  fprintf(stderr, "nicsim bench: ");
+  cli_eprintf("nicsim bench: ");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_veprintf(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\n%s\nRun 'nicsim bench --help' for all options.\n", CLI__BENCH_SYNOPSIS);
+  cli_eprintf("\n%s\nRun 'nicsim bench --help' for all options.\n", CLI__BENCH_SYNOPSIS);
   return CLI_EXIT_USAGE;
 }
 
@@ -384,7 +384,7 @@ static void cli__run_workload(const struct cli__workload *w, unsigned long long 
                             sizeof(r->reason)) != 0)
     goto skip;
   if (!quiet)
-    fprintf(stderr, "nicsim bench: %s: %llu frames (%.6g us of traffic + %.6g us drain) from %s\n",
+    cli_eprintf("nicsim bench: %s: %llu frames (%.6g us of traffic + %.6g us drain) from %s\n",
             w->name, packets, cfg->run.duration_us, cfg->run.drain_us, r->source);
   j.cfg = cfg;
   if (cli__bench_fork(&j, &m, r->reason, sizeof(r->reason)) != 0)
@@ -409,7 +409,7 @@ static void cli__run_workload(const struct cli__workload *w, unsigned long long 
   return;
 skip:
   r->skipped = true;
-  fprintf(stderr, "nicsim bench: %s: skipped: %s\n", w->name, r->reason);
+  cli_eprintf("nicsim bench: %s: skipped: %s\n", w->name, r->reason);
   free(cfg);
 }
 
@@ -420,7 +420,7 @@ static void cli__run_kernel(int kind, uint64_t acts, bool quiet, struct cli__k_r
 
   memset(r, 0, sizeof(*r));
   if (!quiet)
-    fprintf(stderr, "nicsim bench: kernel %s: %llu activations\n", nicsim_kbench_name(kind),
+    cli_eprintf("nicsim bench: kernel %s: %llu activations\n", nicsim_kbench_name(kind),
             (unsigned long long)acts);
   if (cli__bench_fork(&j, &m, r->reason, sizeof(r->reason)) != 0)
     goto fail;
@@ -436,7 +436,7 @@ static void cli__run_kernel(int kind, uint64_t acts, bool quiet, struct cli__k_r
   r->ok = true;
   return;
 fail:
-  fprintf(stderr, "nicsim bench: kernel %s: failed: %s\n", nicsim_kbench_name(kind), r->reason);
+  cli_eprintf("nicsim bench: kernel %s: failed: %s\n", nicsim_kbench_name(kind), r->reason);
 }
 
 /* ---- figures ------------------------------------------------------------------- */
@@ -462,19 +462,19 @@ static double cli__bound_ratio(const struct cli__wl_result *r, double kernel_eve
 static void cli__print_workloads(const struct cli__wl_result *w, size_t n, double kref) {
   size_t i;
 
-  printf("%-10s %10s %8s %11s %11s %12s %10s %8s %7s\n", "workload", "frames", "wall s",
+  cli_printf("%-10s %10s %8s %11s %11s %12s %10s %8s %7s\n", "workload", "frames", "wall s",
          "frames/s", "delivered/s", "sim us/s", "events/fr", "RSS MB", "bound");
   for (i = 0; i < n; i++) {
     const struct cli__wl_result *r = &w[i];
     if (r->skipped) {
-      printf("%-10s skipped (see stderr)\n", r->name);
+      cli_printf("%-10s skipped (see stderr)\n", r->name);
       continue;
     }
     char bound[32] = "-";
     double b = cli__bound_ratio(r, kref);
     if (isfinite(b))
       snprintf(bound, sizeof(bound), "%.3f", b);
-    printf("%-10s %10.0f %8.3f %11.0f %11.0f %12.1f %10.2f %8.1f %7s\n", r->name, r->pkts,
+    cli_printf("%-10s %10.0f %8.3f %11.0f %11.0f %12.1f %10.2f %8.1f %7s\n", r->name, r->pkts,
            r->wall_s, cli__pkts_per_s(r), r->delivered / r->wall_s, r->sim_ns / 1e3 / r->wall_s,
            cli__events_per_pkt(r), r->rss_kb / 1024.0, bound);
   }
@@ -484,7 +484,7 @@ static void cli__print_workloads(const struct cli__wl_result *w, size_t n, doubl
 static void cli__print_kernel(const struct cli__k_result *k) {
   int i;
 
-  printf("\n%-22s %12s %14s %14s %9s\n", "SystemC kernel", "activations", "deltas/s",
+  cli_printf("\n%-22s %12s %14s %14s %9s\n", "SystemC kernel", "activations", "deltas/s",
          "activations/s", "ns/delta");
   for (i = 0; i < NICSIM_KBENCH__COUNT; i++) {
     const struct cli__k_result *r = &k[i];
@@ -492,14 +492,14 @@ static void cli__print_kernel(const struct cli__k_result *k) {
     snprintf(name, sizeof(name), "%s%s", nicsim_kbench_name(i),
              i == NICSIM_KBENCH_REFERENCE ? " *" : "");
     if (!r->ok) {
-      printf("%-22s failed (see stderr)\n", name);
+      cli_printf("%-22s failed (see stderr)\n", name);
       continue;
     }
-    printf("%-22s %12llu %14.0f %14.0f %9.1f\n", name, (unsigned long long)r->k.activations,
+    cli_printf("%-22s %12llu %14.0f %14.0f %9.1f\n", name, (unsigned long long)r->k.activations,
            cli__k_rate(r), (double)r->k.activations / r->k.wall_s,
            r->k.wall_s * 1e9 / (double)r->k.deltas);
   }
-  printf("* the reference rate of bound_ratio (kernel events/s)\n");
+  cli_printf("* the reference rate of bound_ratio (kernel events/s)\n");
 }
 
 /* A JSON real, or null when not finite. */
@@ -600,13 +600,13 @@ static int cli__write_json(const char *path, json_t *doc) {
   int rc;
 
   if (doc == NULL) {
-    fprintf(stderr, "nicsim bench: out of memory building the JSON\n");
+    cli_eprintf("nicsim bench: out of memory building the JSON\n");
     return CLI_EXIT_USAGE;
   }
   rc = nicsim_write_atomic(path, cli__emit_json, doc);
   json_decref(doc);
   if (rc < 0) {
-    fprintf(stderr, "nicsim bench: cannot write %s: %s\n", path, strerror(-rc));
+    cli_eprintf("nicsim bench: cannot write %s: %s\n", path, strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
@@ -636,7 +636,7 @@ static void cli__warn_load(void) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
   if (getloadavg(load, 1) == 1 && cpus > 0 && load[0] > 0.5 * (double)cpus)
-    fprintf(stderr,
+    cli_eprintf(
             "nicsim bench: note: load average %.2f on %ld CPUs: other processes compete for the CPU, "
             "so these figures are lower and noisier than on an idle machine\n",
             load[0], cpus);
@@ -682,17 +682,17 @@ static int cli__scaling(unsigned long long n, const char *json, bool quiet) {
   cli__print_workloads(r, 2, NAN);
   cli__warn_load();
   if (r[0].skipped || r[1].skipped) {
-    fprintf(stderr, "nicsim bench: --scaling: a run failed; no ratios\n");
+    cli_eprintf("nicsim bench: --scaling: a run failed; no ratios\n");
     return CLI_EXIT_SIM;
   }
   rss_ratio = r[1].rss_kb / r[0].rss_kb;
   time_ratio = r[1].wall_s / r[0].wall_s;
   pkts_ratio = r[1].pkts / r[0].pkts;
-  printf("\nscaling %llu -> %llu frames: frames x%.3f, wall time x%.3f (per frame x%.3f), "
+  cli_printf("\nscaling %llu -> %llu frames: frames x%.3f, wall time x%.3f (per frame x%.3f), "
          "peak RSS x%.3f (%.1f -> %.1f MB)\n",
          n, n * 10, pkts_ratio, time_ratio, time_ratio / pkts_ratio, rss_ratio,
          r[0].rss_kb / 1024.0, r[1].rss_kb / 1024.0);
-  printf("targets (issue 10): peak RSS within 10%% (x1.100 or less), time linear (per frame x1.0)\n");
+  cli_printf("targets (issue 10): peak RSS within 10%% (x1.100 or less), time linear (per frame x1.0)\n");
   if (json == NULL)
     return CLI_EXIT_OK;
   doc = cli__doc(r, 2, NAN);
@@ -716,16 +716,11 @@ static int cli__scaling(unsigned long long n, const char *json, bool quiet) {
 
 /* Parses --packets; 0 on a bad value. */
 static unsigned long long cli__parse_packets(const char *s) {
-  char *end;
-  unsigned long long v;
+  int64_t v;
 
-  if (s[0] < '0' || s[0] > '9')
+  if (nc_int_parse(s, 1, CLI__BENCH_MAX_PACKETS, &v) != 0)
     return 0;
-  errno = 0;
-  v = strtoull(s, &end, 10);
-  if (errno != 0 || *end != '\0' || v > CLI__BENCH_MAX_PACKETS)
-    return 0;
-  return v;
+  return (unsigned long long)v;
 }
 
 /* nicsim bench: workloads and the kernel, or the scaling check. */
@@ -816,7 +811,7 @@ int cli_cmd_bench(int argc, char **argv) {
 
   res = calloc(nchosen, sizeof(*res));
   if (res == NULL) {
-    fprintf(stderr, "nicsim bench: out of memory\n");
+    cli_eprintf("nicsim bench: out of memory\n");
     return CLI_EXIT_USAGE;
   }
   for (i = 0; i < nchosen; i++) {
@@ -855,7 +850,7 @@ int cli_cmd_bench(int argc, char **argv) {
   cli__warn_load();
   status = nran > 0 ? CLI_EXIT_OK : CLI_EXIT_SIM;
   if (nran == 0)
-    fprintf(stderr, "nicsim bench: no workload ran\n");
+    cli_eprintf("nicsim bench: no workload ran\n");
   if (json != NULL) {
     json_t *k = cli__kernel_json(kres);
     doc = cli__doc(res, nchosen, kref);

@@ -43,8 +43,7 @@ int cli_cmd_demo(int argc, char **argv) {
   struct cli_sweep_opts o;
   char dir[NC_PATH_MAX];
   int opt, status;
-  long j;
-  char *end;
+  int64_t j;
 
   memset(&o, 0, sizeof(o));
   o.path = "scenarios/demo-sweep.yaml";
@@ -64,8 +63,7 @@ int cli_cmd_demo(int argc, char **argv) {
       o.outdir = a.arg;
       break;
     case OPT_JOBS:
-      j = strtol(a.arg, &end, 10);
-      if (end == a.arg || *end != '\0' || j < 1 || j > 4096)
+      if (nc_int_parse(a.arg, 1, 4096, &j) != 0)
         return cli_usage_error("demo", "-j expects a number of processes from 1 to 4096, got '%s'",
                                a.arg);
       o.jobs = (size_t)j;
@@ -86,6 +84,6 @@ int cli_cmd_demo(int argc, char **argv) {
     return status;
   if ((status = cli_report_dir("demo", dir, NULL, true, o.quiet)) != 0)
     return status;
-  printf("\nReport: %s/report.html (and report.md); plots in %s/plots/\n", dir, dir);
+  cli_printf("\nReport: %s/report.html (and report.md); plots in %s/plots/\n", dir, dir);
   return CLI_EXIT_OK;
 }

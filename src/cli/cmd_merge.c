@@ -95,13 +95,13 @@ static int cli__write_results(const char *cmd, const char *dir, bool quiet, size
   snprintf(csv, sizeof(csv), "%s/results.csv", dir);
   rc = nicsim_csv_write_each(csv, d.keys, d.nkeys, cli_sweepdir_count(&d), cli_sweepdir_get, &d);
   if (rc < 0) {
-    fprintf(stderr, "nicsim %s: cannot write %s: %s\n", cmd, csv, strerror(-rc));
+    cli_eprintf("nicsim %s: cannot write %s: %s\n", cmd, csv, strerror(-rc));
     status = CLI_EXIT_USAGE;
   } else if (nicsim_sweep_table_print_each(stdout, d.keys, d.nkeys, cli_sweepdir_count(&d),
                                            cli_sweepdir_get, &d) < 0) {
     status = CLI_EXIT_USAGE;
   } else if (!quiet) {
-    fprintf(stderr, "nicsim: %zu of %zu points, results in %s\n", cli_sweepdir_count(&d), d.n,
+    cli_eprintf("nicsim: %zu of %zu points, results in %s\n", cli_sweepdir_count(&d), d.n,
             csv);
   }
   cli_sweepdir_close(&d);
@@ -116,7 +116,7 @@ int cli_cmd_merge(int argc, char **argv) {
   size_t ndirs = 0, i, k, missing = 0, shown = 0;
   char from[NC_PATH_MAX + 300], to[NC_PATH_MAX + 300], why[2 * NC_PATH_MAX + 512];
   bool quiet = false;
-  int opt, status = 0, rc;
+  int opt, status = 0, rc, lock_fd = -1;
 
   if (dirs == NULL)
     return CLI_EXIT_USAGE;
@@ -150,6 +150,11 @@ int cli_cmd_merge(int argc, char **argv) {
   }
   if (out == NULL)
     out = dirs[0];
+  if (strlen(out) >= NC_PATH_MAX - 32) { /* never a cut path (issue 23, #2) */
+    status = cli_usage_error("merge", "-o OUT is %zu bytes long; the limit is %d", strlen(out),
+                             NC_PATH_MAX - 33);
+    goto out;
+  }
   d = calloc(ndirs, sizeof(*d));
   if (d == NULL) {
     status = CLI_EXIT_USAGE;
@@ -161,7 +166,7 @@ int cli_cmd_merge(int argc, char **argv) {
     if (strcmp(json_string_value(json_object_get(d[i].manifest, "hash")),
                json_string_value(json_object_get(d[0].manifest, "hash"))) != 0 ||
         d[i].n != d[0].n) {
-      fprintf(stderr,
+      cli_eprintf(
               "nicsim merge: %s holds another sweep than %s (config hash %s, not %s)\n"
               "  hint: merge only the shards of one sweep (same scenario, --set and version)\n",
               dirs[i], dirs[0], json_string_value(json_object_get(d[i].manifest, "hash")),
@@ -174,18 +179,21 @@ int cli_cmd_merge(int argc, char **argv) {
   for (i = 0; i < ndirs; i++)
     for (k = 0; k < d[i].n; k++)
       if (d[i].have[k] && cli_sweepdir_load(&d[i], k, why, sizeof(why)) != 0) {
-        fprintf(stderr,
+        cli_eprintf(
                 "nicsim merge: %s\n  hint: delete that file and rerun its point ('nicsim sweep "
                 "--resume -o %s'); %s was left untouched\n",
                 why, dirs[i], out);
         status = CLI_EXIT_USAGE;
         goto out;
       }
+  /* OUT is owned while it is written; a sweep running into it refuses merge. */
+  if ((status = cli_sweepdir_lock("merge", out, &lock_fd)) != 0)
+    goto out;
   /* As nicsim sweep: never mix two sweeps' results in one directory. */
   if (cli_sweepdir_owner(out, json_string_value(json_object_get(d[0].manifest, "hash")),
                          cli_json_str(d[0].manifest, "scenario", "?"), NULL, why,
                          sizeof(why)) == CLI_DIR_OTHER) {
-    fprintf(stderr,
+    cli_eprintf(
             "nicsim merge: %s\n  hint: merge into a new directory (-o NEW) or one of this "
             "sweep's; %s was left untouched\n",
             why, out);
@@ -194,7 +202,7 @@ int cli_cmd_merge(int argc, char **argv) {
   }
   snprintf(to, sizeof(to), "%s/points", out);
   if ((rc = cli_mkdir_p(to)) < 0) {
-    fprintf(stderr, "nicsim merge: cannot create %s: %s\n", to, strerror(-rc));
+    cli_eprintf("nicsim merge: cannot create %s: %s\n", to, strerror(-rc));
     status = CLI_EXIT_USAGE;
     goto out;
   }
@@ -207,7 +215,7 @@ int cli_cmd_merge(int argc, char **argv) {
         continue;
       cli_point_file(d[i].dir, k, d[i].digits, label, from, sizeof(from));
       if (strcmp(from, to) != 0 && (rc = cli__copy(from, to)) < 0) {
-        fprintf(stderr, "nicsim merge: cannot copy %s to %s: %s\n", from, to, strerror(-rc));
+        cli_eprintf("nicsim merge: cannot copy %s to %s: %s\n", from, to, strerror(-rc));
         status = CLI_EXIT_USAGE;
         goto out;
       }
@@ -217,7 +225,7 @@ int cli_cmd_merge(int argc, char **argv) {
   snprintf(from, sizeof(from), "%s/sweep.json", dirs[0]);
   snprintf(to, sizeof(to), "%s/sweep.json", out);
   if (strcmp(from, to) != 0 && (rc = cli__copy(from, to)) < 0) {
-    fprintf(stderr, "nicsim merge: cannot write %s: %s\n", to, strerror(-rc));
+    cli_eprintf("nicsim merge: cannot write %s: %s\n", to, strerror(-rc));
     status = CLI_EXIT_USAGE;
     goto out;
   }
@@ -226,19 +234,20 @@ int cli_cmd_merge(int argc, char **argv) {
   if (missing > 0) {
     struct cli_sweepdir o;
     if (cli_sweepdir_open(&o, "merge", out) == 0) {
-      fprintf(stderr, "nicsim merge: %zu of %zu points have no results:", missing, o.n);
+      cli_eprintf("nicsim merge: %zu of %zu points have no results:", missing, o.n);
       for (k = 0; k < o.n && shown < 10; k++)
         if (!o.have[k]) {
-          fprintf(stderr, " %s", cli_sweepdir_label(&o, k));
+          cli_eprintf(" %s", cli_sweepdir_label(&o, k));
           shown++;
         }
-      fprintf(stderr, "%s\n  hint: run the missing shards, or 'nicsim sweep --resume -o %s'\n",
+      cli_eprintf("%s\n  hint: run the missing shards, or 'nicsim sweep --resume -o %s'\n",
               missing > shown ? " ..." : "", out);
     }
     cli_sweepdir_close(&o);
     status = CLI_EXIT_SIM;
   }
 out:
+  cli_sweepdir_unlock(lock_fd);
   if (d != NULL)
     for (i = 0; i < ndirs; i++)
       cli_sweepdir_close(&d[i]);

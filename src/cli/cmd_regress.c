@@ -159,7 +159,7 @@ static int rg__prepare(struct rg_entry *r) {
 
   memset(&err, 0, sizeof(err));
   if (cfg == NULL) {
-    fprintf(stderr, "nicsim regress: out of memory\n");
+    cli_eprintf("nicsim regress: out of memory\n");
     return CLI_EXIT_USAGE;
   }
   if (r->e->builtin) {
@@ -187,7 +187,7 @@ static int rg__prepare(struct rg_entry *r) {
     if (!p->label || !p->now || !p->have_now || !p->base || !p->have_base)
       goto oom;
     if (cli_resolve(scen, np ? (long)i : -1, &sets, cfg) != 0) {
-      fprintf(stderr, "  (in entry '%s' of the suite, %s:%d:%d)\n", r->e->name, r->e->at.file,
+      cli_eprintf("  (in entry '%s' of the suite, %s:%d:%d)\n", r->e->name, r->e->at.file,
               r->e->at.line, r->e->at.col);
       goto out;
     }
@@ -195,7 +195,7 @@ static int rg__prepare(struct rg_entry *r) {
   status = 0;
   goto out;
 oom:
-  fprintf(stderr, "nicsim regress: out of memory\n");
+  cli_eprintf("nicsim regress: out of memory\n");
 out:
   if (scen)
     nc_scenario_free(scen);
@@ -214,13 +214,13 @@ static int rg__load_baseline(struct rg_entry *r) {
   r->baseline = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
   if (r->baseline == NULL) {
     if (missing)
-      fprintf(stderr,
+      cli_eprintf(
               "nicsim regress: entry '%s' has no baseline: %s\n"
               "  hint: record it with 'nicsim regress --update --entry %s', review it and "
               "commit it\n",
               r->e->name, why, r->e->name);
     else
-      fprintf(stderr, "nicsim regress: entry '%s': bad baseline: %s\n"
+      cli_eprintf("nicsim regress: entry '%s': bad baseline: %s\n"
                       "  hint: 'nicsim regress --update --entry %s' rewrites it\n",
               r->e->name, why, r->e->name);
     return CLI_EXIT_USAGE;
@@ -233,7 +233,7 @@ static int rg__load_baseline(struct rg_entry *r) {
     for (k = 0; k < r->e->nmetrics; k++) {
       json_t *v = m ? json_object_get(m, r->e->metrics[k].name) : NULL;
       if (v == NULL) {
-        fprintf(stderr,
+        cli_eprintf(
                 "nicsim regress: %s: the baseline has no %s%s%s\n"
                 "  hint: the suite or the scenario changed since it was recorded; run "
                 "'nicsim regress --update --entry %s'\n",
@@ -252,7 +252,7 @@ static int rg__load_baseline(struct rg_entry *r) {
     for (k = 0; k < r->npoints && strcmp(r->pts[k].label, l) != 0; k++)
       ;
     if (k == r->npoints)
-      fprintf(stderr,
+      cli_eprintf(
               "nicsim regress: warning: %s holds point '%s', which entry '%s' no longer has "
               "(run --update to drop it)\n",
               r->baseline_file, l, r->e->name);
@@ -267,7 +267,7 @@ static int rg__check_dir(const struct rg_entry *r, const char *dir) {
 
   if (cli_sweepdir_owner(dir, NULL, NULL, r->e->name, why, sizeof(why)) != CLI_DIR_OTHER)
     return 0;
-  fprintf(stderr,
+  cli_eprintf(
           "nicsim regress: %s\n  hint: use another -o DIR, or --force to replace them\n", why);
   return CLI_EXIT_USAGE;
 }
@@ -339,7 +339,7 @@ static int rg__collect(struct rg_entry *r, const char *again) {
     return status;
   }
   if (d.n != r->npoints) {
-    fprintf(stderr, "nicsim regress: %s holds %zu points, the entry %zu\n", r->dir, d.n,
+    cli_eprintf("nicsim regress: %s holds %zu points, the entry %zu\n", r->dir, d.n,
             r->npoints);
     status = CLI_EXIT_USAGE;
     goto out;
@@ -456,7 +456,7 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
       }
     }
   }
-  printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, "entry/point", (int)w1, "metric",
+  cli_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, "entry/point", (int)w1, "metric",
          (int)w2, "baseline", (int)w3, "now", (int)w4, "delta", (int)w5, "tolerance", "verdict");
   for (i = 0; i < n; i++) {
     if (!rs[i].selected)
@@ -478,14 +478,14 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
         else
           snprintf(delta, sizeof(delta), "-");
         nicsim_tol_format(&m->tol, tol, sizeof(tol));
-        printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, m->name,
+        cli_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, m->name,
                (int)w2, b, (int)w3, now, (int)w4, delta, (int)w5, tol, verdicts[v]);
         (*nchecks)++;
         nfail += v != RG_OK;
       }
       if (determinism && p->ran) {
         bool bad = p->nondet != NULL || p->rerun_missing;
-        printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, "(rerun)",
+        cli_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, "(rerun)",
                (int)w2, "-", (int)w3, "-", (int)w4, "-", (int)w5, "identical",
                bad ? "FAIL" : "ok");
         (*nchecks)++;
@@ -495,7 +495,7 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
   }
   if (nfail == 0)
     return 0;
-  printf("\nRegressions:\n");
+  cli_printf("\nRegressions:\n");
   for (i = 0; i < n; i++) {
     if (!rs[i].selected)
       continue;
@@ -507,14 +507,14 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
         if (v == RG_OK)
           continue;
         rg__explain(&rs[i], p, k, v, why, sizeof(why));
-        printf("  %s: %s\n", where, why);
+        cli_printf("  %s: %s\n", where, why);
         if (v == RG_NORUN)
           break; /* one line per point that did not run */
       }
       if (determinism && p->rerun_missing)
-        printf("  %s: the rerun (--check-determinism) failed to simulate\n", where);
+        cli_printf("  %s: the rerun (--check-determinism) failed to simulate\n", where);
       else if (determinism && p->nondet)
-        printf("  %s: not deterministic: the rerun gave %s\n", where, p->nondet);
+        cli_printf("  %s: not deterministic: the rerun gave %s\n", where, p->nondet);
     }
   }
   (void)npts;
@@ -655,20 +655,20 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
     struct rg_point *p = &r->pts[i];
     rg__where(r, p, where, sizeof(where));
     if (!p->ran) {
-      fprintf(stderr, "nicsim regress: %s failed to simulate: baseline %s not written\n", where,
+      cli_eprintf("nicsim regress: %s failed to simulate: baseline %s not written\n", where,
               r->baseline_file);
       status = CLI_EXIT_SIM;
       goto out;
     }
     if (p->nondet || p->rerun_missing) {
-      fprintf(stderr, "nicsim regress: %s is not deterministic: baseline %s not written\n",
+      cli_eprintf("nicsim regress: %s is not deterministic: baseline %s not written\n",
               where, r->baseline_file);
       status = CLI_EXIT_SIM;
       goto out;
     }
     for (k = 0; k < r->e->nmetrics; k++)
       if (!p->have_now[k]) {
-        fprintf(stderr,
+        cli_eprintf(
                 "%s:%d:%d: error: entry '%s': %s does not report %s\n"
                 "  hint: this scenario's workload has no such figure; remove it from the entry\n",
                 r->e->metrics[k].at.file, r->e->metrics[k].at.line, r->e->metrics[k].at.col,
@@ -685,7 +685,7 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
 
   old = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
   if (old == NULL && !missing)
-    fprintf(stderr, "nicsim regress: replacing an unreadable baseline: %s\n", why);
+    cli_eprintf("nicsim regress: replacing an unreadable baseline: %s\n", why);
   for (i = 0; i < r->npoints; i++) {
     struct rg_point *p = &r->pts[i];
     json_t *om = old ? nicsim_baseline_point(old, p->label) : NULL;
@@ -696,12 +696,12 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
       values++;
       rg__value(p->now[k], names[k], now, sizeof(now));
       if (ov == NULL) {
-        printf("  %s: %s: (new) %s\n", where, names[k], now);
+        cli_printf("  %s: %s: (new) %s\n", where, names[k], now);
         changed++;
       } else if (memcmp(&o, &p->now[k], sizeof(o)) != 0 && !(isnan(o) && isnan(p->now[k]))) {
         rg__value(o, names[k], b, sizeof(b));
         rg__delta(o, p->now[k], delta, sizeof(delta));
-        printf("  %s: %s: %s -> %s (%s)\n", where, names[k], b, now, delta);
+        cli_printf("  %s: %s: %s -> %s (%s)\n", where, names[k], b, now, delta);
         changed++;
       }
     }
@@ -715,35 +715,35 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
       snprintf(where, sizeof(where), "%s%s%s", r->e->name, l[0] ? "/" : "", l);
       nm = nicsim_baseline_point(doc, l);
       if (nm == NULL) {
-        printf("  %s: (removed: no longer a point of the entry)\n", where);
+        cli_printf("  %s: (removed: no longer a point of the entry)\n", where);
         changed++;
         continue;
       }
       json_object_foreach(json_object_get(op, "metrics"), key, v) {
         if (json_object_get(nm, key) == NULL) {
-          printf("  %s: %s: (removed from the suite)\n", where, key);
+          cli_printf("  %s: %s: (removed from the suite)\n", where, key);
           changed++;
         }
       }
     }
     if (strcmp(cli_json_str(old, "hash", ""), r->hash) != 0)
-      printf("  %s: config hash %s -> %s\n", r->e->name, cli_json_str(old, "hash", "?"), r->hash);
+      cli_printf("  %s: config hash %s -> %s\n", r->e->name, cli_json_str(old, "hash", "?"), r->hash);
   }
   if (old && json_equal(old, doc)) {
-    printf("%s: unchanged (%zu values)\n", r->baseline_file, values);
+    cli_printf("%s: unchanged (%zu values)\n", r->baseline_file, values);
   } else {
     if ((rc = nicsim_baseline_write(r->baseline_file, doc)) < 0) {
-      fprintf(stderr, "nicsim regress: cannot write %s: %s\n", r->baseline_file, strerror(-rc));
+      cli_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, strerror(-rc));
       goto out;
     }
-    printf("%s: %s (%zu of %zu values changed)\n", r->baseline_file,
+    cli_printf("%s: %s (%zu of %zu values changed)\n", r->baseline_file,
            old ? "updated" : "written", changed, values);
   }
   *nchanged += changed;
   status = 0;
   goto out;
 oom:
-  fprintf(stderr, "nicsim regress: out of memory\n");
+  cli_eprintf("nicsim regress: out of memory\n");
 out:
   json_decref(doc);
   json_decref(old);
@@ -763,25 +763,22 @@ static void rg__notes(struct rg_entry *rs, size_t n) {
     if (strcmp(h, rs[i].hash) == 0 && strcmp(v, NICSIM_VERSION) == 0)
       continue;
     if (!any)
-      printf("\nNotes:\n");
+      cli_printf("\nNotes:\n");
     any = true;
     if (strcmp(h, rs[i].hash) != 0)
-      printf("  %s: the configuration differs from the baseline's (config hash %s -> %s): the "
+      cli_printf("  %s: the configuration differs from the baseline's (config hash %s -> %s): the "
              "scenario, its platform, the entry's set: or the nicsim version changed\n",
              rs[i].e->name, h, rs[i].hash);
     if (strcmp(v, NICSIM_VERSION) != 0)
-      printf("  %s: baseline recorded by nicsim %s, this is %s\n", rs[i].e->name, v,
+      cli_printf("  %s: baseline recorded by nicsim %s, this is %s\n", rs[i].e->name, v,
              NICSIM_VERSION);
   }
 }
 
 /* Parses -j. */
 static int rg__jobs(const char *s, size_t *out) {
-  char *end;
-  long v;
-  errno = 0;
-  v = strtol(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < 1 || v > 4096)
+  int64_t v;
+  if (nc_int_parse(s, 1, 4096, &v) != 0)
     return cli_usage_error("regress", "-j expects a number of processes from 1 to 4096, got '%s'",
                            s);
   *out = (size_t)v;
@@ -809,7 +806,7 @@ static int rg__exec(const struct rg_opts *o) {
   jobs2 = jobs > 1 ? 1 : 2;
   if (suite_path == NULL) {
     if (rg__find_suite(suitebuf, sizeof(suitebuf)) != 0) {
-      fprintf(stderr,
+      cli_eprintf(
               "nicsim regress: no suite given and no %s in the current directory or above\n"
               "  hint: run it from the source tree, or give the suite: nicsim regress "
               "PATH/TO/suite.yaml\n",
@@ -825,7 +822,7 @@ static int rg__exec(const struct rg_opts *o) {
   }
   rs = calloc(suite->n, sizeof(*rs));
   if (rs == NULL) {
-    fprintf(stderr, "nicsim regress: out of memory\n");
+    cli_eprintf("nicsim regress: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
@@ -833,17 +830,31 @@ static int rg__exec(const struct rg_opts *o) {
     for (k = 0; k < suite->n && strcmp(suite->entries[k].name, o->only[i]) != 0; k++)
       ;
     if (k == suite->n) {
-      fprintf(stderr, "nicsim regress: %s has no entry '%s'; its entries:", suite_path,
+      cli_eprintf("nicsim regress: %s has no entry '%s'; its entries:", suite_path,
               o->only[i]);
       for (k = 0; k < suite->n; k++)
-        fprintf(stderr, " %s", suite->entries[k].name);
-      fprintf(stderr, "\n");
+        cli_eprintf(" %s", suite->entries[k].name);
+      cli_eprintf("\n");
       status = CLI_EXIT_USAGE;
       goto out;
     }
   }
   if (o->junit && (status = cli_check_output_path("regress", "the JUnit report", o->junit)) != 0)
     goto out;
+  /* Entry directories DIR/<entry>(.again) must fit their buffers whole. */
+  if (strlen(outdir) >= NC_PATH_MAX - 100) {
+    status = cli_usage_error("regress", "-o DIR is %zu bytes long; the limit is %d", strlen(outdir),
+                             NC_PATH_MAX - 101);
+    goto out;
+  }
+  /* The report may not replace an input: the suite or a baseline. */
+  {
+    struct stat st;
+    if (o->junit && stat(suite_path, &st) == 0 &&
+        (status = cli_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
+                                     (uint64_t)st.st_ino, "the suite", suite_path)) != 0)
+      goto out;
+  }
 
   /* Every input is checked before anything is simulated. */
   for (i = 0; i < suite->n; i++) {
@@ -857,6 +868,13 @@ static int rg__exec(const struct rg_opts *o) {
     nsel++;
     snprintf(r->baseline_file, sizeof(r->baseline_file), "%s/%s.json", suite->baselines,
              r->e->name);
+    {
+      struct stat st;
+      if (o->junit && stat(r->baseline_file, &st) == 0 &&
+          (status = cli_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
+                                       (uint64_t)st.st_ino, "a baseline", r->baseline_file)) != 0)
+        goto out;
+    }
     snprintf(r->dir, sizeof(r->dir), "%s/%s", outdir, r->e->name);
     snprintf(again, sizeof(again), "%s.again", r->dir);
     if (!o->force && (rg__check_dir(r, r->dir) != 0 ||
@@ -879,13 +897,13 @@ static int rg__exec(const struct rg_opts *o) {
   if (o->update) {
     struct stat st;
     if (stat(suite->baselines, &st) != 0 && (rc = cli_mkdir_p(suite->baselines)) < 0) {
-      fprintf(stderr, "nicsim regress: cannot create %s: %s\n", suite->baselines, strerror(-rc));
+      cli_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
   }
   if (!o->quiet)
-    fprintf(stderr, "nicsim regress: %s: %zu entr%s, %zu point%s, %zu at a time%s, into %s/\n",
+    cli_eprintf("nicsim regress: %s: %zu entr%s, %zu point%s, %zu at a time%s, into %s/\n",
             suite_path, nsel, nsel == 1 ? "y" : "ies", npts, npts == 1 ? "" : "s", jobs,
             o->determinism ? " (each run twice)" : "", outdir);
 
@@ -914,7 +932,7 @@ static int rg__exec(const struct rg_opts *o) {
       size_t nran = 0;
       for (j = 0; j < r->npoints; j++)
         nran += r->pts[j].ran;
-      fprintf(stderr, "nicsim regress: %s: %zu of %zu point%s simulated (%.1f s)\n", r->e->name,
+      cli_eprintf("nicsim regress: %s: %zu of %zu point%s simulated (%.1f s)\n", r->e->name,
               nran, r->npoints, r->npoints == 1 ? "" : "s", r->secs);
     }
   }
@@ -928,7 +946,7 @@ static int rg__exec(const struct rg_opts *o) {
         status = rc;
     }
     if (!o->quiet)
-      fprintf(stderr, "nicsim regress: %zu value%s changed; review the baselines (git diff) and "
+      cli_eprintf("nicsim regress: %zu value%s changed; review the baselines (git diff) and "
                       "commit them\n",
               nchanged, nchanged == 1 ? "" : "s");
     goto out;
@@ -937,18 +955,18 @@ static int rg__exec(const struct rg_opts *o) {
   nfail = rg__print_table(rs, suite->n, o->determinism, &nchecks);
   rg__notes(rs, suite->n);
   clock_gettime(CLOCK_MONOTONIC, &te);
-  printf("\n%s: %zu checks in %zu point%s of %zu entr%s: %zu passed, %zu failed\n", suite->name,
+  cli_printf("\n%s: %zu checks in %zu point%s of %zu entr%s: %zu passed, %zu failed\n", suite->name,
          nchecks, npts, npts == 1 ? "" : "s", nsel, nsel == 1 ? "y" : "ies", nchecks - nfail,
          nfail);
   if (o->junit) {
     struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
     if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit, &J)) < 0) {
-      fprintf(stderr, "nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+      cli_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
     if (!o->quiet)
-      fprintf(stderr, "nicsim regress: JUnit report in %s\n", o->junit);
+      cli_eprintf("nicsim regress: JUnit report in %s\n", o->junit);
   }
   status = nfail > 0 || simfail ? CLI_EXIT_SIM : CLI_EXIT_OK;
 
@@ -981,7 +999,7 @@ int cli_cmd_regress(int argc, char **argv) {
   memset(&o, 0, sizeof(o));
   o.only = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*o.only));
   if (o.only == NULL) {
-    fprintf(stderr, "nicsim regress: out of memory\n");
+    cli_eprintf("nicsim regress: out of memory\n");
     return CLI_EXIT_USAGE;
   }
   cli_args_init(&a, argc, argv, 0);

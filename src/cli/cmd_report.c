@@ -11,6 +11,7 @@
 #include <sys/stat.h>
 
 #include "cli/cli.h"
+#include "results/escape.h"
 
 enum { OPT_BASELINE = 1, OPT_NOPLOTS, OPT_QUIET, OPT_HELP };
 
@@ -106,20 +107,13 @@ static double cli__col_value(const struct cli__col *c, const struct nicsim_resul
   return den > 0 ? num / den * c->scale : NAN;
 }
 
-/* Escapes text for HTML (and keeps Markdown tables intact: '|' escaped). */
+/* Writes text that came from the sweep's files (names, labels, descriptions,
+ * sweep.json fields, file names) as inert HTML or Markdown (results/escape.h). */
 static void cli__put(FILE *f, bool html, const char *s) {
-  for (; *s; s++) {
-    if (html && *s == '<')
-      fputs("&lt;", f);
-    else if (html && *s == '>')
-      fputs("&gt;", f);
-    else if (html && *s == '&')
-      fputs("&amp;", f);
-    else if (!html && *s == '|')
-      fputs("\\|", f);
-    else
-      fputc(*s, f);
-  }
+  if (html)
+    nicsim_put_html(f, s);
+  else
+    nicsim_put_md(f, s);
 }
 
 /* All loaded figures of a report. */
@@ -232,11 +226,16 @@ static int cli__emit_report(FILE *f, void *arg) {
     fputs("\n\n", f);
   }
   cli__put(f, h, r->description);
-  fputs(h ? "</p>\n<ul>\n<li>Scenario file: <code>" : "\n\n- Scenario file: `", f);
+  /* (No Markdown code span: escapes are not read inside one.) */
+  fputs(h ? "</p>\n<ul>\n<li>Scenario file: <code>" : "\n\n- Scenario file: ", f);
   cli__put(f, h, file);
-  fprintf(f, h ? "</code></li>\n<li>Points: %zu of %zu with results; config hash %s; nicsim %s</li>\n"
-               : "`\n- Points: %zu of %zu with results; config hash %s; nicsim %s\n",
-          r->n, r->d->n, hash, ver);
+  fprintf(f, h ? "</code></li>\n<li>Points: %zu of %zu with results; config hash "
+               : "\n- Points: %zu of %zu with results; config hash ",
+          r->n, r->d->n);
+  cli__put(f, h, hash);
+  fputs("; nicsim ", f);
+  cli__put(f, h, ver);
+  fputs(h ? "</li>\n" : "\n", f);
   fputs(h ? "<li>Swept: " : "- Swept: ", f);
   for (k = 0; k < r->d->nkeys; k++) {
     fputs(k ? ", " : "", f);
@@ -263,10 +262,18 @@ static int cli__emit_report(FILE *f, void *arg) {
   if (r->nplots > 0) {
     fputs(h ? "<h2>Plots</h2>\n" : "\n## Plots\n\n", f);
     for (k = 0; k < r->nplots; k++) {
+      /* A file name: percent-encoded in the link, escaped as text. */
+      fputs(h ? "<p><img src=\"plots/" : "![", f);
       if (h)
-        fprintf(f, "<p><img src=\"plots/%s.svg\" alt=\"%s\"></p>\n", r->plots[k], r->plots[k]);
+        nicsim_put_url_path(f, r->plots[k]);
       else
-        fprintf(f, "![%s](plots/%s.svg)\n\n", r->plots[k], r->plots[k]);
+        cli__put(f, h, r->plots[k]);
+      fputs(h ? ".svg\" alt=\"" : "](plots/", f);
+      if (h)
+        cli__put(f, h, r->plots[k]);
+      else
+        nicsim_put_url_path(f, r->plots[k]);
+      fputs(h ? "\"></p>\n" : ".svg)\n\n", f);
     }
   }
   fputs(h ? "<h2>Key metrics</h2>\n<p>" : "\n## Key metrics\n\n", f);
@@ -355,7 +362,7 @@ int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool 
   r.d = &d;
   r.n = cli_sweepdir_count(&d);
   if (r.n == 0) {
-    fprintf(stderr, "nicsim %s: %s holds no point results\n", cmd, dir);
+    cli_eprintf("nicsim %s: %s holds no point results\n", cmd, dir);
     status = CLI_EXIT_USAGE;
     goto out;
   }
@@ -364,7 +371,7 @@ int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool 
       if (strcmp(cli_sweepdir_label(&d, i), baseline) == 0)
         want = (long)i;
     if (want < 0) {
-      fprintf(stderr, "nicsim %s: no point labelled '%s' in %s\n  hint: e.g. '%s'\n", cmd,
+      cli_eprintf("nicsim %s: no point labelled '%s' in %s\n  hint: e.g. '%s'\n", cmd,
               baseline, dir, cli_sweepdir_label(&d, 0));
       status = CLI_EXIT_USAGE;
       goto out;
@@ -388,7 +395,7 @@ int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool 
     if ((long)r.idx[i] == want)
       r.base = i;
     if (cli_sweepdir_load(&d, r.idx[i], why, sizeof(why)) != 0) {
-      fprintf(stderr, "nicsim %s: %s\n", cmd, why);
+      cli_eprintf("nicsim %s: %s\n", cmd, why);
       status = CLI_EXIT_USAGE;
       goto out;
     }
@@ -429,13 +436,13 @@ int cli_report_dir(const char *cmd, const char *dir, const char *baseline, bool 
     r.html = html;
     snprintf(path, sizeof(path), "%s/report.%s", dir, html ? "html" : "md");
     if ((rc = nicsim_write_atomic(path, cli__emit_report, &r)) < 0) {
-      fprintf(stderr, "nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
+      cli_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
   }
   if (!quiet)
-    fprintf(stderr, "nicsim: report in %s/report.md and %s/report.html\n", dir, dir);
+    cli_eprintf("nicsim: report in %s/report.md and %s/report.html\n", dir, dir);
 out:
   free(r.idx);
   free(r.val);

@@ -94,6 +94,7 @@ struct cli__job {
 /* One sweep: its inputs and what has come back so far. Configs are resolved
  * again whenever needed (tens of microseconds) rather than kept per point. */
 struct cli__sweep {
+  int lock_fd;              /* the directory's lock: the parent's alone, not the workers' */
   const struct nc_scenario *scen;
   const struct cli_sets *sets;
   size_t n;
@@ -156,7 +157,7 @@ static int cli__get_point(void *arg, size_t i, struct nicsim_point *out) {
     rc = nicsim_point_json_read(path, s->file_cfg, s->res, &doc, why, sizeof(why));
     json_decref(doc);
     if (rc != 0) {
-      fprintf(stderr, "nicsim sweep: cannot read back %s: %s\n", path, why);
+      cli_eprintf("nicsim sweep: cannot read back %s: %s\n", path, why);
       return -EIO;
     }
     out->cfg = cli__cfg(s, i); /* the read may not touch s->cfg, but be sure */
@@ -229,7 +230,9 @@ static void cli__bar(struct cli__sweep *s) {
   } else if (s->nrun_done >= s->ntorun) {
     snprintf(eta, sizeof(eta), "0:00");
   }
-  fprintf(stderr, "\r\033[K[%s] %zu/%zu points, %zu failed, ETA %s, %.0f s", bar, s->nrun_done,
+  /* Our own control sequence, then text with nothing from outside. */
+  fputs("\r\033[K", stderr);
+  cli_eprintf("[%s] %zu/%zu points, %zu failed, ETA %s, %.0f s", bar, s->nrun_done,
           s->ntorun, s->nrun_failed, eta, el);
   fflush(stderr);
 }
@@ -237,7 +240,7 @@ static void cli__bar(struct cli__sweep *s) {
 /* Clears the bar's line before a message (terminal only). */
 static void cli__bar_clear(const struct cli__sweep *s) {
   if (s->bar)
-    fprintf(stderr, "\r\033[K");
+    fputs("\r\033[K", stderr);
 }
 
 /* The label of point i for messages. */
@@ -255,11 +258,11 @@ static void cli__point_failed(struct cli__sweep *s, size_t i, const char *why) {
   s->nrun_done++;
   s->nrun_failed++;
   cli__bar_clear(s);
-  fprintf(stderr, "[%zu/%zu] %s: FAILED: %s\n", s->finished, s->nmine, cli__label(s, i), why);
+  cli_eprintf("[%zu/%zu] %s: FAILED: %s\n", s->finished, s->nmine, cli__label(s, i), why);
   cli__bar(s);
   cli__point_path(s, i, path, sizeof(path));
   if (unlink(path) != 0 && errno != ENOENT)
-    fprintf(stderr, "nicsim sweep: cannot remove stale %s: %s\n", path, strerror(errno));
+    cli_eprintf("nicsim sweep: cannot remove stale %s: %s\n", path, strerror(errno));
 }
 
 /* Records a successful point: progress line and its JSON file. */
@@ -280,18 +283,18 @@ static void cli__point_done(struct cli__sweep *s, size_t i, const struct nicsim_
   if (!s->quiet && !s->bar) {
     bool have_rx = nicsim_results_get(res, "rx.gbps", &rx);
     bool have_tx = nicsim_results_get(res, "tx.gbps", &tx);
-    fprintf(stderr, "[%zu/%zu] %s:", s->finished, s->nmine, cli__label(s, i));
+    cli_eprintf("[%zu/%zu] %s:", s->finished, s->nmine, cli__label(s, i));
     if (c->traffic.mode != NC_MODE_TX && have_rx)
-      fprintf(stderr, " rx %.2f%s", rx, c->traffic.mode == NC_MODE_BIDIR ? "," : "");
+      cli_eprintf(" rx %.2f%s", rx, c->traffic.mode == NC_MODE_BIDIR ? "," : "");
     if (c->traffic.mode != NC_MODE_RX && have_tx)
-      fprintf(stderr, " tx %.2f", tx);
-    fprintf(stderr, " Gbit/s (%.1f s)\n", secs);
+      cli_eprintf(" tx %.2f", tx);
+    cli_eprintf(" Gbit/s (%.1f s)\n", secs);
   }
   cli__point_path(s, i, path, sizeof(path));
   rc = nicsim_json_write(path, NICSIM_VERSION, c, res);
   if (rc < 0) {
     cli__bar_clear(s);
-    fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", path, strerror(-rc));
+    cli_eprintf("nicsim sweep: cannot write %s: %s\n", path, strerror(-rc));
     s->write_failed = true;
   } else {
     s->done[i] = true;
@@ -333,6 +336,10 @@ static int cli__spawn(struct cli__sweep *s, size_t i, struct cli__job *job,
     goto fail;
   }
   if (job->pid == 0) {
+    /* A worker does not hold the directory's lock: when the sweep is killed,
+     * the lock goes with it (a worker writes no file, only to its pipe). */
+    if (s->lock_fd >= 0)
+      close(s->lock_fd);
     close(fds[0]);
     for (k = 0; k < nrunning; k++)
       close(running[k].fd);
@@ -458,7 +465,7 @@ static void cli__warn_swept_sets(const struct nc_scenario *scen, const struct cl
     for (k = 0; k < nc_scenario_nswept(scen); k++) {
       const char *key = nc_scenario_swept_key(scen, k);
       if (strlen(key) == len && strncmp(key, sets->v[i], len) == 0)
-        fprintf(stderr,
+        cli_eprintf(
                 "nicsim sweep: warning: --set %s overrides the swept key %s in every point\n",
                 sets->v[i], key);
     }
@@ -467,52 +474,27 @@ static void cli__warn_swept_sets(const struct nc_scenario *scen, const struct cl
 
 /* Parses -j's value: a positive integer. */
 static int cli__parse_jobs(const char *s, size_t *out) {
-  char *end;
-  long v;
+  int64_t v;
 
-  errno = 0;
-  v = strtol(s, &end, 10);
-  if (errno != 0 || end == s || *end != '\0' || v < 1 || v > 4096)
+  if (nc_int_parse(s, 1, 4096, &v) != 0)
     return cli_usage_error("sweep", "-j expects a number of processes from 1 to 4096, got '%s'", s);
   *out = (size_t)v;
   return 0;
 }
 
-/* Parses --shard K/N (1 <= K <= N <= 100000). */
+/* Parses --shard K/N (1 <= K <= N <= 100000), each a whole number. */
 static int cli__parse_shard(const char *s, size_t *k, size_t *n) {
-  char *end, *end2;
-  long a, b;
+  char a[32];
+  const char *slash = strchr(s, '/');
+  int64_t kv = 0, nv = 0;
 
-  errno = 0;
-  a = strtol(s, &end, 10);
-  b = (end != s && *end == '/') ? strtol(end + 1, &end2, 10) : 0;
-  if (errno != 0 || end == s || *end != '/' || end2 == end + 1 || *end2 != '\0' || b < 1 ||
-      b > 100000 || a < 1 || a > b)
-    return cli_usage_error("sweep", "--shard expects K/N with 1 <= K <= N, e.g. 2/8, got '%s'", s);
-  *k = (size_t)a;
-  *n = (size_t)b;
-  return 0;
-}
-
-/* FNV-1a 64 over len bytes, continuing from h. */
-static uint64_t cli__fnv(uint64_t h, const char *p, size_t len) {
-  while (len-- > 0) {
-    h ^= (unsigned char)*p++;
-    h *= 0x100000001b3ull;
-  }
-  return h;
-}
-
-/* Folds point i's resolved config (s->cfg) into the sweep's hash. */
-static int cli__hash_point(const struct nicsim_config *cfg, uint64_t *h) {
-  json_t *j = nicsim_config_to_json(cfg);
-  char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
-                 : NULL;
-  json_decref(j);
-  if (text == NULL)
-    return -ENOMEM;
-  *h = cli__fnv(*h, text, strlen(text) + 1);
-  free(text);
+  if (slash == NULL || (size_t)(slash - s) >= sizeof(a) ||
+      (memcpy(a, s, (size_t)(slash - s)), a[slash - s] = '\0', nc_int_parse(a, 1, 100000, &kv)) != 0 ||
+      nc_int_parse(slash + 1, 1, 100000, &nv) != 0 || kv > nv)
+    return cli_usage_error("sweep",
+                           "--shard expects K/N with 1 <= K <= N <= 100000, e.g. 2/8, got '%s'", s);
+  *k = (size_t)kv;
+  *n = (size_t)nv;
   return 0;
 }
 
@@ -568,16 +550,20 @@ static bool cli__resume_point(struct cli__sweep *s, size_t i) {
     return false;
   }
   if (nicsim_point_json_read(path, tmp, s->res, &doc, why, sizeof(why)) != 0) {
-    fprintf(stderr, "nicsim sweep: rerunning %s: %s\n", cli__label(s, i), why);
+    cli_eprintf("nicsim sweep: rerunning %s: %s\n", cli__label(s, i), why);
   } else {
     want = nicsim_config_to_json(s->cfg);
     same = want != NULL && json_equal(want, json_object_get(doc, "config"));
     json_decref(want);
-    if (!same)
-      fprintf(stderr, "nicsim sweep: rerunning %s: %s holds another configuration\n",
+    if (!same) {
+      cli_eprintf("nicsim sweep: rerunning %s: %s holds another configuration\n",
               cli__label(s, i), path);
-    else
+    } else if (cli_point_metrics_check(path, tmp, s->res, why, sizeof(why)) != 0) {
+      cli_eprintf("nicsim sweep: rerunning %s: %s\n", cli__label(s, i), why);
+      same = false;
+    } else {
       s->done[i] = true;
+    }
   }
   json_decref(doc);
   free(tmp);
@@ -593,22 +579,22 @@ static void cli__dry_run(struct cli__sweep *s, const char *const *keys, size_t n
     size_t l = strlen(cli__label(s, s->mine[j]));
     wl = l > wl ? l : wl;
   }
-  printf("%-*s  %-*s", (int)wi, "#", (int)wl, "label");
+  cli_printf("%-*s  %-*s", (int)wi, "#", (int)wl, "label");
   for (k = 0; k < nkeys; k++)
-    printf("  %s", keys[k]);
-  printf("\n");
+    cli_printf("  %s", keys[k]);
+  cli_printf("\n");
   for (j = 0; j < s->nmine; j++) {
     const struct nicsim_config *c = cli__cfg(s, s->mine[j]);
-    printf("%*zu  %-*s", (int)wi, s->mine[j], (int)wl, cli__label(s, s->mine[j]));
+    cli_printf("%*zu  %-*s", (int)wi, s->mine[j], (int)wl, cli__label(s, s->mine[j]));
     for (k = 0; k < nkeys && c != NULL; k++) {
       const struct nc_key *key = nc_key_find(keys[k]);
       if (key)
         nc_value_format(c, key, val, sizeof(val));
       else
         snprintf(val, sizeof(val), "%s", strcmp(keys[k], "platform") == 0 ? c->platform : "");
-      printf("  %*s", (int)strlen(keys[k]), val);
+      cli_printf("  %*s", (int)strlen(keys[k]), val);
     }
-    printf("\n");
+    cli_printf("\n");
   }
 }
 
@@ -633,12 +619,14 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   struct cli__sweep s;
   struct nc_error err;
   size_t jobs = o->jobs, nkeys = 0, i, nfailed = 0, nresumed = 0;
-  uint64_t h = 0xcbf29ce484222325ull;
-  json_t *man = NULL, *labels = NULL, *swept = NULL;
+  uint64_t h = CLI_HASH_BASIS;
+  json_t *man = NULL, *labels = NULL, *swept = NULL, *point_hashes = NULL;
+  int lock_fd = -1;
   long ncpu;
   int status, rc;
 
   memset(&s, 0, sizeof(s));
+  s.lock_fd = -1;
   if (dirout && dirn)
     dirout[0] = '\0';
   if (jobs == 0) {
@@ -667,7 +655,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   if (s.n == 0 && o->one_point)
     s.n = 1; /* the base point, label "" */
   if (s.n == 0) {
-    fprintf(stderr,
+    cli_eprintf(
             "nicsim sweep: %s has no sweep (no 'sweep:' section); use 'nicsim run' for one "
             "point\n",
             path);
@@ -689,19 +677,24 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   s.file_cfg = calloc(1, sizeof(*s.file_cfg));
   labels = json_array();
   swept = json_array();
+  point_hashes = json_array();
   if (s.done == NULL || s.cfg == NULL || s.res == NULL || s.file_cfg == NULL || s.mine == NULL || s.skip == NULL ||
-      labels == NULL || swept == NULL) {
-    fprintf(stderr, "nicsim sweep: out of memory\n");
+      labels == NULL || swept == NULL || point_hashes == NULL) {
+    cli_eprintf("nicsim sweep: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
-  h = cli__fnv(h, NICSIM_VERSION, sizeof(NICSIM_VERSION)); /* builds never mix */
+  h = cli_hash_text(h, NICSIM_VERSION); /* builds never mix */
   for (i = 0; i < s.n; i++) {
     if ((status = cli_resolve(scen, cli__index(scen, i), &o->sets, s.cfg)) != 0)
       goto out;
-    if (cli__hash_point(s.cfg, &h) != 0 ||
+    uint64_t ph = CLI_HASH_BASIS;
+    char phex[32];
+    if (cli_hash_config(s.cfg, &h) != 0 || cli_hash_config(s.cfg, &ph) != 0 ||
+        snprintf(phex, sizeof(phex), "%016llx", (unsigned long long)ph) < 0 ||
+        json_array_append_new(point_hashes, json_string(phex)) != 0 ||
         json_array_append_new(labels, json_string(cli__plabel(scen, i))) != 0) {
-      fprintf(stderr, "nicsim sweep: out of memory\n");
+      cli_eprintf("nicsim sweep: out of memory\n");
       status = CLI_EXIT_USAGE;
       goto out;
     }
@@ -720,7 +713,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
 
   if (o->dry_run) {
     cli__dry_run(&s, keys, nkeys);
-    fprintf(stderr, "nicsim: %s: %zu points%s, config hash %s (dry run: nothing simulated)\n",
+    cli_eprintf("nicsim: %s: %zu points%s, config hash %s (dry run: nothing simulated)\n",
             name[0] ? name : path, s.nmine, o->shard_n ? " in this shard" : "", hash);
     status = CLI_EXIT_OK;
     goto out;
@@ -732,19 +725,35 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     snprintf(dirbuf, sizeof(dirbuf), "nicsim-out/%s", safe);
     outdir = dirbuf;
   }
+  /* Every file name below DIR must fit its buffer whole (issue 23, #2). */
+  if (strlen(outdir) >= NC_PATH_MAX - 32) {
+    status = cli_usage_error("sweep", "-o DIR is %zu bytes long; the limit is %d", strlen(outdir),
+                             NC_PATH_MAX - 33);
+    goto out;
+  }
   if (dirout && dirn)
     snprintf(dirout, dirn, "%s", outdir);
 
+  /* A running sweep owns its directory: a second one into it waits for
+   * nothing and mixes nothing, it exits 2 naming the holder. */
+  if ((status = cli_sweepdir_lock("sweep", outdir, &lock_fd)) != 0)
+    goto out;
+  /* Its files may not replace an input (the scenario, a platform file). */
+  snprintf(manifest, sizeof(manifest), "%s/sweep.json", outdir);
+  snprintf(csv, sizeof(csv), "%s/results.csv", outdir);
+  if ((status = cli_check_not_input("sweep", "DIR/sweep.json", manifest, scen)) != 0 ||
+      (status = cli_check_not_input("sweep", "DIR/results.csv", csv, scen)) != 0)
+    goto out;
   /* Never mix two sweeps' results in one directory. */
   switch (cli_sweepdir_owner(outdir, hash, name, o->regress_entry, why, sizeof(why))) {
   case CLI_DIR_OTHER:
     if (!o->force) {
-      fprintf(stderr, "nicsim sweep: %s\n  hint: use another -o DIR, or --force to replace them\n",
+      cli_eprintf("nicsim sweep: %s\n  hint: use another -o DIR, or --force to replace them\n",
               why);
       status = CLI_EXIT_USAGE;
       goto out;
     }
-    fprintf(stderr, "nicsim sweep: --force: removing the other sweep's results from %s\n",
+    cli_eprintf("nicsim sweep: --force: removing the other sweep's results from %s\n",
             outdir);
     cli_sweepdir_clear(outdir);
     break;
@@ -757,7 +766,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
 
   snprintf(pointsdir, sizeof(pointsdir), "%s/points", outdir);
   if ((rc = cli_mkdir_p(pointsdir)) < 0) {
-    fprintf(stderr, "nicsim sweep: cannot create %s: %s\n", pointsdir, strerror(-rc));
+    cli_eprintf("nicsim sweep: cannot create %s: %s\n", pointsdir, strerror(-rc));
     status = CLI_EXIT_USAGE;
     goto out;
   }
@@ -766,13 +775,13 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     goto out;
 
   /* The manifest goes first: a killed sweep can be resumed, merged, plotted. */
-  man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:O, s:O, s:o, s:o}", "nicsim", NICSIM_VERSION,
+  man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:O, s:O, s:o, s:o, s:O}", "nicsim", NICSIM_VERSION,
                   "scenario", name, "description", s.cfg->description, "file", path, "hash",
                   hash, "points", (json_int_t)s.n, "swept", swept, "labels", labels, "baseline",
                   nc_scenario_baseline(scen) >= 0
                       ? json_integer((json_int_t)nc_scenario_baseline(scen))
                       : json_null(),
-                  "plots", cli__plots_json(scen));
+                  "plots", cli__plots_json(scen), "point_hashes", point_hashes);
   /* A regress entry's directory says so: the next run may replace it. */
   if (man != NULL && o->regress_entry != NULL &&
       json_object_set_new(man, "regress", json_string(o->regress_entry)) != 0) {
@@ -780,18 +789,19 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     man = NULL;
   }
   if (man == NULL) {
-    fprintf(stderr, "nicsim sweep: out of memory\n");
+    cli_eprintf("nicsim sweep: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
   snprintf(manifest, sizeof(manifest), "%s/sweep.json", outdir);
   if ((rc = nicsim_write_atomic(manifest, cli__emit_json, man)) < 0) {
-    fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", manifest, strerror(-rc));
+    cli_eprintf("nicsim sweep: cannot write %s: %s\n", manifest, strerror(-rc));
     status = CLI_EXIT_USAGE;
     goto out;
   }
 
   cli__remove_stale_tmp(outdir);
+  s.lock_fd = lock_fd;
   s.dir = outdir;
   s.quiet = o->quiet;
   if (o->resume)
@@ -805,12 +815,12 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
   s.bar = !o->quiet && isatty(STDERR_FILENO);
   clock_gettime(CLOCK_MONOTONIC, &s.t0);
   if (!o->quiet) {
-    fprintf(stderr, "nicsim: sweeping %s: %zu points", name[0] ? name : path, s.nmine);
+    cli_eprintf("nicsim: sweeping %s: %zu points", name[0] ? name : path, s.nmine);
     if (o->shard_n)
-      fprintf(stderr, " (shard %zu/%zu of %zu)", o->shard_k, o->shard_n, s.n);
+      cli_eprintf(" (shard %zu/%zu of %zu)", o->shard_k, o->shard_n, s.n);
     if (nresumed)
-      fprintf(stderr, ", %zu already done", nresumed);
-    fprintf(stderr, ", %zu at a time, into %s/\n", jobs < s.ntorun ? jobs : s.ntorun, outdir);
+      cli_eprintf(", %zu already done", nresumed);
+    cli_eprintf(", %zu at a time, into %s/\n", jobs < s.ntorun ? jobs : s.ntorun, outdir);
   }
   cli__bar(&s);
   cli__run_all(&s, jobs);
@@ -820,7 +830,7 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     nfailed += !s.done[s.mine[i]];
   rc = nicsim_csv_write_each(csv, keys, nkeys, s.nmine, cli__get_point, &s);
   if (rc < 0) {
-    fprintf(stderr, "nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
+    cli_eprintf("nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
     s.write_failed = true;
   }
   if (!o->no_table &&
@@ -828,9 +838,9 @@ int cli_sweep_exec(const struct cli_sweep_opts *o, char *dirout, size_t dirn) {
     s.write_failed = true;
   fflush(stdout);
   if (nfailed > 0)
-    fprintf(stderr, "nicsim sweep: %zu of %zu points failed (see above)\n", nfailed, s.nmine);
+    cli_eprintf("nicsim sweep: %zu of %zu points failed (see above)\n", nfailed, s.nmine);
   if (!o->quiet && rc == 0)
-    fprintf(stderr, "nicsim: results in %s\n", csv);
+    cli_eprintf("nicsim: results in %s\n", csv);
   status = s.write_failed ? CLI_EXIT_USAGE : (s.failed ? CLI_EXIT_SIM : CLI_EXIT_OK);
 
 out:
@@ -843,6 +853,8 @@ out:
   json_decref(man);
   json_decref(labels);
   json_decref(swept);
+  json_decref(point_hashes);
+  cli_sweepdir_unlock(lock_fd);
   if (scen != NULL)
     nc_scenario_free(scen);
   return status;

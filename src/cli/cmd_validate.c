@@ -52,7 +52,7 @@ static int cli__validate_one(const char *path, const struct cli_sets *sets,
   for (i = 0; status == 0 && i < n; i++)
     status = cli_resolve(scen, (long)i, sets, cfg);
   if (status == 0)
-    printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
+    cli_printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
   nc_scenario_free(scen);
   return status;
 }
@@ -69,7 +69,7 @@ int cli_cmd_validate(int argc, char **argv) {
   files = calloc((size_t)argc + 1, sizeof(*files));
   cfg = calloc(1, sizeof(*cfg));
   if (files == NULL || cfg == NULL) {
-    fprintf(stderr, "nicsim validate: out of memory\n");
+    cli_eprintf("nicsim validate: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }

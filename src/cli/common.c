@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
+#include "results/escape.h"
 #include "config/sweep.h"
 #include "drivers/driver.h"
 
@@ -49,13 +50,53 @@ const char *cli_synopsis(const char *cmd) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
 
-  fprintf(stderr, "nicsim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  cli_eprintf("nicsim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  cli_veprintf(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\n%s\nRun 'nicsim%s%s --help' for all options.\n", cli_synopsis(cmd),
-          cmd ? " " : "", cmd ? cmd : "");
+  cli_eprintf("\n%s\nRun 'nicsim%s%s --help' for all options.\n", cli_synopsis(cmd),
+              cmd ? " " : "", cmd ? cmd : "");
   return CLI_EXIT_USAGE;
+}
+
+/* Prints to f with every control character but the line breaks of the
+ * format escaped: messages and tables quote input (paths, labels, names). */
+void cli_vfprintf(FILE *f, const char *fmt, va_list ap) {
+  char small[1024], *buf = small, *line, *nl;
+  va_list ap2;
+  int n;
+
+  va_copy(ap2, ap);
+  n = vsnprintf(small, sizeof(small), fmt, ap);
+  if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(buf, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  if (n < 0 || buf == NULL)
+    return;
+  for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+    *nl = '\0';
+    nicsim_put_term(f, line);
+    fputc('\n', f);
+  }
+  nicsim_put_term(f, line);
+  if (buf != small)
+    free(buf);
+}
+
+void cli_veprintf(const char *fmt, va_list ap) { cli_vfprintf(stderr, fmt, ap); }
+
+void cli_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cli_vfprintf(stdout, fmt, ap);
+  va_end(ap);
+}
+
+void cli_eprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  cli_veprintf(fmt, ap);
+  va_end(ap);
 }
 
 /* Appends arg to the list; 0, or CLI_EXIT_USAGE (out of memory, for command cmd). */
@@ -66,7 +107,7 @@ static int cli__list_push(struct cli_sets *s, const char *cmd, const char *arg) 
     size_t cap = s->cap ? 2 * s->cap : 8;
     v = realloc(s->v, cap * sizeof(*v));
     if (v == NULL) {
-      fprintf(stderr, "nicsim %s: out of memory\n", cmd);
+      cli_eprintf("nicsim %s: out of memory\n", cmd);
       return CLI_EXIT_USAGE;
     }
     s->v = v;
@@ -132,8 +173,8 @@ int cli_load_overlaid(const char *cmd, const char *path, const struct cli_sets *
     for (k = 0; k < nc_scenario_nswept(*out); k++) {
       const struct nc_key *key = nc_key_find(nc_scenario_swept_key(*out, k));
       if (key != NULL && nc_scenario_overlay_sets(*out, i, key))
-        fprintf(stderr, "nicsim %s: warning: overlay %s sets the swept key %s in every point\n",
-                cmd, overlays->v[i], key->path);
+        cli_eprintf("nicsim %s: warning: overlay %s sets the swept key %s in every point\n", cmd,
+                    overlays->v[i], key->path);
     }
   }
   return 0;
@@ -164,12 +205,12 @@ int cli_check_plots(const struct nc_scenario *s) {
       const char *near;
       if (nicsim_metric_find(pl->y[q]) >= 0 || nicsim_metric_is_extra_name(pl->y[q]))
         continue;
-      fprintf(stderr, "%s:%d:%d: error: plot '%s': unknown metric '%s'\n", pl->y_at[q].file,
+      cli_eprintf("%s:%d:%d: error: plot '%s': unknown metric '%s'\n", pl->y_at[q].file,
               pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
       if ((near = nicsim_metric_suggest(pl->y[q])) != NULL)
-        fprintf(stderr, "  hint: did you mean '%s'? y names metrics of docs/metrics.md\n", near);
+        cli_eprintf("  hint: did you mean '%s'? y names metrics of docs/metrics.md\n", near);
       else
-        fprintf(stderr, "  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, "
+        cli_eprintf("  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, "
                         "irq.per_sec\n");
       return CLI_EXIT_USAGE;
     }
@@ -188,30 +229,30 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path) {
     return cli_usage_error(cmd, "%s needs a file name", what);
   mode = nicsim_output_target(path, real, sizeof(real));
   if (mode >= 0 && path[strlen(path) - 1] == '/') {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: a file name cannot end in '/'\n", cmd, path,
+    cli_eprintf("nicsim %s: %s: cannot write %s: a file name cannot end in '/'\n", cmd, path,
             what);
     return CLI_EXIT_USAGE;
   }
   if (mode == -EISDIR) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: Is a directory\n", cmd, path, what);
+    cli_eprintf("nicsim %s: %s: cannot write %s: Is a directory\n", cmd, path, what);
     return CLI_EXIT_USAGE;
   }
   if (mode == -EINVAL) {
-    fprintf(stderr,
+    cli_eprintf(
             "nicsim %s: %s: cannot write %s: %s is neither a regular file, a FIFO nor a "
             "character device\n  hint: give a file name (or /dev/stdout)\n",
             cmd, path, what, real);
     return CLI_EXIT_USAGE;
   }
   if (mode < 0) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: %s\n", cmd, path, what, strerror(-mode));
+    cli_eprintf("nicsim %s: %s: cannot write %s: %s\n", cmd, path, what, strerror(-mode));
     return CLI_EXIT_USAGE;
   }
   if (mode == NICSIM_OUT_STREAM) {
     /* Written in place: it must open for writing (checked without opening,
      * which would end a FIFO reader's input). */
     if (access(real, W_OK) != 0) {
-      fprintf(stderr, "nicsim %s: %s: cannot write %s: %s: %s\n", cmd, path, what, real,
+      cli_eprintf("nicsim %s: %s: cannot write %s: %s: %s\n", cmd, path, what, real,
               strerror(errno));
       return CLI_EXIT_USAGE;
     }
@@ -219,21 +260,21 @@ int cli_check_output_path(const char *cmd, const char *what, const char *path) {
   }
   /* Replaced via a temporary beside it: its directory must take new files. */
   if (nicsim_path_split(real, dir, sizeof(dir), &base) != 0) {
-    fprintf(stderr, "nicsim %s: %s: path too long\n", cmd, path);
+    cli_eprintf("nicsim %s: %s: path too long\n", cmd, path);
     return CLI_EXIT_USAGE;
   }
   if (stat(dir, &st) != 0) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: directory %s: %s\n", cmd, path, what, dir,
+    cli_eprintf("nicsim %s: %s: cannot write %s: directory %s: %s\n", cmd, path, what, dir,
             strerror(errno));
     return CLI_EXIT_USAGE;
   }
   if (!S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: %s is not a directory\n", cmd, path, what,
+    cli_eprintf("nicsim %s: %s: cannot write %s: %s is not a directory\n", cmd, path, what,
             dir);
     return CLI_EXIT_USAGE;
   }
   if (access(dir, W_OK | X_OK) != 0) {
-    fprintf(stderr,
+    cli_eprintf(
             "nicsim %s: %s: cannot write %s: directory %s: %s\n"
             "  hint: write it somewhere you may create files, or fix the permissions of %s\n",
             cmd, path, what, dir, strerror(errno), dir);
@@ -285,6 +326,42 @@ int cli_check_distinct_outputs(const char *cmd, const char *what1, const char *p
                          "%s and %s name the same file (%s%s%s): one would overwrite the other",
                          what1, what2, path1, strcmp(path1, path2) == 0 ? "" : " and ",
                          strcmp(path1, path2) == 0 ? "" : path2);
+}
+
+/* Refuses an output that is one of the files the scenario was read from. */
+int cli_check_not_input(const char *cmd, const char *what, const char *out,
+                        const struct nc_scenario *s) {
+  const char *in;
+  uint64_t dev, ino;
+  size_t i;
+
+  for (i = 0; nc_scenario_input(s, i, &in, &dev, &ino); i++) {
+    const char *role = i == 0 ? "the scenario" : "a platform file";
+    size_t k;
+    for (k = 0; k < nc_scenario_noverlays(s); k++)
+      if (nc_scenario_overlay_file(s, k) == in)
+        role = "an overlay";
+    if (cli_check_not_file(cmd, what, out, dev, ino, role, in) != 0)
+      return CLI_EXIT_USAGE;
+  }
+  return 0;
+}
+
+/* Refuses an output that is the file (dev, ino), an input of the command. */
+int cli_check_not_file(const char *cmd, const char *what, const char *out, uint64_t dev,
+                       uint64_t ino, const char *role, const char *name) {
+  char real[NICSIM_OUT_PATH_MAX];
+  struct stat st;
+
+  if (out == NULL || nicsim_output_target(out, real, sizeof(real)) < 0 || stat(real, &st) != 0)
+    return 0; /* absent: not an input; a bad path is cli_check_output_path's to report */
+  if ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)
+    return 0;
+  cli_eprintf(
+          "nicsim %s: %s %s is %s %s, an input of this command: it would be overwritten\n"
+          "  hint: write the output to another file\n",
+          cmd, what, out, role, name);
+  return CLI_EXIT_USAGE;
 }
 
 /* Creates a directory and its missing parents. */

@@ -4,6 +4,9 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
+#include <sys/file.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -26,7 +29,100 @@ void cli_point_file(const char *dir, size_t i, int digits, const char *label, ch
                     size_t n) {
   char safe[128];
   cli_sanitise(label ? label : "", safe, sizeof(safe));
-  snprintf(buf, n, "%s/points/%0*zu-%s.json", dir, digits, i, safe);
+  if ((size_t)snprintf(buf, n, "%s/points/%0*zu-%s.json", dir, digits, i, safe) >= n)
+    buf[0] = '\0'; /* never a cut name (another file): "" opens nothing */
+}
+
+/* True if name is a point file's name: <digits>-<sanitised label>.json. */
+bool cli_is_point_file_name(const char *name) {
+  size_t len = strlen(name), i = 0;
+  if (len < 7 || strcmp(name + len - 5, ".json") != 0)
+    return false;
+  while (name[i] >= '0' && name[i] <= '9')
+    i++;
+  if (i == 0 || name[i] != '-')
+    return false;
+  for (i++; i < len - 5; i++) {
+    char c = name[i];
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' ||
+          c == '_' || c == '+' || c == '-'))
+      return false;
+  }
+  return true;
+}
+
+/* FNV-1a 64 over len bytes, continuing from h. */
+static uint64_t cli__fnv(uint64_t h, const char *p, size_t len) {
+  while (len-- > 0) {
+    h ^= (unsigned char)*p++;
+    h *= 0x100000001b3ull;
+  }
+  return h;
+}
+
+/* Folds text (with its terminator) into the hash h. */
+uint64_t cli_hash_text(uint64_t h, const char *text) { return cli__fnv(h, text, strlen(text) + 1); }
+
+/* Folds a resolved config into h; see cli.h. */
+int cli_hash_config(const struct nicsim_config *cfg, uint64_t *h) {
+  json_t *j = nicsim_config_to_json(cfg);
+  char *text = j ? json_dumps(j, JSON_COMPACT | JSON_PRESERVE_ORDER | JSON_REAL_PRECISION(17))
+                 : NULL;
+  json_decref(j);
+  if (text == NULL)
+    return -ENOMEM;
+  *h = cli_hash_text(*h, text);
+  free(text);
+  return 0;
+}
+
+/* Takes DIR's lock; see cli.h. */
+int cli_sweepdir_lock(const char *cmd, const char *dir, int *fd_out) {
+  char path[NC_PATH_MAX + 32], pid[32] = "";
+  int fd, rc;
+  ssize_t got;
+
+  *fd_out = -1;
+  if ((size_t)snprintf(path, sizeof(path), "%s/.nicsim.lock", dir) >= sizeof(path)) {
+    cli_eprintf("nicsim %s: %s: path too long\n", cmd, dir);
+    return CLI_EXIT_USAGE;
+  }
+  if ((rc = cli_mkdir_p(dir)) < 0) {
+    cli_eprintf("nicsim %s: cannot create %s: %s\n", cmd, dir, strerror(-rc));
+    return CLI_EXIT_USAGE;
+  }
+  fd = open(path, O_RDWR | O_CREAT | O_CLOEXEC | O_NOFOLLOW, 0644);
+  if (fd < 0) {
+    cli_eprintf("nicsim %s: cannot open the lock %s: %s\n", cmd, path, strerror(errno));
+    return CLI_EXIT_USAGE;
+  }
+  /* flock: released by the kernel when the holder (and the workers it
+   * forked) are gone, so a killed sweep leaves no stale lock. */
+  if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+    int e = errno;
+    got = read(fd, pid, sizeof(pid) - 1);
+    pid[got > 0 ? got : 0] = '\0';
+    pid[strcspn(pid, "\n")] = '\0';
+    close(fd);
+    if (e == EWOULDBLOCK)
+      cli_eprintf("nicsim %s: %s is in use by a running sweep (pid %s)\n"
+                  "  hint: wait for it to finish, or use another directory\n",
+                  cmd, dir, pid[0] ? pid : "unknown");
+    else
+      cli_eprintf("nicsim %s: cannot lock %s: %s\n", cmd, path, strerror(e));
+    return CLI_EXIT_USAGE;
+  }
+  snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+  if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, strlen(pid), 0) < 0) {
+    /* The lock holds without the note. */
+  }
+  *fd_out = fd;
+  return 0;
+}
+
+void cli_sweepdir_unlock(int fd) {
+  if (fd >= 0)
+    close(fd);
 }
 
 /* String member key of obj, or def. */
@@ -49,63 +145,49 @@ const char *cli_sweepdir_label(const struct cli_sweepdir *d, size_t i) {
 
 /* Opens a sweep directory. */
 int cli_sweepdir_open(struct cli_sweepdir *d, const char *cmd, const char *dir) {
-  char path[NC_PATH_MAX + 32];
+  char path[NC_PATH_MAX + 32], why[256];
   json_error_t err;
-  json_t *labels, *keys;
+  json_t *keys;
   struct stat st;
   size_t i;
 
   memset(d, 0, sizeof(*d));
   d->baseline = -1;
+  if (strlen(dir) >= sizeof(d->dir)) {
+    cli_eprintf("nicsim %s: %s: the path is longer than %zu bytes\n", cmd, dir,
+                sizeof(d->dir) - 1);
+    return CLI_EXIT_USAGE;
+  }
   snprintf(d->dir, sizeof(d->dir), "%s", dir);
   snprintf(path, sizeof(path), "%s/sweep.json", dir);
   d->manifest = json_load_file(path, 0, &err);
   if (d->manifest == NULL) {
     if (stat(path, &st) != 0)
-      fprintf(stderr, "nicsim %s: %s is not a sweep directory: %s: %s\n", cmd, dir, path,
+      cli_eprintf("nicsim %s: %s is not a sweep directory: %s: %s\n", cmd, dir, path,
               strerror(errno));
     else {
       char where[NC_PATH_MAX + 256];
       nicsim_json_error_where(path, &err, where, sizeof(where));
-      fprintf(stderr, "nicsim %s: %s\n", cmd, where);
+      cli_eprintf("nicsim %s: %s\n", cmd, where);
     }
     return CLI_EXIT_USAGE;
   }
-  labels = json_object_get(d->manifest, "labels");
   keys = json_object_get(d->manifest, "swept");
-  if (!json_is_array(labels) || !json_is_array(keys) ||
-      !json_is_string(json_object_get(d->manifest, "hash")) ||
-      json_array_size(keys) > NC_KEY__COUNT + 1) {
-    fprintf(stderr, "nicsim %s: %s: not a nicsim sweep manifest (labels, swept, hash)\n", cmd,
-            path);
-    return CLI_EXIT_USAGE;
-  }
-  d->n = json_array_size(labels);
-  /* "points" says how many labels there are: a cross-check of a hand-edited file. */
-  if (!json_is_integer(json_object_get(d->manifest, "points")) ||
-      json_integer_value(json_object_get(d->manifest, "points")) != (json_int_t)d->n) {
-    fprintf(stderr, "nicsim %s: %s: \"points\" must be the number of labels (%zu)\n", cmd,
-            path, d->n);
+  if (nicsim_manifest_check(d->manifest, &d->n, &d->baseline, why, sizeof(why)) != 0) {
+    cli_eprintf("nicsim %s: %s: %s\n  hint: run 'nicsim sweep' again to rewrite sweep.json\n", cmd,
+                path, why);
     return CLI_EXIT_USAGE;
   }
   d->digits = cli_point_digits(d->n);
-  for (i = 0; i < json_array_size(keys); i++) {
+  for (i = 0; i < json_array_size(keys); i++)
     d->keys[i] = json_string_value(json_array_get(keys, i));
-    if (d->keys[i] == NULL) {
-      fprintf(stderr, "nicsim %s: %s: swept key %zu is not a string\n", cmd, path, i + 1);
-      return CLI_EXIT_USAGE;
-    }
-  }
   d->nkeys = i;
-  if (json_is_integer(json_object_get(d->manifest, "baseline")))
-    d->baseline = (long)json_integer_value(json_object_get(d->manifest, "baseline"));
-  if (d->baseline >= (long)d->n)
-    d->baseline = -1;
+  d->point_hashes = json_object_get(d->manifest, "point_hashes");
   d->cfg = calloc(1, sizeof(*d->cfg));
   d->res = calloc(1, sizeof(*d->res));
   d->have = calloc(d->n ? d->n : 1, sizeof(*d->have));
   if (d->cfg == NULL || d->res == NULL || d->have == NULL) {
-    fprintf(stderr, "nicsim %s: out of memory\n", cmd);
+    cli_eprintf("nicsim %s: out of memory\n", cmd);
     return CLI_EXIT_USAGE;
   }
   for (i = 0; i < d->n; i++) {
@@ -132,7 +214,40 @@ int cli_sweepdir_load(struct cli_sweepdir *d, size_t i, char *why, size_t n) {
   cli_point_file(d->dir, i, d->digits, label, path, sizeof(path));
   if (nicsim_point_json_read(path, d->cfg, d->res, NULL, why, n) != 0)
     return -1;
-  return cli_point_label_check(path, d->cfg, label, why, n);
+  if (cli_point_label_check(path, d->cfg, label, why, n) != 0)
+    return -1;
+  if (d->point_hashes != NULL) {
+    const char *want = json_string_value(json_array_get(d->point_hashes, i));
+    char got[32];
+    uint64_t h = CLI_HASH_BASIS;
+    if (cli_hash_config(d->cfg, &h) != 0)
+      return -1;
+    snprintf(got, sizeof(got), "%016llx", (unsigned long long)h);
+    if (want == NULL || strcmp(want, got) != 0) {
+      snprintf(why, n,
+               "%s holds a configuration that is not point '%s' of this sweep (its config hash "
+               "is %s, sweep.json says %s)",
+               path, label, got, want ? want : "?");
+      return -1;
+    }
+  }
+  if (cli_point_metrics_check(path, d->cfg, d->res, why, n) != 0)
+    return -1;
+  return 0;
+}
+
+/* Checks that a point file holds every metric its run reports. */
+int cli_point_metrics_check(const char *path, const struct nicsim_config *cfg,
+                            const struct nicsim_results *res, char *why, size_t n) {
+  const struct nicsim_metric_def *defs = nicsim_metric_defs();
+  size_t k;
+  for (k = 0; k < NM__COUNT; k++)
+    if (!res->present[k] && nicsim_metric_expected(cfg, (enum nicsim_metric_id)k)) {
+      snprintf(why, n, "%s has no metric %s (every run of its configuration reports it)", path,
+               defs[k].name);
+      return -1;
+    }
+  return 0;
 }
 
 /* Checks that a point file's config is the point of the manifest's label. */
@@ -159,7 +274,7 @@ static bool cli__dir_has_results(const char *dir) {
   if ((d = opendir(path)) == NULL)
     return false;
   while (!found && (e = readdir(d)) != NULL)
-    found = strlen(e->d_name) > 5 && strcmp(e->d_name + strlen(e->d_name) - 5, ".json") == 0;
+    found = cli_is_point_file_name(e->d_name);
   closedir(d);
   return found;
 }
@@ -222,12 +337,11 @@ void cli_sweepdir_clear(const char *dir) {
   snprintf(path, sizeof(path), "%s/points", dir);
   if ((d = opendir(path)) == NULL)
     return;
+  /* Only point files: other files someone keeps in points/ stay. */
   while ((e = readdir(d)) != NULL) {
-    size_t len = strlen(e->d_name);
-    if (len > 5 && strcmp(e->d_name + len - 5, ".json") == 0) {
-      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
+    if (cli_is_point_file_name(e->d_name) &&
+        (size_t)snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name) < sizeof(path))
       unlink(path);
-    }
   }
   closedir(d);
 }
@@ -258,7 +372,7 @@ int cli_sweepdir_get(void *arg, size_t i, struct nicsim_point *out) {
   if (k >= d->n)
     return -EINVAL;
   if (cli_sweepdir_load(d, k, why, sizeof(why)) != 0) {
-    fprintf(stderr, "nicsim: %s\n", why);
+    cli_eprintf("nicsim: %s\n", why);
     return -EINVAL;
   }
   out->cfg = d->cfg;

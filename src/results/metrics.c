@@ -200,7 +200,9 @@ static bool nicsim__core_extra(const char *name) {
 
 bool nicsim_metric_is_extra_name(const char *name) {
   if (!name) return false;
-  if (strcmp(name, "cpu.lock_wait_cycles") == 0 || nicsim__core_extra(name)) return true;
+  if (strcmp(name, "cpu.lock_wait_cycles") == 0 || strcmp(name, "sim.drain_extended_us") == 0 ||
+      nicsim__core_extra(name))
+    return true;
   for (size_t f = 0; f < sizeof nicsim__extra_families / sizeof nicsim__extra_families[0]; f++) {
     const char *pre = nicsim__extra_families[f].prefix;
     size_t pl = strlen(pre);
@@ -215,6 +217,20 @@ bool nicsim_metric_is_extra_name(const char *name) {
     }
   }
   return false;
+}
+
+/* True if every run of cfg reports static metric id; see metrics.h. */
+bool nicsim_metric_expected(const struct nicsim_config *cfg, enum nicsim_metric_id id) {
+  const char *name = nicsim_metric_defs()[id].name;
+  if (cfg->workload.kind == NC_WORKLOAD_DMA_BENCH)
+    return strncmp(name, "sim.", 4) == 0; /* the bench's own set varies with its knobs */
+  if (strncmp(name, "dma.", 4) == 0)
+    return false;
+  if (strncmp(name, "pcie.", 5) == 0)
+    return !cfg->bus.enabled;
+  if (strncmp(name, "bus.", 4) == 0)
+    return cfg->bus.enabled;
+  return true;
 }
 
 /* "count", "real" or "wall". */

@@ -222,6 +222,12 @@ const char *nicsim_metric_suggest(const char *name);
  * cpu.cores >= 2 cpu.core<N>.util, cpu.core<N>.profile.<fn> and
  * cpu.lock_wait_cycles): plots and regression suites may name them. */
 bool nicsim_metric_is_extra_name(const char *name);
+/* True if every run of cfg reports static metric id: a NIC workload reports
+ * them all but dma.* and, by its interconnect, pcie.* (PCIe link) or bus.*
+ * (on-chip bus); a dma-bench run its own set (sim.* always). A point file
+ * without such a metric is incomplete (resume reruns it, merge refuses it). */
+struct nicsim_config;
+bool nicsim_metric_expected(const struct nicsim_config *cfg, enum nicsim_metric_id id);
 /* "count", "real" or "wall". */
 const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind);
 

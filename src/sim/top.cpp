@@ -165,7 +165,9 @@ uint64_t Top::next_edge_ps(uint64_t now) const {
 
 uint64_t Top::time_limit_ps() const {
   /* Past the end of the drain the run goes on only while something is still
-   * in flight, to tell how much longer the drain needed to be. */
+   * in flight: the drain is extended automatically, up to 10 times its
+   * length and at least 10 ms (docs/config.md, run.drain_us; the config
+   * check refuses a coalescing timer longer than that limit). */
   const uint64_t extra = std::max<uint64_t>(10 * (m_end_ps - m_duration_ps), us_to_ps(10000));
   return m_end_ps + extra;
 }
@@ -237,6 +239,8 @@ bool Top::check_drained() {
   if (rx > 0 || tx > 0) return false;
   m_out.drained = true;
   m_out.drained_ps = now_ps();
+  m_out.rx_final = rx;
+  m_out.tx_final = tx;
   return true;
 }
 

@@ -7,7 +7,10 @@
 // a CPU-bound UDP sender with short runs, so a calibration takes seconds.
 #include <gtest/gtest.h>
 #include <jansson.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <map>
@@ -187,6 +190,123 @@ TEST_F(Calibrate, RefusesBadSpecsWithALocatedError) {
   Result r = run({"calibrate"});
   EXPECT_EQ(r.status, 2);
   EXPECT_NE(r.err.find("usage: nicsim calibrate SPEC.yaml"), std::string::npos) << NICSIM_SHOW(r);
+}
+
+// Issue 23, defects 1, 2, 5 and 6 for calibrate's inputs and outputs: a spec
+// that is no YAML spec (its content never shown), huge, a directory, a
+// scenario naming a platform outside the allowed places, a path too long to
+// keep whole; an output that would replace an input (by file identity); a
+// directory a running sweep or calibration owns; evaluation directories
+// removed only under their lock. All exit 2 before simulating.
+TEST_F(Calibrate, RefusesHostileSpecsAndNeverWritesOverAnInput) {
+  const std::string ok = "scenario: scen.yaml\n"
+                         "free: [{key: nic.reg_read_ns, min: 10, max: 1000, why: w}]\n"
+                         "measurements: {calibrate: [{point: small, metric: tx.gbps, value: 1, "
+                         "source: s}]}\n";
+  auto refused = [&](std::initializer_list<std::string> args, const std::string &msg) {
+    Result r = run(args);
+    EXPECT_EQ(r.status, 2) << msg << NICSIM_SHOW(r);
+    EXPECT_NE(r.err.find(msg), std::string::npos) << NICSIM_SHOW(r);
+    for (const char *w : {"SECRETHASH", "hunter2", "root:"})
+      EXPECT_EQ(r.err.find(w), std::string::npos) << w << NICSIM_SHOW(r);
+    return r;
+  };
+  Write("shadow", "root:$y$j9T$SECRETHASH:19000:0:99999:7:::\n");
+  refused({"calibrate", "shadow", "-o", "out", "-q"}, "shadow:1:1: error: ");
+  Write("env.yaml", "name: x\nPASSWORD: hunter2\n");
+  refused({"calibrate", "env.yaml", "-o", "out", "-q"}, "env.yaml:2:1: error: not a calibration spec");
+  Write("dup.yaml", "PASSWORD: hunter2\nPASSWORD: hunter2\n");
+  refused({"calibrate", "dup.yaml", "-o", "out", "-q"}, "dup.yaml:");
+  ASSERT_EQ(mkdir(path("dir.yaml").c_str(), 0755), 0);
+  refused({"calibrate", "dir.yaml", "-o", "out", "-q"}, "this is a directory");
+  Write("big.yaml", ok + std::string(2u << 20, '#') + "\n");
+  refused({"calibrate", "big.yaml", "-o", "out", "-q"}, "larger than 1 MiB");
+  Write("s2.yaml", "platform: /etc/shadow\n");
+  Write("spec2.yaml", "scenario: s2.yaml\n" + ok.substr(ok.find('\n') + 1));
+  refused({"calibrate", "spec2.yaml", "-o", "out", "-q"}, "is not allowed: it is absolute");
+  Write("spec3.yaml", "scenario: shadow\n" + ok.substr(ok.find('\n') + 1));
+  refused({"calibrate", "spec3.yaml", "-o", "out", "-q"}, "error: ");
+  std::string deep = "d";
+  for (int i = 0; i < 4; i++) deep += "/" + std::string(200, 'a' + i);
+  ASSERT_EQ(system(("mkdir -p '" + path(deep) + "'").c_str()), 0);
+  Write(deep + "/s.yaml", "scenario: " + std::string(200, 'x') + ".yaml\n" + ok.substr(ok.find('\n') + 1));
+  refused({"calibrate", path(deep + "/s.yaml"), "-o", "out", "-q"}, "is longer than");
+  EXPECT_FALSE(exists(path("out")));
+
+  // An output is never an input: by name, and by hard link.
+  Write("report.md", ok);
+  refused({"calibrate", "report.md", "-o", ".", "-q"}, "the output ./report.md is the spec report.md");
+  EXPECT_EQ(slurp(path("report.md")), ok);
+  Write("spec.yaml", ok);
+  ASSERT_EQ(mkdir(path("o2").c_str(), 0755), 0);
+  ASSERT_EQ(link(path("scen.yaml").c_str(), path("o2/calibrated.yaml").c_str()), 0);
+  refused({"calibrate", "spec.yaml", "-o", "o2", "-q"}, "is the scenario");
+  EXPECT_EQ(slurp(path("scen.yaml")), kScenario);
+
+  // A directory in use by a sweep (or calibration) is refused.
+  ASSERT_EQ(mkdir(path("busy").c_str(), 0755), 0);
+  int fd = open(path("busy/.nicsim.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX), 0);
+  refused({"calibrate", "spec.yaml", "-o", "busy", "-q"}, "is in use by a running sweep");
+  close(fd);
+  // An evaluation directory in use is not removed by --force.
+  ASSERT_EQ(system(("mkdir -p '" + path("o3/evals/e-1/points") + "'").c_str()), 0);
+  Write("o3/evals/identity", "0123456789abcdef\n");
+  Write("o3/evals/e-1/points/0-small.json", "{}");
+  fd = open(path("o3/evals/e-1/.nicsim.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX), 0);
+  refused({"calibrate", "spec.yaml", "-o", "o3", "-q", "--force"}, "o3/evals/e-1 is in use");
+  EXPECT_TRUE(exists(path("o3/evals/e-1/points/0-small.json")));
+  close(fd);
+}
+
+// Issue 23, defects 4, 7, 8 and 9 for calibrate: the spec's texts and the
+// scenario's labels reach every output only through the writer of its
+// language: Markdown, HTML, CSV (formula guard), gnuplot data and scripts.
+TEST_F(Calibrate, HostileTextsAreInertInEveryOutput) {
+  Write("h.yaml", "name: h\nplatform: x86-gen3\n"
+                  "traffic: {mode: tx, frame_bytes: 256, rate_gbps: 0, sndbuf_bytes: 212992}\n"
+                  "cpu: {clock_mhz: 500}\n"
+                  "run: {duration_us: 600, warmup_us: 100, drain_us: 300}\n"
+                  "sweep:\n  points:\n"
+                  "    - {label: \"=HYPERLINK(1)\", traffic.frame_bytes: 256}\n"
+                  "    - {label: 'a\"b `id` $HOME', traffic.frame_bytes: 512}\n");
+  Write("spec.yaml",
+        "name: \"`id` @x $y\"\n"
+        "description: \"# Injected <script>alert(1)</script> [a](javascript:alert(1))\"\n"
+        "scenario: h.yaml\n"
+        "free: [{key: cpu.stack_tx_cycles_per_pkt, min: 1000, max: 9000, why: \"<b>w</b>\"}]\n"
+        "measurements:\n"
+        "  calibrate: [{point: \"=HYPERLINK(1)\", metric: tx.gbps, value: 0.5, source: \"=cmd|' /C calc'!A0\"}]\n"
+        "  validate: [{point: 'a\"b `id` $HOME', metric: tx.gbps, value: 0.5, source: s}]\n"
+        "fit: {grid: 3, profile_points: 3, max_evaluations: 3}\n");
+  Result r = run({"calibrate", "spec.yaml", "-o", "out", "-j", "2", "-q", "--no-plots"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  for (const char *f : {"report.md", "report.html"}) {
+    std::string t = slurp(path(std::string("out/") + f));
+    EXPECT_EQ(t.find("<script>"), std::string::npos) << f;
+    EXPECT_EQ(t.find("<b>w</b>"), std::string::npos) << f;
+    if (std::string(f) == "report.md") {
+      EXPECT_EQ(t.find("[a](javascript:"), std::string::npos);
+    }
+    EXPECT_EQ(t.find("href=\"javascript"), std::string::npos) << f;
+    EXPECT_EQ(t.find("\n# Injected"), std::string::npos) << f;
+  }
+  std::string csv = slurp(path("out/evaluations.csv"));
+  EXPECT_NE(csv.find(",'=HYPERLINK(1) tx.gbps"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",=HYPERLINK"), std::string::npos) << csv;
+  // gnuplot data keeps the label whole (its quote as ''), scripts run nothing.
+  std::string dat = slurp(path("out/plots/fit.dat"));
+  EXPECT_NE(dat.find("\"a''b `id` $HOME tx.gbps\""), std::string::npos) << dat;
+  for (const std::string &g : list_dir(path("out/plots")))
+    if (g.size() > 3 && g.substr(g.size() - 3) == ".gp") {
+      std::string t = slurp(path("out/plots/" + g));
+      EXPECT_EQ(t.find('`'), std::string::npos) << g << "\n" << t;
+      EXPECT_EQ(t.find("$HOME"), std::string::npos) << g;
+    }
+  EXPECT_EQ(r.out.find("\x1b"), std::string::npos);
 }
 
 TEST_F(Calibrate, SameResultWhateverJobsAndResumeReusesEvaluations) {
