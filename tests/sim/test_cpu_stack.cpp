@@ -36,6 +36,7 @@ struct Core {
     cpu = &make<CpuCore>("cpu", cfg, mem);
     regs = &make<test::RegTarget>("regs");
     cpu->mmio.bind(regs->socket);
+    make<test::ScriptedInitiator>("rc").socket.bind(mem.tgt); /* the device side, idle */
   }
   void run() { sc_core::sc_start(ps(100000000)); }
 };
