@@ -60,7 +60,11 @@ TEST(EndToEnd, RxDeliversEveryFrameIntactAtLineRateOnAFastLink) {
   EXPECT_GT(metric(r, "cpu.util"), 0.0);
   EXPECT_LE(metric(r, "cpu.util"), 1.0);
   EXPECT_GT(metric(r, "cpu.cycles_per_rx_pkt"), udp_rx_stack_cycles(cfg));
-  EXPECT_GT(metric(r, "irq.count"), 0);
+  /* The stack by its parts keeps the default core busy at line rate, so
+   * NAPI may poll through the whole window with the interrupt masked (as
+   * Linux does under load): the NIC's interrupt conditions are then folded
+   * (irq.suppressed), not raised. Either way the interrupt path ran. */
+  EXPECT_GT(metric(r, "irq.count") + metric(r, "irq.suppressed"), 0);
 }
 
 TEST(EndToEnd, EveryMetricIsFilledAndProfileFractionsAddUp) {

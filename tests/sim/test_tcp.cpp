@@ -256,7 +256,7 @@ TEST(Tcp, UdpIgnoresEveryTcpKey) {
   nicsim_config knobs = nicsim::test::checked_config(
       {"traffic.mode=bidir", "traffic.flows=3", "run.duration_us=400", "run.warmup_us=100"},
       {"traffic.tcp_window_bytes=3000", "traffic.tcp_ack_every=7", "traffic.tcp_burst_segments=3",
-       "traffic.tcp_rto_us=5", "stack.gro_instructions=99999"});
+       "traffic.tcp_rto_us=5"});
   static nicsim_results a, b; /* large: off the stack */
   ASSERT_TRUE(run_in_child(plain, &a));
   ASSERT_TRUE(run_in_child(knobs, &b));
