@@ -100,6 +100,9 @@ const struct nc_key *nc_keys(void);
 const struct nc_key *nc_key_find(const char *path);
 /* The known key nearest to a misspelt path (edit distance), or NULL if none is close. */
 const struct nc_key *nc_key_suggest(const char *path);
+/* For a key nicsim no longer has (section.name), what replaced it: a hint for the
+ * error that rejects it, or NULL if path never was a key. */
+const char *nc_key_removed_hint(const char *path);
 
 /* Parses s as a whole integer (decimal, or hex like 0x40, optional sign; no
  * spaces, no leading zeros, no fraction or exponent) in [lo, hi], as the

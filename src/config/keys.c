@@ -104,6 +104,31 @@ size_t nc__edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
+/* Keys that were removed, with what replaced them. A scenario that still sets
+ * one is refused with this hint, so a lumped cost is never counted beside the
+ * parts that replaced it. */
+static const struct {
+  const char *path, *hint;
+} nc__removed[] = {
+    {"cpu.stack_rx_cycles_per_pkt",
+     "removed: the receive stack is charged by its parts in instructions (stack.gro_instructions, "
+     "stack.ip_rcv_instructions, stack.tcp_rcv_instructions, ...), turned into cycles by cpu.kernel_ipc; "
+     "see docs/host.md, \"The stack\""},
+    {"cpu.stack_tx_cycles_per_pkt",
+     "removed: the send stack is charged by its parts in instructions (stack.udp_sendmsg_instructions, "
+     "stack.ip_output_instructions, ...) and cpu.syscall_cycles; see docs/host.md, \"The stack\""},
+    {"cpu.gro_cycles_per_pkt",
+     "removed: GRO is stack.gro_instructions per received frame, turned into cycles by cpu.kernel_ipc; "
+     "see docs/host.md, \"The stack\""},
+};
+
+const char *nc_key_removed_hint(const char *path) {
+  if (!path) return NULL;
+  for (size_t i = 0; i < sizeof nc__removed / sizeof nc__removed[0]; i++)
+    if (strcmp(path, nc__removed[i].path) == 0) return nc__removed[i].hint;
+  return NULL;
+}
+
 /* Largest edit distance still worth suggesting for a word of len characters. */
 static size_t suggest_limit(size_t len) { return len <= 3 ? 1 : len <= 6 ? 2 : 3; }
 
@@ -653,7 +678,9 @@ int nc_config_set(struct nicsim_config *c, const char *arg, struct nc_error *err
       nc__error_set(err, cl, 1, 1, hint, "'%s' is a section, not a key", key);
       return -1;
     }
-    if (s)
+    if (nc_key_removed_hint(key))
+      nc__fmt(hint, sizeof hint, "%s", nc_key_removed_hint(key));
+    else if (s)
       nc__fmt(hint, sizeof hint, "did you mean '%s'?", s->path);
     else
       nc__fmt(hint, sizeof hint, "keys are section.name, e.g. nic.desc_spacing; see "

@@ -308,7 +308,9 @@ static void unknown_key_hint(const char *path, char *hint, size_t n) {
   char sec[64] = "", keys[400];
   const char *dot = strchr(path, '.');
   if (dot && (size_t)(dot - path) < sizeof sec) nc__fmt(sec, sizeof sec, "%.*s", (int)(dot - path), path);
-  if (s)
+  if (nc_key_removed_hint(path))
+    nc__fmt(hint, n, "%s", nc_key_removed_hint(path));
+  else if (s)
     nc__fmt(hint, n, "did you mean '%s'?", s->path);
   else if (sec[0] && nc__is_section(sec)) {
     nc__list_keys(sec, keys, sizeof keys);

@@ -32,8 +32,8 @@
 
 /* cpu: the host CPU that runs the C driver. */
 #define NC_SECTION_cpu(X)                                                                   \
-  X(cpu, kind, ENUM, "", "x86", 0, 0, "x86|arm64|riscv|sparc",                            \
-    "Instruction-set family; selects memcpy and cache-maintenance behaviour")              \
+  X(cpu, kind, ENUM, "", "x86", 0, 0, "x86|arm64|riscv|sparc|mips",                       \
+    "Instruction-set family; selects memcpy and copy-to-user paths and where an unaligned-access trap is charged (mips: do_ade)") \
   X(cpu, clock_mhz, REAL, "MHz", "2000", 1, 10000, "", "Core clock")                      \
   X(cpu, cores, INT, "cores", "1", 1, 64, "",                                             \
     "Host CPU cores: core 0 takes the NIC's interrupts and softirqs (unless cpu.irq_affinity spread); with 2 or more the application runs on cpu.app_core") \
@@ -65,18 +65,33 @@
     "Hard-IRQ entry plus exit (vector dispatch, register save/restore)")                   \
   X(cpu, softirq_cycles, REAL, "cycles", "500", 0, 1e7, "",                               \
     "Cost to raise and enter the NET_RX softirq and call one NAPI poll")                   \
-  X(cpu, stack_rx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
-    "Network-stack cost per received packet above the driver (IP/UDP, socket)")            \
   X(cpu, stack_rx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
-    "Network-stack cost per received byte (copy to user space) with cpu.user_copy per_byte") \
+    "Copy to user space per received byte, with cpu.user_copy per_byte only (memcpy prices the copy itself)") \
   X(cpu, user_copy, ENUM, "", "per_byte", 0, 0, "per_byte|memcpy",                        \
-    "Copy to user space: per_byte charges stack_rx_cycles_per_byte per delivered byte; memcpy " \
-    "copies each L4 payload from its place in the skb into the reader's buffer at the cost of " \
-    "the CPU kind's copy routine (length and relative alignment, cpu.memcpy_*)")              \
-  X(cpu, stack_tx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
-    "Network-stack cost per sent packet above the driver")                                 \
+    "Copies between user space and skbs: per_byte charges stack_rx_cycles_per_byte per delivered byte " \
+    "and stack_tx_cycles_per_byte per sent byte; memcpy copies each L4 payload between its place in the " \
+    "skb and the application's buffer at the cost of the CPU kind's copy routine (length and relative " \
+    "alignment, cpu.memcpy_*, and the source lines that miss the cache, cpu.mlp_lines)")    \
   X(cpu, stack_tx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
-    "Network-stack cost per sent byte (copy from user space)")                             \
+    "Copy from user space per sent byte, with cpu.user_copy per_byte only")               \
+  X(cpu, kernel_ipc, REAL, "instructions/cycle", "2", 0.01, 16, "",                       \
+    "The core's instructions per cycle on kernel network code whose data is in its cache: turns the stack's " \
+    "instruction counts (stack.*) into cycles")                                            \
+  X(cpu, out_of_order, BOOL, "", "true", 0, 0, "",                                        \
+    "The core executes out of order: of the lines one read of packet headers misses, only the first stalls " \
+    "it for the whole latency and the others overlap (cpu.mlp_lines); an in-order core stalls for each") \
+  X(cpu, mlp_lines, REAL, "lines", "10", 1, 256, "",                                      \
+    "Memory-level parallelism: cache-line misses the core keeps in flight at once; a copy whose source "  \
+    "lines miss lasts at least their latency / mlp_lines each")                            \
+  X(cpu, syscall_cycles, REAL, "cycles", "300", 0, 1e7, "",                                \
+    "Entry and exit of one system call (lmbench lat_syscall null), charged to each recvmsg and sendmsg") \
+  X(cpu, context_switch_cycles, REAL, "cycles", "3000", 0, 1e8, "",                       \
+    "One context switch (lmbench lat_ctx): a reader woken for data and going back to sleep costs two (bucket __schedule)") \
+  X(cpu, unaligned_trap_cycles, REAL, "cycles", "0", 0, 1e7, "",                          \
+    "Cost of one load the core cannot do unaligned in hardware (trap and emulation); 0: unaligned loads cost nothing extra") \
+  X(cpu, net_ip_align_bytes, INT, "B", "2", 0, 2, "",                                     \
+    "NET_IP_ALIGN of the kernel: headroom bytes before a received frame so that its IP header is 4-byte aligned " \
+    "(Linux: 2, and 0 on x86 and ppc64)")                                                  \
   X(cpu, cache_sets, INT, "sets", "512", 1, 65536, "",                                     \
     "Sets of the core's data cache; its size is cache_sets x cache_ways x cache_line_bytes") \
   X(cpu, cache_ways, INT, "ways", "8", 1, 32, "", "Associativity of the core's data cache (LRU)") \
@@ -86,12 +101,44 @@
     "riscv memcpy byte loop (lb/sb) per byte: short copies, heads, tails, (dst ^ src) & 7 != 0") \
   X(cpu, msi_latency_ns, REAL, "ns", "0", 0, 1e6, "",                                     \
     "Interrupt controller delivery: from the MSI write reaching memory to the core seeing the vector") \
-  X(cpu, gro_cycles_per_pkt, REAL, "cycles", "300", 0, 1e7, "",                            \
-    "tcp: GRO cost per received segment (dev_gro_receive, inet/tcp4_gro_receive; estimate)") \
   X(cpu, wc_buffers, INT, "buffers", "10", 1, 64, "",                                      \
     "Write-combining buffers of 64 B: stores to WC memory merge in them and leave as one burst per line") \
   X(cpu, wc_flush_cycles, REAL, "cycles", "10", 0, 1e5, "",                                \
     "Cost of one write-combining burst leaving the core (buffer full, evicted, or flushed by a barrier or uncached access)")
+
+/* stack: the Linux network stack's own parts, in instructions per call (the kernel's code: the
+ * same on every core kind; cpu.kernel_ipc turns them into cycles). docs/host.md, "The stack". */
+#define NC_SECTION_stack(X)                                                                 \
+  X(stack, gro_instructions, REAL, "instructions", "188", 0, 1e7, "",                      \
+    "napi_gro_receive per received frame: the GRO attempt (dev_gro_receive, inet and UDP/TCP gro_receive), or the merge") \
+  X(stack, netif_receive_instructions, REAL, "instructions", "374", 0, 1e7, "",            \
+    "__netif_receive_skb_core per packet GRO hands up (protocol dispatch to ip_rcv)")      \
+  X(stack, ip_rcv_instructions, REAL, "instructions", "310", 0, 1e7, "",                   \
+    "ip_rcv per packet: header checks, early demux or route, ip_local_deliver")            \
+  X(stack, udp_rcv_instructions, REAL, "instructions", "600", 0, 1e7, "",                  \
+    "udp_rcv per datagram: socket lookup, checksum, enqueue on the socket")                \
+  X(stack, tcp_rcv_instructions, REAL, "instructions", "1100", 0, 1e7, "",                 \
+    "tcp_v4_rcv per data packet (a GRO packet counts once): established path, queue to the socket") \
+  X(stack, tcp_ack_instructions, REAL, "instructions", "700", 0, 1e7, "",                  \
+    "tcp_ack per ACK the host's TCP sender receives (in tcp_v4_rcv): window, SACK, retransmit queue") \
+  X(stack, tcp_send_ack_instructions, REAL, "instructions", "700", 0, 1e7, "",             \
+    "tcp_send_ack per ACK the TCP receiver sends: build and transmit the ACK segment down to ip_output") \
+  X(stack, sock_wakeup_instructions, REAL, "instructions", "600", 0, 1e7, "",              \
+    "sock_def_readable waking the sleeping reader (try_to_wake_up), once per read the reader makes") \
+  X(stack, udp_recvmsg_instructions, REAL, "instructions", "1400", 0, 1e7, "",             \
+    "udp_recvmsg per datagram read: dequeue and socket accounting (not the system call, the copy or the free)") \
+  X(stack, tcp_recvmsg_instructions, REAL, "instructions", "500", 0, 1e7, "",              \
+    "tcp_recvmsg per skb the reader consumes (not the system call, the copy or the free)") \
+  X(stack, udp_sendmsg_instructions, REAL, "instructions", "1000", 0, 1e7, "",             \
+    "udp_sendmsg per datagram: socket, route, UDP header, ip_make_skb (not the system call, the copy, the skb or ip_output)") \
+  X(stack, tcp_sendmsg_instructions, REAL, "instructions", "1500", 0, 1e7, "",             \
+    "tcp_sendmsg per segment sent: queueing, tcp_write_xmit, __tcp_transmit_skb (not the system call, the copy, the skb or ip_output)") \
+  X(stack, ip_output_instructions, REAL, "instructions", "500", 0, 1e7, "",                \
+    "ip_output per packet sent (data or ACK): IP header, netfilter hooks, neighbour, qdisc and dev_queue_xmit up to the driver") \
+  X(stack, alloc_skb_instructions, REAL, "instructions", "191", 0, 1e7, "",                \
+    "__alloc_skb per skb (napi_alloc_skb, netdev_alloc_skb, a send's skb): slab allocation and clearing the head") \
+  X(stack, free_skb_instructions, REAL, "instructions", "147", 0, 1e7, "",                 \
+    "kfree_skb per skb freed (consumed by the reader, TX completion, a drop): release of data and head")
 
 /* memory: host memory seen by the CPU and by DMA. */
 #define NC_SECTION_memory(X)                                                                \
@@ -286,8 +333,9 @@
   X(traffic, tcp_burst_segments, INT, "segments", "44", 1, 1024, "",                      \
     "tcp: wire peer sends a flow's segments in bursts of this many (TSO, 64 KiB gso_max_size / 1448)") \
   X(traffic, read_bytes, INT, "B", "131072", 64, 1ll << 30, "",                           \
-    "Bytes the receiving application asks for per read() (iperf3's TCP default, -l 128 KiB); " \
-    "sets where in its buffer each payload lands with cpu.user_copy memcpy")               \
+    "Bytes the application asks for per read() or write() (iperf3's TCP default, -l 128 KiB): a TCP " \
+    "reader's recvmsg calls per batch, a TCP sender's sendmsg calls per segment, and where in its buffer " \
+    "each payload lands with cpu.user_copy memcpy")                                        \
   X(traffic, tcp_rto_us, REAL, "us", "200000", 1, 1e9, "",                                \
     "tcp: retransmission timeout: no ACK progress for this long sends the flow back to its oldest unacknowledged segment (Linux TCP_RTO_MIN 200 ms)")
 
@@ -336,10 +384,10 @@
     "Dependent page-table reads per IOTLB miss, each a DRAM access (memory.dram_latency_ns plus channel queueing)")
 
 /* All sections, in the order they appear in output. */
-#define NC_SECTIONS(S) S(run) S(cpu) S(memory) S(iommu) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
+#define NC_SECTIONS(S) S(run) S(cpu) S(stack) S(memory) S(iommu) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
 
 /* Enum values; the order must match the choices strings above (checked by a test). */
-enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC };
+enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC, NC_CPU_MIPS };
 enum nc_nic_family { NC_NIC_GENERIC, NC_NIC_LAN743X, NC_NIC_STMMAC, NC_NIC_I40E, NC_NIC_MVNETA };
 enum nc_driver_name { NC_DRIVER_GENERIC, NC_DRIVER_MVNETA, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC, NC_DRIVER_I40E };
 enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR };

@@ -24,7 +24,9 @@ extern "C" {
     "Ethernet frame bits (FCS included, preamble and IFG excluded) of frames sent in the window and delivered to the host stack, per second") \
   X(RX_MPPS, "rx.mpps", "Mpkt/s", REAL, "rx.pkts per second of window, in millions")           \
   X(RX_GOODPUT_GBPS, "rx.goodput_gbps", "Gbit/s", REAL,                                            \
-    "Frame bits (FCS included) of data frames the host stack received during the window, per second, whenever they were sent: what iperf reports; below rx.gbps when a backlog grows") \
+    "Payload bits (UDP or TCP payload, no headers) of data frames the host stack received during the window, per second, whenever they were sent: what iperf reports; below rx.gbps when a backlog grows") \
+  X(RX_DELIVERED_GBPS, "rx.delivered_gbps", "Gbit/s", REAL,                                        \
+    "Frame bits (FCS included) of the data frames counted by rx.goodput_gbps, per second: the delivery-time counterpart of rx.gbps") \
   X(RX_PKTS, "rx.pkts", "frames", COUNT,                                                           \
     "Frames sent in the window and delivered to the host stack (possibly during the drain); with rx.drops they add up to the frames offered in the window") \
   X(RX_DROPS, "rx.drops", "frames", COUNT, "Frames the NIC dropped (FIFO overflow, no descriptor)") \
@@ -155,7 +157,7 @@ extern "C" {
   X(GRO_MERGED, "gro.merged", "segments", COUNT,                                                  \
     "traffic.protocol tcp: received segments GRO appended to a held packet of their flow")         \
   X(GRO_FLUSHES, "gro.flushes", "packets", COUNT,                                                  \
-    "traffic.protocol tcp: packets GRO handed to the stack (one stack_rx charge each)")           \
+    "traffic.protocol tcp: packets GRO handed to the stack (each through the receive parts once)")           \
   X(TOTAL_RX_SENT, "total.rx.sent", "frames", COUNT, "Whole run: frames the wire peer sent to the NIC") \
   X(TOTAL_RX_RECEIVED, "total.rx.received", "frames", COUNT, "Whole run: frames the host received intact (tcp: also those its TCP receiver discarded)") \
   X(TOTAL_RX_DROPPED, "total.rx.dropped", "frames", COUNT, "Whole run: frames the NIC dropped and counted") \

@@ -271,6 +271,7 @@ void Top::fill_results(nicsim_results *res) const {
 
   nicsim_results_set(res, NM_RX_GBPS, static_cast<double>(w.rx_frame_bytes) * 8.0 / win_ns);
   nicsim_results_set(res, NM_RX_GOODPUT_GBPS, static_cast<double>(w.rx_goodput_bytes) * 8.0 / win_ns);
+  nicsim_results_set(res, NM_RX_DELIVERED_GBPS, static_cast<double>(w.rx_delivered_bytes) * 8.0 / win_ns);
   nicsim_results_set(res, NM_RX_MPPS, rx_pkts / (win_ns / 1000.0));
   nicsim_results_set(res, NM_RX_PKTS, rx_pkts);
   nicsim_results_set(res, NM_RX_DROPS, rx_drops);

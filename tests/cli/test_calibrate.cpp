@@ -33,7 +33,7 @@ const char kScenario[] = "name: tx-cost\n"
                          "    - {label: small, traffic.frame_bytes: 256}\n"
                          "    - {label: big, traffic.frame_bytes: 1518}\n";
 
-const double kHidden = 4321; // cpu.stack_tx_cycles_per_pkt the measurements are made at
+const double kHidden = 4321; // stack.udp_sendmsg_instructions the measurements are made at
 
 class Calibrate : public Cli {
  protected:
@@ -46,7 +46,7 @@ class Calibrate : public Cli {
   // tx.gbps of each point of a sweep at the hidden value ("measurements").
   std::map<std::string, double> Measure() {
     Result r = run({"sweep", "scen.yaml", "-o", "hidden", "-j", "2", "-q", "--set",
-                    "cpu.stack_tx_cycles_per_pkt=" + std::to_string((int)kHidden)});
+                    "stack.udp_sendmsg_instructions=" + std::to_string((int)kHidden)});
     EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
     std::map<std::string, double> m;
     for (const char *p : {"0-small", "1-big"}) {
@@ -66,7 +66,7 @@ class Calibrate : public Cli {
              "name: recover\n"
              "scenario: scen.yaml\n"
              "free:\n"
-             "  - {key: cpu.stack_tx_cycles_per_pkt, min: 1000, max: 20000, start: 1500,\n"
+             "  - {key: stack.udp_sendmsg_instructions, min: 1000, max: 20000, start: 1500,\n"
              "     scale: log, why: \"hidden by the test\"}\n"
              "measurements:\n"
              "  calibrate:\n"
@@ -93,16 +93,16 @@ TEST_F(Calibrate, RecoversAHiddenParameterAndPredictsTheValidationPoint) {
   ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
   json_t *doc = Load(path("out/calibration.json"));
   ASSERT_NE(doc, nullptr);
-  double x = json_number_value(json_object_get(json_object_get(doc, "params"), "cpu.stack_tx_cycles_per_pkt"));
+  double x = json_number_value(json_object_get(json_object_get(doc, "params"), "stack.udp_sendmsg_instructions"));
   EXPECT_NEAR(x, kHidden, 0.02 * kHidden) << NICSIM_SHOW(r);
   EXPECT_TRUE(json_is_true(json_object_get(doc, "converged")));
-  EXPECT_TRUE(json_is_true(json_object_get(json_object_get(doc, "identifiable"), "cpu.stack_tx_cycles_per_pkt")));
+  EXPECT_TRUE(json_is_true(json_object_get(json_object_get(doc, "identifiable"), "stack.udp_sendmsg_instructions")));
   json_t *val = json_array_get(json_object_get(doc, "validate"), 0);
   EXPECT_STREQ(json_string_value(json_object_get(val, "point")), "big");
   double sim = json_number_value(json_object_get(val, "simulated"));
   EXPECT_NEAR(sim, m.at("big"), 0.02 * m.at("big")) << "the validation point does not match";
   EXPECT_LT(std::fabs(json_number_value(json_object_get(val, "error"))), 0.02);
-  EXPECT_NE(r.out.find("Parameter    cpu.stack_tx_cycles_per_pkt="), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Parameter    stack.udp_sendmsg_instructions="), std::string::npos) << r.out;
 
   // calibrated.yaml given to run reproduces the prediction exactly.
   Result rr = run({"run", "scen.yaml", "--point", "big", "--overlay", "out/calibrated.yaml", "-q",
@@ -111,15 +111,15 @@ TEST_F(Calibrate, RecoversAHiddenParameterAndPredictsTheValidationPoint) {
   json_t *run_doc = Load(path("big.json"));
   ASSERT_NE(run_doc, nullptr);
   EXPECT_EQ(json_number_value(json_object_get(json_object_get(run_doc, "metrics"), "tx.gbps")), sim);
-  json_t *cpu = json_object_get(json_object_get(run_doc, "config"), "cpu");
-  EXPECT_EQ(json_number_value(json_object_get(cpu, "stack_tx_cycles_per_pkt")), x);
+  json_t *stack = json_object_get(json_object_get(run_doc, "config"), "stack");
+  EXPECT_EQ(json_number_value(json_object_get(stack, "udp_sendmsg_instructions")), x);
   json_decref(run_doc);
   json_decref(doc);
   std::string yaml = slurp(path("out/calibrated.yaml"));
   EXPECT_NE(yaml.find("# C: calibrated, identifiable"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("#   C: fitted to small tx.gbps"), std::string::npos) << yaml;
   for (const char *f : {"report.md", "report.html", "evaluations.csv", "plots/fit.gp",
-                        "plots/profile-cpu.stack_tx_cycles_per_pkt.dat"})
+                        "plots/profile-stack.udp_sendmsg_instructions.dat"})
     EXPECT_TRUE(exists(path(std::string("out/") + f))) << f;
 }
 
@@ -154,7 +154,7 @@ TEST_F(Calibrate, RefusesBadSpecsWithALocatedError) {
     std::string text, where, msg;
   } cases[] = {
       {"free:\n  - {key: nic.reg_read_ns, min: 10, max: 1000, why: w}\n"
-       "  - {key: cpu.stack_tx_cycles_per_pkt, min: 10, max: 1000, why: w}\n" + cal,
+       "  - {key: stack.udp_sendmsg_instructions, min: 10, max: 1000, why: w}\n" + cal,
        ":2:1:", "2 free parameters but only 1 calibration measurement"},
       {one + "measurements:\n  calibrate: [{point: small, metric: tx.gbps, value: 1, source: s}]\n"
              "  validate: [{point: small, metric: tx.gbps, value: 1, source: s}]\n",
@@ -344,7 +344,7 @@ TEST_F(Calibrate, SameResultWhateverJobsAndResumeReusesEvaluations) {
 
   // Another spec's evaluations: refused, then replaced with --force.
   Write("other.yaml", "scenario: scen.yaml\n"
-                      "free: [{key: cpu.stack_rx_cycles_per_pkt, min: 100, max: 9000, why: w}]\n"
+                      "free: [{key: stack.ip_rcv_instructions, min: 100, max: 9000, why: w}]\n"
                       "measurements: {calibrate: [{point: small, metric: tx.gbps, value: 0.2, source: s}]}\n"
                       "fit: {grid: 3, profile_points: 3, max_evaluations: 3}\n");
   Result r4 = run({"calibrate", "other.yaml", "-o", "j2", "-q", "--no-plots", "--resume"});

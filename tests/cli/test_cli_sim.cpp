@@ -256,8 +256,10 @@ TEST_F(CliSim, SweepGoesOnAfterFailingPointsAndExits1) {
 }
 
 TEST_F(CliSim, SweepReportsAWorkerKilledByASignal) {
+  // A long run (time to kill a worker); over 30 ms the host's backlog in
+  // the "after" points outlasts the file's 200 us drain.
   pid_t pid = start({"sweep", data("sweep.yaml"), "-o", path("out"), "-j4", "--set",
-                     "run.duration_us=30000"});
+                     "run.duration_us=30000", "--set", "run.drain_us=2000"});
   ASSERT_GT(pid, 0);
   // Kill one worker as soon as one shows up (whichever point it runs).
   pid_t victim = -1;

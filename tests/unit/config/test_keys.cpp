@@ -114,11 +114,12 @@ int enum_of(const char *path, const char *choice) {
 }
 
 TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
-  EXPECT_EQ(nchoices("cpu.kind"), 4u);
+  EXPECT_EQ(nchoices("cpu.kind"), 5u);
   EXPECT_EQ(enum_of("cpu.kind", "x86"), NC_CPU_X86);
   EXPECT_EQ(enum_of("cpu.kind", "arm64"), NC_CPU_ARM64);
   EXPECT_EQ(enum_of("cpu.kind", "riscv"), NC_CPU_RISCV);
   EXPECT_EQ(enum_of("cpu.kind", "sparc"), NC_CPU_SPARC);
+  EXPECT_EQ(enum_of("cpu.kind", "mips"), NC_CPU_MIPS);
   EXPECT_EQ(nchoices("nic.family"), 5u);
   EXPECT_EQ(enum_of("nic.family", "generic"), NC_NIC_GENERIC);
   EXPECT_EQ(enum_of("nic.family", "lan743x"), NC_NIC_LAN743X);
