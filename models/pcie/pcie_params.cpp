@@ -27,6 +27,10 @@ PcieParams PcieParams::from_config(const nicsim_config &cfg) {
   p.rc_serialize_writes = cfg.pcie.rc_serialize_writes;
   p.rc_commit_ps = static_cast<uint64_t>(std::llround(cfg.pcie.rc_write_commit_ns * 1000.0));
   p.line_bytes = static_cast<uint32_t>(cfg.cpu.cache_line_bytes);
+  p.rc_partial_ps = static_cast<uint64_t>(std::llround(cfg.pcie.rc_partial_write_ns * 1000.0));
+  p.rc_cpl_line_ps = static_cast<uint64_t>(std::llround(cfg.pcie.rc_cpl_ns_per_line * 1000.0));
+  p.rc_cold_ps = static_cast<uint64_t>(std::llround(cfg.pcie.rc_cold_read_ns * 1000.0));
+  p.pch_hop_ps = static_cast<uint64_t>(std::llround(cfg.pcie.pch_hop_ns * 1000.0));
   return p;
 }
 

@@ -33,6 +33,10 @@ struct PcieParams {
   bool rc_serialize_writes = false; /* each non-RO posted write line waits for the previous commit */
   uint64_t rc_commit_ps = 0;   /* coherence commit of one cache line at the root complex, ps */
   uint32_t line_bytes = 64;    /* the host's cache line: the root complex's commit unit, bytes */
+  uint64_t rc_partial_ps = 0;  /* read-for-ownership and merge of one partly written cache line, ps */
+  uint64_t rc_cpl_line_ps = 0; /* completion pacing: time to produce one line of completion data, ps; 0: unpaced */
+  uint64_t rc_cold_ps = 0;     /* extra for a read request that misses the LLC (DRAM), ps */
+  uint64_t pch_hop_ps = 0;     /* one-way PCH + DMI latency of a chipset-attached port, ps; 0: CPU root port */
 
   /* Parameters from a resolved config (cfg.pcie.*, cfg.memory.size_mb). */
   static PcieParams from_config(const nicsim_config &cfg);

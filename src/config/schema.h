@@ -153,7 +153,9 @@
   X(memory, ddio, BOOL, "", "false", 0, 0, "",                                            \
     "Coherent DMA writes allocate their lines in the last-level cache (DDIO) instead of invalidating them") \
   X(memory, dram_bw_gbps, REAL, "GB/s", "0", 0, 1e4, "",                                  \
-    "Peak DRAM bandwidth (10^9 B/s): every DMA access and CPU DRAM access occupies the channel for bytes / bandwidth and waits while it is busy; 0: unlimited")
+    "Peak DRAM bandwidth (10^9 B/s): every DMA access and CPU DRAM access occupies the channel for bytes / bandwidth and waits while it is busy; 0: unlimited") \
+  X(memory, llc_mb, REAL, "MiB", "0", 0, 1e5, "",                                         \
+    "Last-level cache size: dma-bench's host-warm window is in it only if it fits; 0: any window fits")
 
 /* pcie: the PCIe link between the NIC and the root complex. */
 #define NC_SECTION_pcie(X)                                                                  \
@@ -186,7 +188,15 @@
   X(pcie, rc_serialize_writes, BOOL, "", "false", 0, 0, "",                               \
     "Root complex commits each posted write line only after the previous one, unless RO")  \
   X(pcie, rc_write_commit_ns, REAL, "ns", "0", 0, 1e6, "",                                \
-    "Coherence commit time of one cache line of a posted write at the root complex")
+    "Coherence commit time of one cache line of a posted write at the root complex")        \
+  X(pcie, rc_partial_write_ns, REAL, "ns", "0", 0, 1e6, "",                               \
+    "Root complex read-for-ownership and merge of each cache line a posted write covers only in part; later writes and reads wait for it")  \
+  X(pcie, rc_cpl_ns_per_line, REAL, "ns", "0", 0, 1e6, "",                                \
+    "Completion pacing: root-complex time to produce one cache line of read-completion data, shared by all reads; 0: unpaced") \
+  X(pcie, rc_cold_read_ns, REAL, "ns", "0", 0, 1e6, "",                                   \
+    "Extra latency of a device read request that misses the last-level cache and goes to DRAM, once per request") \
+  X(pcie, pch_hop_ns, REAL, "ns", "0", 0, 1e6, "",                                        \
+    "Chipset-attached port: one-way latency of the PCH and its DMI link, added to every TLP in both directions; 0: a CPU root port")
 
 /* nic: the network interface controller. */
 #define NC_SECTION_nic(X)                                                                   \
@@ -225,6 +235,14 @@
     "Completed descriptors per write-back in batch and head modes")                        \
   X(nic, dma_arbitration, ENUM, "", "rx_priority", 0, 0, "rx_priority|round_robin",       \
     "Which channel gets a free read tag first: RX always, or RX and TX in turn")           \
+  X(nic, read_reqs_per_channel, INT, "requests", "0", 0, 256, "",                         \
+    "Outstanding read requests each channel (RX, TX) may hold, within the shared max_read_reqs; 0: no per-channel limit") \
+  X(nic, desc_fetch_spaced, ENUM, "", "single", 0, 0, "single|span",                      \
+    "Descriptors spaced wider than their size: one read per descriptor (single), or one read spanning up to desc_fetch_max of them and their gaps (span)") \
+  X(nic, desc_prefetch_spaced, BOOL, "", "true", 0, 0, "",                                \
+    "Descriptors spaced wider than their size are prefetched into the ring's cache (true) or fetched only when the cache has none left (false)") \
+  X(nic, dma_issue_ns, REAL, "ns", "0", 0, 1e6, "",                                       \
+    "Least time between the starts of two DMA requests of the engine (its request issue rate); 0: no limit") \
   X(nic, tx_fifo_bytes, INT, "B", "0", 0, 1 << 26, "",                                    \
     "MAC TX FIFO; 0 means two longest frames")                                             \
   X(nic, irq_itr_usecs, REAL, "us", "0", 0, 1e6, "",                                      \
@@ -351,7 +369,11 @@
   X(workload, window_bytes, INT, "B", "1048576", 1, 1ll << 32, "",                        \
     "dma-bench: host memory window the requests walk through, from address 0")              \
   X(workload, relaxed_ordering, BOOL, "", "false", 0, 0, "",                              \
-    "dma-bench: requests carry the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING)")
+    "dma-bench: requests carry the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING)")    \
+  X(workload, pattern, ENUM, "", "seq", 0, 0, "seq|random|page_stride",                   \
+    "dma-bench: where requests go in the window: in order, at random request-aligned offsets, or one per 4 KiB page in turn (pcie-bench's access patterns)") \
+  X(workload, host_cache, ENUM, "", "warm", 0, 0, "warm|cold",                            \
+    "dma-bench: the host touched the window just before (warm: its lines are in the last-level cache if it fits, memory.llc_mb) or not (cold: reads go to DRAM)")
 
 /* bus: the AXI-like on-chip bus of SoC NICs (both workloads). */
 #define NC_SECTION_bus(X)                                                                   \
@@ -401,5 +423,8 @@ enum nc_cpu_locking { NC_LOCKING_BIG, NC_LOCKING_TXQ };
 enum nc_cpu_irq_affinity { NC_IRQ_AFFINITY_CORE0, NC_IRQ_AFFINITY_SPREAD };
 enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
 enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
+enum nc_workload_pattern { NC_PATTERN_SEQ, NC_PATTERN_RANDOM, NC_PATTERN_PAGE_STRIDE };
+enum nc_workload_host_cache { NC_HOST_CACHE_WARM, NC_HOST_CACHE_COLD };
+enum nc_nic_desc_fetch_spaced { NC_FETCH_SPACED_SINGLE, NC_FETCH_SPACED_SPAN };
 
 #endif

@@ -33,6 +33,8 @@ BenchTop::BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
     pcie->mem.bind(mem.tgt);
     no_cpu.bind(pcie->host);
     pcie->on_violation = rep;
+    /* pcie-bench's host cache state decides whether a read misses the LLC. */
+    pcie->set_llc_hit_fn([this](uint64_t, uint32_t) { return bench.llc_hit(); });
   }
   mem.on_violation = rep;
   mem.set_dram_bw(m_cfg.memory.dram_bw_gbps);

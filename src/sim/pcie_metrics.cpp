@@ -9,6 +9,8 @@ void pcie_snapshot(const PcieLink &link, PcieSnapshot &s) {
   s.up = link.up_counters();
   s.down = link.down_counters();
   link.read_stats(s.rd);
+  s.partial_lines = link.partial_line_writes();
+  s.cold_reads = link.cold_reads();
 }
 
 void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSnapshot &b, double win_ps) {
@@ -44,6 +46,13 @@ void fill_pcie_metrics(nicsim_results *res, const PcieSnapshot &a, const PcieSna
   nicsim_results_set(res, NM_DMA_RD_LATENCY_NS, b.rd.dma_rd_latency.mean_ps_since(a.rd.dma_rd_latency) / 1000.0);
   nicsim_results_set(res, NM_DMA_RD_LATENCY_NS_P99,
                      b.rd.dma_rd_latency.quantile_ps_since(a.rd.dma_rd_latency, 0.99) / 1000.0);
+  nicsim_results_set_extra(res, "pcie.rc.partial_line_writes", "lines", NM_KIND_COUNT,
+                           "Cache lines that device posted writes covered only in part (a read-for-ownership and merge "
+                           "at the root complex each, pcie.rc_partial_write_ns)",
+                           d(b.partial_lines, a.partial_lines));
+  nicsim_results_set_extra(res, "pcie.rc.cold_reads", "requests", NM_KIND_COUNT,
+                           "Device read requests that missed the last-level cache (pcie.rc_cold_read_ns each)",
+                           d(b.cold_reads, a.cold_reads));
 }
 
 void fill_bus_metrics(nicsim_results *res, const AxiCounters &a, const AxiCounters &b, double win_ps) {

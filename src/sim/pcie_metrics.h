@@ -17,6 +17,8 @@ struct PcieSnapshot {
   PcieDirCounters up;
   PcieDirCounters down;
   PcieReadStats rd;
+  uint64_t partial_lines = 0; /* PcieLink::partial_line_writes() */
+  uint64_t cold_reads = 0;    /* PcieLink::cold_reads() */
 };
 
 /* Takes a snapshot of link now into s (large: keep it off coroutine stacks). */

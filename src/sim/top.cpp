@@ -181,6 +181,8 @@ void Top::snapshot(Snapshot &s) const {
     s.up = pcie->up_counters();
     s.down = pcie->down_counters();
     pcie->read_stats(s.rd);
+    s.partial_lines = pcie->partial_line_writes();
+    s.cold_reads = pcie->cold_reads();
   } else {
     s.bus = bus->counters();
   }
@@ -316,7 +318,8 @@ void Top::fill_results(nicsim_results *res) const {
 
   /* No pcie.* metrics on the bus (as in a dma-bench bus run): bus.* extras instead. */
   if (pcie)
-    fill_pcie_metrics(res, PcieSnapshot{a.up, a.down, a.rd}, PcieSnapshot{b.up, b.down, b.rd}, win_ps);
+    fill_pcie_metrics(res, PcieSnapshot{a.up, a.down, a.rd, a.partial_lines, a.cold_reads},
+                      PcieSnapshot{b.up, b.down, b.rd, b.partial_lines, b.cold_reads}, win_ps);
   else
     fill_bus_metrics(res, a.bus, b.bus, win_ps);
 

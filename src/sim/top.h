@@ -38,6 +38,8 @@ class Top : public sc_core::sc_module {
     PcieDirCounters up;
     PcieDirCounters down;
     PcieReadStats rd;
+    uint64_t partial_lines = 0; /* PcieLink::partial_line_writes() */
+    uint64_t cold_reads = 0;    /* PcieLink::cold_reads() */
     AxiCounters bus; /* bus.enabled */
     WirePeer::Counters peer;   /* the wire peer (tcp counters) */
     nk_kernel_stats kstats{};  /* the kernel layer (GRO, TCP receiver); zero before the probe */
