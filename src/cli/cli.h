@@ -64,6 +64,8 @@ int cli_cmd_demo(int argc, char **argv);
 int cli_cmd_regress(int argc, char **argv);
 int cli_cmd_bench(int argc, char **argv);
 int cli_cmd_calibrate(int argc, char **argv);
+int cli_cmd_platforms(int argc, char **argv);
+int cli_cmd_config(int argc, char **argv);
 
 /* The --help text of a command, on f. */
 void cli_help_run(FILE *f);
@@ -76,6 +78,8 @@ void cli_help_demo(FILE *f);
 void cli_help_regress(FILE *f);
 void cli_help_bench(FILE *f);
 void cli_help_calibrate(FILE *f);
+void cli_help_platforms(FILE *f);
+void cli_help_config(FILE *f);
 
 /* ---- shared helpers ----------------------------------------------------------- */
 

@@ -19,7 +19,7 @@ const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
            "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench, "
-           "calibrate, help";
+           "calibrate, platforms, config, help";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--overlay FILE]...\n"
            "                  [--point LABEL] [--json FILE] [--csv FILE] [--trace FILE] [-q]";
@@ -43,6 +43,11 @@ const char *cli_synopsis(const char *cmd) {
   if (strcmp(cmd, "calibrate") == 0)
     return "usage: nicsim calibrate SPEC.yaml [-o DIR] [-j N] [--cv] [--resume] [--force]\n"
            "                        [--no-plots] [-q]";
+  if (strcmp(cmd, "platforms") == 0)
+    return "usage: nicsim platforms";
+  if (strcmp(cmd, "config") == 0)
+    return "usage: nicsim config [SCENARIO.yaml] [--set KEY=VALUE]... [--overlay FILE]...\n"
+           "                     [--point LABEL] [--changed]";
   return "usage: nicsim <command> [options]";
 }
 

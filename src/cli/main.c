@@ -34,6 +34,9 @@ static const struct cli_command cli__commands[] = {
      "Measure simulation speed: standard workloads and the bare SystemC kernel"},
     {"calibrate", cli_cmd_calibrate, cli_help_calibrate,
      "Fit a platform's unknowns to a board's measurements, then predict others"},
+    {"platforms", cli_cmd_platforms, cli_help_platforms, "List the built-in platforms, a line each"},
+    {"config", cli_cmd_config, cli_help_config,
+     "Print a point's resolved configuration with the origin of each value"},
 };
 #define CLI__NCOMMANDS (sizeof(cli__commands) / sizeof(cli__commands[0]))
 
