@@ -20,7 +20,7 @@
 #include "config/builtin.h"
 #include "drivers/driver.h"
 #include "results/output.h"
-#include "sim/kernel_bench.h"
+#include "sim/systemc_kernel_bench.h"
 #include "sim/sim.h"
 
 enum { OPT_JSON = 1, OPT_PACKETS, OPT_QUICK, OPT_SCALING, OPT_QUIET, OPT_HELP, OPT_REPEAT };
@@ -74,7 +74,7 @@ struct cli__bench_msg {
   int rc;
   char err[700];
   double wall_s, sim_ns, events, pkts, delivered, rss_kb;
-  struct nicsim_kbench_result k;
+  struct nicsim_sc_bench_result k;
 };
 #define CLI__BENCH_MAGIC 0x6e42656eu
 
@@ -94,7 +94,7 @@ struct cli__wl_result {
 struct cli__k_result {
   bool ok;
   char reason[800];
-  struct nicsim_kbench_result k;
+  struct nicsim_sc_bench_result k;
 };
 
 /* The --help text of nicsim bench. */
@@ -207,7 +207,7 @@ static void cli__bench_child(int wfd, const struct cli__job_spec *j) {
   memset(&m, 0, sizeof(m));
   m.magic = CLI__BENCH_MAGIC;
   if (j->cfg == NULL) {
-    m.rc = nicsim_kernel_bench(j->kind, j->acts, &m.k, m.err, sizeof(m.err)) == 0 ? 0 : 1;
+    m.rc = nicsim_sc_bench_run(j->kind, j->acts, &m.k, m.err, sizeof(m.err)) == 0 ? 0 : 1;
   } else if ((res = calloc(1, sizeof(*res))) == NULL) {
     m.rc = 1;
     snprintf(m.err, sizeof(m.err), "out of memory");
@@ -420,7 +420,7 @@ static void cli__run_kernel(int kind, uint64_t acts, bool quiet, struct cli__k_r
 
   memset(r, 0, sizeof(*r));
   if (!quiet)
-    cli_eprintf("nicsim bench: kernel %s: %llu activations\n", nicsim_kbench_name(kind),
+    cli_eprintf("nicsim bench: kernel %s: %llu activations\n", nicsim_sc_bench_name(kind),
             (unsigned long long)acts);
   if (cli__bench_fork(&j, &m, r->reason, sizeof(r->reason)) != 0)
     goto fail;
@@ -436,7 +436,7 @@ static void cli__run_kernel(int kind, uint64_t acts, bool quiet, struct cli__k_r
   r->ok = true;
   return;
 fail:
-  cli_eprintf("nicsim bench: kernel %s: failed: %s\n", nicsim_kbench_name(kind), r->reason);
+  cli_eprintf("nicsim bench: kernel %s: failed: %s\n", nicsim_sc_bench_name(kind), r->reason);
 }
 
 /* ---- figures ------------------------------------------------------------------- */
@@ -486,11 +486,11 @@ static void cli__print_kernel(const struct cli__k_result *k) {
 
   cli_printf("\n%-22s %12s %14s %14s %9s\n", "SystemC kernel", "activations", "deltas/s",
          "activations/s", "ns/delta");
-  for (i = 0; i < NICSIM_KBENCH__COUNT; i++) {
+  for (i = 0; i < NICSIM_SC_BENCH__COUNT; i++) {
     const struct cli__k_result *r = &k[i];
     char name[40];
-    snprintf(name, sizeof(name), "%s%s", nicsim_kbench_name(i),
-             i == NICSIM_KBENCH_REFERENCE ? " *" : "");
+    snprintf(name, sizeof(name), "%s%s", nicsim_sc_bench_name(i),
+             i == NICSIM_SC_BENCH_REFERENCE ? " *" : "");
     if (!r->ok) {
       cli_printf("%-22s failed (see stderr)\n", name);
       continue;
@@ -563,16 +563,16 @@ static json_t *cli__kernel_json(const struct cli__k_result *k) {
     return NULL;
   }
   bad |= cli__jset(o, "events", json_string("delta cycles (sc_delta_count)"));
-  bad |= cli__jset(o, "reference", json_string(nicsim_kbench_name(NICSIM_KBENCH_REFERENCE)));
-  bad |= cli__jset(o, "events_per_s", cli__jreal(cli__k_rate(&k[NICSIM_KBENCH_REFERENCE])));
-  for (i = 0; i < NICSIM_KBENCH__COUNT; i++) {
+  bad |= cli__jset(o, "reference", json_string(nicsim_sc_bench_name(NICSIM_SC_BENCH_REFERENCE)));
+  bad |= cli__jset(o, "events_per_s", cli__jreal(cli__k_rate(&k[NICSIM_SC_BENCH_REFERENCE])));
+  for (i = 0; i < NICSIM_SC_BENCH__COUNT; i++) {
     json_t *v = json_object();
     if (v == NULL || json_array_append_new(vars, v) != 0) {
       bad = 1;
       break;
     }
-    bad |= cli__jset(v, "name", json_string(nicsim_kbench_name(i)));
-    bad |= cli__jset(v, "what", json_string(nicsim_kbench_desc(i)));
+    bad |= cli__jset(v, "name", json_string(nicsim_sc_bench_name(i)));
+    bad |= cli__jset(v, "what", json_string(nicsim_sc_bench_desc(i)));
     if (!k[i].ok) {
       bad |= cli__jset(v, "failed", json_true());
       bad |= cli__jset(v, "reason", json_string(k[i].reason));
@@ -729,7 +729,7 @@ int cli_cmd_bench(int argc, char **argv) {
   const char *json = NULL, *packets_arg = NULL;
   const struct cli__workload *chosen[CLI__NWORKLOADS];
   struct cli__wl_result *res = NULL;
-  struct cli__k_result kres[NICSIM_KBENCH__COUNT];
+  struct cli__k_result kres[NICSIM_SC_BENCH__COUNT];
   unsigned long long packets = CLI__BENCH_PACKETS;
   uint64_t acts = CLI__BENCH_KERNEL_ACTS;
   bool quick = false, scaling = false, quiet = false;
@@ -831,7 +831,7 @@ int cli_cmd_bench(int argc, char **argv) {
     }
     nran += !res[i].skipped;
   }
-  for (i = 0; i < NICSIM_KBENCH__COUNT; i++) {
+  for (i = 0; i < NICSIM_SC_BENCH__COUNT; i++) {
     cli__run_kernel((int)i, acts, quiet, &kres[i]);
     for (unsigned long long k = 1; k < repeat && kres[i].ok; k++) {
       struct cli__k_result again;
@@ -843,7 +843,7 @@ int cli_cmd_bench(int argc, char **argv) {
       if (cli__k_rate(&again) > cli__k_rate(&kres[i])) kres[i] = again;
     }
   }
-  kref = cli__k_rate(&kres[NICSIM_KBENCH_REFERENCE]);
+  kref = cli__k_rate(&kres[NICSIM_SC_BENCH_REFERENCE]);
 
   cli__print_workloads(res, nchosen, kref);
   cli__print_kernel(kres);
