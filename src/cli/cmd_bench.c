@@ -150,11 +150,11 @@ static int cli__bench_usage(const char *fmt, ...)
 static int cli__bench_usage(const char *fmt, ...) {
   va_list ap;
 
-  cli_eprintf("nicsim bench: ");
+  ns_eprintf("nicsim bench: ");
   va_start(ap, fmt);
-  cli_veprintf(fmt, ap);
+  ns_veprintf(fmt, ap);
   va_end(ap);
-  cli_eprintf("\n%s\nRun 'nicsim bench --help' for all options.\n", CLI__BENCH_SYNOPSIS);
+  ns_eprintf("\n%s\nRun 'nicsim bench --help' for all options.\n", CLI__BENCH_SYNOPSIS);
   return CLI_EXIT_USAGE;
 }
 
@@ -216,7 +216,7 @@ static void cli__bench_child(int wfd, const struct cli__job_spec *j) {
     memset(&serr, 0, sizeof(serr));
     m.rc = nicsim_simulate(j->cfg, res, &serr, 0);
     if (m.rc != 0) {
-      cli_format_sim_error(&serr, m.err, sizeof(m.err));
+      ns_format_sim_error(&serr, m.err, sizeof(m.err));
     } else {
       m.wall_s = nicsim_results_get(res, "sim.wall_s", &v) ? v : 0;
       m.sim_ns = nicsim_results_get(res, "sim.time_ns", &v) ? v : 0;
@@ -384,7 +384,7 @@ static void cli__run_workload(const struct cli__workload *w, unsigned long long 
                             sizeof(r->reason)) != 0)
     goto skip;
   if (!quiet)
-    cli_eprintf("nicsim bench: %s: %llu frames (%.6g us of traffic + %.6g us drain) from %s\n",
+    ns_eprintf("nicsim bench: %s: %llu frames (%.6g us of traffic + %.6g us drain) from %s\n",
             w->name, packets, cfg->run.duration_us, cfg->run.drain_us, r->source);
   j.cfg = cfg;
   if (cli__bench_fork(&j, &m, r->reason, sizeof(r->reason)) != 0)
@@ -409,7 +409,7 @@ static void cli__run_workload(const struct cli__workload *w, unsigned long long 
   return;
 skip:
   r->skipped = true;
-  cli_eprintf("nicsim bench: %s: skipped: %s\n", w->name, r->reason);
+  ns_eprintf("nicsim bench: %s: skipped: %s\n", w->name, r->reason);
   free(cfg);
 }
 
@@ -420,7 +420,7 @@ static void cli__run_kernel(int kind, uint64_t acts, bool quiet, struct cli__k_r
 
   memset(r, 0, sizeof(*r));
   if (!quiet)
-    cli_eprintf("nicsim bench: kernel %s: %llu activations\n", nicsim_sc_bench_name(kind),
+    ns_eprintf("nicsim bench: kernel %s: %llu activations\n", nicsim_sc_bench_name(kind),
             (unsigned long long)acts);
   if (cli__bench_fork(&j, &m, r->reason, sizeof(r->reason)) != 0)
     goto fail;
@@ -436,7 +436,7 @@ static void cli__run_kernel(int kind, uint64_t acts, bool quiet, struct cli__k_r
   r->ok = true;
   return;
 fail:
-  cli_eprintf("nicsim bench: kernel %s: failed: %s\n", nicsim_sc_bench_name(kind), r->reason);
+  ns_eprintf("nicsim bench: kernel %s: failed: %s\n", nicsim_sc_bench_name(kind), r->reason);
 }
 
 /* ---- figures ------------------------------------------------------------------- */
@@ -462,19 +462,19 @@ static double cli__bound_ratio(const struct cli__wl_result *r, double kernel_eve
 static void cli__print_workloads(const struct cli__wl_result *w, size_t n, double kref) {
   size_t i;
 
-  cli_printf("%-10s %10s %8s %11s %11s %12s %10s %8s %7s\n", "workload", "frames", "wall s",
+  ns_printf("%-10s %10s %8s %11s %11s %12s %10s %8s %7s\n", "workload", "frames", "wall s",
          "frames/s", "delivered/s", "sim us/s", "events/fr", "RSS MB", "bound");
   for (i = 0; i < n; i++) {
     const struct cli__wl_result *r = &w[i];
     if (r->skipped) {
-      cli_printf("%-10s skipped (see stderr)\n", r->name);
+      ns_printf("%-10s skipped (see stderr)\n", r->name);
       continue;
     }
     char bound[32] = "-";
     double b = cli__bound_ratio(r, kref);
     if (isfinite(b))
       snprintf(bound, sizeof(bound), "%.3f", b);
-    cli_printf("%-10s %10.0f %8.3f %11.0f %11.0f %12.1f %10.2f %8.1f %7s\n", r->name, r->pkts,
+    ns_printf("%-10s %10.0f %8.3f %11.0f %11.0f %12.1f %10.2f %8.1f %7s\n", r->name, r->pkts,
            r->wall_s, cli__pkts_per_s(r), r->delivered / r->wall_s, r->sim_ns / 1e3 / r->wall_s,
            cli__events_per_pkt(r), r->rss_kb / 1024.0, bound);
   }
@@ -484,7 +484,7 @@ static void cli__print_workloads(const struct cli__wl_result *w, size_t n, doubl
 static void cli__print_kernel(const struct cli__k_result *k) {
   int i;
 
-  cli_printf("\n%-22s %12s %14s %14s %9s\n", "SystemC kernel", "activations", "deltas/s",
+  ns_printf("\n%-22s %12s %14s %14s %9s\n", "SystemC kernel", "activations", "deltas/s",
          "activations/s", "ns/delta");
   for (i = 0; i < NICSIM_SC_BENCH__COUNT; i++) {
     const struct cli__k_result *r = &k[i];
@@ -492,14 +492,14 @@ static void cli__print_kernel(const struct cli__k_result *k) {
     snprintf(name, sizeof(name), "%s%s", nicsim_sc_bench_name(i),
              i == NICSIM_SC_BENCH_REFERENCE ? " *" : "");
     if (!r->ok) {
-      cli_printf("%-22s failed (see stderr)\n", name);
+      ns_printf("%-22s failed (see stderr)\n", name);
       continue;
     }
-    cli_printf("%-22s %12llu %14.0f %14.0f %9.1f\n", name, (unsigned long long)r->k.activations,
+    ns_printf("%-22s %12llu %14.0f %14.0f %9.1f\n", name, (unsigned long long)r->k.activations,
            cli__k_rate(r), (double)r->k.activations / r->k.wall_s,
            r->k.wall_s * 1e9 / (double)r->k.deltas);
   }
-  cli_printf("* the reference rate of bound_ratio (kernel events/s)\n");
+  ns_printf("* the reference rate of bound_ratio (kernel events/s)\n");
 }
 
 /* A JSON real, or null when not finite. */
@@ -600,13 +600,13 @@ static int cli__write_json(const char *path, json_t *doc) {
   int rc;
 
   if (doc == NULL) {
-    cli_eprintf("nicsim bench: out of memory building the JSON\n");
+    ns_eprintf("nicsim bench: out of memory building the JSON\n");
     return CLI_EXIT_USAGE;
   }
   rc = nicsim_write_atomic(path, cli__emit_json, doc);
   json_decref(doc);
   if (rc < 0) {
-    cli_eprintf("nicsim bench: cannot write %s: %s\n", path, strerror(-rc));
+    ns_eprintf("nicsim bench: cannot write %s: %s\n", path, strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   return CLI_EXIT_OK;
@@ -636,7 +636,7 @@ static void cli__warn_load(void) {
   long cpus = sysconf(_SC_NPROCESSORS_ONLN);
 
   if (getloadavg(load, 1) == 1 && cpus > 0 && load[0] > 0.5 * (double)cpus)
-    cli_eprintf(
+    ns_eprintf(
             "nicsim bench: note: load average %.2f on %ld CPUs: other processes compete for the CPU, "
             "so these figures are lower and noisier than on an idle machine\n",
             load[0], cpus);
@@ -682,17 +682,17 @@ static int cli__scaling(unsigned long long n, const char *json, bool quiet) {
   cli__print_workloads(r, 2, NAN);
   cli__warn_load();
   if (r[0].skipped || r[1].skipped) {
-    cli_eprintf("nicsim bench: --scaling: a run failed; no ratios\n");
+    ns_eprintf("nicsim bench: --scaling: a run failed; no ratios\n");
     return CLI_EXIT_SIM;
   }
   rss_ratio = r[1].rss_kb / r[0].rss_kb;
   time_ratio = r[1].wall_s / r[0].wall_s;
   pkts_ratio = r[1].pkts / r[0].pkts;
-  cli_printf("\nscaling %llu -> %llu frames: frames x%.3f, wall time x%.3f (per frame x%.3f), "
+  ns_printf("\nscaling %llu -> %llu frames: frames x%.3f, wall time x%.3f (per frame x%.3f), "
          "peak RSS x%.3f (%.1f -> %.1f MB)\n",
          n, n * 10, pkts_ratio, time_ratio, time_ratio / pkts_ratio, rss_ratio,
          r[0].rss_kb / 1024.0, r[1].rss_kb / 1024.0);
-  cli_printf("targets (issue 10): peak RSS within 10%% (x1.100 or less), time linear (per frame x1.0)\n");
+  ns_printf("targets (issue 10): peak RSS within 10%% (x1.100 or less), time linear (per frame x1.0)\n");
   if (json == NULL)
     return CLI_EXIT_OK;
   doc = cli__doc(r, 2, NAN);
@@ -811,7 +811,7 @@ int cli_cmd_bench(int argc, char **argv) {
 
   res = calloc(nchosen, sizeof(*res));
   if (res == NULL) {
-    cli_eprintf("nicsim bench: out of memory\n");
+    ns_eprintf("nicsim bench: out of memory\n");
     return CLI_EXIT_USAGE;
   }
   for (i = 0; i < nchosen; i++) {
@@ -850,7 +850,7 @@ int cli_cmd_bench(int argc, char **argv) {
   cli__warn_load();
   status = nran > 0 ? CLI_EXIT_OK : CLI_EXIT_SIM;
   if (nran == 0)
-    cli_eprintf("nicsim bench: no workload ran\n");
+    ns_eprintf("nicsim bench: no workload ran\n");
   if (json != NULL) {
     json_t *k = cli__kernel_json(kres);
     doc = cli__doc(res, nchosen, kref);

@@ -1,5 +1,5 @@
 /* cmd_regress.c: `nicsim regress`: runs every entry of a regression suite as a
- * sweep (cli_sweep_exec: each point in its own process, -j at a time),
+ * sweep (nicsim_study_sweep: each point in its own process, -j at a time),
  * compares the chosen metrics with the stored baselines under their
  * tolerances, prints the table, writes JUnit XML, or (--update) rewrites the
  * baselines and prints what changed. docs/regress.md describes it all. */
@@ -152,14 +152,13 @@ static int rg__find_suite(char *buf, size_t n) {
 static int rg__prepare(struct rg_entry *r) {
   struct nc_scenario *scen = NULL;
   struct nicsim_config *cfg = calloc(1, sizeof(*cfg));
-  struct cli_sets sets = {(const char **)r->e->sets, r->e->nsets, r->e->nsets};
   struct nc_error err;
   int status = CLI_EXIT_USAGE;
   size_t i, np;
 
   memset(&err, 0, sizeof(err));
   if (cfg == NULL) {
-    cli_eprintf("nicsim regress: out of memory\n");
+    ns_eprintf("nicsim regress: out of memory\n");
     return CLI_EXIT_USAGE;
   }
   if (r->e->builtin) {
@@ -167,7 +166,7 @@ static int rg__prepare(struct rg_entry *r) {
       nc_error_print(&err, stderr);
       goto out;
     }
-  } else if (cli_load(r->e->path, &scen) != 0) {
+  } else if (ns_load(r->e->path, &scen) != 0) {
     goto out;
   }
   np = nc_scenario_npoints(scen);
@@ -186,8 +185,9 @@ static int rg__prepare(struct rg_entry *r) {
     p->have_base = calloc(m, sizeof(*p->have_base));
     if (!p->label || !p->now || !p->have_now || !p->base || !p->have_base)
       goto oom;
-    if (cli_resolve(scen, np ? (long)i : -1, &sets, cfg) != 0) {
-      cli_eprintf("  (in entry '%s' of the suite, %s:%d:%d)\n", r->e->name, r->e->at.file,
+    if (ns_resolve(scen, np ? (long)i : -1, (const char *const *)r->e->sets, r->e->nsets,
+                   cfg) != 0) {
+      ns_eprintf("  (in entry '%s' of the suite, %s:%d:%d)\n", r->e->name, r->e->at.file,
               r->e->at.line, r->e->at.col);
       goto out;
     }
@@ -195,7 +195,7 @@ static int rg__prepare(struct rg_entry *r) {
   status = 0;
   goto out;
 oom:
-  cli_eprintf("nicsim regress: out of memory\n");
+  ns_eprintf("nicsim regress: out of memory\n");
 out:
   if (scen)
     nc_scenario_free(scen);
@@ -214,13 +214,13 @@ static int rg__load_baseline(struct rg_entry *r) {
   r->baseline = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
   if (r->baseline == NULL) {
     if (missing)
-      cli_eprintf(
+      ns_eprintf(
               "nicsim regress: entry '%s' has no baseline: %s\n"
               "  hint: record it with 'nicsim regress --update --entry %s', review it and "
               "commit it\n",
               r->e->name, why, r->e->name);
     else
-      cli_eprintf("nicsim regress: entry '%s': bad baseline: %s\n"
+      ns_eprintf("nicsim regress: entry '%s': bad baseline: %s\n"
                       "  hint: 'nicsim regress --update --entry %s' rewrites it\n",
               r->e->name, why, r->e->name);
     return CLI_EXIT_USAGE;
@@ -233,7 +233,7 @@ static int rg__load_baseline(struct rg_entry *r) {
     for (k = 0; k < r->e->nmetrics; k++) {
       json_t *v = m ? json_object_get(m, r->e->metrics[k].name) : NULL;
       if (v == NULL) {
-        cli_eprintf(
+        ns_eprintf(
                 "nicsim regress: %s: the baseline has no %s%s%s\n"
                 "  hint: the suite or the scenario changed since it was recorded; run "
                 "'nicsim regress --update --entry %s'\n",
@@ -252,7 +252,7 @@ static int rg__load_baseline(struct rg_entry *r) {
     for (k = 0; k < r->npoints && strcmp(r->pts[k].label, l) != 0; k++)
       ;
     if (k == r->npoints)
-      cli_eprintf(
+      ns_eprintf(
               "nicsim regress: warning: %s holds point '%s', which entry '%s' no longer has "
               "(run --update to drop it)\n",
               r->baseline_file, l, r->e->name);
@@ -265,9 +265,9 @@ static int rg__load_baseline(struct rg_entry *r) {
 static int rg__check_dir(const struct rg_entry *r, const char *dir) {
   char why[2 * NC_PATH_MAX + 512];
 
-  if (cli_sweepdir_owner(dir, NULL, NULL, r->e->name, why, sizeof(why)) != CLI_DIR_OTHER)
+  if (ns_sweepdir_owner(dir, NULL, NULL, r->e->name, why, sizeof(why)) != NS_DIR_OTHER)
     return 0;
-  cli_eprintf(
+  ns_eprintf(
           "nicsim regress: %s\n  hint: use another -o DIR, or --force to replace them\n", why);
   return CLI_EXIT_USAGE;
 }
@@ -275,21 +275,21 @@ static int rg__check_dir(const struct rg_entry *r, const char *dir) {
 /* Runs an entry's sweep into dir; returns the sweep's status (1: some
  * points failed, which the caller reads from the missing point files). */
 static int rg__sweep(const struct rg_entry *r, const char *dir, size_t jobs, bool force) {
-  struct cli_sweep_opts o;
+  struct nicsim_sweep_opts o;
 
   memset(&o, 0, sizeof(o));
   o.path = r->e->path;
   o.builtin = r->e->builtin;
   o.outdir = dir;
   o.jobs = jobs;
-  o.sets.v = (const char **)r->e->sets;
-  o.sets.n = o.sets.cap = r->e->nsets;
+  o.sets = (const char *const *)r->e->sets;
+  o.nsets = r->e->nsets;
   o.quiet = true; /* regress prints its own progress; errors still show */
   o.force = force;            /* another sweep's results only with --force */
   o.regress_entry = r->e->name; /* an earlier run of this entry is replaced */
   o.one_point = true;
   o.no_table = true;
-  return cli_sweep_exec(&o, NULL, 0);
+  return nicsim_study_sweep(&o, NULL, 0);
 }
 
 /* Compares two runs' results of one point: every metric but wall-clock time,
@@ -325,28 +325,28 @@ static char *rg__diff_results(const struct nicsim_results *a, const struct nicsi
 /* Reads an entry's results from its sweep directory (and, with
  * --check-determinism, compares them with the rerun's). 0 or an exit status. */
 static int rg__collect(struct rg_entry *r, const char *again) {
-  struct cli_sweepdir d, d2;
+  struct ns_sweepdir d, d2;
   char why[1024];
   size_t i, k;
   int status;
 
   memset(&d2, 0, sizeof(d2));
-  if ((status = cli_sweepdir_open(&d, "regress", r->dir)) != 0)
+  if ((status = ns_sweepdir_open(&d, "regress", r->dir)) != 0)
     return status;
-  snprintf(r->hash, sizeof(r->hash), "%s", cli_json_str(d.manifest, "hash", "?"));
-  if (again && (status = cli_sweepdir_open(&d2, "regress", again)) != 0) {
-    cli_sweepdir_close(&d);
+  snprintf(r->hash, sizeof(r->hash), "%s", ns_json_str(d.manifest, "hash", "?"));
+  if (again && (status = ns_sweepdir_open(&d2, "regress", again)) != 0) {
+    ns_sweepdir_close(&d);
     return status;
   }
   if (d.n != r->npoints) {
-    cli_eprintf("nicsim regress: %s holds %zu points, the entry %zu\n", r->dir, d.n,
+    ns_eprintf("nicsim regress: %s holds %zu points, the entry %zu\n", r->dir, d.n,
             r->npoints);
     status = CLI_EXIT_USAGE;
     goto out;
   }
   for (i = 0; i < r->npoints; i++) {
     struct rg_point *p = &r->pts[i];
-    if (!d.have[i] || cli_sweepdir_load(&d, i, why, sizeof(why)) != 0) {
+    if (!d.have[i] || ns_sweepdir_load(&d, i, why, sizeof(why)) != 0) {
       r->failed_points = true;
       continue;
     }
@@ -360,7 +360,7 @@ static int rg__collect(struct rg_entry *r, const char *again) {
         goto out;
       }
       memcpy(first, d.res, sizeof(*first));
-      if (!d2.have[i] || cli_sweepdir_load(&d2, i, why, sizeof(why)) != 0)
+      if (!d2.have[i] || ns_sweepdir_load(&d2, i, why, sizeof(why)) != 0)
         p->rerun_missing = true;
       else
         p->nondet = rg__diff_results(first, d2.res);
@@ -368,9 +368,9 @@ static int rg__collect(struct rg_entry *r, const char *again) {
     }
   }
 out:
-  cli_sweepdir_close(&d);
+  ns_sweepdir_close(&d);
   if (again)
-    cli_sweepdir_close(&d2);
+    ns_sweepdir_close(&d2);
   return status;
 }
 
@@ -456,7 +456,7 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
       }
     }
   }
-  cli_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, "entry/point", (int)w1, "metric",
+  ns_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, "entry/point", (int)w1, "metric",
          (int)w2, "baseline", (int)w3, "now", (int)w4, "delta", (int)w5, "tolerance", "verdict");
   for (i = 0; i < n; i++) {
     if (!rs[i].selected)
@@ -478,14 +478,14 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
         else
           snprintf(delta, sizeof(delta), "-");
         nicsim_tol_format(&m->tol, tol, sizeof(tol));
-        cli_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, m->name,
+        ns_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, m->name,
                (int)w2, b, (int)w3, now, (int)w4, delta, (int)w5, tol, verdicts[v]);
         (*nchecks)++;
         nfail += v != RG_OK;
       }
       if (determinism && p->ran) {
         bool bad = p->nondet != NULL || p->rerun_missing;
-        cli_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, "(rerun)",
+        ns_printf("%-*s  %-*s  %*s  %*s  %*s  %-*s  %s\n", (int)w0, where, (int)w1, "(rerun)",
                (int)w2, "-", (int)w3, "-", (int)w4, "-", (int)w5, "identical",
                bad ? "FAIL" : "ok");
         (*nchecks)++;
@@ -495,7 +495,7 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
   }
   if (nfail == 0)
     return 0;
-  cli_printf("\nRegressions:\n");
+  ns_printf("\nRegressions:\n");
   for (i = 0; i < n; i++) {
     if (!rs[i].selected)
       continue;
@@ -507,14 +507,14 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
         if (v == RG_OK)
           continue;
         rg__explain(&rs[i], p, k, v, why, sizeof(why));
-        cli_printf("  %s: %s\n", where, why);
+        ns_printf("  %s: %s\n", where, why);
         if (v == RG_NORUN)
           break; /* one line per point that did not run */
       }
       if (determinism && p->rerun_missing)
-        cli_printf("  %s: the rerun (--check-determinism) failed to simulate\n", where);
+        ns_printf("  %s: the rerun (--check-determinism) failed to simulate\n", where);
       else if (determinism && p->nondet)
-        cli_printf("  %s: not deterministic: the rerun gave %s\n", where, p->nondet);
+        ns_printf("  %s: not deterministic: the rerun gave %s\n", where, p->nondet);
     }
   }
   (void)npts;
@@ -655,20 +655,20 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
     struct rg_point *p = &r->pts[i];
     rg__where(r, p, where, sizeof(where));
     if (!p->ran) {
-      cli_eprintf("nicsim regress: %s failed to simulate: baseline %s not written\n", where,
+      ns_eprintf("nicsim regress: %s failed to simulate: baseline %s not written\n", where,
               r->baseline_file);
       status = CLI_EXIT_SIM;
       goto out;
     }
     if (p->nondet || p->rerun_missing) {
-      cli_eprintf("nicsim regress: %s is not deterministic: baseline %s not written\n",
+      ns_eprintf("nicsim regress: %s is not deterministic: baseline %s not written\n",
               where, r->baseline_file);
       status = CLI_EXIT_SIM;
       goto out;
     }
     for (k = 0; k < r->e->nmetrics; k++)
       if (!p->have_now[k]) {
-        cli_eprintf(
+        ns_eprintf(
                 "%s:%d:%d: error: entry '%s': %s does not report %s\n"
                 "  hint: this scenario's workload has no such figure; remove it from the entry\n",
                 r->e->metrics[k].at.file, r->e->metrics[k].at.line, r->e->metrics[k].at.col,
@@ -685,7 +685,7 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
 
   old = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
   if (old == NULL && !missing)
-    cli_eprintf("nicsim regress: replacing an unreadable baseline: %s\n", why);
+    ns_eprintf("nicsim regress: replacing an unreadable baseline: %s\n", why);
   for (i = 0; i < r->npoints; i++) {
     struct rg_point *p = &r->pts[i];
     json_t *om = old ? nicsim_baseline_point(old, p->label) : NULL;
@@ -696,12 +696,12 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
       values++;
       rg__value(p->now[k], names[k], now, sizeof(now));
       if (ov == NULL) {
-        cli_printf("  %s: %s: (new) %s\n", where, names[k], now);
+        ns_printf("  %s: %s: (new) %s\n", where, names[k], now);
         changed++;
       } else if (memcmp(&o, &p->now[k], sizeof(o)) != 0 && !(isnan(o) && isnan(p->now[k]))) {
         rg__value(o, names[k], b, sizeof(b));
         rg__delta(o, p->now[k], delta, sizeof(delta));
-        cli_printf("  %s: %s: %s -> %s (%s)\n", where, names[k], b, now, delta);
+        ns_printf("  %s: %s: %s -> %s (%s)\n", where, names[k], b, now, delta);
         changed++;
       }
     }
@@ -715,35 +715,35 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
       snprintf(where, sizeof(where), "%s%s%s", r->e->name, l[0] ? "/" : "", l);
       nm = nicsim_baseline_point(doc, l);
       if (nm == NULL) {
-        cli_printf("  %s: (removed: no longer a point of the entry)\n", where);
+        ns_printf("  %s: (removed: no longer a point of the entry)\n", where);
         changed++;
         continue;
       }
       json_object_foreach(json_object_get(op, "metrics"), key, v) {
         if (json_object_get(nm, key) == NULL) {
-          cli_printf("  %s: %s: (removed from the suite)\n", where, key);
+          ns_printf("  %s: %s: (removed from the suite)\n", where, key);
           changed++;
         }
       }
     }
-    if (strcmp(cli_json_str(old, "hash", ""), r->hash) != 0)
-      cli_printf("  %s: config hash %s -> %s\n", r->e->name, cli_json_str(old, "hash", "?"), r->hash);
+    if (strcmp(ns_json_str(old, "hash", ""), r->hash) != 0)
+      ns_printf("  %s: config hash %s -> %s\n", r->e->name, ns_json_str(old, "hash", "?"), r->hash);
   }
   if (old && json_equal(old, doc)) {
-    cli_printf("%s: unchanged (%zu values)\n", r->baseline_file, values);
+    ns_printf("%s: unchanged (%zu values)\n", r->baseline_file, values);
   } else {
     if ((rc = nicsim_baseline_write(r->baseline_file, doc)) < 0) {
-      cli_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, strerror(-rc));
       goto out;
     }
-    cli_printf("%s: %s (%zu of %zu values changed)\n", r->baseline_file,
+    ns_printf("%s: %s (%zu of %zu values changed)\n", r->baseline_file,
            old ? "updated" : "written", changed, values);
   }
   *nchanged += changed;
   status = 0;
   goto out;
 oom:
-  cli_eprintf("nicsim regress: out of memory\n");
+  ns_eprintf("nicsim regress: out of memory\n");
 out:
   json_decref(doc);
   json_decref(old);
@@ -758,19 +758,19 @@ static void rg__notes(struct rg_entry *rs, size_t n) {
     const char *h, *v;
     if (!rs[i].selected || rs[i].baseline == NULL || !rs[i].hash[0])
       continue;
-    h = cli_json_str(rs[i].baseline, "hash", "?");
-    v = cli_json_str(rs[i].baseline, "nicsim", "?");
+    h = ns_json_str(rs[i].baseline, "hash", "?");
+    v = ns_json_str(rs[i].baseline, "nicsim", "?");
     if (strcmp(h, rs[i].hash) == 0 && strcmp(v, NICSIM_VERSION) == 0)
       continue;
     if (!any)
-      cli_printf("\nNotes:\n");
+      ns_printf("\nNotes:\n");
     any = true;
     if (strcmp(h, rs[i].hash) != 0)
-      cli_printf("  %s: the configuration differs from the baseline's (config hash %s -> %s): the "
+      ns_printf("  %s: the configuration differs from the baseline's (config hash %s -> %s): the "
              "scenario, its platform, the entry's set: or the nicsim version changed\n",
              rs[i].e->name, h, rs[i].hash);
     if (strcmp(v, NICSIM_VERSION) != 0)
-      cli_printf("  %s: baseline recorded by nicsim %s, this is %s\n", rs[i].e->name, v,
+      ns_printf("  %s: baseline recorded by nicsim %s, this is %s\n", rs[i].e->name, v,
              NICSIM_VERSION);
   }
 }
@@ -806,7 +806,7 @@ static int rg__exec(const struct rg_opts *o) {
   jobs2 = jobs > 1 ? 1 : 2;
   if (suite_path == NULL) {
     if (rg__find_suite(suitebuf, sizeof(suitebuf)) != 0) {
-      cli_eprintf(
+      ns_eprintf(
               "nicsim regress: no suite given and no %s in the current directory or above\n"
               "  hint: run it from the source tree, or give the suite: nicsim regress "
               "PATH/TO/suite.yaml\n",
@@ -822,7 +822,7 @@ static int rg__exec(const struct rg_opts *o) {
   }
   rs = calloc(suite->n, sizeof(*rs));
   if (rs == NULL) {
-    cli_eprintf("nicsim regress: out of memory\n");
+    ns_eprintf("nicsim regress: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
@@ -830,11 +830,11 @@ static int rg__exec(const struct rg_opts *o) {
     for (k = 0; k < suite->n && strcmp(suite->entries[k].name, o->only[i]) != 0; k++)
       ;
     if (k == suite->n) {
-      cli_eprintf("nicsim regress: %s has no entry '%s'; its entries:", suite_path,
+      ns_eprintf("nicsim regress: %s has no entry '%s'; its entries:", suite_path,
               o->only[i]);
       for (k = 0; k < suite->n; k++)
-        cli_eprintf(" %s", suite->entries[k].name);
-      cli_eprintf("\n");
+        ns_eprintf(" %s", suite->entries[k].name);
+      ns_eprintf("\n");
       status = CLI_EXIT_USAGE;
       goto out;
     }
@@ -851,7 +851,7 @@ static int rg__exec(const struct rg_opts *o) {
   {
     struct stat st;
     if (o->junit && stat(suite_path, &st) == 0 &&
-        (status = cli_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
+        (status = ns_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
                                      (uint64_t)st.st_ino, "the suite", suite_path)) != 0)
       goto out;
   }
@@ -871,7 +871,7 @@ static int rg__exec(const struct rg_opts *o) {
     {
       struct stat st;
       if (o->junit && stat(r->baseline_file, &st) == 0 &&
-          (status = cli_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
+          (status = ns_check_not_file("regress", "--junit", o->junit, (uint64_t)st.st_dev,
                                        (uint64_t)st.st_ino, "a baseline", r->baseline_file)) != 0)
         goto out;
     }
@@ -896,14 +896,14 @@ static int rg__exec(const struct rg_opts *o) {
   }
   if (o->update) {
     struct stat st;
-    if (stat(suite->baselines, &st) != 0 && (rc = cli_mkdir_p(suite->baselines)) < 0) {
-      cli_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, strerror(-rc));
+    if (stat(suite->baselines, &st) != 0 && (rc = ns_mkdir_p(suite->baselines)) < 0) {
+      ns_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
   }
   if (!o->quiet)
-    cli_eprintf("nicsim regress: %s: %zu entr%s, %zu point%s, %zu at a time%s, into %s/\n",
+    ns_eprintf("nicsim regress: %s: %zu entr%s, %zu point%s, %zu at a time%s, into %s/\n",
             suite_path, nsel, nsel == 1 ? "y" : "ies", npts, npts == 1 ? "" : "s", jobs,
             o->determinism ? " (each run twice)" : "", outdir);
 
@@ -932,7 +932,7 @@ static int rg__exec(const struct rg_opts *o) {
       size_t nran = 0;
       for (j = 0; j < r->npoints; j++)
         nran += r->pts[j].ran;
-      cli_eprintf("nicsim regress: %s: %zu of %zu point%s simulated (%.1f s)\n", r->e->name,
+      ns_eprintf("nicsim regress: %s: %zu of %zu point%s simulated (%.1f s)\n", r->e->name,
               nran, r->npoints, r->npoints == 1 ? "" : "s", r->secs);
     }
   }
@@ -946,7 +946,7 @@ static int rg__exec(const struct rg_opts *o) {
         status = rc;
     }
     if (!o->quiet)
-      cli_eprintf("nicsim regress: %zu value%s changed; review the baselines (git diff) and "
+      ns_eprintf("nicsim regress: %zu value%s changed; review the baselines (git diff) and "
                       "commit them\n",
               nchanged, nchanged == 1 ? "" : "s");
     goto out;
@@ -955,18 +955,18 @@ static int rg__exec(const struct rg_opts *o) {
   nfail = rg__print_table(rs, suite->n, o->determinism, &nchecks);
   rg__notes(rs, suite->n);
   clock_gettime(CLOCK_MONOTONIC, &te);
-  cli_printf("\n%s: %zu checks in %zu point%s of %zu entr%s: %zu passed, %zu failed\n", suite->name,
+  ns_printf("\n%s: %zu checks in %zu point%s of %zu entr%s: %zu passed, %zu failed\n", suite->name,
          nchecks, npts, npts == 1 ? "" : "s", nsel, nsel == 1 ? "y" : "ies", nchecks - nfail,
          nfail);
   if (o->junit) {
     struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
     if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit, &J)) < 0) {
-      cli_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
     if (!o->quiet)
-      cli_eprintf("nicsim regress: JUnit report in %s\n", o->junit);
+      ns_eprintf("nicsim regress: JUnit report in %s\n", o->junit);
   }
   status = nfail > 0 || simfail ? CLI_EXIT_SIM : CLI_EXIT_OK;
 
@@ -999,7 +999,7 @@ int cli_cmd_regress(int argc, char **argv) {
   memset(&o, 0, sizeof(o));
   o.only = calloc((size_t)(argc > 0 ? argc : 1), sizeof(*o.only));
   if (o.only == NULL) {
-    cli_eprintf("nicsim regress: out of memory\n");
+    ns_eprintf("nicsim regress: out of memory\n");
     return CLI_EXIT_USAGE;
   }
   cli_args_init(&a, argc, argv, 0);
