@@ -3,8 +3,9 @@
  * what nicsim does with many simulations. It runs a scenario's sweep, each
  * point in a forked child process, -j at a time, resumable and sharded, into
  * a sweep directory; merges the directories of shards; renders a sweep's
- * plots with gnuplot; writes its design-review report (Markdown, HTML). The
- * nicsim command is a thin layer of option parsing over it
+ * plots with gnuplot; writes its design-review report (Markdown, HTML); runs
+ * the regression suite against stored baselines. The nicsim command is a
+ * thin layer of option parsing over it
  * (docs/cli.md says what each call does, as the command of the same name).
  *
  * Conventions:
@@ -87,6 +88,28 @@ int nicsim_study_plot(const char *cmd, const char *dir, bool quiet);
  * nicsim_study_plot (NULL: "report"). */
 int nicsim_study_report(const char *cmd, const char *dir, const char *baseline, bool plots,
                         bool quiet);
+
+/* ---- regression suite ---------------------------------------------------------- */
+
+/* The suite `nicsim regress` runs without one, looked up from the current
+ * directory upwards. */
+#define NICSIM_REGRESS_DEFAULT_SUITE "tests/regress/suite.yaml"
+
+/* What one regression run does (`nicsim regress`; docs/regress.md). */
+struct nicsim_regress_opts {
+  const char *suite;  /* suite file; NULL: NICSIM_REGRESS_DEFAULT_SUITE, found upwards */
+  const char *junit;  /* also write a JUnit XML report here, or NULL */
+  const char *outdir; /* where the entries' sweep directories go; NULL: nicsim-out/regress */
+  size_t jobs;        /* points simulated at a time; 0: online CPUs */
+  bool update;        /* record the baselines from this run (prints what changed) */
+  bool determinism;   /* run every point twice, fail unless bit-identical */
+  bool quiet, force;  /* force: replace results another sweep wrote in outdir/<entry> */
+  const char *const *only; /* run only these entries (none: all) */
+  size_t nonly;
+};
+/* Runs the suite's entries as sweeps and compares their metrics with the
+ * stored baselines (or, with update, rewrites them); prints the table. */
+int nicsim_study_regress(const struct nicsim_regress_opts *o);
 
 #ifdef __cplusplus
 }
