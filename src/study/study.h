@@ -4,8 +4,8 @@
  * point in a forked child process, -j at a time, resumable and sharded, into
  * a sweep directory; merges the directories of shards; renders a sweep's
  * plots with gnuplot; writes its design-review report (Markdown, HTML); runs
- * the regression suite against stored baselines. The nicsim command is a
- * thin layer of option parsing over it
+ * the regression suite against stored baselines; and measures simulation
+ * speed. The nicsim command is a thin layer of option parsing over it
  * (docs/cli.md says what each call does, as the command of the same name).
  *
  * Conventions:
@@ -26,6 +26,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -110,6 +111,27 @@ struct nicsim_regress_opts {
 /* Runs the suite's entries as sweeps and compares their metrics with the
  * stored baselines (or, with update, rewrites them); prints the table. */
 int nicsim_study_regress(const struct nicsim_regress_opts *o);
+
+/* ---- simulation speed ------------------------------------------------------------ */
+
+/* The standard workloads of `nicsim bench`, by index (NULL past the last):
+ * "rx64-10g", "bidir1500", "lan743x", "i40e". */
+const char *nicsim_study_bench_workload(size_t i);
+
+/* What one speed measurement does (`nicsim bench`; docs/performance.md). */
+struct nicsim_bench_opts {
+  const char *const *workloads; /* names (nicsim_study_bench_workload); none: all */
+  size_t nworkloads;
+  unsigned long long packets;   /* frames offered per workload (nicsim bench: 1000000) */
+  uint64_t kernel_activations;  /* per SystemC kernel variant (nicsim bench: 2000000) */
+  unsigned repeat;              /* runs of each, the fastest kept; 0 or 1: once */
+  bool scaling;                 /* instead: rx64-10g at packets and 10 x packets, the ratios */
+  const char *json;             /* also write the figures as JSON here, or NULL */
+  bool quiet;
+};
+/* Runs each workload (and the SystemC kernel micro-benchmarks) in a child
+ * process and prints the tables. NICSIM_STUDY_FAILED if no workload ran. */
+int nicsim_study_bench(const struct nicsim_bench_opts *o);
 
 #ifdef __cplusplus
 }
