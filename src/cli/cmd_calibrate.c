@@ -1,6 +1,6 @@
 /* cmd_calibrate.c: `nicsim calibrate`: options, the output directory, and
  * the evaluator that runs a parameter vector's points through the sweep
- * runner (cli_sweep_exec, one child process per point, -j at a time); the
+ * runner (nicsim_study_sweep, one child process per point, -j at a time); the
  * engine is src/study/calib*.c (docs/calibration.md). */
 #define _XOPEN_SOURCE 700
 
@@ -110,25 +110,28 @@ static void cli__eval_dir(const struct cli__calib *c, const struct cli_sets *set
   snprintf(buf, n, "%s/evals/e-%016llx", c->dir, (unsigned long long)h);
 }
 
-/* Starts the sweep of vector x in a child process running cli_sweep_exec. */
+/* Starts the sweep of vector x in a child process running nicsim_study_sweep. */
 static pid_t cli__start(const struct cli__calib *c, const struct nicsim_calib_spec *s,
                         const double *x, size_t jobs, size_t *only) {
   char store[64][NC_STR_MAX + 64], dir[NC_PATH_MAX + 64];
-  struct cli_sweep_opts o;
+  struct nicsim_sweep_opts o;
+  struct cli_sets sets = {0};
   pid_t pid;
   memset(&o, 0, sizeof o);
-  if (cli__vector_sets(s, x, store, &o.sets) != 0) {
-    cli_sets_free(&o.sets);
+  if (cli__vector_sets(s, x, store, &sets) != 0) {
+    cli_sets_free(&sets);
     return -1;
   }
-  cli__eval_dir(c, &o.sets, dir, sizeof dir);
+  cli__eval_dir(c, &sets, dir, sizeof dir);
   fflush(stdout);
   fflush(stderr);
   pid = fork();
   if (pid != 0) {
-    cli_sets_free(&o.sets);
+    cli_sets_free(&sets);
     return pid;
   }
+  o.sets = sets.v;
+  o.nsets = sets.n;
   o.path = s->scenario_path;
   o.builtin = s->scenario_builtin;
   o.outdir = dir;
@@ -140,7 +143,7 @@ static pid_t cli__start(const struct cli__calib *c, const struct nicsim_calib_sp
   for (size_t j = 0; j < s->npoints; j++) only[j] = s->points[j] < 0 ? 0 : (size_t)s->points[j];
   o.only = only;
   o.nonly = s->npoints;
-  _exit(cli_sweep_exec(&o, NULL, 0));
+  _exit(nicsim_study_sweep(&o, NULL, 0));
 }
 
 /* Reads vector x's point files into values (nmeas). why NULL: every point
@@ -159,14 +162,14 @@ static int cli__collect(struct cli__calib *c, const struct nicsim_calib_spec *s,
   for (size_t j = 0; j < s->npoints; j++) {
     size_t idx = s->points[j] < 0 ? 0 : (size_t)s->points[j];
     const char *label = s->points[j] < 0 ? "" : nc_scenario_point_label(s->scen, idx);
-    cli_point_file(dir, idx, cli_point_digits(np), label, path, sizeof path);
+    ns_point_file(dir, idx, ns_point_digits(np), label, path, sizeof path);
     if (nicsim_point_json_read(path, c->cfg, c->res, NULL, why, sizeof why) != 0) {
       if (why_failed != NULL) {
         snprintf(why_failed, NICSIM_CALIB_WHY_MAX, "point %s: its simulation failed",
                  label[0] ? label : "(the scenario's one point)");
         return 0;
       }
-      cli_eprintf("nicsim calibrate: cannot read back %s\n", why);
+      ns_eprintf("nicsim calibrate: cannot read back %s\n", why);
       return CLI_EXIT_USAGE;
     }
     for (size_t i = 0; i < s->nmeas; i++)
@@ -272,11 +275,11 @@ static int cli__eval(void *ctx, const struct nicsim_calib_spec *s, const double 
 
 /* Renders one plot (nicsim_calib_render_fn). */
 static int cli__render(void *ctx, const char *plotdir, const char *name) {
-  return cli_gnuplot("calibrate", plotdir, name, *(const bool *)ctx);
+  return ns_gnuplot("calibrate", plotdir, name, *(const bool *)ctx);
 }
 
 /* Removes DIR/evals: every e-* sweep directory and the identity file. Each
- * sweep directory is removed only under its lock (cli_sweepdir_lock, as a
+ * sweep directory is removed only under its lock (ns_sweepdir_lock, as a
  * sweep takes it): one in use by a running sweep is left whole and the
  * removal fails (CLI_EXIT_USAGE, the lock's holder named); else 0. */
 static int cli__clear_evals(const char *dir) {
@@ -289,18 +292,18 @@ static int cli__clear_evals(const char *dir) {
   while ((e = readdir(d)) != NULL) {
     if (strncmp(e->d_name, "e-", 2) != 0) continue;
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
-    if (cli_sweepdir_lock("calibrate", path, &lock) != 0) {
+    if (ns_sweepdir_lock("calibrate", path, &lock) != 0) {
       status = CLI_EXIT_USAGE;
       continue;
     }
-    cli_sweepdir_clear(path);
+    ns_sweepdir_clear(path);
     snprintf(path, sizeof path, "%s/evals/%s/sweep.json", dir, e->d_name);
     unlink(path);
     snprintf(path, sizeof path, "%s/evals/%s/points", dir, e->d_name);
     rmdir(path);
     snprintf(path, sizeof path, "%s/evals/%s/.nicsim.lock", dir, e->d_name);
     unlink(path);
-    cli_sweepdir_unlock(lock);
+    ns_sweepdir_unlock(lock);
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
     rmdir(path);
   }
@@ -329,9 +332,9 @@ static int cli__check_outputs(const char *dir, const struct nicsim_calib_spec *s
         snprintf(out, sizeof out, "%s/plots/%s.%s", dir, k == 0 ? "fit" : "sensitivity", ext[e]);
       else
         snprintf(out, sizeof out, "%s/plots/profile-%s.%s", dir, s->free[k - 2].key->path, ext[e]);
-      if (cli_check_not_file("calibrate", "the output", out, s->file_dev, s->file_ino, "the spec",
+      if (ns_check_not_file("calibrate", "the output", out, s->file_dev, s->file_ino, "the spec",
                              s->file) != 0 ||
-          cli_check_not_input("calibrate", "the output", out, s->scen) != 0)
+          ns_check_not_input("calibrate", "the output", out, s->scen) != 0)
         return CLI_EXIT_USAGE;
     }
   return 0;
@@ -377,7 +380,7 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
     if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE; /* the same spec again: afresh */
   }
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((rc = cli_mkdir_p(path)) < 0) {
+  if ((rc = ns_mkdir_p(path)) < 0) {
     fprintf(stderr, "nicsim calibrate: cannot create %s: %s\n", path, strerror(-rc));
     return CLI_EXIT_USAGE;
   }
@@ -389,11 +392,11 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
   return 0;
 }
 
-/* The summary on stdout (texts of the spec escaped by cli_printf). */
+/* The summary on stdout (texts of the spec escaped by ns_printf). */
 static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_calib_result *r,
                          const char *dir) {
   char name[NC_STR_MAX + 100], v[NC_STR_MAX + 64];
-  cli_printf("Calibration  %s\n", s->name);
+  ns_printf("Calibration  %s\n", s->name);
   printf("Fit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations\n",
          r->converged ? "converged" : "NOT converged", r->chi2, s->ncal, s->ncal == 1 ? "" : "s",
          r->evaluations);
@@ -405,7 +408,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
   for (size_t k = 0; k < s->nfree; k++) {
     const struct nicsim_calib_profile *p = &r->prof[k];
     nicsim_calib_assignment(&s->free[k], r->x[k], v, sizeof v);
-    cli_printf("Parameter    %-40s %s%s", v, r->identifiable[k] ? "identifiable" : "NOT identifiable: ",
+    ns_printf("Parameter    %-40s %s%s", v, r->identifiable[k] ? "identifiable" : "NOT identifiable: ",
                r->identifiable[k] ? "" : r->reason[k]);
     printf("\n             chi2 within 1 of its minimum from %s%.4g to %s%.4g%s%s\n",
            p->lo_bound ? "<= " : "", p->lo, p->hi_bound ? ">= " : "", p->hi,
@@ -416,7 +419,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     const struct nicsim_calib_meas *m = &s->meas[i];
     nicsim_calib_meas_name(m, name, sizeof name);
     printf("%-12s ", i < s->ncal ? "Calibrate" : "Validate");
-    cli_printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
+    ns_printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
            i < s->ncal ? "simulated" : "predicted", r->sim[i],
            m->value != 0 ? 100 * (r->sim[i] - m->value) / fabs(m->value) : NAN);
   }
@@ -424,14 +427,14 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     const struct nicsim_calib_fold *f = &r->folds[j];
     nicsim_calib_meas_name(&s->meas[j], name, sizeof name);
     if (f->skipped)
-      cli_printf("CV           %-44s skipped (fewer other measurements than free parameters)\n", name);
+      ns_printf("CV           %-44s skipped (fewer other measurements than free parameters)\n", name);
     else
-      cli_printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
+      ns_printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
              s->meas[j].value, f->predicted,
              s->meas[j].value != 0 ? 100 * (f->predicted - s->meas[j].value) / fabs(s->meas[j].value)
                                    : NAN);
   }
-  cli_printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
+  ns_printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
 }
 
 /* nicsim calibrate. */
@@ -506,7 +509,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   }
   if (outdir == NULL) {
     char safe[128];
-    cli_sanitise(spec->name, safe, sizeof safe);
+    ns_sanitise(spec->name, safe, sizeof safe);
     snprintf(dirbuf, sizeof dirbuf, "nicsim-out/calibrate-%s", safe);
     outdir = dirbuf;
   }
@@ -514,7 +517,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   /* The output directory is owned as a sweep's is: one calibration (or
    * sweep) at a time; its outputs never replace an input. */
   if ((status = cli__check_outputs(outdir, spec)) != 0 ||
-      (status = cli_sweepdir_lock("calibrate", outdir, &lock)) != 0 ||
+      (status = ns_sweepdir_lock("calibrate", outdir, &lock)) != 0 ||
       (status = cli__claim(outdir, identity, resume, force)) != 0)
     goto out;
   c.dir = outdir;
@@ -540,7 +543,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   }
   cli__summary(spec, res, outdir);
 out:
-  if (lock >= 0) cli_sweepdir_unlock(lock);
+  if (lock >= 0) ns_sweepdir_unlock(lock);
   free(c.cfg);
   free(c.res);
   nicsim_calib_result_free(res);

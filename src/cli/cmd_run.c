@@ -87,7 +87,7 @@ void cli_help_run(FILE *f) {
 static void cli__list_points(const struct nc_scenario *s) {
   size_t n = nc_scenario_npoints(s), i;
 
-  cli_eprintf("  the points are:");
+  ns_eprintf("  the points are:");
   for (i = 0; i < n; i++) {
     fputs(i ? ", " : " ", stderr);
     nicsim_put_term(stderr, nc_scenario_point_label(s, i));
@@ -106,7 +106,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
   if (json != NULL) {
     rc = nicsim_json_write(json, NICSIM_VERSION, cfg, res);
     if (rc < 0) {
-      cli_eprintf("nicsim run: cannot write %s: %s\n", json, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", json, strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -115,7 +115,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
       keys[nkeys++] = nc_scenario_swept_key(s, i);
     rc = nicsim_csv_write(csv, keys, nkeys, &pt, 1);
     if (rc < 0) {
-      cli_eprintf("nicsim run: cannot write %s: %s\n", csv, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", csv, strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -150,12 +150,12 @@ static int cli__run_trace_end(const char *trace, struct nicsim_atomic *ta, int m
     rc = nicsim_atomic_commit(ta);
   }
   if (rc < 0) {
-    cli_eprintf("nicsim run: cannot write trace %s: %s (any earlier file there is kept)\n",
+    ns_eprintf("nicsim run: cannot write trace %s: %s (any earlier file there is kept)\n",
             trace, strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   if (truncated)
-    cli_eprintf(
+    ns_eprintf(
             "nicsim run: warning: trace %s reached its size cap of %d MiB at %.3f us of "
             "simulated time; later events are not in it\n"
             "  hint: trace a window (--trace-from-us, --trace-to-us) or raise --trace-max-mb\n",
@@ -261,20 +261,20 @@ int cli_cmd_run(int argc, char **argv) {
     goto out;
   }
 
-  if ((status = cli_load_overlaid("run", path, &overlays, &scen)) != 0)
+  if ((status = ns_load_overlaid("run", path, overlays.v, overlays.n, &scen)) != 0)
     goto out;
-  if ((status = cli_check_not_input("run", "--json", json, scen)) != 0 ||
-      (status = cli_check_not_input("run", "--csv", csv, scen)) != 0 ||
-      (status = cli_check_not_input("run", "--trace", trace, scen)) != 0)
+  if ((status = ns_check_not_input("run", "--json", json, scen)) != 0 ||
+      (status = ns_check_not_input("run", "--csv", csv, scen)) != 0 ||
+      (status = ns_check_not_input("run", "--trace", trace, scen)) != 0)
     goto out;
   if (point != NULL) {
     idx = nc_scenario_find_point(scen, point);
     if (idx < 0) {
       if (nc_scenario_npoints(scen) == 0) {
-        cli_eprintf("nicsim run: --point %s: %s has no sweep points\n", point,
+        ns_eprintf("nicsim run: --point %s: %s has no sweep points\n", point,
                 path ? path : "the built-in scenario");
       } else {
-        cli_eprintf("nicsim run: --point %s: no such point in %s\n", point,
+        ns_eprintf("nicsim run: --point %s: no such point in %s\n", point,
                 path ? path : "the built-in scenario");
         cli__list_points(scen);
       }
@@ -285,23 +285,23 @@ int cli_cmd_run(int argc, char **argv) {
   cfg = calloc(1, sizeof(*cfg));
   res = calloc(1, sizeof(*res));
   if (cfg == NULL || res == NULL) {
-    cli_eprintf("nicsim run: out of memory\n");
+    ns_eprintf("nicsim run: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
-  if ((status = cli_resolve(scen, idx, &sets, cfg)) != 0)
+  if ((status = ns_resolve(scen, idx, sets.v, sets.n, cfg)) != 0)
     goto out;
 
   if (!quiet) {
     char dur[32], drain[32], name[4 * NC_STR_MAX], label[4 * NC_STR_MAX];
     nicsim_format_real(cfg->run.duration_us, dur, sizeof(dur));
     nicsim_format_real(cfg->run.drain_us, drain, sizeof(drain));
-    cli_eprintf("nicsim: simulating %s (%s%s): %s us of traffic + %s us drain",
+    ns_eprintf("nicsim: simulating %s (%s%s): %s us of traffic + %s us drain",
             cfg->name[0] ? nicsim_term_text(cfg->name, name, sizeof(name)) : "unnamed scenario",
             idx >= 0 ? "point " : "base point",
             idx >= 0 ? nicsim_term_text(cfg->label, label, sizeof(label)) : "", dur, drain);
     if (idx < 0 && nc_scenario_npoints(scen) > 0)
-      cli_eprintf("; its sweep of %zu points is not run (see --point, 'nicsim sweep')",
+      ns_eprintf("; its sweep of %zu points is not run (see --point, 'nicsim sweep')",
               nc_scenario_npoints(scen));
     fputs("\n", stderr);
   }
@@ -313,7 +313,7 @@ int cli_cmd_run(int argc, char **argv) {
   if (trace != NULL) {
     int rc = nicsim_atomic_open(trace, &ta);
     if (rc < 0) {
-      cli_eprintf("nicsim run: cannot write trace %s: %s\n", trace, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write trace %s: %s\n", trace, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
@@ -325,15 +325,15 @@ int cli_cmd_run(int argc, char **argv) {
     out_status = cli__run_trace_end(trace, &ta, (int)trace_mb);
   trace_open = false;
   if (sim_rc != 0) {
-    cli_format_sim_error(&serr, msg, sizeof(msg));
-    cli_eprintf("nicsim run: %s\n", msg);
+    ns_format_sim_error(&serr, msg, sizeof(msg));
+    ns_eprintf("nicsim run: %s\n", msg);
     status = CLI_EXIT_SIM;
     goto out;
   }
   {
     double ext;
     if (nicsim_results_get(res, "sim.drain_extended_us", &ext))
-      cli_eprintf(
+      ns_eprintf(
               "nicsim run: note: run.drain_us = %g was too short for this configuration; the "
               "drain was extended by %.0f us (metric sim.drain_extended_us)\n"
               "  hint: set run.drain_us to at least %.0f to drain within it\n",

@@ -82,7 +82,7 @@ static const struct cli_command *cli__find(const char *name) {
  * pipe) is an error, not a silent success. Returns the exit status. */
 static int cli__flush_stdout(int status) {
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    cli_eprintf("nicsim: cannot write to standard output: %s\n", strerror(errno));
+    ns_eprintf("nicsim: cannot write to standard output: %s\n", strerror(errno));
     return status == CLI_EXIT_OK ? CLI_EXIT_USAGE : status;
   }
   return status;

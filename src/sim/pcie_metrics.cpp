@@ -60,7 +60,7 @@ void fill_bus_metrics(nicsim_results *res, const AxiCounters &a, const AxiCounte
   nicsim_results_set(res, NM_DMA_GBPS, d(b.dma_bytes, a.dma_bytes) * 8.0 / (win_ps / 1000.0));
   nicsim_results_set(res, NM_DMA_RD_LATENCY_NS, b.dma_rd_latency.mean_ps_since(a.dma_rd_latency) / 1000.0);
   nicsim_results_set(res, NM_DMA_RD_LATENCY_NS_P99, b.dma_rd_latency.quantile_ps_since(a.dma_rd_latency, 0.99) / 1000.0);
-  /* The bus's own figures, as extras (named as in a dma-bench bus run, src/sim/bench_top.cpp). */
+  /* The bus's own figures, as extras (named as in a dma-bench bus run, src/sim/dma_bench_top.cpp). */
   nicsim_results_set_extra(res, "bus.rd_util", "fraction", NM_KIND_REAL, "Busy fraction of the bus's read-data channel",
                            d(b.rd_busy_ps, a.rd_busy_ps) / win_ps);
   nicsim_results_set_extra(res, "bus.wr_util", "fraction", NM_KIND_REAL, "Busy fraction of the bus's write-data channel",

@@ -14,7 +14,7 @@
 #include <systemc>
 
 #include "common/lookahead.h"
-#include "sim/bench_top.h"
+#include "sim/dma_bench_top.h"
 #include "sim/top.h"
 
 namespace {
@@ -98,10 +98,10 @@ int check_outcome(const nicsim::Top &top, const nicsim_config &cfg, nicsim_sim_e
 /* workload.kind = dma-bench: the bench initiator, the link and host memory; no NIC, no CPU. */
 int run_dma_bench(const nicsim_config &cfg, nicsim_results *res, nicsim_sim_error *err,
                   std::chrono::steady_clock::time_point wall0) {
-  nicsim::BenchTop *top = nullptr; /* never deleted, as the NIC top */
+  nicsim::DmaBenchTop *top = nullptr; /* never deleted, as the NIC top */
   try {
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
-    top = new nicsim::BenchTop("top", cfg);
+    top = new nicsim::DmaBenchTop("top", cfg);
     sc_core::sc_start(sc_core::sc_time::from_value(top->time_limit_ps()));
   } catch (const sc_core::sc_report &r) {
     set_error(err, "systemc", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s: %s",

@@ -1,5 +1,5 @@
-// bench_top.cpp: builds the dma-bench top, snapshots the interconnect at the window edges and fills the metrics.
-#include "sim/bench_top.h"
+// dma_bench_top.cpp: builds the dma-bench top, snapshots the interconnect at the window edges and fills the metrics.
+#include "sim/dma_bench_top.h"
 
 #include <cmath>
 
@@ -9,7 +9,7 @@ namespace {
 uint64_t us_to_ps(double us) { return static_cast<uint64_t>(std::llround(us * 1e6)); }
 }  // namespace
 
-BenchTop::BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
+DmaBenchTop::DmaBenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
     : sc_module(name),
       m_cfg(cfg),
       mem("mem", static_cast<uint64_t>(cfg.memory.size_mb) << 20,
@@ -40,11 +40,11 @@ BenchTop::BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg)
   mem.set_dram_bw(m_cfg.memory.dram_bw_gbps);
   mem.set_iommu(IommuParams::from_config(m_cfg));
   bench.on_violation = rep;
-  SC_HAS_PROCESS(BenchTop);
+  SC_HAS_PROCESS(DmaBenchTop);
   SC_THREAD(snapshot_thread);
 }
 
-void BenchTop::report(const std::string &component, const std::string &msg) {
+void DmaBenchTop::report(const std::string &component, const std::string &msg) {
   if (m_violated) return;
   m_violated = true;
   m_component = component;
@@ -53,7 +53,7 @@ void BenchTop::report(const std::string &component, const std::string &msg) {
   sc_core::sc_stop();
 }
 
-void BenchTop::snapshot_thread() {
+void DmaBenchTop::snapshot_thread() {
   wait(sc_core::sc_time::from_value(m_warmup_ps));
   m_dram_at_warmup = mem.dram().counters_at(now_ps());
   m_iommu_at_warmup = mem.iommu().counters();
@@ -72,7 +72,7 @@ void BenchTop::snapshot_thread() {
     m_bus_at_duration = bus->counters();
 }
 
-void BenchTop::fill_results(nicsim_results *res) const {
+void DmaBenchTop::fill_results(nicsim_results *res) const {
   nicsim_results_init(res);
   const double win_ps = static_cast<double>(m_duration_ps - m_warmup_ps);
   if (pcie) {

@@ -1,9 +1,10 @@
-/* regress.c: the regression suite of `nicsim regress`: loading the suite file
- * (through the config loader's YAML tree, so every mistake has
- * file:line:col), tolerances, baseline documents and XML escaping. */
+/* regress_suite.c: the regression suite of `nicsim regress`: loading the
+ * suite file (through the config loader's YAML tree, so every mistake has
+ * file:line:col), tolerances, baseline documents and XML escaping. The run
+ * and the comparison are regress.c. */
 #define _XOPEN_SOURCE 700
 
-#include "results/regress.h"
+#include "study/regress_suite.h"
 
 #include <errno.h>
 #include <math.h>
