@@ -135,11 +135,11 @@ int cli_cmd_platforms(int argc, char **argv) {
   }
   struct nicsim_config *cfg = calloc(1, sizeof *cfg);
   if (cfg == NULL) {
-    cli_eprintf("nicsim platforms: out of memory\n");
+    ns_eprintf("nicsim platforms: out of memory\n");
     return CLI_EXIT_SIM;
   }
   int status = CLI_EXIT_OK;
-  cli_printf("%-18s %-22s %-9s %-8s %-20s %s\n", "PLATFORM", "CPU", "ETHERNET", "DRIVER", "LINK",
+  ns_printf("%-18s %-22s %-9s %-8s %-20s %s\n", "PLATFORM", "CPU", "ETHERNET", "DRIVER", "LINK",
              "WHAT IT IS");
   for (const struct nicsim_builtin_file *f = nicsim_builtin_files; f->path; f++) {
     size_t pl = strlen(f->path), dl = strlen(CLI__PLAT_DIR);
@@ -167,7 +167,7 @@ int cli_cmd_platforms(int argc, char **argv) {
     nc_value_format(cfg, nc_key_find("driver.name"), drv, sizeof drv);
     char eth[40];
     snprintf(eth, sizeof eth, "%s G", rate);
-    cli_printf("%-18s %-22s %-9s %-8s %-20s %s\n", name, cpu, eth, drv, link, what);
+    ns_printf("%-18s %-22s %-9s %-8s %-20s %s\n", name, cpu, eth, drv, link, what);
   }
   free(cfg);
   return status;
@@ -228,27 +228,27 @@ int cli_cmd_config(int argc, char **argv) {
     }
   }
   if ((cfg = calloc(1, sizeof *cfg)) == NULL) {
-    cli_eprintf("nicsim config: out of memory\n");
+    ns_eprintf("nicsim config: out of memory\n");
     status = CLI_EXIT_SIM;
     goto out;
   }
-  if ((status = cli_load_overlaid("config", path, &overlays, &scen)) != 0) goto out;
+  if ((status = ns_load_overlaid("config", path, (const char *const *)overlays.v, overlays.n, &scen)) != 0) goto out;
   if (point != NULL && (idx = nc_scenario_find_point(scen, point)) < 0) {
-    cli_eprintf("nicsim config: --point %s: no such point in %s\n", point,
+    ns_eprintf("nicsim config: --point %s: no such point in %s\n", point,
                 path ? path : "the built-in scenario");
     size_t n = nc_scenario_npoints(scen);
     if (n > 0) {
-      cli_eprintf("  the points are:");
+      ns_eprintf("  the points are:");
       for (size_t i = 0; i < n; i++)
-        cli_eprintf("%s %s", i ? "," : "", nc_scenario_point_label(scen, (size_t)i));
-      cli_eprintf("\n");
+        ns_eprintf("%s %s", i ? "," : "", nc_scenario_point_label(scen, (size_t)i));
+      ns_eprintf("\n");
     }
     status = CLI_EXIT_USAGE;
     goto out;
   }
-  if ((status = cli_resolve(scen, idx, &sets, cfg)) != 0) goto out;
+  if ((status = ns_resolve(scen, idx, (const char *const *)sets.v, sets.n, cfg)) != 0) goto out;
 
-  cli_printf("# %s%s%s, platform %s\n", cfg->name[0] ? cfg->name : "(unnamed)",
+  ns_printf("# %s%s%s, platform %s\n", cfg->name[0] ? cfg->name : "(unnamed)",
              cfg->label[0] ? ", point " : " (base point)", cfg->label, cfg->platform);
   const struct nc_key *keys = nc_keys();
   const char *section = "";
@@ -261,7 +261,7 @@ int cli_cmd_config(int argc, char **argv) {
     if (changed && o->layer == NC_LAYER_DEFAULT) continue;
     if (strcmp(section, k->section) != 0) {
       section = k->section;
-      cli_printf("\n%s:\n", section);
+      ns_printf("\n%s:\n", section);
     }
     char val[NC_PATH_MAX + 8], from[NC_PATH_MAX + 64];
     nc_value_format(cfg, k, val, sizeof val);
@@ -270,7 +270,7 @@ int cli_cmd_config(int argc, char **argv) {
     else
       snprintf(from, sizeof from, "%s:%d:%d (%s)", o->file, o->line, o->col,
                cli__layer_name(o->layer));
-    cli_printf("  %-*s %-14s %-12s %s\n", width, k->name, val, k->unit, from);
+    ns_printf("  %-*s %-14s %-12s %s\n", width, k->name, val, k->unit, from);
   }
 out:
   nc_scenario_free(scen);

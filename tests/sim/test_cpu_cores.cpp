@@ -119,13 +119,18 @@ TEST(CpuCores, RxCopyToUserRunsOnTheApplicationCore) {
               1.0, 1e-9);
   EXPECT_GT(metric(two, "cpu.core1.profile.copy_to_user"), 0);
   EXPECT_EQ(metric_or0(two, "cpu.core0.profile.copy_to_user"), 0);
-  /* The copy costs what it cost on one core, except that the copy of a
-   * poll's batch straddling a window edge lands on either side of it: up to
-   * one batch (driver.napi_budget, 64 frames). */
+  /* The copy costs no more than on one core, but for the copy of a poll's
+   * batch straddling a window edge, which lands on either side of it (up to
+   * one batch, driver.napi_budget, 64 frames). It may cost less: the copy is
+   * bounded by the lines of the skb that miss the cache (stream_read_cycles),
+   * and a reader on its own core copies each skb soon after the softirq
+   * wrote it, where one core copies a whole batch only after the poll, with
+   * more of it evicted. Never below half: the copy routine itself remains. */
   const double copy_cycles = metric(two, "cpu.core1.profile.copy_to_user") * metric(two, "cpu.core1.util") * 800e-6 * 2e9;
   const double copy_one = metric(one, "cpu.profile.copy_to_user") * metric(one, "cpu.busy_cycles");
   const double per_frame = copy_one / metric(one, "rx.pkts");
-  EXPECT_NEAR(copy_cycles, copy_one, 64 * per_frame);
+  EXPECT_LE(copy_cycles, copy_one + 64 * per_frame);
+  EXPECT_GE(copy_cycles, 0.5 * copy_one);
   /* Line rate for the 800 us window: 10e9 / (1538 x 8) x 800e-6 = 650.2
    * frames, and no more copied than that plus one batch. */
   EXPECT_LE(copy_cycles, (650.2 + 64) * per_frame);
