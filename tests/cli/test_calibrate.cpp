@@ -277,7 +277,7 @@ TEST_F(Calibrate, HostileTextsAreInertInEveryOutput) {
         "name: \"`id` @x $y\"\n"
         "description: \"# Injected <script>alert(1)</script> [a](javascript:alert(1))\"\n"
         "scenario: h.yaml\n"
-        "free: [{key: cpu.stack_tx_cycles_per_pkt, min: 1000, max: 9000, why: \"<b>w</b>\"}]\n"
+        "free: [{key: stack.udp_sendmsg_instructions, min: 1000, max: 9000, why: \"<b>w</b>\"}]\n"
         "measurements:\n"
         "  calibrate: [{point: \"=HYPERLINK(1)\", metric: tx.gbps, value: 0.5, source: \"=cmd|' /C calc'!A0\"}]\n"
         "  validate: [{point: 'a\"b `id` $HOME', metric: tx.gbps, value: 0.5, source: s}]\n"

@@ -72,6 +72,15 @@ TEST_F(Analysis, TheWireAtLineRate) {
   EXPECT_EQ(line, "wire RX 100 %; next: core 0 60 %");
 }
 
+TEST_F(Analysis, AWireThatLosesNothingWinsATie) {
+  line_rate_rx();
+  set("cpu.util", 0.995);  // busy, but every frame offered was delivered
+  EXPECT_EQ(analyse(), "wire.rx");
+  set("rx.drops", 100);    // frames lost: the core is the cause
+  set("cpu.util", 1.0);
+  EXPECT_EQ(analyse(), "cpu.core0");
+}
+
 TEST_F(Analysis, TheHighestSaturatedResourceWins) {
   line_rate_rx();
   set("rx.drops", 500);  // the wire no longer delivers line rate
