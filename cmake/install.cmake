@@ -1,6 +1,6 @@
 # install.cmake: `cmake --install` rules (docs/embedding.md): the static
-# libraries as the exported targets nicsim::{models,sim,results,drivers,kernel,
-# config,net}, the public headers under include/nicsim/, the CMake package
+# libraries as the exported targets nicsim::{study,models,sim,results,drivers,
+# kernel,config,net}, the public headers under include/nicsim/, the CMake package
 # (find_package(nicsim)), nicsim.pc, the nicsim binary, the example platforms
 # and scenarios (share/nicsim/) and the man page. Included by the top-level
 # CMakeLists.txt after every library target exists.
@@ -11,8 +11,8 @@ set(NICSIM_INSTALL_CMAKEDIR ${CMAKE_INSTALL_LIBDIR}/cmake/nicsim
     CACHE STRING "Where the CMake package (nicsimConfig.cmake) is installed, relative to the prefix")
 mark_as_advanced(NICSIM_INSTALL_CMAKEDIR)
 
-# Libraries: nicsim_sim and everything it links that is built here (models,
-# drivers, kernel, results, config, net, and any library added later), found
+# Libraries: nicsim_study and everything it links that is built here (sim,
+# models, drivers, kernel, results, config, net, and any library added later), found
 # by walking LINK_LIBRARIES, so a new dependency cannot break the export.
 # Each is exported as nicsim::<name without the nicsim_ prefix>.
 function(nicsim_collect_libs target)
@@ -39,7 +39,7 @@ function(nicsim_collect_libs target)
 endfunction()
 set(NICSIM_INSTALL_LIBS "")
 set(NICSIM_INSTALL_LIBS_POST "")
-nicsim_collect_libs(nicsim_sim)
+nicsim_collect_libs(nicsim_study)
 # Static link order for nicsim.pc: users first (-lnicsim_sim ... -lnicsim_net).
 set(NICSIM_PC_LIBS "")
 list(REVERSE NICSIM_INSTALL_LIBS_POST)
@@ -100,11 +100,12 @@ install(CODE "
 
 # Public headers (docs/embedding.md, "Stable public API"): the module classes
 # and their parameters, the TLM boundary (TlpExt), the config API, the kernel
-# API and platform ops the CPU core runs the C driver on, and the metric
+# API and platform ops the CPU core runs the C driver on, the metric
 # catalogue and writers, the statistics framework and a run's fill
-# (sim/stats_results.h). This list is closed under #include: the install test
+# (sim/stats_results.h), and the study library's API (study.h). This list is closed under #include: the install test
 # builds examples/embed against the installed tree only. Internal headers
-# (kernel_priv.h, config_internal.h, the drivers, the CLI, sim/top.h) stay out.
+# (kernel_priv.h, config_internal.h, the drivers, the CLI, sim/top.h,
+# study_internal.h) stay out.
 set(NICSIM_PUBLIC_HEADERS
     models/bus/axi_bus.h
     models/bus/axi_counters.h
@@ -172,7 +173,8 @@ set(NICSIM_PUBLIC_HEADERS
     src/results/metrics.h
     src/results/output.h
     src/sim/model_params.h
-    src/sim/stats_results.h)
+    src/sim/stats_results.h
+    src/study/study.h)
 foreach(h IN LISTS NICSIM_PUBLIC_HEADERS)
   string(REGEX REPLACE "^(models|src)/" "" rel ${h})
   get_filename_component(dir ${rel} DIRECTORY)

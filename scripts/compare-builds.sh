@@ -36,13 +36,13 @@ done
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
-# Prints name=value, one per line, of a one-row results CSV (label column and
-# the judged-apart columns left out; values are printed to round-trip).
+# Prints name=value, one per line, of a one-row results CSV (label column, the
+# bottleneck verdict and the judged-apart columns left out; values are printed to round-trip).
 metrics() {
   awk -F, -v ignore=" ${COMPARE_IGNORE:-} " \
       'NR == 1 { for (i = 1; i <= NF; i++) name[i] = $i; next }
        NR == 2 { for (i = 1; i <= NF; i++)
-                   if (name[i] != "label" && name[i] != "sim.wall_s" && name[i] != "sim.events" &&
+                   if (name[i] != "label" && name[i] != "bottleneck" && name[i] != "sim.wall_s" && name[i] != "sim.events" &&
                        index(ignore, " " name[i] " ") == 0)
                      print name[i] "=" $i }' "$1"
 }

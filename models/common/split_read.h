@@ -27,6 +27,9 @@ class SplitReadPool {
       m_last_ps = std::max(m_last_ps, t_ps);
       if (--m_remaining == 0) m_done.notify(sc_core::SC_ZERO_TIME);
     }
+    /* The interconnect's own per-read state: PcieLink's completion pacing
+     * (when the root complex is done producing this read's data so far, ps). */
+    uint64_t cpl_free_ps = 0;
 
    private:
     friend class SplitReadPool;
@@ -45,6 +48,7 @@ class SplitReadPool {
     r->m_remaining = parts;
     r->m_last_ps = now_ps;
     r->m_ok = true;
+    r->cpl_free_ps = 0;
     return r;
   }
 

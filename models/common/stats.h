@@ -72,6 +72,7 @@ struct Run {
   uint64_t end_ps = 0; /* end of the drain (run.duration_us + run.drain_us), ps */
   uint64_t events = 0; /* SystemC delta cycles executed */
   double wall_s = 0;   /* wall-clock time of the simulation, s */
+  double drain_extended_us = -1; /* how much longer than run.drain_us the drain ran, us; < 0: it was not extended */
 };
 
 /* What a statistic of snapshot type S is computed from. */

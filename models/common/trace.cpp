@@ -3,23 +3,23 @@
 
 #include <cerrno>
 #include <cinttypes>
+#include <cstdarg>
+#include <cstring>
 
 namespace nicsim {
 namespace {
 
 TraceWriter *g_trace = nullptr;
 
-/* Writes ps as microseconds with six decimals (exact, no floating point). */
-void put_us(std::FILE *f, uint64_t ps) {
-  std::fprintf(f, "%" PRIu64 ".%06" PRIu64, ps / 1000000u, ps % 1000000u);
-}
+/* Room kept below the size cap for the closing note and bracket. */
+constexpr uint64_t kTailBytes = 256;
 
 }  // namespace
 
-TraceWriter::TraceWriter(std::FILE *f) : m_f(f) {
-  std::fputs("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n", m_f);
+TraceWriter::TraceWriter(std::FILE *f, bool owned, const Limits &lim) : m_f(f), m_owned(owned), m_lim(lim) {
+  put("{\"displayTimeUnit\":\"ns\",\"traceEvents\":[\n");
   begin_event();
-  std::fputs("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"nic\"}}", m_f);
+  put("{\"name\":\"process_name\",\"ph\":\"M\",\"pid\":1,\"tid\":0,\"args\":{\"name\":\"nic\"}}");
 }
 
 TraceWriter *TraceWriter::global() { return g_trace; }
@@ -28,61 +28,119 @@ bool TraceWriter::open_global(const char *path) {
   if (g_trace) close_global();
   std::FILE *f = std::fopen(path, "w");
   if (!f) return false;
-  g_trace = new TraceWriter(f);
+  g_trace = new TraceWriter(f, true, Limits());
   return true;
 }
 
-bool TraceWriter::close_global() {
+bool TraceWriter::close_global() { return finish_global(nullptr); }
+
+void TraceWriter::start_global(std::FILE *f, const Limits &lim) {
+  if (g_trace) close_global();
+  g_trace = new TraceWriter(f, false, lim);
+}
+
+bool TraceWriter::finish_global(Report *r) {
   if (!g_trace) return true;
-  std::fputs("\n]}\n", g_trace->m_f);
-  bool ok = !std::ferror(g_trace->m_f);
-  if (std::fclose(g_trace->m_f) != 0) ok = false;
+  bool ok = g_trace->finish(r);
   delete g_trace;
   g_trace = nullptr;
   return ok;
 }
 
+bool TraceWriter::finish(Report *r) {
+  if (m_rep.truncated) {
+    /* Say so in the trace itself, as a global instant at the first event left out. */
+    begin_event();
+    putf("{\"name\":\"trace truncated: size cap of %" PRIu64 " bytes reached\",\"ph\":\"i\",\"s\":\"g\","
+         "\"pid\":1,\"tid\":0,\"ts\":",
+         m_lim.max_bytes);
+    put_us(m_rep.truncated_ps);
+    put("}");
+  }
+  put("\n]}\n");
+  bool ok = !m_failed && !std::ferror(m_f) && std::fflush(m_f) == 0;
+  int e = errno;
+  if (m_owned && std::fclose(m_f) != 0) ok = false, e = errno;
+  if (!ok && e == 0) e = EIO;
+  if (r) *r = m_rep;
+  errno = ok ? 0 : e;
+  return ok;
+}
+
+void TraceWriter::put(const char *s) {
+  if (m_failed) return;
+  const size_t n = std::strlen(s);
+  if (std::fwrite(s, 1, n, m_f) != n) m_failed = true;
+  m_rep.bytes += n;
+}
+
+void TraceWriter::putf(const char *fmt, ...) {
+  if (m_failed) return;
+  va_list ap;
+  va_start(ap, fmt);
+  const int n = std::vfprintf(m_f, fmt, ap);
+  va_end(ap);
+  if (n < 0) m_failed = true;
+  else m_rep.bytes += static_cast<uint64_t>(n);
+}
+
+/* Writes ps as microseconds with six decimals (exact, no floating point). */
+void TraceWriter::put_us(uint64_t ps) { putf("%" PRIu64 ".%06" PRIu64, ps / 1000000u, ps % 1000000u); }
+
+bool TraceWriter::want(uint64_t start_ps, uint64_t end_ps) {
+  if (m_failed || m_rep.truncated) return false;
+  if (end_ps < m_lim.from_ps || start_ps >= m_lim.to_ps) return false;
+  if (m_lim.max_bytes && m_rep.bytes + kTailBytes + 512 > m_lim.max_bytes) {
+    m_rep.truncated = true;
+    m_rep.truncated_ps = start_ps;
+    return false;
+  }
+  m_rep.events++;
+  return true;
+}
+
 void TraceWriter::begin_event() {
-  if (!m_first) std::fputs(",\n", m_f);
+  if (!m_first) put(",\n");
   m_first = false;
 }
 
 uint32_t TraceWriter::track(const char *name) {
   uint32_t tid = m_next_tid++;
   begin_event();
-  std::fprintf(m_f, "{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}",
-               tid, name);
+  putf("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", tid, name);
   begin_event();
-  std::fprintf(m_f, "{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}",
-               tid, tid);
+  putf("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}", tid,
+       tid);
   return tid;
 }
 
 void TraceWriter::complete(uint32_t tid, const char *name, uint64_t start_ps, uint64_t end_ps, uint64_t addr,
                            uint32_t len) {
+  if (!want(start_ps, end_ps)) return;
   begin_event();
-  std::fprintf(m_f, "{\"name\":\"%s\",\"cat\":\"dma\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", name, tid);
-  put_us(m_f, start_ps);
-  std::fputs(",\"dur\":", m_f);
-  put_us(m_f, end_ps >= start_ps ? end_ps - start_ps : 0);
-  std::fprintf(m_f, ",\"args\":{\"addr\":\"0x%" PRIx64 "\",\"len\":%u}}", addr, len);
+  putf("{\"name\":\"%s\",\"cat\":\"dma\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", name, tid);
+  put_us(start_ps);
+  put(",\"dur\":");
+  put_us(end_ps >= start_ps ? end_ps - start_ps : 0);
+  putf(",\"args\":{\"addr\":\"0x%" PRIx64 "\",\"len\":%u}}", addr, len);
 }
 
 void TraceWriter::poll(uint32_t tid, uint64_t start_ps, uint64_t end_ps, int work, int budget) {
+  if (!want(start_ps, end_ps)) return;
   begin_event();
-  std::fprintf(m_f, "{\"name\":\"napi_poll\",\"cat\":\"napi\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", tid);
-  put_us(m_f, start_ps);
-  std::fputs(",\"dur\":", m_f);
-  put_us(m_f, end_ps >= start_ps ? end_ps - start_ps : 0);
-  std::fprintf(m_f, ",\"args\":{\"work\":%d,\"budget\":%d}}", work, budget);
+  putf("{\"name\":\"napi_poll\",\"cat\":\"napi\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", tid);
+  put_us(start_ps);
+  put(",\"dur\":");
+  put_us(end_ps >= start_ps ? end_ps - start_ps : 0);
+  putf(",\"args\":{\"work\":%d,\"budget\":%d}}", work, budget);
 }
 
 void TraceWriter::instant(uint32_t tid, const char *name, uint64_t ps) {
+  if (!want(ps, ps)) return;
   begin_event();
-  std::fprintf(m_f, "{\"name\":\"%s\",\"cat\":\"irq\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", name,
-               tid);
-  put_us(m_f, ps);
-  std::fputs("}", m_f);
+  putf("{\"name\":\"%s\",\"cat\":\"irq\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", name, tid);
+  put_us(ps);
+  put("}");
 }
 
 }  // namespace nicsim
@@ -93,6 +151,37 @@ extern "C" int nicsim_trace_open(const char *path) {
 
 extern "C" int nicsim_trace_close(void) {
   if (nicsim::TraceWriter::close_global()) return 0;
+  if (errno == 0) errno = EIO;
+  return -1;
+}
+
+/* Microseconds to picoseconds, saturating (a negative or NaN bound is 0). */
+static uint64_t us_to_ps_sat(double us) {
+  if (!(us > 0)) return 0;
+  if (us >= 1.8e13) return UINT64_MAX;
+  return static_cast<uint64_t>(us * 1e6 + 0.5);
+}
+
+extern "C" int nicsim_trace_start(std::FILE *f, double from_us, double to_us, uint64_t max_bytes) {
+  if (!f) {
+    errno = EINVAL;
+    return -1;
+  }
+  nicsim::TraceWriter::Limits lim;
+  lim.from_ps = us_to_ps_sat(from_us);
+  lim.to_ps = to_us > 0 ? us_to_ps_sat(to_us) : UINT64_MAX;
+  lim.max_bytes = max_bytes;
+  nicsim::TraceWriter::start_global(f, lim);
+  return 0;
+}
+
+extern "C" int nicsim_trace_finish(uint64_t *bytes, int *truncated, double *truncated_at_us) {
+  nicsim::TraceWriter::Report r;
+  const bool ok = nicsim::TraceWriter::finish_global(&r);
+  if (bytes) *bytes = r.bytes;
+  if (truncated) *truncated = r.truncated ? 1 : 0;
+  if (truncated_at_us) *truncated_at_us = static_cast<double>(r.truncated_ps) / 1e6;
+  if (ok) return 0;
   if (errno == 0) errno = EIO;
   return -1;
 }

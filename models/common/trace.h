@@ -22,12 +22,34 @@ namespace nicsim {
  */
 class TraceWriter {
  public:
+  /* What is written: events that overlap [from_ps, to_ps) of simulated time,
+   * until the file would pass max_bytes (0: no limit). */
+  struct Limits {
+    uint64_t from_ps = 0;
+    uint64_t to_ps = UINT64_MAX;
+    uint64_t max_bytes = 0;
+  };
+  /* How a finished trace went. */
+  struct Report {
+    uint64_t bytes = 0;        /* written, the closing bracket included */
+    uint64_t events = 0;       /* events written (metadata not counted) */
+    bool truncated = false;    /* the size cap stopped it */
+    uint64_t truncated_ps = 0; /* the simulated time of the first event left out */
+  };
+
   /* The process's open trace, or nullptr. */
   static TraceWriter *global();
-  /* Opens path as the process's trace; false (errno set) if it cannot. */
+  /* Opens path as the process's trace (in place: for tests; the CLI writes
+   * through start_global with a temporary file it renames); false (errno
+   * set) if it cannot. */
   static bool open_global(const char *path);
   /* Finishes the JSON and closes the trace; true if all writes succeeded. */
   static bool close_global();
+  /* Starts the process's trace on f (not closed by the writer). */
+  static void start_global(std::FILE *f, const Limits &lim);
+  /* Finishes the JSON on f (flushed, not closed); true if every write
+   * succeeded (errno set otherwise). *r (if not NULL) says how it went. */
+  static bool finish_global(Report *r);
 
   /* A new track (Chrome "thread") named name; returns its id. */
   uint32_t track(const char *name);
@@ -42,10 +64,21 @@ class TraceWriter {
   void instant(uint32_t tid, const char *name, uint64_t ps);
 
  private:
-  explicit TraceWriter(std::FILE *f);
+  TraceWriter(std::FILE *f, bool owned, const Limits &lim);
+  /* True if an event over [start_ps, end_ps] is to be written; marks the
+   * trace truncated (and returns false) once the size cap is reached. */
+  bool want(uint64_t start_ps, uint64_t end_ps);
   void begin_event();
+  void put(const char *s);
+  void putf(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+  void put_us(uint64_t ps);
+  bool finish(Report *r);
 
   std::FILE *m_f;
+  bool m_owned;
+  Limits m_lim;
+  Report m_rep;
+  bool m_failed = false;
   bool m_first = true;
   uint32_t m_next_tid = 1;
 };
@@ -53,10 +86,13 @@ class TraceWriter {
 }  // namespace nicsim
 
 extern "C" {
-/* C entry points for the CLI (declared in src/sim/sim.h): open before
- * nicsim_simulate, close after it. 0 on success, -1 with errno set. */
+/* C entry points (declared in src/sim/sim.h, with struct nicsim_trace_opts
+ * and nicsim_trace_report): start/open before nicsim_simulate, finish/close
+ * after it. 0 on success, -1 with errno set. */
 int nicsim_trace_open(const char *path);
 int nicsim_trace_close(void);
+int nicsim_trace_start(std::FILE *f, double from_us, double to_us, uint64_t max_bytes);
+int nicsim_trace_finish(uint64_t *bytes, int *truncated, double *truncated_at_us);
 }
 
 #endif

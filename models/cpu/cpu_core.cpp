@@ -48,6 +48,14 @@ double op_user_copy_cycles(void *ctx, uint64_t dst, uint64_t src, uint64_t len) 
   return core(ctx)->user_copy_cycles(dst, src, len);
 }
 
+void op_exec(void *ctx, double instructions, double cycles, int bucket) {
+  core(ctx)->exec(instructions, cycles, bucket);
+}
+void op_read_headers(void *ctx, uint64_t pa, uint32_t len, unsigned misaligned) {
+  core(ctx)->read_headers(pa, len, misaligned);
+}
+double op_stream_read_cycles(void *ctx, uint64_t pa, uint64_t len) { return core(ctx)->stream_read_cycles(pa, len); }
+
 void op_iommu_map(void *ctx, uint64_t pa, uint64_t len, bool map) { core(ctx)->iommu_map(pa, len, map); }
 void op_spin(void *ctx, unsigned id, bool acquire) { core(ctx)->spin(id, acquire); }
 uint64_t op_now_ns(void *ctx) { return core(ctx)->local_time_ps() / 1000u; }
@@ -56,12 +64,14 @@ uint64_t op_now_ns(void *ctx) { return core(ctx)->local_time_ps() / 1000u; }
 const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                               op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                               op_user_copy_cycles,
-                              op_iommu_map, nullptr, op_now_ns};
+                              op_iommu_map, nullptr, op_now_ns,
+                              op_exec,      op_read_headers, op_stream_read_cycles};
 /* cpu.locking txq with several cores: the kernel's spinlocks spin. */
 const nk_platform_ops kOpsTxq = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                                  op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                                  op_user_copy_cycles,
-                                 op_iommu_map, op_spin, op_now_ns};
+                                 op_iommu_map, op_spin, op_now_ns,
+                                 op_exec,      op_read_headers, op_stream_read_cycles};
 
 }  // namespace
 
@@ -84,6 +94,10 @@ void CpuCore::Params::bind(ParamBinder &b) {
   b.key("cpu.msi_latency_ns", msi_latency_ps, Conv::NsToPs);
   b.key("cpu.wc_buffers", wc_buffers);
   b.key("cpu.wc_flush_cycles", wc_flush_cycles);
+  b.key("cpu.kernel_ipc", kernel_ipc);
+  b.key("cpu.out_of_order", out_of_order);
+  b.key("cpu.mlp_lines", mlp_lines);
+  b.key("cpu.unaligned_trap_cycles", unaligned_trap_cycles);
   memcpy.bind(b);
   stack.bind(b);
   app.bind(b);
@@ -722,6 +736,78 @@ void CpuCore::iommu_map(uint64_t pa, uint64_t len, bool map) {
 }
 
 void CpuCore::charge(double cycles) { spend(cycles); }
+
+/* ---- the network stack's own work (docs/host.md, "The stack") ----------------- */
+
+void CpuCore::exec(double instructions, double cycles, int bucket) {
+  /* Instruction counts are the kernel's code; the core's IPC on it makes
+   * them cycles (its hits included: misses are read_headers'). */
+  const double c = (instructions > 0 ? instructions / m_p.kernel_ipc : 0) + (cycles > 0 ? cycles : 0);
+  if (c > 0) spend(c, bucket);
+}
+
+void CpuCore::read_headers(uint64_t pa, uint32_t len, unsigned misaligned) {
+  if (len > 0 && check_range(pa, len, "header read")) {
+    /* Lines not in the data cache (the device wrote them and the driver
+     * invalidated them for DMA) come from DRAM. An in-order core stalls on
+     * each miss for the whole latency; an out-of-order one overlaps up to
+     * cpu.mlp_lines of them behind the first. */
+    uint64_t misses = 0, queue_ps = 0;
+    for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += m_cache.line_bytes()) {
+      if (m_mem.attr(a) != NK_MEM_CACHED) {
+        misses++; /* every read of uncached memory goes to memory */
+        queue_ps += m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes());
+        continue;
+      }
+      Cache::Line *l = m_cache.find(a);
+      if (l) {
+        m_cache.touch(l);
+        if (l->llc) { /* DDIO placed it in the LLC: the first touch brings it to the core */
+          count([](CpuCounters &c) { c.llc_hits++; });
+          spend(m_p.llc_hit_cycles);
+          l->llc = false;
+        }
+        continue;
+      }
+      count([](CpuCounters &c) { c.cache_misses++; });
+      misses++;
+      queue_ps += m_mem.cpu_dram_access(local_time_ps(), m_cache.line_bytes());
+      m_cache.fill(a, m_bytes);
+    }
+    if (misses) {
+      const double rounds =
+          m_p.out_of_order ? std::ceil(static_cast<double>(misses) / m_p.mlp_lines) : static_cast<double>(misses);
+      spend_ps(static_cast<uint64_t>(rounds * static_cast<double>(m_dram_ps)) + queue_ps);
+    }
+  }
+  /* A load the core cannot do unaligned traps, and firmware or the kernel
+   * emulates it (RISC-V: OpenSBI's misaligned load handler; MIPS: do_ade). */
+  if (misaligned && m_p.unaligned_trap_cycles > 0) {
+    count([misaligned](CpuCounters &c) { c.unaligned_traps += misaligned; });
+    spend(static_cast<double>(misaligned) * m_p.unaligned_trap_cycles);
+  }
+}
+
+double CpuCore::stream_read_cycles(uint64_t pa, uint64_t len) {
+  if (len == 0 || !check_range(pa, len, "copy source")) return 0;
+  uint64_t misses = 0;
+  for (uint64_t a = m_cache.line_base(pa); a < pa + len; a += m_cache.line_bytes()) {
+    if (m_mem.attr(a) != NK_MEM_CACHED) {
+      misses++;
+      continue;
+    }
+    if (Cache::Line *l = m_cache.find(a)) {
+      m_cache.touch(l);
+      continue;
+    }
+    count([](CpuCounters &c) { c.cache_misses++; });
+    misses++;
+    m_cache.fill(a, m_bytes);
+  }
+  /* A stream keeps cpu.mlp_lines misses in flight: each line costs at least
+   * the DRAM latency over that (in cycles). */
+  return static_cast<double>(misses) * static_cast<double>(m_dram_ps) / m_p.mlp_lines / m_ps_per_cycle;
+}
 
 void CpuCore::set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr) {
   if (!check_range(pa, len, "set_attr")) return;

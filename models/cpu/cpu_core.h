@@ -83,6 +83,10 @@ class CpuCore : public sc_core::sc_module {
     uint64_t msi_latency_ps = 0;       /* cpu.msi_latency_ns: ps */
     uint32_t wc_buffers = 10;          /* cpu.wc_buffers */
     double wc_flush_cycles = 10;       /* cpu.wc_flush_cycles: cycles */
+    double kernel_ipc = 2;             /* cpu.kernel_ipc: instructions per cycle of the kernel's own code */
+    bool out_of_order = true;          /* cpu.out_of_order: misses overlap (else each stalls in full) */
+    double mlp_lines = 10;             /* cpu.mlp_lines: misses a core keeps in flight */
+    double unaligned_trap_cycles = 0;  /* cpu.unaligned_trap_cycles: one trapped unaligned load, cycles */
     MemcpyParams memcpy;               /* cpu.kind, cpu.memcpy_* */
     /* Facts of other layers the host sees (src/sim fills them). */
     uint64_t uncached_load_ps = 100000; /* memory.uncached_load_ns: ps */
@@ -149,6 +153,18 @@ class CpuCore : public sc_core::sc_module {
   void barrier(nk_barrier b);
   /* Software work of `cycles` CPU cycles. */
   void charge(double cycles);
+  /* The stack's own code: `instructions` at cpu.kernel_ipc plus `cycles` of
+   * fixed work, self time of bucket (current one if negative): ops->exec. */
+  void exec(double instructions, double cycles, int bucket);
+  /* The stack's header loads over [pa, pa + len): missed lines stall the core
+   * as its kind does (cpu.out_of_order, cpu.mlp_lines), and `misaligned`
+   * loads trap on a core that cannot load unaligned (cpu.unaligned_trap_cycles):
+   * ops->read_headers. */
+  void read_headers(uint64_t pa, uint32_t len, unsigned misaligned);
+  /* Cycles to stream [pa, pa + len) from memory for a copy: its missed lines'
+   * DRAM latency over cpu.mlp_lines; the lines become resident, nothing is
+   * charged: ops->stream_read_cycles. */
+  double stream_read_cycles(uint64_t pa, uint64_t len);
   /* Memory attribute of [pa, pa + len) (bytes). */
   void set_attr(uint64_t pa, uint64_t len, nk_mem_attr attr);
   /* The stack hands the frame at pa (len bytes, no FCS) to the host sink. */

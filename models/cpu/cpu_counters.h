@@ -20,6 +20,7 @@ struct CpuCounters {
   uint64_t cache_lines = 0;     /* cache lines cleaned or invalidated */
   uint64_t cache_misses = 0;    /* cacheable loads and stores that missed the data cache */
   uint64_t llc_hits = 0;        /* first loads of lines a DDIO write placed in the LLC */
+  uint64_t unaligned_traps = 0; /* the stack's header loads that trapped unaligned (cpu.unaligned_trap_cycles) */
   uint64_t memcpy_bytes_aligned = 0;    /* memcpy bytes with (dst ^ src) & 7 == 0, B */
   uint64_t memcpy_bytes_misaligned = 0; /* memcpy bytes with (dst ^ src) & 7 != 0, B */
   uint64_t snoop_invalidates = 0; /* CPU cache lines a coherent DMA write invalidated */
@@ -33,7 +34,8 @@ struct CpuCounters {
   uint64_t softirqs = 0;        /* NET_RX softirq runs */
   uint64_t rx_frames = 0;       /* frames the host sink received intact */
   uint64_t rx_frame_bytes = 0;  /* their Ethernet bytes, FCS included, B */
-  uint64_t rx_goodput_bytes = 0; /* data frames' bytes (FCS included) by when the stack got them, B */
+  uint64_t rx_delivered_bytes = 0; /* data frames' bytes (FCS included) by when the stack got them, B */
+  uint64_t rx_goodput_bytes = 0;   /* their L4 payload bytes (what iperf counts), by the same time, B */
   uint64_t tx_frames = 0;       /* frames the host application handed to the driver */
   uint64_t tx_busy = 0;         /* NETDEV_TX_BUSY answers to the application */
   uint64_t tx_sndbuf_waits = 0; /* times the UDP sender slept on its socket send buffer */

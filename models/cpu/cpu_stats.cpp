@@ -102,9 +102,13 @@ const D kDecls[] = {
     D::stat("rx.mpps", "Mpkt/s", Kind::Real, "rx.pkts per second of window, in millions",
             [](const E &e) { return rx_pkts(e) / (e.win_ns() / 1000.0); }),
     D::stat("rx.goodput_gbps", "Gbit/s", Kind::Real,
-            "Frame bits (FCS included) of data frames the host stack received during the window, per second, "
-            "whenever they were sent: what iperf reports; below rx.gbps when a backlog grows",
+            "Payload bits (UDP or TCP payload, no headers) of data frames the host stack received during the window, "
+            "per second, whenever they were sent: what iperf reports; below rx.gbps when a backlog grows",
             [](const E &e) { return static_cast<double>(e.f.window.rx_goodput_bytes) * 8.0 / e.win_ns(); }),
+    D::stat("rx.delivered_gbps", "Gbit/s", Kind::Real,
+            "Frame bits (FCS included) of the data frames counted by rx.goodput_gbps, per second: the delivery-time "
+            "counterpart of rx.gbps",
+            [](const E &e) { return static_cast<double>(e.f.window.rx_delivered_bytes) * 8.0 / e.win_ns(); }),
     D::stat("rx.pkts", "frames", Kind::Count,
             "Frames sent in the window and delivered to the host stack (possibly during the drain); with rx.drops "
             "they add up to the frames offered in the window",
@@ -183,7 +187,7 @@ const D kDecls[] = {
             "traffic.protocol tcp: received segments GRO appended to a held packet of their flow",
             [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::gro_merged); }),
     D::stat("gro.flushes", "packets", Kind::Count,
-            "traffic.protocol tcp: packets GRO handed to the stack (one stack_rx charge each)",
+            "traffic.protocol tcp: packets GRO handed to the stack (each through the receive parts once)",
             [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::gro_flushes); }),
     /* Frames that reached the host: delivered, or discarded or held undelivered by its TCP receiver. */
     D::stat("total.rx.received", "frames", Kind::Count,

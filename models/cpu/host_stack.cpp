@@ -13,6 +13,8 @@
 namespace nicsim {
 
 namespace {
+/* Ethernet 14 + IPv4 20 + UDP 8 + FCS 4: a UDP frame's bytes that are not the datagram's payload. */
+constexpr uint64_t kUdpOverhead = 46;
 constexpr size_t kMaxFlows = 256; /* flows the host sink tracks */
 }  // namespace
 
@@ -131,8 +133,14 @@ void HostStack::host_rx(uint64_t pa, uint32_t len) {
   });
   /* ... and, as iperf reports it, by when the stack received it: under
    * overload a backlog built in the window but delivered in the drain does
-   * not count here. */
-  m_core.count([bytes](CpuCounters &c) { c.rx_goodput_bytes += bytes; });
+   * not count here. iperf counts the application's bytes: the L4 payload
+   * (frame less Ethernet, IP, UDP or TCP with timestamps, and FCS). */
+  const uint64_t hdrs = m_tcp ? NF_TCP_OVERHEAD : kUdpOverhead;
+  const uint64_t payload = bytes > hdrs ? bytes - hdrs : 0;
+  m_core.count([bytes, payload](CpuCounters &c) {
+    c.rx_delivered_bytes += bytes;
+    c.rx_goodput_bytes += payload;
+  });
 }
 
 void HostStack::tcp_ack_received(const nf_header &h, const nf_sack &sack) {

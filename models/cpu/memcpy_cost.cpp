@@ -5,7 +5,8 @@ namespace nicsim {
 
 void MemcpyParams::bind(ParamBinder &b) {
   b.key("cpu.kind", kind,
-        {{"x86", CpuKind::X86}, {"arm64", CpuKind::Arm64}, {"riscv", CpuKind::Riscv}, {"sparc", CpuKind::Sparc}});
+        {{"x86", CpuKind::X86}, {"arm64", CpuKind::Arm64}, {"riscv", CpuKind::Riscv}, {"sparc", CpuKind::Sparc},
+         {"mips", CpuKind::Mips}});
   b.key("cpu.memcpy_call_cycles", call_cycles);
   b.key("cpu.memcpy_cycles_per_byte", cycles_per_byte);
   b.key("cpu.memcpy_misaligned_cycles_per_byte", misaligned_cycles_per_byte);

@@ -12,7 +12,7 @@
 namespace nicsim {
 
 /* The CPU's instruction set (cpu.kind): which memcpy algorithm it runs. */
-enum class CpuKind : uint8_t { X86, Arm64, Riscv, Sparc };
+enum class CpuKind : uint8_t { X86, Arm64, Riscv, Sparc, Mips };
 
 /* The parameters the cost depends on (cpu.kind, cpu.memcpy_* keys), in cycles. */
 struct MemcpyParams {

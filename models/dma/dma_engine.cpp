@@ -35,7 +35,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
       m_mac(mac),
       m_socket(socket),
       m_clock(p.clock_mhz),
-      m_tags(p.max_read_reqs, p.rx_read_priority),
+      m_tags(p.max_read_reqs, p.rx_read_priority, p.read_reqs_per_channel),
       m_irq("irq", p.coal_frames, p.coal_usecs, socket, m_clock,
             [this](const std::string &m) { violation("%s (MSI)", m.c_str()); }, p.itr_usecs),
       m_spacing(p.desc_spacing) {
@@ -50,6 +50,13 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   const uint32_t rdb = codec.desc_bytes(), tdb = codec.tx_desc_bytes();
   if (std::max(rdb, tdb) > kMaxDescBytes) SC_REPORT_ERROR(this->name(), "descriptor too large");
   auto on_err = [this](const std::string &m) { violation("%s", m.c_str()); };
+  /* Every request of the engine passes the issue-rate limit, if one is set. */
+  const uint64_t issue_ps = static_cast<uint64_t>(std::llround(p.issue_ns * 1000.0));
+  auto make_xfer = [this, issue_ps](tlm::tlm_initiator_socket<> &s, const DmaXfer::ErrorFn &err) {
+    DmaXfer *x = new DmaXfer(s, m_clock, err);
+    if (issue_ps) x->set_issue_gate(&m_issue_next_ps, issue_ps);
+    return x;
+  };
   const uint32_t nvec = std::max(p.rx_queues, p.tx_queues);
   for (uint32_t v = 1; v < nvec; v++) {
     char iname[16];
@@ -64,8 +71,8 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   for (uint32_t q = 0; q < p.rx_queues; q++) {
     m_rx.emplace_back(new DescRing(p.desc_cache_entries));
     m_rx.back()->set_prefetch_threshold(p.prefetch_threshold);
-    m_rx_fetch_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
-    m_rx_data_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_rx_fetch_x.emplace_back(make_xfer(socket, on_err));
+    m_rx_data_x.emplace_back(make_xfer(socket, on_err));
     m_rx_fetch_buf.emplace_back(static_cast<size_t>(p.desc_fetch_max) * rdb);
     WbQueue &w = m_rx_wb[q];
     w.ring = m_rx[q].get();
@@ -78,8 +85,8 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   for (uint32_t q = 0; q < p.tx_queues; q++) {
     m_tx.emplace_back(new DescRing(p.desc_cache_entries));
     m_tx.back()->set_prefetch_threshold(p.prefetch_threshold);
-    m_tx_fetch_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
-    m_tx_wb_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_tx_fetch_x.emplace_back(make_xfer(socket, on_err));
+    m_tx_wb_x.emplace_back(make_xfer(socket, on_err));
     m_tx_fetch_buf.emplace_back(static_cast<size_t>(p.desc_fetch_max) * tdb);
     WbQueue &w = m_tx_wb[q];
     w.ring = m_tx[q].get();
@@ -114,7 +121,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
   SC_THREAD(tx_issue_thread);
   SC_THREAD(tx_retire_thread);
   for (uint32_t i = 0; i < p.max_read_reqs; i++) {
-    m_tx_read_x.emplace_back(new DmaXfer(socket, m_clock, on_err));
+    m_tx_read_x.emplace_back(make_xfer(socket, on_err));
     m_reader_wake.emplace_back(new sc_core::sc_event);
     char pname[32];
     std::snprintf(pname, sizeof pname, "tx_reader_%u", i);

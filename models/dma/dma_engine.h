@@ -68,6 +68,10 @@ class DmaEngine : public sc_core::sc_module {
     uint32_t prefetch_threshold = 0;  /* fetch while cached <= this; 0: whenever a batch fits */
     uint32_t max_read_reqs = 32;      /* outstanding read requests (tags) */
     bool rx_read_priority = true;     /* RX reads take free tags first; false: round robin */
+    uint32_t read_reqs_per_channel = 0; /* outstanding reads each channel may hold; 0: only the shared limit */
+    bool fetch_spaced_span = false;   /* spaced descriptors: one read spans several and their gaps */
+    bool prefetch_spaced = true;      /* spaced descriptors are prefetched; false: fetched when the cache is empty */
+    double issue_ns = 0;              /* least time between two DMA request starts of the engine, ns; 0: none */
     double itr_usecs = 0;             /* least time between MSIs, us; 0: no throttling */
     uint32_t coal_frames = 32;        /* COAL_FRAMES reset value, frames */
     double coal_usecs = 50;           /* COAL_USECS reset value, us */
@@ -362,6 +366,7 @@ class DmaEngine : public sc_core::sc_module {
   WaitedEvent m_tx_job_freed;
 
   Counters m_cnt;
+  uint64_t m_issue_next_ps = 0; /* issue-rate limit: the next request starts no earlier (Params::issue_ns) */
 };
 
 }  // namespace nicsim

@@ -135,17 +135,25 @@ void DmaEngine::fetch_loop(uint32_t q, bool rx) {
   const uint32_t enable = rx ? GN_CTRL_RX_EN : GN_CTRL_TX_EN;
   for (;;) {
     const uint32_t db = r.desc_bytes();
+    const uint32_t sp = r.spacing();
+    const bool packed = sp == db;
     uint32_t first = 0, n = 0;
-    if (!(m_ctrl & enable) ||
-        !r.plan_fetch(m_p.desc_fetch_max, r.spacing() == db, &first, &n)) {
+    /* Spaced descriptors (sp > db): one read each, or with fetch_spaced_span
+     * one read over several and their gaps; without prefetch_spaced only
+     * when the cache has none left (fetched on demand). */
+    if (!(m_ctrl & enable) || (!packed && !m_p.prefetch_spaced && !r.cache_empty()) ||
+        !r.plan_fetch(m_p.desc_fetch_max, packed || m_p.fetch_spaced_span, &first, &n)) {
       r.wait_fetch_kick();
       continue;
     }
+    const uint32_t stride = packed ? db : sp;
+    const uint32_t len = (n - 1) * stride + db;
+    if (buf.size() < len) buf.resize(len);
     uint32_t gen = r.generation();
     r.fetch_issued(n);
     m_tags.acquire(rx, q);
-    bool ok = x.read(r.slot_addr(first), buf.data(), n * db, DmaPurpose::DescFetch, 0);
-    m_tags.release();
+    bool ok = x.read(r.slot_addr(first), buf.data(), len, DmaPurpose::DescFetch, 0);
+    m_tags.release(rx);
     r.fetch_ended();
     m_cnt.desc_fetch_reqs++;
     if (!ok) {
@@ -156,7 +164,7 @@ void DmaEngine::fetch_loop(uint32_t q, bool rx) {
     m_cnt.desc_fetched += n;
     for (uint32_t i = 0; i < n; i++) {
       DmaDesc d;
-      const uint8_t *p = buf.data() + static_cast<size_t>(i) * db;
+      const uint8_t *p = buf.data() + static_cast<size_t>(i) * stride;
       if (rx) {
         m_codec.decode_rx(p, &d);
       } else {

@@ -106,7 +106,7 @@ void DmaEngine::tx_reader(uint32_t i) {
     x.set_arb_seq(static_cast<uint32_t>(m_job_started)); /* same-edge reads in job order */
     m_job_started++;
     bool ok = x.read(j.d.buf_addr, j.dst, j.d.len, DmaPurpose::Data, 0, j.start_ps, data_ro(j.d.buf_addr));
-    m_tags.release();
+    m_tags.release(false);
     if (!ok) {
       m_tx[j.q]->halt(); /* the job never completes: TX stops here */
       continue;

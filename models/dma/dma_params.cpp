@@ -21,6 +21,10 @@ void DmaEngine::Params::bind(ParamBinder &b) {
   b.key("nic.desc_prefetch_threshold", prefetch_threshold);
   b.key("nic.max_read_reqs", max_read_reqs);
   b.key("nic.dma_arbitration", rx_read_priority, {{"rx_priority", true}, {"round_robin", false}});
+  b.key("nic.read_reqs_per_channel", read_reqs_per_channel);
+  b.key("nic.desc_fetch_spaced", fetch_spaced_span, {{"single", false}, {"span", true}});
+  b.key("nic.desc_prefetch_spaced", prefetch_spaced);
+  b.key("nic.dma_issue_ns", issue_ns);
   b.key("nic.irq_itr_usecs", itr_usecs);
   b.key("nic.irq_coal_frames", coal_frames);
   b.key("nic.irq_coal_usecs", coal_usecs);

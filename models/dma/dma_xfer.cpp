@@ -30,6 +30,11 @@ uint64_t DmaXfer::prepare(tlm::tlm_command cmd, uint64_t addr, uint8_t *data, ui
                           DmaPurpose purpose, uint16_t queue, uint64_t start_ps, bool relaxed_ordering,
                           uint64_t now) {
   uint64_t start = m_clock.after_cycles(start_ps > now ? start_ps : now, 0);
+  if (m_issue_next) {
+    /* The engine issues at most one request per m_issue_ps. */
+    if (*m_issue_next > start) start = m_clock.after_cycles(*m_issue_next, 0);
+    *m_issue_next = start + m_issue_ps;
+  }
   tlm_prepare(m_gp, cmd, addr, data, len);
   m_ext->purpose = purpose;
   m_ext->queue = queue;

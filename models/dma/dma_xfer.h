@@ -73,6 +73,12 @@ class DmaXfer {
   /* read() and write() start through arbiter a with key (dma_arb_key): among
    * requests of the same edge they go in key order (nullptr: none, each at
    * its edge in the kernel's order). */
+  /* Issue-rate limit shared by the engine's requesters: each request starts
+   * no earlier than *next, which then moves interval_ps past its start. */
+  void set_issue_gate(uint64_t *next, uint64_t interval_ps) {
+    m_issue_next = next;
+    m_issue_ps = interval_ps;
+  }
   void set_arbiter(DmaArbiter *a, uint64_t key) {
     m_arb = a;
     m_arb_key = key;
@@ -102,6 +108,8 @@ class DmaXfer {
   TraceWriter *m_trace = nullptr;
   uint32_t m_trace_tid = 0;
   DmaArbiter *m_arb = nullptr;
+  uint64_t *m_issue_next = nullptr; /* shared issue-rate limit: next request starts no earlier, ps */
+  uint64_t m_issue_ps = 0;          /* least time between two request starts, ps */
   uint64_t m_arb_key = 0;
   sc_core::sc_event m_turn; /* the arbiter's release of this requester */
   /* write_nb_*: the link, the phase of the write in progress, its start, the link's state of it */

@@ -20,12 +20,13 @@ namespace nicsim {
 class ReadTagPool {
  public:
   /* tags: reads that may be outstanding at once; rx_priority: the policy. */
-  explicit ReadTagPool(uint32_t tags, bool rx_priority = true);
+  /* per_class: tags each class may hold at once (0: no limit but tags). */
+  explicit ReadTagPool(uint32_t tags, bool rx_priority = true, uint32_t per_class = 0);
   /* Blocks the calling thread until a tag is free for its class and queue
    * (< kMaxQueues) and takes it. */
   void acquire(bool rx, uint32_t queue = 0);
-  /* Returns a tag. */
-  void release();
+  /* Returns a tag of class rx. */
+  void release(bool rx);
   /* Tags in use. */
   uint32_t in_use() const { return m_tags - m_free; }
   /* Tags in total. */
@@ -40,6 +41,8 @@ class ReadTagPool {
   uint32_t m_tags;
   uint32_t m_free;
   bool m_rx_priority;
+  uint32_t m_per_class;
+  uint32_t m_held[2] = {0, 0}; /* tags held per class */
   uint32_t m_waiting[2] = {0, 0}; /* [0] RX, [1] TX */
   int m_last = 1;                 /* class served last */
   uint32_t m_waiting_q[2][kMaxQueues] = {}; /* waiting requesters per class and queue */

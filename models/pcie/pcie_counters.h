@@ -29,6 +29,7 @@ struct PcieDirCounters {
   uint64_t credit_stalls = 0; /* TLPs that waited for flow-control credits */
   uint64_t credit_stall_ps = 0; /* total wait for credits, ps */
   uint64_t ro_tlps = 0;       /* MWr TLPs carrying the Relaxed Ordering attribute */
+  uint64_t rc_busy_ps = 0;    /* up only, serialising root complex: time its commit chain was busy with strongly ordered lines, ps */
   uint64_t purpose_tlps[kDmaPurposes] = {};       /* TLPs by DmaPurpose */
   uint64_t purpose_wire_bytes[kDmaPurposes] = {}; /* wire bytes by DmaPurpose */
 };

@@ -78,6 +78,7 @@ PcieLink::~PcieLink() = default;
 PcieDirCounters PcieLink::up_counters() const {
   PcieDirCounters c = m_up.counters(now_ps());
   c.ro_tlps = m_up_ro_tlps;
+  c.rc_busy_ps = m_rc_busy_ps;
   return c;
 }
 PcieDirCounters PcieLink::down_counters() const { return m_down.counters(now_ps()); }
@@ -92,6 +93,8 @@ void PcieLink::add_stats(stats::Registry &r, bool by_purpose) {
     s.up = up_counters();
     s.down = down_counters();
     read_stats(s.rd);
+    s.partial_lines = partial_line_writes();
+    s.cold_reads = cold_reads();
     if (e == stats::Edge::Warmup) reset_outstanding_max();
   });
   r.add(kDmaPathStats, [this](DmaPathCounters &s, stats::Edge) { s = m_rd.dma; });
@@ -166,7 +169,9 @@ void PcieLink::up_leave() {
   }
 }
 
-uint64_t PcieLink::commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro) {
+uint64_t PcieLink::commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro, bool msi) {
+  /* A chipset-attached port: the write reaches the CPU's uncore one PCH/DMI hop after the root port. */
+  arrival_ps += m_p.pch_hop_ps;
   uint64_t c = arrival_ps;
   if (m_p.rc_serialize_writes) {
     /* A serialising root complex commits a posted write cache line by cache
@@ -176,6 +181,25 @@ uint64_t PcieLink::commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool
      * write waits for every earlier write, RO ones included. */
     const uint64_t lines = (addr + len - 1) / m_p.line_bytes - addr / m_p.line_bytes + 1;
     c = ro ? arrival_ps + m_p.rc_commit_ps : std::max(arrival_ps, m_last_commit_ps) + lines * m_p.rc_commit_ps;
+    if (!ro) m_rc_busy_ps += lines * m_p.rc_commit_ps;
+  }
+  /* A write that covers a cache line only in part needs the line's old
+   * contents: the root complex reads it for ownership and merges (Intel
+   * Optimization Manual §3.9; 82574 datasheet §7.1.7). A full line is
+   * simply overwritten. An MSI is no memory write: it merges nothing. */
+  const uint64_t L = m_p.line_bytes;
+  const bool head = addr % L != 0, tail = (addr + len) % L != 0;
+  const uint64_t partial =
+      msi ? 0 : lines_of(addr, len) == 1 ? ((head || tail) ? 1 : 0) : (head ? 1 : 0) + (tail ? 1 : 0);
+  m_partial_lines += partial;
+  if (m_p.rc_partial_ps) {
+    /* Writes leave the root complex in order (its queues are in commit
+     * order), RO ones and MSIs too: a merge in progress holds them all. */
+    c = std::max(c, m_partial_until_ps);
+    if (partial) {
+      c += partial * m_p.rc_partial_ps;
+      m_partial_until_ps = c;
+    }
   }
   m_last_commit_ps = std::max(m_last_commit_ps, c);
   return c;
@@ -223,7 +247,7 @@ TlpReservation PcieLink::post_tlp(uint64_t addr, const uint8_t *data, uint32_t n
   const bool ro = attrs.relaxed_ordering;
   const uint64_t now = kernel_now_ps(); /* notifications are relative to the kernel's time */
   const TlpReservation r = m_up.reserve(at_ps, m_fmt.wire_bytes(TlpKind::MemWrite, addr, n), n, purpose);
-  const uint64_t c = commit(r.arrival_ps, addr, n, ro);
+  const uint64_t c = commit(r.arrival_ps, addr, n, ro, purpose == DmaPurpose::Msi);
   if (ro) m_up_ro_tlps++;
   if (!m_fc_p.infinite()) {
     /* The root port frees the buffer once the write is committed, in order. */
@@ -361,7 +385,7 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const Tlp
     /* The root complex answers rd_latency after the MRd arrived, and not
      * before every earlier posted write is committed (a read must not pass
      * a posted write, §2.4.1). */
-    const uint64_t ready = std::max(r.arrival_ps + m_rd_latency_ps, m_last_commit_ps);
+    const uint64_t ready = std::max(r.arrival_ps + m_rd_latency_ps + 2 * m_p.pch_hop_ps, m_last_commit_ps);
     if (!m_fc_np.infinite()) m_fc_np.consume(1, 0, update_fc(kUpdateNp, ready));
     ack(m_down_dllps, m_down, r.arrival_ps);
     PendingRead pr;
@@ -407,7 +431,17 @@ void PcieLink::rc_process() {
     uint64_t mem_delay = 0;
     const bool ok =
         m_mem(mem, tlm::TLM_READ_COMMAND, r.addr, r.data, r.len, r.purpose, r.attrs, r.tag, &mem_delay);
-    const uint64_t data_ps = std::max(now + mem_delay, m_wr_mem_done_ps);
+    uint64_t data_ps = std::max(now + mem_delay, m_wr_mem_done_ps);
+    if (m_p.rc_cold_ps && m_llc_hit && !m_llc_hit(r.addr, r.len)) {
+      /* A miss in the last-level cache: the lines come from DRAM, once per
+       * request (its lines are fetched in parallel). */
+      m_cold_reads++;
+      data_ps += m_p.rc_cold_ps;
+    }
+    if (m_p.rc_cpl_line_ps) {
+      start_paced(r, ok, data_ps);
+      continue;
+    }
     if (data_ps <= now) {
       send_completions(r, ok);
       continue;
@@ -428,9 +462,14 @@ void PcieLink::rc_delayed() {
   const uint64_t now = now_ps();
   while (!m_rc_delayed.empty() && m_rc_delayed.front().at_ps <= now) {
     std::pop_heap(m_rc_delayed.begin(), m_rc_delayed.end());
-    const DelayedRead d = m_rc_delayed.back();
+    DelayedRead d = m_rc_delayed.back();
     m_rc_delayed.pop_back();
-    send_completions(d.r, d.ok);
+    if (!d.paced) {
+      send_completions(d.r, d.ok);
+    } else if (send_paced_chunk(d)) {
+      m_rc_delayed.push_back(d);
+      std::push_heap(m_rc_delayed.begin(), m_rc_delayed.end());
+    }
   }
   if (!m_rc_delayed.empty()) notify_at(m_rc_delayed_event, m_rc_delayed.front().at_ps);
 }
@@ -448,6 +487,10 @@ void PcieLink::send_completions(const PendingRead &r, bool ok) {
     last = cr.arrival_ps;
     c += cn;
   }
+  read_done(r, ok, last);
+}
+
+void PcieLink::read_done(const PendingRead &r, bool ok, uint64_t last) {
   TagRelease t;
   t.at_ps = last;
   t.tag = r.tag;
@@ -455,6 +498,46 @@ void PcieLink::send_completions(const PendingRead &r, bool ok) {
   notify_at(m_tag_event, last);
   m_rd.latency.add(last - r.issue_ps);
   r.ctx->part_done(ok, last);
+}
+
+void PcieLink::start_paced(const PendingRead &r, bool ok, uint64_t data_ps) {
+  /* The root complex produces a read's completion data one cache line per
+   * rc_cpl_line_ps: each CplD leaves once its lines are produced, so a long
+   * read's completions are paced and its latency grows with its size
+   * (pcie-bench, Neugebauer et al. 2018). The MRds of one device read are
+   * produced in turn; different reads in parallel (pcie-bench's many reads
+   * in flight reach 55.6 Gbit/s at 2 KiB, twice one read's rate). */
+  DelayedRead d;
+  d.r = r;
+  d.ok = ok;
+  d.paced = true;
+  d.off = 0;
+  d.cpl_start_ps = std::max(data_ps, r.ctx->cpl_free_ps);
+  r.ctx->cpl_free_ps = d.cpl_start_ps + lines_of(r.addr, r.len) * m_p.rc_cpl_line_ps;
+  const uint32_t cn = m_fmt.completion_chunk(r.addr, r.len);
+  d.at_ps = d.cpl_start_ps + lines_of(r.addr, cn) * m_p.rc_cpl_line_ps;
+  d.seq = m_rc_delayed_seq++;
+  m_rc_delayed.push_back(d);
+  std::push_heap(m_rc_delayed.begin(), m_rc_delayed.end());
+  notify_at(m_rc_delayed_event, m_rc_delayed.front().at_ps);
+}
+
+bool PcieLink::send_paced_chunk(DelayedRead &d) {
+  const PendingRead &r = d.r;
+  const uint32_t cn = m_fmt.completion_chunk(r.addr + d.off, r.len - d.off);
+  const TlpReservation cr =
+      m_down.reserve(now_ps(), m_fmt.wire_bytes(TlpKind::Completion, r.addr + d.off, cn), cn, r.purpose);
+  ack(m_up_dllps, m_up, cr.arrival_ps);
+  d.off += cn;
+  if (d.off >= r.len) {
+    read_done(r, d.ok, cr.arrival_ps);
+    return false;
+  }
+  const uint32_t next = m_fmt.completion_chunk(r.addr + d.off, r.len - d.off);
+  /* Lines are counted from the MRd's start, so a line two CplDs share is produced once. */
+  d.at_ps = d.cpl_start_ps + lines_of(r.addr, d.off + next) * m_p.rc_cpl_line_ps;
+  d.seq = m_rc_delayed_seq++;
+  return true;
 }
 
 void PcieLink::tag_release() {
@@ -617,8 +700,10 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
     const TlpReservation r = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemWrite, len), len, DmaPurpose::Mmio);
     ack(m_up_dllps, m_up, r.arrival_ps);
     const bool was_empty = m_down_q.empty();
-    m_down_q.push(r.arrival_ps, p.get_address(), p.get_data_ptr(), len, DmaPurpose::Mmio);
-    if (was_empty) m_down_event.notify(ps(r.arrival_ps - now));
+    /* Behind a PCH the write crossed DMI first: it reaches the device one hop later. */
+    const uint64_t at = r.arrival_ps + m_p.pch_hop_ps;
+    m_down_q.push(at, p.get_address(), p.get_data_ptr(), len, DmaPurpose::Mmio);
+    if (was_empty) m_down_event.notify(ps(at - now));
     p.set_response_status(tlm::TLM_OK_RESPONSE);
     return;
   }
@@ -629,7 +714,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   /* Non-posted: MRd down, the device answers, CplD up; the CPU waits throughout. */
   const TlpReservation rq = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemRead, 0), 0, DmaPurpose::Mmio);
   ack(m_up_dllps, m_up, rq.arrival_ps);
-  wait_until(rq.arrival_ps);
+  wait_until(rq.arrival_ps + m_p.pch_hop_ps);
   sc_time rd = sc_core::SC_ZERO_TIME;
   regs->b_transport(p, rd);
   if (rd != sc_core::SC_ZERO_TIME) wait(rd);
@@ -640,7 +725,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
       m_up.reserve(now_ps(), m_fmt.bar_wire_bytes(TlpKind::Completion, len), len, DmaPurpose::Mmio);
   ack(m_down_dllps, m_down, rc.arrival_ps);
   up_leave();
-  wait_until(rc.arrival_ps);
+  wait_until(rc.arrival_ps + m_p.pch_hop_ps);
 }
 
 }  // namespace nicsim

@@ -79,6 +79,15 @@ class PcieLink : public sc_core::sc_module {
   uint32_t outstanding() const { return m_outstanding; }
   /* Time (ps) at which the root complex has committed every posted write queued so far. */
   uint64_t last_commit_ps() const { return m_last_commit_ps; }
+  /* Cache lines that posted writes covered only in part (each a read-for-ownership and merge at the root complex). */
+  uint64_t partial_line_writes() const { return m_partial_lines; }
+  /* Read requests that missed the last-level cache (rc_cold_read_ns charged). */
+  uint64_t cold_reads() const { return m_cold_reads; }
+  /* Tells whether a device read of [addr, addr + len) finds its data in the
+   * last-level cache (warm) or goes to DRAM (cold: pcie.rc_cold_read_ns).
+   * Unset: every read is warm. Set before the run. */
+  using LlcHitFn = std::function<bool(uint64_t addr, uint32_t len)>;
+  void set_llc_hit_fn(LlcHitFn fn) { m_llc_hit = std::move(fn); }
   /* Earliest simulated time (ps) at which the root complex can next access
    * host memory (a queued write's commit, a queued read's answer, or a TLP
    * not yet sent: now + the link's latency); MSIs are such writes. */
@@ -158,6 +167,9 @@ class PcieLink : public sc_core::sc_module {
     uint64_t seq = 0; /* order among reads ready at the same time */
     PendingRead r;
     bool ok = true;
+    bool paced = false;    /* completion pacing: one CplD per wake-up, from offset off */
+    uint32_t off = 0;      /* paced: next completion's offset in the MRd */
+    uint64_t cpl_start_ps = 0; /* paced: when the root complex started producing its data */
     /* Later first, for the min-heap. */
     bool operator<(const DelayedRead &o) const { return at_ps != o.at_ps ? at_ps > o.at_ps : seq > o.seq; }
   };
@@ -184,6 +196,16 @@ class PcieLink : public sc_core::sc_module {
   void device_read(tlm::tlm_generic_payload &p, DmaPurpose purpose, const TlpAttrs &attrs);
   /* Sends the completions of MRd r (memory answered ok) from now on; frees its tag on arrival. */
   void send_completions(const PendingRead &r, bool ok);
+  /* Completion pacing: queues r's completions, each when the root complex has produced its lines (data ready at data_ps). */
+  void start_paced(const PendingRead &r, bool ok, uint64_t data_ps);
+  /* Paced: books the CplD at d.off now; returns false when it was the last. */
+  bool send_paced_chunk(DelayedRead &d);
+  /* The tag release, latency sample and split-read part of a read whose last CplD arrives at last_ps. */
+  void read_done(const PendingRead &r, bool ok, uint64_t last_ps);
+  /* Cache lines [addr, addr + len) touches. */
+  uint64_t lines_of(uint64_t addr, uint64_t len) const {
+    return (addr + len - 1) / m_p.line_bytes - addr / m_p.line_bytes + 1;
+  }
   void rc_delayed(); /* SC_METHOD: completions of MRds whose memory access took time */
   /* When the earliest strongly ordered posted write commits (m_up_q not empty), ps. */
   uint64_t so_due_ps() const;
@@ -208,7 +230,7 @@ class PcieLink : public sc_core::sc_module {
   void up_enter(FcCredits *fc, uint32_t hdr, uint32_t data);
   void up_leave();
   /* Commit time of a posted write of len bytes at addr arriving at arrival_ps. */
-  uint64_t commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro);
+  uint64_t commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro, bool msi);
   void outstanding_change(int delta);
   void wait_until(uint64_t t_ps);
   void violation(const std::string &msg);
@@ -237,6 +259,11 @@ class PcieLink : public sc_core::sc_module {
 
   /* Root complex. */
   uint64_t m_last_commit_ps = 0;
+  uint64_t m_rc_busy_ps = 0; /* PcieDirCounters::rc_busy_ps */
+  uint64_t m_partial_until_ps = 0; /* the last partial-line write's merge is done (later writes wait) */
+  uint64_t m_partial_lines = 0;    /* partly written lines so far */
+  uint64_t m_cold_reads = 0;       /* read requests that missed the LLC */
+  LlcHitFn m_llc_hit;
   TimeRing<PendingRead> m_rc_q;
   sc_core::sc_event m_rc_event;
   std::vector<DelayedRead> m_rc_delayed; /* min-heap by time: MRds whose memory returned a delay */

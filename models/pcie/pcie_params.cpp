@@ -27,6 +27,10 @@ void PcieParams::bind(ParamBinder &b) {
   b.key("pcie.rc_nph_credits", rc_nph_credits);
   b.key("pcie.rc_serialize_writes", rc_serialize_writes);
   b.key("pcie.rc_write_commit_ns", rc_commit_ps, Conv::NsToPs);
+  b.key("pcie.rc_partial_write_ns", rc_partial_ps, Conv::NsToPs);
+  b.key("pcie.rc_cpl_ns_per_line", rc_cpl_line_ps, Conv::NsToPs);
+  b.key("pcie.rc_cold_read_ns", rc_cold_ps, Conv::NsToPs);
+  b.key("pcie.pch_hop_ns", pch_hop_ps, Conv::NsToPs);
 }
 
 ParamCheck PcieParams::validate() const {

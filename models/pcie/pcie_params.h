@@ -35,6 +35,11 @@ struct PcieParams {
   /* Facts of the host, set by whoever builds the link (src/sim: memory.size_mb, cpu.cache_line_bytes): */
   uint64_t mem_size = 0;       /* bytes of host memory, [0, mem_size): what addr_bits applies to */
   uint32_t line_bytes = 64;    /* the host's cache line: the root complex's commit unit, bytes (power of two) */
+  /* The root complex's costs (pcie.rc_*, pcie.pch_hop_ns): */
+  uint64_t rc_partial_ps = 0;  /* read-for-ownership and merge of one partly written cache line, ps */
+  uint64_t rc_cpl_line_ps = 0; /* completion pacing: time to produce one line of completion data, ps; 0: unpaced */
+  uint64_t rc_cold_ps = 0;     /* extra for a read request that misses the LLC (DRAM), ps */
+  uint64_t pch_hop_ps = 0;     /* one-way PCH + DMI latency of a chipset-attached port, ps; 0: CPU root port */
 
   /* The pcie.* keys. */
   void bind(ParamBinder &b);

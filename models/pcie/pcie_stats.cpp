@@ -67,6 +67,19 @@ const D kDecls[] = {
             [](const E &e) { return e.b.rd.latency.quantile_ps_since(e.a.rd.latency, 0.5) / 1000.0; }),
     D::stat("pcie.rd_latency_ns.p99", "ns", Kind::Real, "99th percentile device read latency per MRd (within 1/128)",
             [](const E &e) { return e.b.rd.latency.quantile_ps_since(e.a.rd.latency, 0.99) / 1000.0; }),
+    /* The root complex (pcie.rc_*): reported only with a serialising root complex that was busy. */
+    D::extra("pcie.rc_util", "fraction", Kind::Real,
+             "Serialising root complex (pcie.rc_serialize_writes): busy fraction of its commit chain, strongly "
+             "ordered write lines one after another",
+             [](const E &e) { return e.delta(&S::up, &C::rc_busy_ps) / e.run.win_ps; },
+             [](const E &e) { return e.b.up.rc_busy_ps > 0; }),
+    D::extra("pcie.rc.partial_line_writes", "lines", Kind::Count,
+             "Cache lines that device posted writes covered only in part (a read-for-ownership and merge at the root "
+             "complex each, pcie.rc_partial_write_ns)",
+             stats::delta<&S::partial_lines>),
+    D::extra("pcie.rc.cold_reads", "requests", Kind::Count,
+             "Device read requests that missed the last-level cache (pcie.rc_cold_read_ns each)",
+             stats::delta<&S::cold_reads>),
 };
 
 }  // namespace

@@ -12,6 +12,8 @@ struct PcieSnapshot {
   PcieDirCounters up;   /* device to host */
   PcieDirCounters down; /* host to device */
   PcieReadStats rd;     /* the device's reads */
+  uint64_t partial_lines = 0; /* PcieLink::partial_line_writes() */
+  uint64_t cold_reads = 0;    /* PcieLink::cold_reads() */
 };
 
 /* The two directions' counters, for the per-purpose figures. */

@@ -1,6 +1,7 @@
 // dma_bench.cpp: the dma-bench initiator's threads, address walk and counters.
 #include "workload/dma_bench.h"
 
+#include <algorithm>
 #include <cinttypes>
 #include <cmath>
 #include <cstdio>
@@ -14,6 +15,8 @@ void DmaBenchParams::bind(ParamBinder &b) {
   b.key("workload.outstanding", outstanding);
   b.key("workload.window_bytes", window_bytes);
   b.key("workload.relaxed_ordering", relaxed_ordering);
+  b.key("workload.pattern", pattern, {{"seq", Seq}, {"random", Random}, {"page_stride", PageStride}});
+  b.key("workload.host_cache", host_warm, {{"warm", true}, {"cold", false}});
 }
 
 ParamCheck DmaBenchParams::validate() const {
@@ -46,6 +49,40 @@ DmaBench::DmaBench(sc_core::sc_module_name name, const DmaBenchParams &p)
   }
 }
 
+uint64_t DmaBench::next_offset() {
+  const uint64_t size = m_p.size_bytes;
+  switch (m_p.pattern) {
+    case DmaBenchParams::Random: {
+      /* pcie-bench's random pattern: a request-aligned offset drawn
+       * uniformly from the window (splitmix64, seeded by run.seed). */
+      uint64_t z = (m_rng += 0x9E3779B97F4A7C15ull) ^ (m_p.seed * 0xD1B54A32D192ED03ull);
+      z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+      z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+      z ^= z >> 31;
+      return (z % (m_p.window_bytes / size)) * size;
+    }
+    case DmaBenchParams::PageStride: {
+      /* One request per 4 KiB page in turn (a new IOTLB entry each), the
+       * offset within the page moving by one request per pass. */
+      constexpr uint64_t kPage = 4096;
+      const uint64_t pages = std::max<uint64_t>(1, m_p.window_bytes / kPage);
+      const uint64_t k = m_cursor++;
+      uint64_t in = ((k / pages) * size) % kPage;
+      if (in + size > kPage) in = 0;
+      const uint64_t off = (k % pages) * kPage + in;
+      return off + size <= m_p.window_bytes ? off : 0;
+    }
+    case DmaBenchParams::Seq:
+    default: {
+      /* The requests walk the window in order, wrapping where the next would not fit. */
+      if (m_cursor + size > m_p.window_bytes) m_cursor = 0;
+      const uint64_t off = m_cursor;
+      m_cursor += size;
+      return off;
+    }
+  }
+}
+
 void DmaBench::b_transport_regs(tlm::tlm_generic_payload &p, sc_core::sc_time &) {
   p.set_response_status(tlm::TLM_ADDRESS_ERROR_RESPONSE);
 }
@@ -56,10 +93,7 @@ void DmaBench::worker(uint32_t i) {
   for (;;) {
     const uint64_t t0 = sc_core::sc_time_stamp().value();
     if (t0 >= m_p.stop_ps) break;
-    /* The requests walk the window in order, wrapping where the next would not fit. */
-    if (m_cursor + m_p.size_bytes > m_p.window_bytes) m_cursor = 0;
-    const uint64_t addr = m_p.base_addr + m_cursor;
-    m_cursor += m_p.size_bytes;
+    const uint64_t addr = m_p.base_addr + next_offset();
     const bool read = m_p.op == DmaBenchParams::Read || (m_p.op == DmaBenchParams::ReadWrite && (m_seq & 1) == 0);
     m_seq++;
     tlm_prepare(gp, read ? tlm::TLM_READ_COMMAND : tlm::TLM_WRITE_COMMAND, addr, buf, m_p.size_bytes);

@@ -30,7 +30,11 @@ struct DmaBenchParams {
   uint64_t window_bytes = 4096; /* requests walk [base, base + window) */
   uint64_t base_addr = 0;       /* bus address of the window */
   bool relaxed_ordering = false; /* requests carry the RO attribute */
-  /* The run's window, set by whoever builds the bench (src/sim: run.*): */
+  enum Pattern { Seq, Random, PageStride } pattern = Seq; /* where requests go in the window */
+  bool host_warm = true;        /* the window's lines are in the LLC if it fits (pcie-bench's host-warm) */
+  /* Facts of other layers, set by whoever builds the bench (src/sim: memory.llc_mb, run.*): */
+  uint64_t llc_bytes = 0;       /* last-level cache size, bytes; 0: any window fits */
+  uint64_t seed = 1;            /* random pattern's stream */
   uint64_t warmup_ps = 0;       /* completions from here on are counted, ps */
   uint64_t stop_ps = 0;         /* no request starts at or after this, and completions after it are not counted, ps */
 
@@ -59,6 +63,8 @@ class DmaBench : public sc_core::sc_module {
 
   /* What completed in the window so far. */
   const DmaBenchCounters &counters() const { return m_cnt; }
+  /* pcie-bench's host cache state: true if a read of the window finds its lines in the LLC. */
+  bool llc_hit() const { return m_p.host_warm && (m_p.llc_bytes == 0 || m_p.window_bytes <= m_p.llc_bytes); }
   /* Threads that have stopped issuing (all of them: the bench is idle). */
   uint32_t stopped() const { return m_stopped; }
 
@@ -71,6 +77,9 @@ class DmaBench : public sc_core::sc_module {
 
   DmaBenchParams m_p;
   uint64_t m_cursor = 0;
+  uint64_t m_rng = 0; /* splitmix64 state of the random pattern */
+  /* The next request's offset in the window, by the pattern. */
+  uint64_t next_offset();
   uint64_t m_seq = 0;
   uint32_t m_stopped = 0;
   std::vector<std::vector<uint8_t>> m_bufs; /* one per thread */

@@ -1,6 +1,6 @@
 /* cmd_calibrate.c: `nicsim calibrate`: options, the output directory, and
  * the evaluator that runs a parameter vector's points through the sweep
- * runner (cli_sweep_exec, one child process per point, -j at a time); the
+ * runner (nicsim_study_sweep, one child process per point, -j at a time); the
  * engine is src/study/calib*.c (docs/calibration.md). */
 #define _XOPEN_SOURCE 700
 
@@ -60,8 +60,10 @@ void cli_help_calibrate(FILE *f) {
           "  DIR/evals/             each evaluation's sweep directory (for --resume)\n"
           "  stdout                 a summary\n"
           "\n"
-          "Exit status: 0 calibrated (whether or not it matches: read the report), 1 a\n"
-          "simulation failed, 2 bad input (the spec, refused with file:line:col).\n"
+          "Exit status: 0 calibrated (whether or not it matches: read the report; a\n"
+          "parameter vector whose simulation fails is no match, its failure in\n"
+          "evaluations.csv), 1 an evaluation crashed, 2 bad input (the spec, refused\n"
+          "with file:line:col).\n"
           "\n"
           "Example:\n"
           "  nicsim calibrate scenarios/calibration/haps-sender-cost.yaml -j 2 -o out/haps\n",
@@ -108,25 +110,28 @@ static void cli__eval_dir(const struct cli__calib *c, const struct cli_sets *set
   snprintf(buf, n, "%s/evals/e-%016llx", c->dir, (unsigned long long)h);
 }
 
-/* Starts the sweep of vector x in a child process running cli_sweep_exec. */
+/* Starts the sweep of vector x in a child process running nicsim_study_sweep. */
 static pid_t cli__start(const struct cli__calib *c, const struct nicsim_calib_spec *s,
                         const double *x, size_t jobs, size_t *only) {
   char store[64][NC_STR_MAX + 64], dir[NC_PATH_MAX + 64];
-  struct cli_sweep_opts o;
+  struct nicsim_sweep_opts o;
+  struct cli_sets sets = {0};
   pid_t pid;
   memset(&o, 0, sizeof o);
-  if (cli__vector_sets(s, x, store, &o.sets) != 0) {
-    cli_sets_free(&o.sets);
+  if (cli__vector_sets(s, x, store, &sets) != 0) {
+    cli_sets_free(&sets);
     return -1;
   }
-  cli__eval_dir(c, &o.sets, dir, sizeof dir);
+  cli__eval_dir(c, &sets, dir, sizeof dir);
   fflush(stdout);
   fflush(stderr);
   pid = fork();
   if (pid != 0) {
-    cli_sets_free(&o.sets);
+    cli_sets_free(&sets);
     return pid;
   }
+  o.sets = sets.v;
+  o.nsets = sets.n;
   o.path = s->scenario_path;
   o.builtin = s->scenario_builtin;
   o.outdir = dir;
@@ -138,12 +143,14 @@ static pid_t cli__start(const struct cli__calib *c, const struct nicsim_calib_sp
   for (size_t j = 0; j < s->npoints; j++) only[j] = s->points[j] < 0 ? 0 : (size_t)s->points[j];
   o.only = only;
   o.nonly = s->npoints;
-  _exit(cli_sweep_exec(&o, NULL, 0));
+  _exit(nicsim_study_sweep(&o, NULL, 0));
 }
 
-/* Reads vector x's point files into values (nmeas). */
+/* Reads vector x's point files into values (nmeas). why NULL: every point
+ * file must be there; else the sweep failed (exit 1), and why gets the
+ * first point whose simulation failed (its values stay NaN). */
 static int cli__collect(struct cli__calib *c, const struct nicsim_calib_spec *s, const double *x,
-                        double *values) {
+                        double *values, char *why_failed) {
   char store[64][NC_STR_MAX + 64], dir[NC_PATH_MAX + 64], path[NC_PATH_MAX + 400], why[1024];
   struct cli_sets sets = {0};
   size_t np = nc_scenario_npoints(s->scen) ? nc_scenario_npoints(s->scen) : 1;
@@ -155,9 +162,14 @@ static int cli__collect(struct cli__calib *c, const struct nicsim_calib_spec *s,
   for (size_t j = 0; j < s->npoints; j++) {
     size_t idx = s->points[j] < 0 ? 0 : (size_t)s->points[j];
     const char *label = s->points[j] < 0 ? "" : nc_scenario_point_label(s->scen, idx);
-    cli_point_file(dir, idx, cli_point_digits(np), label, path, sizeof path);
+    ns_point_file(dir, idx, ns_point_digits(np), label, path, sizeof path);
     if (nicsim_point_json_read(path, c->cfg, c->res, NULL, why, sizeof why) != 0) {
-      fprintf(stderr, "nicsim calibrate: cannot read back %s\n", why);
+      if (why_failed != NULL) {
+        snprintf(why_failed, NICSIM_CALIB_WHY_MAX, "point %s: its simulation failed",
+                 label[0] ? label : "(the scenario's one point)");
+        return 0;
+      }
+      ns_eprintf("nicsim calibrate: cannot read back %s\n", why);
       return CLI_EXIT_USAGE;
     }
     for (size_t i = 0; i < s->nmeas; i++)
@@ -183,7 +195,7 @@ static void cli__note(struct cli__calib *c, const struct nicsim_calib_spec *s, c
 /* The evaluator (struct nicsim_calib_evaluator): up to jobs simulations at a
  * time, as concurrent sweeps of one vector each. */
 static int cli__eval(void *ctx, const struct nicsim_calib_spec *s, const double *xs, size_t nvec,
-                     double *values) {
+                     double *values, char (*why)[NICSIM_CALIB_WHY_MAX]) {
   struct cli__calib *c = ctx;
   size_t k = nvec < c->jobs ? nvec : c->jobs, per = c->jobs / (k ? k : 1), next = 0, running = 0;
   pid_t *pids = calloc(k ? k : 1, sizeof *pids);
@@ -226,19 +238,32 @@ static int cli__eval(void *ctx, const struct nicsim_calib_spec *s, const double 
       if (pids[slot] != done) continue;
       pids[slot] = 0;
       running--;
+      size_t v = slot_vec[slot];
+      /* A simulation that fails (exit 1) at these values is no match (a
+       * penalty in the fit and evaluations.csv), not the end of the
+       * calibration; anything else (bad input, a crash) is. */
+      bool sim_failed = WIFEXITED(w) && WEXITSTATUS(w) == CLI_EXIT_SIM;
       if (!WIFEXITED(w) || WEXITSTATUS(w) != 0) {
-        int st = WIFEXITED(w) ? WEXITSTATUS(w) : CLI_EXIT_SIM;
         char a[NC_STR_MAX + 64];
         fprintf(stderr, "nicsim calibrate: the evaluation at");
         for (size_t q = 0; q < s->nfree; q++) {
-          nicsim_calib_assignment(&s->free[q], xs[slot_vec[slot] * s->nfree + q], a, sizeof a);
+          nicsim_calib_assignment(&s->free[q], xs[v * s->nfree + q], a, sizeof a);
           fprintf(stderr, " %s", a);
         }
-        fprintf(stderr, " failed (see above)\n");
-        if (status == 0) status = st == CLI_EXIT_USAGE ? CLI_EXIT_USAGE : CLI_EXIT_SIM;
-      } else if (status == 0) {
-        status = cli__collect(c, s, &xs[slot_vec[slot] * s->nfree],
-                              &values[slot_vec[slot] * s->nmeas]);
+        fprintf(stderr, sim_failed ? " failed (see above); it counts as no match\n"
+                                   : " failed (see above)\n");
+      }
+      if (status != 0) continue;
+      if (sim_failed) {
+        status = cli__collect(c, s, &xs[v * s->nfree], &values[v * s->nmeas], why[v]);
+        if (status == 0 && !why[v][0])
+          snprintf(why[v], NICSIM_CALIB_WHY_MAX, "its simulation failed");
+      } else if (!WIFEXITED(w)) {
+        status = CLI_EXIT_SIM; /* a crash */
+      } else if (WEXITSTATUS(w) != 0) {
+        status = CLI_EXIT_USAGE;
+      } else {
+        status = cli__collect(c, s, &xs[v * s->nfree], &values[v * s->nmeas], NULL);
       }
     }
   }
@@ -250,30 +275,69 @@ static int cli__eval(void *ctx, const struct nicsim_calib_spec *s, const double 
 
 /* Renders one plot (nicsim_calib_render_fn). */
 static int cli__render(void *ctx, const char *plotdir, const char *name) {
-  return cli_gnuplot("calibrate", plotdir, name, *(const bool *)ctx);
+  return ns_gnuplot("calibrate", plotdir, name, *(const bool *)ctx);
 }
 
-/* Removes DIR/evals: every e-* sweep directory and the identity file. */
-static void cli__clear_evals(const char *dir) {
+/* Removes DIR/evals: every e-* sweep directory and the identity file. Each
+ * sweep directory is removed only under its lock (ns_sweepdir_lock, as a
+ * sweep takes it): one in use by a running sweep is left whole and the
+ * removal fails (CLI_EXIT_USAGE, the lock's holder named); else 0. */
+static int cli__clear_evals(const char *dir) {
   char path[NC_PATH_MAX + 300];
   DIR *d;
   struct dirent *e;
+  int status = 0, lock;
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((d = opendir(path)) == NULL) return;
+  if ((d = opendir(path)) == NULL) return 0;
   while ((e = readdir(d)) != NULL) {
     if (strncmp(e->d_name, "e-", 2) != 0) continue;
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
-    cli_sweepdir_clear(path);
+    if (ns_sweepdir_lock("calibrate", path, &lock) != 0) {
+      status = CLI_EXIT_USAGE;
+      continue;
+    }
+    ns_sweepdir_clear(path);
     snprintf(path, sizeof path, "%s/evals/%s/sweep.json", dir, e->d_name);
     unlink(path);
     snprintf(path, sizeof path, "%s/evals/%s/points", dir, e->d_name);
     rmdir(path);
+    snprintf(path, sizeof path, "%s/evals/%s/.nicsim.lock", dir, e->d_name);
+    unlink(path);
+    ns_sweepdir_unlock(lock);
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
     rmdir(path);
   }
   closedir(d);
+  if (status != 0) return status;
   snprintf(path, sizeof path, "%s/evals/identity", dir);
   unlink(path);
+  return 0;
+}
+
+/* Refuses (exit 2) an output of the calibration that is, by file identity,
+ * one of its inputs: the spec, the scenario, its platform files (issue 23,
+ * #6). The outputs are those nicsim_calib_write and cli__claim write. */
+static int cli__check_outputs(const char *dir, const struct nicsim_calib_spec *s) {
+  static const char *const top[] = {"calibration.json", "calibrated.yaml", "evaluations.csv",
+                                    "report.md",        "report.html",     "evals/identity"};
+  static const char *const ext[] = {"dat", "gp", "svg", "png"};
+  char out[NC_PATH_MAX + 400];
+  size_t i, k, e;
+  for (i = 0; i < sizeof top / sizeof *top + 2 + s->nfree; i++)
+    for (e = 0; e < (i < sizeof top / sizeof *top ? 1 : sizeof ext / sizeof *ext); e++) {
+      k = i - sizeof top / sizeof *top;
+      if (i < sizeof top / sizeof *top)
+        snprintf(out, sizeof out, "%s/%s", dir, top[i]);
+      else if (k < 2)
+        snprintf(out, sizeof out, "%s/plots/%s.%s", dir, k == 0 ? "fit" : "sensitivity", ext[e]);
+      else
+        snprintf(out, sizeof out, "%s/plots/profile-%s.%s", dir, s->free[k - 2].key->path, ext[e]);
+      if (ns_check_not_file("calibrate", "the output", out, s->file_dev, s->file_ino, "the spec",
+                             s->file) != 0 ||
+          ns_check_not_input("calibrate", "the output", out, s->scen) != 0)
+        return CLI_EXIT_USAGE;
+    }
+  return 0;
 }
 
 /* Emits the identity file's text (nicsim_emit_fn). */
@@ -311,12 +375,12 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
     }
     fprintf(stderr, "nicsim calibrate: --force: removing another spec's evaluations from %s/evals\n",
             dir);
-    cli__clear_evals(dir);
+    if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE;
   } else if (have[0] && !resume) {
-    cli__clear_evals(dir); /* the same spec again: evaluate afresh */
+    if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE; /* the same spec again: afresh */
   }
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((rc = cli_mkdir_p(path)) < 0) {
+  if ((rc = ns_mkdir_p(path)) < 0) {
     fprintf(stderr, "nicsim calibrate: cannot create %s: %s\n", path, strerror(-rc));
     return CLI_EXIT_USAGE;
   }
@@ -328,18 +392,12 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
   return 0;
 }
 
-/* Prints text with any control character as '?'. */
-static void cli__term(const char *s) {
-  for (; *s; s++) putchar((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s);
-}
-
-/* The summary on stdout. */
+/* The summary on stdout (texts of the spec escaped by ns_printf). */
 static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_calib_result *r,
                          const char *dir) {
   char name[NC_STR_MAX + 100], v[NC_STR_MAX + 64];
-  printf("Calibration  ");
-  cli__term(s->name);
-  printf("\nFit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations\n",
+  ns_printf("Calibration  %s\n", s->name);
+  printf("Fit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations\n",
          r->converged ? "converged" : "NOT converged", r->chi2, s->ncal, s->ncal == 1 ? "" : "s",
          r->evaluations);
   if (isfinite(r->cond))
@@ -350,8 +408,8 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
   for (size_t k = 0; k < s->nfree; k++) {
     const struct nicsim_calib_profile *p = &r->prof[k];
     nicsim_calib_assignment(&s->free[k], r->x[k], v, sizeof v);
-    printf("Parameter    %-40s %s", v, r->identifiable[k] ? "identifiable" : "NOT identifiable: ");
-    if (!r->identifiable[k]) cli__term(r->reason[k]);
+    ns_printf("Parameter    %-40s %s%s", v, r->identifiable[k] ? "identifiable" : "NOT identifiable: ",
+               r->identifiable[k] ? "" : r->reason[k]);
     printf("\n             chi2 within 1 of its minimum from %s%.4g to %s%.4g%s%s\n",
            p->lo_bound ? "<= " : "", p->lo, p->hi_bound ? ">= " : "", p->hi,
            r->at_bound[k] ? (r->at_bound[k] < 0 ? "; at its min" : "; at its max") : "",
@@ -361,7 +419,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     const struct nicsim_calib_meas *m = &s->meas[i];
     nicsim_calib_meas_name(m, name, sizeof name);
     printf("%-12s ", i < s->ncal ? "Calibrate" : "Validate");
-    printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
+    ns_printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
            i < s->ncal ? "simulated" : "predicted", r->sim[i],
            m->value != 0 ? 100 * (r->sim[i] - m->value) / fabs(m->value) : NAN);
   }
@@ -369,14 +427,14 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     const struct nicsim_calib_fold *f = &r->folds[j];
     nicsim_calib_meas_name(&s->meas[j], name, sizeof name);
     if (f->skipped)
-      printf("CV           %-44s skipped (fewer other measurements than free parameters)\n", name);
+      ns_printf("CV           %-44s skipped (fewer other measurements than free parameters)\n", name);
     else
-      printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
+      ns_printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
              s->meas[j].value, f->predicted,
              s->meas[j].value != 0 ? 100 * (f->predicted - s->meas[j].value) / fabs(s->meas[j].value)
                                    : NAN);
   }
-  printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
+  ns_printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
 }
 
 /* nicsim calibrate. */
@@ -390,7 +448,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   struct nicsim_calib_result *res = NULL;
   struct nc_error err;
   struct cli__calib c;
-  int opt, status = CLI_EXIT_OK, rc;
+  int opt, status = CLI_EXIT_OK, rc, lock = -1;
 
   memset(&c, 0, sizeof c);
   cli_args_init(&a, argc, argv, 0);
@@ -451,12 +509,17 @@ int cli_cmd_calibrate(int argc, char **argv) {
   }
   if (outdir == NULL) {
     char safe[128];
-    cli_sanitise(spec->name, safe, sizeof safe);
+    ns_sanitise(spec->name, safe, sizeof safe);
     snprintf(dirbuf, sizeof dirbuf, "nicsim-out/calibrate-%s", safe);
     outdir = dirbuf;
   }
   nicsim_calib_spec_identity(spec, NICSIM_VERSION, identity, sizeof identity);
-  if ((status = cli__claim(outdir, identity, resume, force)) != 0) goto out;
+  /* The output directory is owned as a sweep's is: one calibration (or
+   * sweep) at a time; its outputs never replace an input. */
+  if ((status = cli__check_outputs(outdir, spec)) != 0 ||
+      (status = ns_sweepdir_lock("calibrate", outdir, &lock)) != 0 ||
+      (status = cli__claim(outdir, identity, resume, force)) != 0)
+    goto out;
   c.dir = outdir;
   c.jobs = jobs;
   c.resume = resume;
@@ -480,6 +543,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
   }
   cli__summary(spec, res, outdir);
 out:
+  if (lock >= 0) ns_sweepdir_unlock(lock);
   free(c.cfg);
   free(c.res);
   nicsim_calib_result_free(res);

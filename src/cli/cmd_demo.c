@@ -1,5 +1,6 @@
 /* cmd_demo.c: `nicsim demo`: the built-in demo sweep (scenarios/demo-sweep.yaml),
- * then its plots and design-review report, in one command. */
+ * then its plots and design-review report, in one command (nicsim_study_sweep
+ * and nicsim_study_report). */
 #define _XOPEN_SOURCE 700
 
 #include <stdlib.h>
@@ -40,11 +41,10 @@ void cli_help_demo(FILE *f) {
 /* nicsim demo. */
 int cli_cmd_demo(int argc, char **argv) {
   struct cli_args a;
-  struct cli_sweep_opts o;
+  struct nicsim_sweep_opts o;
   char dir[NC_PATH_MAX];
   int opt, status;
-  long j;
-  char *end;
+  int64_t j;
 
   memset(&o, 0, sizeof(o));
   o.path = "scenarios/demo-sweep.yaml";
@@ -64,8 +64,7 @@ int cli_cmd_demo(int argc, char **argv) {
       o.outdir = a.arg;
       break;
     case OPT_JOBS:
-      j = strtol(a.arg, &end, 10);
-      if (end == a.arg || *end != '\0' || j < 1 || j > 4096)
+      if (nc_int_parse(a.arg, 1, 4096, &j) != 0)
         return cli_usage_error("demo", "-j expects a number of processes from 1 to 4096, got '%s'",
                                a.arg);
       o.jobs = (size_t)j;
@@ -81,11 +80,11 @@ int cli_cmd_demo(int argc, char **argv) {
       return CLI_EXIT_OK;
     }
   }
-  status = cli_sweep_exec(&o, dir, sizeof(dir));
+  status = nicsim_study_sweep(&o, dir, sizeof(dir));
   if (status != CLI_EXIT_OK)
     return status;
-  if ((status = cli_report_dir("demo", dir, NULL, true, o.quiet)) != 0)
+  if ((status = nicsim_study_report("demo", dir, NULL, true, o.quiet)) != 0)
     return status;
-  printf("\nReport: %s/report.html (and report.md); plots in %s/plots/\n", dir, dir);
+  ns_printf("\nReport: %s/report.html (and report.md); plots in %s/plots/\n", dir, dir);
   return CLI_EXIT_OK;
 }

@@ -1,19 +1,40 @@
 /* cmd_run.c: `nicsim run`: simulate one point of a scenario in this process,
  * print the summary table on stdout, and write JSON/CSV files if asked. */
 #include <errno.h>
+#include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "cli/cli.h"
+#include "results/escape.h"
 #include "results/output.h"
 #include "sim/sim.h"
 
-enum { OPT_SET = 1, OPT_POINT, OPT_JSON, OPT_CSV, OPT_TRACE, OPT_QUIET, OPT_HELP, OPT_OVERLAY };
+enum {
+  OPT_SET = 1,
+  OPT_POINT,
+  OPT_JSON,
+  OPT_CSV,
+  OPT_TRACE,
+  OPT_TRACE_MAX,
+  OPT_TRACE_FROM,
+  OPT_TRACE_TO,
+  OPT_QUIET,
+  OPT_HELP,
+  OPT_OVERLAY
+};
+
+/* The default size cap of --trace, in MiB (docs/cli.md). */
+#define CLI_TRACE_MAX_MB_DEFAULT 256
+#define CLI_TRACE_MAX_MB_LIMIT 1048576
 
 static const struct cli_opt cli__run_opts[] = {
     {"set", 's', true, OPT_SET},     {"point", 'p', true, OPT_POINT},
     {"json", 0, true, OPT_JSON},     {"csv", 0, true, OPT_CSV},
-    {"trace", 0, true, OPT_TRACE},   {"overlay", 'O', true, OPT_OVERLAY},
+    {"trace", 0, true, OPT_TRACE},   {"trace-max-mb", 0, true, OPT_TRACE_MAX},
+    {"trace-from-us", 0, true, OPT_TRACE_FROM}, {"trace-to-us", 0, true, OPT_TRACE_TO},
+    {"overlay", 'O', true, OPT_OVERLAY},
     {"quiet", 'q', false, OPT_QUIET}, {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
 };
@@ -40,10 +61,17 @@ void cli_help_run(FILE *f) {
           "      --trace FILE     Write a timeline of the run (descriptor fetches, data\n"
           "                       DMA, write-backs, interrupts) as Chrome/Perfetto\n"
           "                       trace-event JSON; open it in ui.perfetto.dev\n"
+          "      --trace-max-mb N Stop tracing before the file passes N MiB (default %d,\n"
+          "                       0: no cap); the trace then ends with a note\n"
+          "      --trace-from-us T, --trace-to-us T\n"
+          "                       Trace only events overlapping [T_from, T_to) us of\n"
+          "                       simulated time (default: the whole run)\n"
           "  -q, --quiet          No progress note on stderr\n"
           "  -h, --help           Show this help\n"
           "\n"
-          "Files are replaced atomically (a failed write leaves the old file intact);\n"
+          "Files (the trace too) are replaced atomically: a failed write leaves the old file\n"
+          "intact, and a failing output does not keep the others from being written.\n"
+          "An output may not be an input (the scenario, a platform file).\n"
           "a symlink is written through, a device or FIFO (/dev/stdout) in place.\n"
           "Outputs are checked before simulating; two options naming one file is an error.\n"
           "Exit status: 0 success, 1 simulation error, 2 bad input.\n"
@@ -52,16 +80,18 @@ void cli_help_run(FILE *f) {
           "  nicsim run\n"
           "  nicsim run my-sweep.yaml --point after --json after.json\n"
           "  nicsim run my.yaml --set traffic.frame_bytes=64 --set run.duration_us=500 -q\n",
-          cli_synopsis("run"));
+          cli_synopsis("run"), CLI_TRACE_MAX_MB_DEFAULT);
 }
 
 /* Lists the labels of a scenario's sweep points on stderr. */
 static void cli__list_points(const struct nc_scenario *s) {
   size_t n = nc_scenario_npoints(s), i;
 
-  fprintf(stderr, "  the points are:");
-  for (i = 0; i < n; i++)
-    fprintf(stderr, "%s %s", i ? "," : "", nc_scenario_point_label(s, i));
+  ns_eprintf("  the points are:");
+  for (i = 0; i < n; i++) {
+    fputs(i ? ", " : " ", stderr);
+    nicsim_put_term(stderr, nc_scenario_point_label(s, i));
+  }
   fputc('\n', stderr);
 }
 
@@ -76,7 +106,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
   if (json != NULL) {
     rc = nicsim_json_write(json, NICSIM_VERSION, cfg, res);
     if (rc < 0) {
-      fprintf(stderr, "nicsim run: cannot write %s: %s\n", json, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", json, strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -85,11 +115,52 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
       keys[nkeys++] = nc_scenario_swept_key(s, i);
     rc = nicsim_csv_write(csv, keys, nkeys, &pt, 1);
     if (rc < 0) {
-      fprintf(stderr, "nicsim run: cannot write %s: %s\n", csv, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", csv, strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
   return status;
+}
+
+/* Parses a time in microseconds (>= 0, finite). 0 or -1. */
+static int cli_parse_us(const char *s, double *out) {
+  char *end = NULL;
+  double v;
+
+  errno = 0;
+  v = strtod(s, &end);
+  if (end == s || *end != '\0' || errno != 0 || !isfinite(v) || v < 0)
+    return -1;
+  *out = v;
+  return 0;
+}
+
+/* Finishes the trace and renames it into place; reports a failure or a cut
+ * trace on stderr. CLI_EXIT_OK, or CLI_EXIT_USAGE if the trace was lost (the
+ * old file, if any, is then left as it was). */
+static int cli__run_trace_end(const char *trace, struct nicsim_atomic *ta, int max_mb) {
+  uint64_t bytes = 0;
+  int truncated = 0, rc;
+  double cut_us = 0;
+
+  if (nicsim_trace_finish(&bytes, &truncated, &cut_us) != 0) {
+    rc = -errno;
+    nicsim_atomic_abort(ta);
+  } else {
+    rc = nicsim_atomic_commit(ta);
+  }
+  if (rc < 0) {
+    ns_eprintf("nicsim run: cannot write trace %s: %s (any earlier file there is kept)\n",
+            trace, strerror(-rc));
+    return CLI_EXIT_USAGE;
+  }
+  if (truncated)
+    ns_eprintf(
+            "nicsim run: warning: trace %s reached its size cap of %d MiB at %.3f us of "
+            "simulated time; later events are not in it\n"
+            "  hint: trace a window (--trace-from-us, --trace-to-us) or raise --trace-max-mb\n",
+            trace, max_mb, cut_us);
+  return CLI_EXIT_OK;
 }
 
 /* nicsim run: simulate one point in this process. */
@@ -97,7 +168,13 @@ int cli_cmd_run(int argc, char **argv) {
   struct cli_args a;
   struct cli_sets sets = {0}, overlays = {0};
   const char *path = NULL, *point = NULL, *json = NULL, *csv = NULL, *trace = NULL;
-  bool quiet = false;
+  const char *trace_opt = NULL;
+  int64_t trace_mb = CLI_TRACE_MAX_MB_DEFAULT;
+  double trace_from = 0, trace_to = 0;
+  bool quiet = false, trace_window = false;
+  struct nicsim_atomic ta;
+  bool trace_open = false;
+  int out_status = CLI_EXIT_OK;
   struct nc_scenario *scen = NULL;
   struct nicsim_config *cfg = NULL;
   struct nicsim_results *res = NULL;
@@ -139,6 +216,26 @@ int cli_cmd_run(int argc, char **argv) {
     case OPT_TRACE:
       trace = a.arg;
       break;
+    case OPT_TRACE_MAX:
+      trace_opt = "--trace-max-mb";
+      if (nc_int_parse(a.arg, 0, CLI_TRACE_MAX_MB_LIMIT, &trace_mb) != 0) {
+        status = cli_usage_error("run", "--trace-max-mb '%s': expected a whole number of MiB "
+                                        "from 0 (no cap) to %d",
+                                 a.arg, CLI_TRACE_MAX_MB_LIMIT);
+        goto out;
+      }
+      break;
+    case OPT_TRACE_FROM:
+    case OPT_TRACE_TO:
+      trace_opt = opt == OPT_TRACE_FROM ? "--trace-from-us" : "--trace-to-us";
+      trace_window = true;
+      if (cli_parse_us(a.arg, opt == OPT_TRACE_FROM ? &trace_from : &trace_to) != 0) {
+        status = cli_usage_error("run", "%s '%s': expected a time in microseconds of simulated "
+                                        "time, a number >= 0 such as 200 or 1e3",
+                                 trace_opt, a.arg);
+        goto out;
+      }
+      break;
     case OPT_QUIET:
       quiet = true;
       break;
@@ -155,17 +252,29 @@ int cli_cmd_run(int argc, char **argv) {
       (status = cli_check_distinct_outputs("run", "--json", json, "--trace", trace)) != 0 ||
       (status = cli_check_distinct_outputs("run", "--csv", csv, "--trace", trace)) != 0)
     goto out;
+  if (trace == NULL && trace_opt != NULL) {
+    status = cli_usage_error("run", "%s needs --trace FILE", trace_opt);
+    goto out;
+  }
+  if (trace_window && trace_to > 0 && trace_to <= trace_from) {
+    status = cli_usage_error("run", "--trace-to-us must be above --trace-from-us");
+    goto out;
+  }
 
-  if ((status = cli_load_overlaid("run", path, &overlays, &scen)) != 0)
+  if ((status = ns_load_overlaid("run", path, overlays.v, overlays.n, &scen)) != 0)
+    goto out;
+  if ((status = ns_check_not_input("run", "--json", json, scen)) != 0 ||
+      (status = ns_check_not_input("run", "--csv", csv, scen)) != 0 ||
+      (status = ns_check_not_input("run", "--trace", trace, scen)) != 0)
     goto out;
   if (point != NULL) {
     idx = nc_scenario_find_point(scen, point);
     if (idx < 0) {
       if (nc_scenario_npoints(scen) == 0) {
-        fprintf(stderr, "nicsim run: --point %s: %s has no sweep points\n", point,
+        ns_eprintf("nicsim run: --point %s: %s has no sweep points\n", point,
                 path ? path : "the built-in scenario");
       } else {
-        fprintf(stderr, "nicsim run: --point %s: no such point in %s\n", point,
+        ns_eprintf("nicsim run: --point %s: no such point in %s\n", point,
                 path ? path : "the built-in scenario");
         cli__list_points(scen);
       }
@@ -176,54 +285,70 @@ int cli_cmd_run(int argc, char **argv) {
   cfg = calloc(1, sizeof(*cfg));
   res = calloc(1, sizeof(*res));
   if (cfg == NULL || res == NULL) {
-    fprintf(stderr, "nicsim run: out of memory\n");
+    ns_eprintf("nicsim run: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }
-  if ((status = cli_resolve(scen, idx, &sets, cfg)) != 0)
+  if ((status = ns_resolve(scen, idx, sets.v, sets.n, cfg)) != 0)
     goto out;
 
   if (!quiet) {
-    char dur[32], drain[32];
+    char dur[32], drain[32], name[4 * NC_STR_MAX], label[4 * NC_STR_MAX];
     nicsim_format_real(cfg->run.duration_us, dur, sizeof(dur));
     nicsim_format_real(cfg->run.drain_us, drain, sizeof(drain));
-    fprintf(stderr, "nicsim: simulating %s (%s%s): %s us of traffic + %s us drain",
-            cfg->name[0] ? cfg->name : "unnamed scenario", idx >= 0 ? "point " : "base point",
-            idx >= 0 ? cfg->label : "", dur, drain);
+    ns_eprintf("nicsim: simulating %s (%s%s): %s us of traffic + %s us drain",
+            cfg->name[0] ? nicsim_term_text(cfg->name, name, sizeof(name)) : "unnamed scenario",
+            idx >= 0 ? "point " : "base point",
+            idx >= 0 ? nicsim_term_text(cfg->label, label, sizeof(label)) : "", dur, drain);
     if (idx < 0 && nc_scenario_npoints(scen) > 0)
-      fprintf(stderr, "; its sweep of %zu points is not run (see --point, 'nicsim sweep')",
+      ns_eprintf("; its sweep of %zu points is not run (see --point, 'nicsim sweep')",
               nc_scenario_npoints(scen));
     fputs("\n", stderr);
   }
   nicsim_results_init(res);
   memset(&serr, 0, sizeof(serr));
   fflush(stdout);
-  if (trace != NULL && nicsim_trace_open(trace) != 0) {
-    fprintf(stderr, "nicsim run: cannot write trace %s: %s\n", trace, strerror(errno));
-    status = CLI_EXIT_USAGE;
-    goto out;
-  }
-  int sim_rc = nicsim_simulate(cfg, res, &serr, 0);
-  /* The trace is closed (and kept) even after a simulation error: it shows
-   * what led up to the violation. */
-  if (trace != NULL && nicsim_trace_close() != 0) {
-    fprintf(stderr, "nicsim run: cannot finish trace %s: %s\n", trace, strerror(errno));
-    if (sim_rc == 0) {
+  /* The trace goes to a temporary file beside its target, renamed when the
+   * run is over (even a failed one: it shows what led to the error). */
+  if (trace != NULL) {
+    int rc = nicsim_atomic_open(trace, &ta);
+    if (rc < 0) {
+      ns_eprintf("nicsim run: cannot write trace %s: %s\n", trace, strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }
+    trace_open = true;
+    nicsim_trace_start(ta.f, trace_from, trace_to, (uint64_t)trace_mb << 20);
   }
+  int sim_rc = nicsim_simulate(cfg, res, &serr, 0);
+  if (trace != NULL)
+    out_status = cli__run_trace_end(trace, &ta, (int)trace_mb);
+  trace_open = false;
   if (sim_rc != 0) {
-    cli_format_sim_error(&serr, msg, sizeof(msg));
-    fprintf(stderr, "nicsim run: %s\n", msg);
+    ns_format_sim_error(&serr, msg, sizeof(msg));
+    ns_eprintf("nicsim run: %s\n", msg);
     status = CLI_EXIT_SIM;
     goto out;
   }
+  {
+    double ext;
+    if (nicsim_results_get(res, "sim.drain_extended_us", &ext))
+      ns_eprintf(
+              "nicsim run: note: run.drain_us = %g was too short for this configuration; the "
+              "drain was extended by %.0f us (metric sim.drain_extended_us)\n"
+              "  hint: set run.drain_us to at least %.0f to drain within it\n",
+              cfg->run.drain_us, ext, ceil(cfg->run.drain_us + ext));
+  }
+  /* One output failing (a full disk) does not lose the others. */
   nicsim_summary_print(stdout, cfg, res);
   fflush(stdout);
   status = cli__run_write(json, csv, scen, cfg, res);
+  if (status == CLI_EXIT_OK)
+    status = out_status;
 
 out:
+  if (trace_open)
+    nicsim_atomic_abort(&ta);
   free(res);
   free(cfg);
   if (scen != NULL)

@@ -43,16 +43,16 @@ static int cli__validate_one(const char *path, const struct cli_sets *sets,
   size_t n, i;
   int status;
 
-  if ((status = cli_load_overlaid("validate", path, overlays, &scen)) != 0)
+  if ((status = ns_load_overlaid("validate", path, overlays->v, overlays->n, &scen)) != 0)
     return status;
-  status = cli_check_plots(scen);
+  status = ns_check_plots(scen);
   if (status == 0)
-    status = cli_resolve(scen, -1, sets, cfg);
+    status = ns_resolve(scen, -1, sets->v, sets->n, cfg);
   n = nc_scenario_npoints(scen);
   for (i = 0; status == 0 && i < n; i++)
-    status = cli_resolve(scen, (long)i, sets, cfg);
+    status = ns_resolve(scen, (long)i, sets->v, sets->n, cfg);
   if (status == 0)
-    printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
+    ns_printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
   nc_scenario_free(scen);
   return status;
 }
@@ -69,7 +69,7 @@ int cli_cmd_validate(int argc, char **argv) {
   files = calloc((size_t)argc + 1, sizeof(*files));
   cfg = calloc(1, sizeof(*cfg));
   if (files == NULL || cfg == NULL) {
-    fprintf(stderr, "nicsim validate: out of memory\n");
+    ns_eprintf("nicsim validate: out of memory\n");
     status = CLI_EXIT_USAGE;
     goto out;
   }

@@ -1,5 +1,6 @@
-/* common.c: helpers the nicsim commands share: usage errors, --set, loading
- * and resolving scenarios with their diagnostics, output paths. */
+/* common.c: helpers the nicsim commands share: usage errors, --set, output
+ * paths. Loading and resolving scenarios are the study library's
+ * (src/study/common.c). */
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
@@ -10,15 +11,13 @@
 #include <unistd.h>
 
 #include "cli/cli.h"
-#include "config/sweep.h"
-#include "drivers/driver.h"
 
 /* The usage synopsis of a command (NULL: of nicsim itself). */
 const char *cli_synopsis(const char *cmd) {
   if (cmd == NULL)
     return "usage: nicsim [--help | --version] <command> [options]\n"
            "       commands: run, validate, sweep, merge, plot, report, demo, regress, bench, "
-           "calibrate, help";
+           "calibrate, platforms, config, help";
   if (strcmp(cmd, "run") == 0)
     return "usage: nicsim run [SCENARIO.yaml] [--set KEY=VALUE]... [--overlay FILE]...\n"
            "                  [--point LABEL] [--json FILE] [--csv FILE] [--trace FILE] [-q]";
@@ -42,6 +41,11 @@ const char *cli_synopsis(const char *cmd) {
   if (strcmp(cmd, "calibrate") == 0)
     return "usage: nicsim calibrate SPEC.yaml [-o DIR] [-j N] [--cv] [--resume] [--force]\n"
            "                        [--no-plots] [-q]";
+  if (strcmp(cmd, "platforms") == 0)
+    return "usage: nicsim platforms";
+  if (strcmp(cmd, "config") == 0)
+    return "usage: nicsim config [SCENARIO.yaml] [--set KEY=VALUE]... [--overlay FILE]...\n"
+           "                     [--point LABEL] [--changed]";
   return "usage: nicsim <command> [options]";
 }
 
@@ -49,12 +53,12 @@ const char *cli_synopsis(const char *cmd) {
 int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_list ap;
 
-  fprintf(stderr, "nicsim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
+  ns_eprintf("nicsim%s%s: ", cmd ? " " : "", cmd ? cmd : "");
   va_start(ap, fmt);
-  vfprintf(stderr, fmt, ap);
+  ns_veprintf(fmt, ap);
   va_end(ap);
-  fprintf(stderr, "\n%s\nRun 'nicsim%s%s --help' for all options.\n", cli_synopsis(cmd),
-          cmd ? " " : "", cmd ? cmd : "");
+  ns_eprintf("\n%s\nRun 'nicsim%s%s --help' for all options.\n", cli_synopsis(cmd),
+              cmd ? " " : "", cmd ? cmd : "");
   return CLI_EXIT_USAGE;
 }
 
@@ -66,7 +70,7 @@ static int cli__list_push(struct cli_sets *s, const char *cmd, const char *arg) 
     size_t cap = s->cap ? 2 * s->cap : 8;
     v = realloc(s->v, cap * sizeof(*v));
     if (v == NULL) {
-      fprintf(stderr, "nicsim %s: out of memory\n", cmd);
+      ns_eprintf("nicsim %s: out of memory\n", cmd);
       return CLI_EXIT_USAGE;
     }
     s->v = v;
@@ -99,147 +103,11 @@ void cli_sets_free(struct cli_sets *s) {
   memset(s, 0, sizeof(*s));
 }
 
-/* Loads a scenario, printing any error. */
-int cli_load(const char *path, struct nc_scenario **out) {
-  struct nc_error err;
-
-  memset(&err, 0, sizeof(err));
-  if (nc_scenario_load(path, out, &err) != 0) {
-    nc_error_print(&err, stderr);
-    return CLI_EXIT_USAGE;
-  }
-  return 0;
-}
-
-/* Loads a scenario and adds the overlay files, printing any error; warns of
- * an overlay that sets a swept key. */
-int cli_load_overlaid(const char *cmd, const char *path, const struct cli_sets *overlays,
-                      struct nc_scenario **out) {
-  struct nc_error err;
-  size_t i, k;
-  int status;
-
-  if ((status = cli_load(path, out)) != 0)
-    return status;
-  for (i = 0; overlays != NULL && i < overlays->n; i++) {
-    memset(&err, 0, sizeof(err));
-    if (nc_scenario_add_overlay(*out, overlays->v[i], &err) != 0) {
-      nc_error_print(&err, stderr);
-      nc_scenario_free(*out);
-      *out = NULL;
-      return CLI_EXIT_USAGE;
-    }
-    for (k = 0; k < nc_scenario_nswept(*out); k++) {
-      const struct nc_key *key = nc_key_find(nc_scenario_swept_key(*out, k));
-      if (key != NULL && nc_scenario_overlay_sets(*out, i, key))
-        fprintf(stderr, "nicsim %s: warning: overlay %s sets the swept key %s in every point\n",
-                cmd, overlays->v[i], key->path);
-    }
-  }
-  return 0;
-}
-
-/* Resolves one point and checks it against its driver's rules, printing any error. */
-int cli_resolve(const struct nc_scenario *s, long point, const struct cli_sets *sets,
-                struct nicsim_config *out) {
-  struct nc_error err;
-
-  memset(&err, 0, sizeof(err));
-  if (nc_scenario_resolve(s, point, sets->v, sets->n, out, &err) != 0 ||
-      nicsim_check_config(out, &err) != 0) {
-    nc_error_print(&err, stderr);
-    return CLI_EXIT_USAGE;
-  }
-  return 0;
-}
-
-/* Checks that every metric the scenario's plots name exists (the loader
- * cannot: metrics are not config), printing the first unknown one. */
-int cli_check_plots(const struct nc_scenario *s) {
-  size_t i, q;
-
-  for (i = 0; i < nc_scenario_nplots(s); i++) {
-    const struct nc_plot *pl = nc_scenario_plot(s, i);
-    for (q = 0; q < pl->ny; q++) {
-      const char *near;
-      if (nicsim_metric_find(pl->y[q]) >= 0 || nicsim_metric_is_extra_name(pl->y[q]))
-        continue;
-      fprintf(stderr, "%s:%d:%d: error: plot '%s': unknown metric '%s'\n", pl->y_at[q].file,
-              pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
-      if ((near = nicsim_metric_suggest(pl->y[q])) != NULL)
-        fprintf(stderr, "  hint: did you mean '%s'? y names metrics of docs/metrics.md\n", near);
-      else
-        fprintf(stderr, "  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, "
-                        "irq.per_sec\n");
-      return CLI_EXIT_USAGE;
-    }
-  }
-  return 0;
-}
-
 /* Checks, before simulating, that an output file can be written at path. */
 int cli_check_output_path(const char *cmd, const char *what, const char *path) {
-  char real[NC_PATH_MAX], dir[NC_PATH_MAX];
-  const char *base;
-  struct stat st;
-  int mode;
-
   if (path[0] == '\0')
     return cli_usage_error(cmd, "%s needs a file name", what);
-  mode = nicsim_output_target(path, real, sizeof(real));
-  if (mode >= 0 && path[strlen(path) - 1] == '/') {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: a file name cannot end in '/'\n", cmd, path,
-            what);
-    return CLI_EXIT_USAGE;
-  }
-  if (mode == -EISDIR) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: Is a directory\n", cmd, path, what);
-    return CLI_EXIT_USAGE;
-  }
-  if (mode == -EINVAL) {
-    fprintf(stderr,
-            "nicsim %s: %s: cannot write %s: %s is neither a regular file, a FIFO nor a "
-            "character device\n  hint: give a file name (or /dev/stdout)\n",
-            cmd, path, what, real);
-    return CLI_EXIT_USAGE;
-  }
-  if (mode < 0) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: %s\n", cmd, path, what, strerror(-mode));
-    return CLI_EXIT_USAGE;
-  }
-  if (mode == NICSIM_OUT_STREAM) {
-    /* Written in place: it must open for writing (checked without opening,
-     * which would end a FIFO reader's input). */
-    if (access(real, W_OK) != 0) {
-      fprintf(stderr, "nicsim %s: %s: cannot write %s: %s: %s\n", cmd, path, what, real,
-              strerror(errno));
-      return CLI_EXIT_USAGE;
-    }
-    return 0;
-  }
-  /* Replaced via a temporary beside it: its directory must take new files. */
-  if (nicsim_path_split(real, dir, sizeof(dir), &base) != 0) {
-    fprintf(stderr, "nicsim %s: %s: path too long\n", cmd, path);
-    return CLI_EXIT_USAGE;
-  }
-  if (stat(dir, &st) != 0) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: directory %s: %s\n", cmd, path, what, dir,
-            strerror(errno));
-    return CLI_EXIT_USAGE;
-  }
-  if (!S_ISDIR(st.st_mode)) {
-    fprintf(stderr, "nicsim %s: %s: cannot write %s: %s is not a directory\n", cmd, path, what,
-            dir);
-    return CLI_EXIT_USAGE;
-  }
-  if (access(dir, W_OK | X_OK) != 0) {
-    fprintf(stderr,
-            "nicsim %s: %s: cannot write %s: directory %s: %s\n"
-            "  hint: write it somewhere you may create files, or fix the permissions of %s\n",
-            cmd, path, what, dir, strerror(errno), dir);
-    return CLI_EXIT_USAGE;
-  }
-  return 0;
+  return ns_check_output_path(cmd, what, path);
 }
 
 /* Splits a resolved output path into the stat of its directory and its name. */
@@ -285,67 +153,4 @@ int cli_check_distinct_outputs(const char *cmd, const char *what1, const char *p
                          "%s and %s name the same file (%s%s%s): one would overwrite the other",
                          what1, what2, path1, strcmp(path1, path2) == 0 ? "" : " and ",
                          strcmp(path1, path2) == 0 ? "" : path2);
-}
-
-/* Creates a directory and its missing parents. */
-int cli_mkdir_p(const char *path) {
-  char buf[NC_PATH_MAX];
-  size_t len = strlen(path), i;
-  struct stat st;
-
-  if (len == 0)
-    return -ENOENT;
-  if (len >= sizeof(buf))
-    return -ENAMETOOLONG;
-  memcpy(buf, path, len + 1);
-  for (i = 1; i <= len; i++) {
-    if (buf[i] != '/' && buf[i] != '\0')
-      continue;
-    buf[i] = '\0';
-    if (mkdir(buf, 0777) != 0) {
-      int e = errno;
-      if (e != EEXIST)
-        return -e;
-      if (stat(buf, &st) != 0)
-        return -errno;
-      if (!S_ISDIR(st.st_mode))
-        return -ENOTDIR;
-    }
-    if (i < len)
-      buf[i] = '/';
-  }
-  return 0;
-}
-
-/* Makes a string safe as part of a file name. */
-void cli_sanitise(const char *s, char *buf, size_t n) {
-  size_t o = 0;
-
-  if (n == 0)
-    return;
-  if (s[0] == '\0')
-    s = "point";
-  for (; *s && o + 1 < n; s++) {
-    char c = *s;
-    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-                c == '.' || c == '_' || c == '+' || c == '-';
-    buf[o++] = keep ? c : '_';
-  }
-  buf[o] = '\0';
-  /* Never a hidden file or "..": a leading dot becomes '_'. */
-  if (buf[0] == '.')
-    buf[0] = '_';
-}
-
-/* Formats a simulation error for a human. */
-void cli_format_sim_error(const struct nicsim_sim_error *e, char *buf, size_t n) {
-  char comp[sizeof(e->component) + 1], msg[sizeof(e->msg) + 1];
-
-  /* The struct may come from a child process: never trust its terminators. */
-  memcpy(comp, e->component, sizeof(e->component));
-  comp[sizeof(e->component)] = '\0';
-  memcpy(msg, e->msg, sizeof(e->msg));
-  msg[sizeof(e->msg)] = '\0';
-  snprintf(buf, n, "simulation error in %s at %.3f ns: %s", comp[0] ? comp : "(unknown component)",
-           e->time_ns, msg[0] ? msg : "(no message)");
 }

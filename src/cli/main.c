@@ -34,6 +34,9 @@ static const struct cli_command cli__commands[] = {
      "Measure simulation speed: standard workloads and the bare SystemC kernel"},
     {"calibrate", cli_cmd_calibrate, cli_help_calibrate,
      "Fit a platform's unknowns to a board's measurements, then predict others"},
+    {"platforms", cli_cmd_platforms, cli_help_platforms, "List the built-in platforms, a line each"},
+    {"config", cli_cmd_config, cli_help_config,
+     "Print a point's resolved configuration with the origin of each value"},
 };
 #define CLI__NCOMMANDS (sizeof(cli__commands) / sizeof(cli__commands[0]))
 
@@ -79,7 +82,7 @@ static const struct cli_command *cli__find(const char *name) {
  * pipe) is an error, not a silent success. Returns the exit status. */
 static int cli__flush_stdout(int status) {
   if (fflush(stdout) != 0 || ferror(stdout)) {
-    fprintf(stderr, "nicsim: cannot write to standard output: %s\n", strerror(errno));
+    ns_eprintf("nicsim: cannot write to standard output: %s\n", strerror(errno));
     return status == CLI_EXIT_OK ? CLI_EXIT_USAGE : status;
   }
   return status;

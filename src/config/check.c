@@ -101,6 +101,51 @@ static int check_mac_rules(const struct nicsim_config *c, struct nc_error *err) 
   return 0;
 }
 
+/* The drain against the timers that hold a burst's last frames (the NIC's
+ * coalescing and ITR timers, stmmac's TX coalescing timer): a cross-layer
+ * rule (run, nic, driver); part of nc_config_check. */
+static int check_drain_rules(const struct nicsim_config *c, struct nc_error *err) {
+  char hint[512], a[48], b[48];
+
+  /* The drain: past run.drain_us the run goes on while frames are in flight,
+   * up to NC_DRAIN_EXTENSION (docs/config.md). A timer that holds the last
+   * frames longer than the drain and its extension together would make the
+   * run fail after simulating it all: refuse it now, saying what it needs. */
+  if (c->workload.kind == NC_WORKLOAD_NIC) {
+    struct {
+      enum nc_key_id id;
+      double us;
+    } timers[3];
+    size_t nt = 0;
+    if (c->nic.family != NC_NIC_STMMAC && c->nic.irq_coal_frames > 1)
+      timers[nt].id = NC_KEY_nic_irq_coal_usecs, timers[nt++].us = c->nic.irq_coal_usecs;
+    timers[nt].id = NC_KEY_nic_irq_itr_usecs, timers[nt++].us = c->nic.irq_itr_usecs;
+    if (c->driver.name == NC_DRIVER_STMMAC)
+      timers[nt].id = NC_KEY_driver_tx_coal_timer_us, timers[nt++].us = c->driver.tx_coal_timer_us;
+    const double limit = nc_drain_limit_us(c->run.drain_us);
+    for (size_t i = 0; i < nt; i++) {
+      if (timers[i].us <= limit) continue;
+      const enum nc_key_id ids[] = {NC_KEY_run_drain_us, timers[i].id};
+      nc__real_format(c->run.drain_us, a, sizeof a);
+      nc__real_format(timers[i].us, b, sizeof b);
+      nc__fmt(hint, sizeof hint, "set run.drain_us to at least %.0f, or a shorter %s",
+              ceil(timers[i].us), nc_keys()[timers[i].id].path);
+      return fail(c, nc_config_blame(c, ids, 2), err, hint,
+                  "run.drain_us = %s is too short: %s = %s us can hold the last frames that long "
+                  "after the traffic stops, beyond the drain's automatic extension (to %.0f us: "
+                  "10 x run.drain_us, at least 10 ms more)",
+                  a, nc_keys()[timers[i].id].path, b, limit);
+    }
+  }
+  return 0;
+}
+
+/* The longest drain a run may take; see config.h. */
+double nc_drain_limit_us(double drain_us) {
+  const double extra = 10 * drain_us > NC_DRAIN_EXTENSION_MIN_US ? 10 * drain_us : NC_DRAIN_EXTENSION_MIN_US;
+  return drain_us + extra;
+}
+
 /* Checks cross-key rules; see config.h. */
 int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
   struct nc_error dummy;
@@ -194,6 +239,7 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
 
   /* The MAC's rules on what it derives from the traffic. */
   if (check_mac_rules(c, err) != 0) return -1;
+  if (check_drain_rules(c, err) != 0) return -1;
 
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {

@@ -100,6 +100,16 @@ const struct nc_key *nc_keys(void);
 const struct nc_key *nc_key_find(const char *path);
 /* The known key nearest to a misspelt path (edit distance), or NULL if none is close. */
 const struct nc_key *nc_key_suggest(const char *path);
+/* For a key nicsim no longer has (section.name), what replaced it: a hint for the
+ * error that rejects it, or NULL if path never was a key. */
+const char *nc_key_removed_hint(const char *path);
+
+/* Parses s as a whole integer (decimal, or hex like 0x40, optional sign; no
+ * spaces, no leading zeros, no fraction or exponent) in [lo, hi], as the
+ * config's INT keys are, without going through a double. 0 with *out set,
+ * 1 if s is not an integer, 2 if it is out of [lo, hi] (or of int64). The
+ * CLI parses its counts (-j, --shard, --packets, ...) with it. */
+int nc_int_parse(const char *s, int64_t lo, int64_t hi, int64_t *out);
 
 /* ---- errors --------------------------------------------------------------- */
 
@@ -138,6 +148,12 @@ int nc_scenario_load_string(const char *name, const char *text, struct nc_scenar
  * scenarios/default.yaml, then scenarios/seeds/default.yaml). */
 int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct nc_error *err);
 void nc_scenario_free(struct nc_scenario *s);
+/* The files on disk a loaded scenario was read from (the scenario itself,
+ * its platform files; not built-in ones): the i-th one's display name and
+ * identity (st_dev, st_ino), for callers that must not write over an input.
+ * False past the last. */
+bool nc_scenario_input(const struct nc_scenario *s, size_t i, const char **path, uint64_t *dev,
+                       uint64_t *ino);
 
 /* Adds an overlay file to a loaded scenario: a file of configuration keys
  * (sections or dotted keys, plus optional name and description, as a
@@ -182,6 +198,14 @@ enum nc_key_id nc_config_blame(const struct nicsim_config *c, const enum nc_key_
  * drivers'). Returns -1. */
 int nc_config_error(const struct nicsim_config *c, const enum nc_key_id *ids, size_t n, const char *hint,
                     const char *msg, struct nc_error *err);
+
+/* The drain: when frames are still in flight at the end of run.drain_us, the
+ * run goes on until they are done, up to this many microseconds of drain in
+ * all: drain_us plus 10 x drain_us, at least NC_DRAIN_EXTENSION_MIN_US more.
+ * A run extended so reports the metric sim.drain_extended_us. Keep in step
+ * with Top::time_limit_ps (src/sim/top.cpp). */
+#define NC_DRAIN_EXTENSION_MIN_US 10000.0
+double nc_drain_limit_us(double drain_us);
 
 /* Formats key k's value in c as YAML/CSV text (enums by name, bools
  * true/false, reals in the shortest form that reads back exactly). */

@@ -13,7 +13,8 @@
 /* ---- limits ------------------------------------------------------------- */
 
 #define NC__MAX_DEPTH 32             /* deepest nesting of mappings/sequences */
-#define NC__MAX_FILE_BYTES (16u << 20) /* largest YAML file read */
+#define NC__MAX_FILE_BYTES (16u << 20) /* largest YAML file read (a scenario, a suite) */
+#define NC__MAX_PLATFORM_BYTES (1u << 20) /* largest platform file read */
 #define NC__MAX_NODES 1000000        /* nodes in one file */
 #define NC__MAX_MAP_ENTRIES 10000    /* entries in one mapping */
 #define NC__MAX_POINTS 100000        /* expanded sweep points */
@@ -97,6 +98,12 @@ struct nc__node {
  * Returns the root (a mapping) or NULL with *err filled. */
 struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
                                 struct nc_error *err);
+/* The same for files that may not be nicsim files at all (docs/robustness.md):
+ * an error quotes the text (a key, an anchor, a tag, a byte) only if every
+ * top-level key read before it is one that known() accepts; otherwise it
+ * gives positions only. */
+struct nc__node *nc__yaml_parse_ex(const char *name, const char *text, size_t len,
+                                   bool (*known)(const char *key), struct nc_error *err);
 void nc__node_free(struct nc__node *n);
 /* Human name of a node kind: "a mapping", "a sequence", "a single value". */
 const char *nc__node_kind_name(const struct nc__node *n);
@@ -118,8 +125,17 @@ int nc__map_only(const char *file, struct nc_error *err, const struct nc__node *
 int nc__map_sets(const char *file, struct nc_error *err, const struct nc__node *m,
                  const char *what, char ***sets, size_t *nsets);
 
+/* An INT key's bound (nc_key.min/max) as an int64, for comparing as integers. */
+int64_t nc__int_bound(double b);
+
 /* Reads a whole file (at most NC__MAX_FILE_BYTES) into a malloc'd,
  * NUL-terminated buffer. Returns NULL with *err filled. */
 char *nc__read_file(const char *path, size_t *len, struct nc_error *err);
+/* The same with a size limit of max bytes (checked before reading a regular
+ * file), regular_only refusing devices, FIFOs and sockets without blocking on
+ * them, and the file's stat in *st (if not NULL: its st_dev/st_ino identify it). */
+struct stat;
+char *nc__read_file_ex(const char *path, size_t max, bool regular_only, struct stat *st,
+                       size_t *len, struct nc_error *err);
 
 #endif

@@ -104,6 +104,31 @@ size_t nc__edit_distance(const char *a, const char *b) {
   return row[lb];
 }
 
+/* Keys that were removed, with what replaced them. A scenario that still sets
+ * one is refused with this hint, so a lumped cost is never counted beside the
+ * parts that replaced it. */
+static const struct {
+  const char *path, *hint;
+} nc__removed[] = {
+    {"cpu.stack_rx_cycles_per_pkt",
+     "removed: the receive stack is charged by its parts in instructions (stack.gro_instructions, "
+     "stack.ip_rcv_instructions, stack.tcp_rcv_instructions, ...), turned into cycles by cpu.kernel_ipc; "
+     "see docs/host.md, \"The stack\""},
+    {"cpu.stack_tx_cycles_per_pkt",
+     "removed: the send stack is charged by its parts in instructions (stack.udp_sendmsg_instructions, "
+     "stack.ip_output_instructions, ...) and cpu.syscall_cycles; see docs/host.md, \"The stack\""},
+    {"cpu.gro_cycles_per_pkt",
+     "removed: GRO is stack.gro_instructions per received frame, turned into cycles by cpu.kernel_ipc; "
+     "see docs/host.md, \"The stack\""},
+};
+
+const char *nc_key_removed_hint(const char *path) {
+  if (!path) return NULL;
+  for (size_t i = 0; i < sizeof nc__removed / sizeof nc__removed[0]; i++)
+    if (strcmp(path, nc__removed[i].path) == 0) return nc__removed[i].hint;
+  return NULL;
+}
+
 /* Largest edit distance still worth suggesting for a word of len characters. */
 static size_t suggest_limit(size_t len) { return len <= 3 ? 1 : len <= 6 ? 2 : 3; }
 
@@ -205,7 +230,16 @@ void nc__error_set(struct nc_error *err, const char *file, int line, int col, co
   char hint_copy[sizeof err->hint];
   nc__fmt(hint_copy, sizeof hint_copy, "%s", hint ? hint : "");
   memset(err, 0, sizeof *err);
-  nc__fmt(err->where.file, sizeof err->where.file, "%s", file ? file : "");
+  /* A name too long for the field keeps its end, marked, never cut silently. */
+  /* The file name, as it may be printed, has its control characters escaped. */
+  char fname[sizeof err->where.file * 4];
+  nc__escape_ctrl(fname, sizeof fname, file ? file : "");
+  size_t fl = strlen(fname);
+  if (fl >= sizeof err->where.file)
+    nc__fmt(err->where.file, sizeof err->where.file, "...%s",
+            fname + fl - (sizeof err->where.file - 4));
+  else
+    nc__fmt(err->where.file, sizeof err->where.file, "%s", fname);
   err->where.line = line;
   err->where.col = col;
   nc__escape_ctrl(err->msg, sizeof err->msg, msg);
@@ -242,7 +276,7 @@ void nc__real_format(double d, char *buf, size_t n) {
 /* Writes a bound of key k: an integer for INT keys, the shortest real otherwise. */
 static void bound_text(const struct nc_key *k, double v, char *buf, size_t n) {
   if (k->type == NC_INT && fabs(v) < 9.3e18)
-    nc__fmt(buf, n, "%" PRId64, (int64_t)v);
+    nc__fmt(buf, n, "%" PRId64, nc__int_bound(v));
   else
     nc__real_format(v, buf, n);
 }
@@ -330,8 +364,30 @@ static void choice_name(const struct nc_key *k, int idx, char *buf, size_t n) {
   nc__fmt(buf, n, "%.*s", (int)cl, c);
 }
 
+/* An INT key's bound as an integer: the schema's bounds are whole numbers
+ * that doubles hold exactly (a unit test checks it); values are compared
+ * with them as integers, never through a double. */
+int64_t nc__int_bound(double b) {
+  if (b >= 9223372036854775807.0) return INT64_MAX;
+  if (b <= -9223372036854775808.0) return INT64_MIN;
+  return (int64_t)b;
+}
+
 /* Parses a whole decimal or 0x-hex integer with an optional sign. Returns 0,
  * 1 (not an integer) or 2 (does not fit in int64). */
+static int parse_int(const char *s, size_t len, int64_t *out);
+
+/* A whole integer in [lo, hi]; see config.h. */
+int nc_int_parse(const char *s, int64_t lo, int64_t hi, int64_t *out) {
+  int64_t v = 0;
+  if (!s || !*s) return 1;
+  int r = parse_int(s, strlen(s), &v);
+  if (r) return r;
+  if (v < lo || v > hi) return 2;
+  *out = v;
+  return 0;
+}
+
 static int parse_int(const char *s, size_t len, int64_t *out) {
   size_t i = 0;
   bool neg = false;
@@ -420,7 +476,7 @@ int nc__value_parse(const struct nc_key *k, const char *text, size_t len, bool q
         nc__fmt(hint, hintlen, "write a whole number, in decimal or in hex like 0x40");
       return -1;
     }
-    if (r == 2 || (double)v < k->min || (double)v > k->max) {
+    if (r == 2 || v < nc__int_bound(k->min) || v > nc__int_bound(k->max)) {
       nc__fmt(msg, msglen, "%s = %s is out of range; expected %s", k->path, got, expect);
       return -1;
     }
@@ -622,7 +678,9 @@ int nc_config_set(struct nicsim_config *c, const char *arg, struct nc_error *err
       nc__error_set(err, cl, 1, 1, hint, "'%s' is a section, not a key", key);
       return -1;
     }
-    if (s)
+    if (nc_key_removed_hint(key))
+      nc__fmt(hint, sizeof hint, "%s", nc_key_removed_hint(key));
+    else if (s)
       nc__fmt(hint, sizeof hint, "did you mean '%s'?", s->path);
     else
       nc__fmt(hint, sizeof hint, "keys are section.name, e.g. nic.desc_spacing; see "

@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/builtin.h"
 #include "config/config_internal.h"
@@ -33,10 +34,20 @@ struct nc__layer {
   size_t n, cap;
 };
 
-/* A loaded platform file; path is its display name (also its identity). */
+/* A loaded platform file; path is its display name. A file on disk is
+ * identified by its device and inode (so one file named several ways is read
+ * once), a built-in one by its path. */
 struct nc__platform {
   char *path;
+  bool disk;
+  uint64_t dev, ino;
   struct nc__layer layer;
+};
+
+/* A file read from disk while loading: its identity (nc_scenario_input). */
+struct nc__fid {
+  bool disk;
+  uint64_t dev, ino;
 };
 
 /* A use of a platform: which one, as written, and where. plat -1: none. */
@@ -74,6 +85,7 @@ struct nc__point {
 
 struct nc_scenario {
   char **files; /* display names; [0] is the scenario itself */
+  struct nc__fid *fids; /* [i]: the identity of files[i] if read from disk */
   size_t nfiles;
   char *name, *description;
   struct nc__platref base_plat;
@@ -111,6 +123,8 @@ struct loader {
 };
 
 enum file_kind { KIND_SCENARIO, KIND_PLATFORM, KIND_POINT, KIND_OVERLAY };
+
+static bool top_key_known(const char *w);
 
 /* ---- small helpers -------------------------------------------------------------- */
 
@@ -155,11 +169,18 @@ static struct nc__pos pos_of(int file, const struct nc__node *n) {
   return p;
 }
 
-/* Adds a file display name; returns its index or -1. */
-static int add_file(struct nc_scenario *s, const char *name) {
+/* Adds a file display name (and its identity, st NULL: not read from disk);
+ * returns its index or -1. */
+static int add_file(struct nc_scenario *s, const char *name, const struct stat *st) {
   char **f = realloc(s->files, (s->nfiles + 1) * sizeof *f);
   if (!f) return -1;
   s->files = f;
+  struct nc__fid *id = realloc(s->fids, (s->nfiles + 1) * sizeof *id);
+  if (!id) return -1;
+  s->fids = id;
+  id[s->nfiles].disk = st != NULL;
+  id[s->nfiles].dev = st ? (uint64_t)st->st_dev : 0;
+  id[s->nfiles].ino = st ? (uint64_t)st->st_ino : 0;
   f[s->nfiles] = dup_str(name);
   if (!f[s->nfiles]) return -1;
   return (int)s->nfiles++;
@@ -287,7 +308,9 @@ static void unknown_key_hint(const char *path, char *hint, size_t n) {
   char sec[64] = "", keys[400];
   const char *dot = strchr(path, '.');
   if (dot && (size_t)(dot - path) < sizeof sec) nc__fmt(sec, sizeof sec, "%.*s", (int)(dot - path), path);
-  if (s)
+  if (nc_key_removed_hint(path))
+    nc__fmt(hint, n, "%s", nc_key_removed_hint(path));
+  else if (s)
     nc__fmt(hint, n, "did you mean '%s'?", s->path);
   else if (sec[0] && nc__is_section(sec)) {
     nc__list_keys(sec, keys, sizeof keys);
@@ -345,7 +368,11 @@ static int load_entry(struct loader *L, int file, struct nc__layer *l, const str
   return assign(L, file, l, k, kn, vn, kind);
 }
 
-/* Error for a word that is neither a section nor allowed at this level. */
+/* Error for a word that is neither a section nor allowed at this level. In a
+ * scenario or platform file this is found before anything else is read
+ * (file_is_recognised), and the key is not shown: the file may be no nicsim
+ * file at all (say /etc/shadow named as a platform), and an error must not
+ * show what it holds. The position and the nearest word of ours are shown. */
 static int unknown_top(struct loader *L, int file, const struct nc__node *kn, enum file_kind kind) {
   static const char *const scen_words[] = {"name", "description", "platform", "sweep", "plots"};
   static const char *const point_words[] = {"label", "platform"};
@@ -383,7 +410,26 @@ static int unknown_top(struct loader *L, int file, const struct nc__node *kn, en
     nc__fmt(hint, sizeof hint,
             "the top level holds name, description, platform, sweep and the sections %s", list);
   if (kind == KIND_POINT) return fail(L, file, kn, hint, "unknown key '%s' in a sweep point", kn->text);
-  return fail(L, file, kn, hint, "unknown section '%s'", kn->text);
+  return fail(L, file, kn, hint,
+              "not a nicsim %s: unknown top-level key (its text is not shown, the file may hold "
+              "anything)",
+              kind == KIND_PLATFORM  ? "platform file"
+              : kind == KIND_OVERLAY ? "overlay"
+                                     : "scenario");
+}
+
+/* True if key w may stand at the top level of a scenario or platform file:
+ * one of the words, a section, or a dotted key of a section. */
+static bool top_key_known(const char *w) {
+  static const char *const words[] = {"name", "description", "platform", "sweep", "plots"};
+  for (size_t i = 0; i < sizeof words / sizeof words[0]; i++)
+    if (strcmp(w, words[i]) == 0) return true;
+  if (nc__is_section(w)) return true;
+  const char *dot = strchr(w, '.');
+  char sec[64];
+  if (!dot || (size_t)(dot - w) >= sizeof sec) return false;
+  nc__fmt(sec, sizeof sec, "%.*s", (int)(dot - w), w);
+  return nc__is_section(sec);
 }
 
 /* ---- platforms ---------------------------------------------------------------------- */
@@ -453,6 +499,20 @@ static void platform_hint(const char *name, char *hint, size_t n) {
                      "value containing '/' or ending in .yaml)");
 }
 
+/* Why t may not name a platform file (NULL: it may): see platform_ref. */
+static const char *platform_path_problem(const char *t) {
+  if (t[0] == '/') return "it is absolute";
+  if (!ends_with(t, ".yaml") && !ends_with(t, ".yml")) return "a platform file ends in .yaml";
+  for (const char *p = t; *p;) {
+    const char *e = strchr(p, '/');
+    size_t l = e ? (size_t)(e - p) : strlen(p);
+    if (l == 2 && p[0] == '.' && p[1] == '.') return "it leaves the scenario's directory ('..')";
+    p += l;
+    if (*p == '/') p++;
+  }
+  return NULL;
+}
+
 /* Loads the top-level mapping of a scenario or platform file (defined below). */
 static int load_top(struct loader *L, int file, const struct nc__node *root, enum file_kind kind,
                     struct nc__layer *layer);
@@ -490,24 +550,47 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
     }
     nc__fmt(disp, sizeof disp, "%s%s", BUILTIN_PREFIX, rel);
     len = strlen(text);
-  } else if (t[0] == '/' || !L->dir[0]) {
-    nc__fmt(disp, sizeof disp, "%s", t);
   } else {
-    nc__fmt(disp, sizeof disp, "%s%s%s", L->dir, ends_with(L->dir, "/") ? "" : "/", t);
+    /* A platform file: a .yaml file beside the scenario (in its directory or
+     * below), named relative to it, never an absolute path or one through
+     * "..": a scenario must not be able to read any file it names. */
+    const char *why = platform_path_problem(t);
+    if (why)
+      return fail(L, file, v,
+                  "name a built-in platform (e.g. x86-gen3), or put the platform file beside the "
+                  "scenario and name it relative to the scenario's directory, e.g. "
+                  "plat/my-board.yaml",
+                  "platform path '%s' is not allowed: %s", t, why);
+    size_t dl = strlen(L->dir);
+    if (dl + 1 + strlen(t) >= NC_PATH_MAX)
+      return fail(L, file, v, "move the files to a shorter path",
+                  "the platform file's path (the scenario's directory and '%s') is longer than "
+                  "%d bytes",
+                  t, NC_PATH_MAX - 1);
+    if (dl)
+      nc__fmt(disp, sizeof disp, "%s%s%s", L->dir, ends_with(L->dir, "/") ? "" : "/", t);
+    else
+      nc__fmt(disp, sizeof disp, "%s", t);
   }
   out->at = pos_of(file, v);
   free(out->text);
   out->text = dup_str(t);
   if (!out->text) return oom(L);
+  /* The same file under another name is the same platform: built-in ones by
+   * their path, files on disk by device and inode. */
+  struct stat st;
+  bool on_disk = !text && stat(disp, &st) == 0;
   for (size_t i = 0; i < s->nplats; i++)
-    if (strcmp(s->plats[i].path, disp) == 0) {
+    if (text ? !s->plats[i].disk && strcmp(s->plats[i].path, disp) == 0
+             : on_disk && s->plats[i].disk && s->plats[i].dev == (uint64_t)st.st_dev &&
+                   s->plats[i].ino == (uint64_t)st.st_ino) {
       out->plat = (int)i;
       return 0;
     }
   char *owned = NULL;
   if (!text) {
     struct nc_error e;
-    owned = nc__read_file(disp, &len, &e);
+    owned = nc__read_file_ex(disp, NC__MAX_PLATFORM_BYTES, true, &st, &len, &e);
     if (!owned)
       return fail(L, file, v, "the path is relative to the scenario file's directory",
                   "cannot read platform file '%s': %s", disp, e.msg);
@@ -515,12 +598,13 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
   }
   char where[NC_PATH_MAX + 40];
   pos_text(s, out->at, where, sizeof where);
-  int pfile = add_file(s, disp);
+  int pfile = add_file(s, disp, owned ? &st : NULL);
   if (pfile < 0) {
     free(owned);
     return oom(L);
   }
-  struct nc__node *root = nc__yaml_parse(disp, text, len, L->err);
+  bool disk = owned != NULL;
+  struct nc__node *root = nc__yaml_parse_ex(disp, text, len, top_key_known, L->err);
   free(owned);
   struct nc__layer layer = {0};
   if (!root || load_top(L, pfile, root, KIND_PLATFORM, &layer)) {
@@ -540,6 +624,9 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
   }
   s->plats = p;
   p[s->nplats].path = dup_str(disp);
+  p[s->nplats].disk = disk;
+  p[s->nplats].dev = disk ? s->fids[pfile].dev : 0;
+  p[s->nplats].ino = disk ? s->fids[pfile].ino : 0;
   p[s->nplats].layer = layer;
   if (!p[s->nplats].path) {
     layer_free(&layer);
@@ -1128,6 +1215,10 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
                     struct nc__layer *layer) {
   struct nc_scenario *s = L->s;
   char *ignored = NULL;
+  /* Is it a nicsim file at all? Checked before any value is read, so that no
+   * error quotes a file that is not one (unknown_top). */
+  for (size_t i = 0; i < root->n; i++)
+    if (!top_key_known(root->items[2 * i]->text)) return unknown_top(L, file, root->items[2 * i], kind);
   for (size_t i = 0; i < root->n; i++) {
     const struct nc__node *kn = root->items[2 * i], *vn = root->items[2 * i + 1];
     const char *w = kn->text;
@@ -1141,7 +1232,8 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
       r = load_sweep(L, file, vn);
     } else if (strcmp(w, "plots") == 0 && kind == KIND_SCENARIO) {
       r = load_plots(L, file, vn);
-    } else if (kind == KIND_PLATFORM && (strcmp(w, "platform") == 0 || strcmp(w, "sweep") == 0)) {
+    } else if (kind == KIND_PLATFORM && (strcmp(w, "platform") == 0 || strcmp(w, "sweep") == 0 ||
+                                         strcmp(w, "plots") == 0)) {
       r = fail(L, file, kn,
                "a platform file holds only name, description and configuration sections; "
                "name platforms and sweeps in a scenario",
@@ -1170,6 +1262,7 @@ void nc_scenario_free(struct nc_scenario *s) {
   if (!s) return;
   for (size_t i = 0; i < s->nfiles; i++) free(s->files[i]);
   free(s->files);
+  free(s->fids);
   free(s->name);
   free(s->description);
   free(s->base_plat.text);
@@ -1207,8 +1300,8 @@ void nc_scenario_free(struct nc_scenario *s) {
 }
 
 /* Loads a scenario from text of len bytes; name is its display name. */
-static int load_text(const char *name, const char *text, size_t len, struct nc_scenario **out,
-                     struct nc_error *err) {
+static int load_text(const char *name, const char *text, size_t len, const struct stat *st,
+                     struct nc_scenario **out, struct nc_error *err) {
   struct nc_error dummy;
   if (!err) err = &dummy;
   *out = NULL;
@@ -1217,7 +1310,7 @@ static int load_text(const char *name, const char *text, size_t len, struct nc_s
   memset(&L, 0, sizeof L);
   L.s = s;
   L.err = err;
-  if (!s || add_file(s, name) < 0) {
+  if (!s || add_file(s, name, st) < 0) {
     nc_scenario_free(s);
     nc__error_set(err, name, 0, 0, NULL, "out of memory");
     return -1;
@@ -1228,9 +1321,18 @@ static int load_text(const char *name, const char *text, size_t len, struct nc_s
     L.builtin = true;
     path = name + sizeof BUILTIN_PREFIX - 1;
   }
+  /* Every file name is kept whole (errors and origins name it): a longer one
+   * is an error, never cut. */
+  if (strlen(name) >= NC_PATH_MAX) {
+    nc_scenario_free(s);
+    nc__error_set(err, name, 0, 0, "move the scenario to a shorter path, or run from nearer it",
+                  "the scenario's path is %zu bytes long; the limit is %d", strlen(name),
+                  NC_PATH_MAX - 1);
+    return -1;
+  }
   const char *slash = strrchr(path, '/');
   if (slash) nc__fmt(L.dir, sizeof L.dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-  struct nc__node *root = nc__yaml_parse(name, text, len, err);
+  struct nc__node *root = nc__yaml_parse_ex(name, text, len, top_key_known, err);
   if (!root || load_top(&L, 0, root, KIND_SCENARIO, &s->base) || check_plots(&L)) {
     nc__node_free(root);
     nc_scenario_free(s);
@@ -1246,9 +1348,10 @@ int nc_scenario_load(const char *path, struct nc_scenario **out, struct nc_error
   if (!path) return nc_scenario_load_builtin("scenarios/default.yaml", out, err);
   *out = NULL;
   size_t len = 0;
-  char *text = nc__read_file(path, &len, err);
+  struct stat st;
+  char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, &st, &len, err);
   if (!text) return -1;
-  int r = load_text(path, text, len, out, err);
+  int r = load_text(path, text, len, S_ISREG(st.st_mode) ? &st : NULL, out, err);
   free(text);
   return r;
 }
@@ -1262,7 +1365,7 @@ int nc_scenario_load_string(const char *name, const char *text, struct nc_scenar
     nc__error_set(err, name, 0, 0, NULL, "no scenario text");
     return -1;
   }
-  return load_text(name, text, strlen(text), out, err);
+  return load_text(name, text, strlen(text), NULL, out, err);
 }
 
 /* Loads a built-in scenario by table path or short name. */
@@ -1296,7 +1399,7 @@ int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct 
     return -1;
   }
   nc__fmt(disp, sizeof disp, "%s%s", BUILTIN_PREFIX, rel);
-  return load_text(disp, text, strlen(text), out, err);
+  return load_text(disp, text, strlen(text), NULL, out, err);
 }
 
 /* Adds an overlay file: its keys apply to every point after the sweep point. */
@@ -1307,14 +1410,26 @@ int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_e
     nc__error_set(err, path ? path : "", 0, 0, NULL, "no overlay file given");
     return -1;
   }
+  /* An overlay is read as a platform file is (issue 23, #1, #2, #6): its path
+   * kept whole, a regular file of at most NC__MAX_PLATFORM_BYTES, parsed so
+   * that no error shows the content of a file that is no overlay, and
+   * identified by device and inode so that no output of the command replaces
+   * it (nc_scenario_input). */
+  if (strlen(path) >= NC_PATH_MAX) {
+    nc__error_set(err, path, 0, 0, "move the overlay to a shorter path, or run from nearer it",
+                  "the overlay's path is %zu bytes long; the limit is %d", strlen(path),
+                  NC_PATH_MAX - 1);
+    return -1;
+  }
   size_t len = 0;
-  char *text = nc__read_file(path, &len, err);
+  struct stat st;
+  char *text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, true, &st, &len, err);
   if (!text) return -1;
   struct nc__layer *ov = realloc(s->overlays, (s->noverlays + 1) * sizeof *ov);
   if (ov) s->overlays = ov;
   int *of = ov ? realloc(s->overlay_file, (s->noverlays + 1) * sizeof *of) : NULL;
   if (of) s->overlay_file = of;
-  int file = of ? add_file(s, path) : -1;
+  int file = of ? add_file(s, path, &st) : -1;
   if (file < 0) {
     free(text);
     nc__error_set(err, path, 0, 0, NULL, "out of memory");
@@ -1325,7 +1440,7 @@ int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_e
   L.s = s;
   L.err = err;
   struct nc__layer layer = {0};
-  struct nc__node *root = nc__yaml_parse(path, text, len, err);
+  struct nc__node *root = nc__yaml_parse_ex(path, text, len, top_key_known, err);
   free(text);
   if (!root || load_top(&L, file, root, KIND_OVERLAY, &layer)) {
     nc__node_free(root);
@@ -1353,6 +1468,22 @@ bool nc_scenario_overlay_sets(const struct nc_scenario *s, size_t i, const struc
 }
 
 /* ---- sweep queries ------------------------------------------------------------------- */
+
+/* The i-th file the scenario was loaded from that is on disk (the scenario,
+ * its platform files, its overlays); see config.h. */
+bool nc_scenario_input(const struct nc_scenario *s, size_t i, const char **path, uint64_t *dev,
+                       uint64_t *ino) {
+  if (!s) return false;
+  for (size_t f = 0; f < s->nfiles; f++) {
+    if (!s->fids[f].disk) continue;
+    if (i-- > 0) continue;
+    if (path) *path = s->files[f];
+    if (dev) *dev = s->fids[f].dev;
+    if (ino) *ino = s->fids[f].ino;
+    return true;
+  }
+  return false;
+}
 
 /* Number of sweep points (0 without a sweep). */
 size_t nc_scenario_npoints(const struct nc_scenario *s) { return s ? s->npoints : 0; }
@@ -1459,11 +1590,11 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
       const struct nc_key *k = &nc_keys()[NC_KEY_run_seed];
       union nc__v v;
       v.i = out->run.seed + (int64_t)rep;
-      if (v.i > (int64_t)k->max) {
+      if (v.i > nc__int_bound(k->max)) {
         nc__error_set(err, s->files[s->repeats_at.file], s->repeats_at.line, s->repeats_at.col,
                       "lower run.seed so that run.seed + repeats - 1 stays in range",
-                      "repeat %zu would set run.seed to %lld, above %.17g", rep + 1,
-                      (long long)v.i, k->max);
+                      "repeat %zu would set run.seed to %lld, above %lld", rep + 1,
+                      (long long)v.i, (long long)nc__int_bound(k->max));
         return -1;
       }
       apply_one(s, out, NC_LAYER_POINT, k, &v, s->repeats_at);

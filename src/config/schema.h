@@ -32,8 +32,8 @@
 
 /* cpu: the host CPU that runs the C driver. */
 #define NC_SECTION_cpu(X)                                                                   \
-  X(cpu, kind, ENUM, "", "x86", 0, 0, "x86|arm64|riscv|sparc",                            \
-    "Instruction-set family; selects memcpy and cache-maintenance behaviour")              \
+  X(cpu, kind, ENUM, "", "x86", 0, 0, "x86|arm64|riscv|sparc|mips",                       \
+    "Instruction-set family; selects memcpy and copy-to-user paths and where an unaligned-access trap is charged (mips: do_ade)") \
   X(cpu, clock_mhz, REAL, "MHz", "2000", 1, 10000, "", "Core clock")                      \
   X(cpu, cores, INT, "cores", "1", 1, 64, "",                                             \
     "Host CPU cores: core 0 takes the NIC's interrupts and softirqs (unless cpu.irq_affinity spread); with 2 or more the application runs on cpu.app_core") \
@@ -65,18 +65,33 @@
     "Hard-IRQ entry plus exit (vector dispatch, register save/restore)")                   \
   X(cpu, softirq_cycles, REAL, "cycles", "500", 0, 1e7, "",                               \
     "Cost to raise and enter the NET_RX softirq and call one NAPI poll")                   \
-  X(cpu, stack_rx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
-    "Network-stack cost per received packet above the driver (IP/UDP, socket)")            \
   X(cpu, stack_rx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
-    "Network-stack cost per received byte (copy to user space) with cpu.user_copy per_byte") \
+    "Copy to user space per received byte, with cpu.user_copy per_byte only (memcpy prices the copy itself)") \
   X(cpu, user_copy, ENUM, "", "per_byte", 0, 0, "per_byte|memcpy",                        \
-    "Copy to user space: per_byte charges stack_rx_cycles_per_byte per delivered byte; memcpy " \
-    "copies each L4 payload from its place in the skb into the reader's buffer at the cost of " \
-    "the CPU kind's copy routine (length and relative alignment, cpu.memcpy_*)")              \
-  X(cpu, stack_tx_cycles_per_pkt, REAL, "cycles", "1500", 0, 1e8, "",                     \
-    "Network-stack cost per sent packet above the driver")                                 \
+    "Copies between user space and skbs: per_byte charges stack_rx_cycles_per_byte per delivered byte " \
+    "and stack_tx_cycles_per_byte per sent byte; memcpy copies each L4 payload between its place in the " \
+    "skb and the application's buffer at the cost of the CPU kind's copy routine (length and relative " \
+    "alignment, cpu.memcpy_*, and the source lines that miss the cache, cpu.mlp_lines)")    \
   X(cpu, stack_tx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
-    "Network-stack cost per sent byte (copy from user space)")                             \
+    "Copy from user space per sent byte, with cpu.user_copy per_byte only")               \
+  X(cpu, kernel_ipc, REAL, "instructions/cycle", "2", 0.01, 16, "",                       \
+    "The core's instructions per cycle on kernel network code whose data is in its cache: turns the stack's " \
+    "instruction counts (stack.*) into cycles")                                            \
+  X(cpu, out_of_order, BOOL, "", "true", 0, 0, "",                                        \
+    "The core executes out of order: of the lines one read of packet headers misses, only the first stalls " \
+    "it for the whole latency and the others overlap (cpu.mlp_lines); an in-order core stalls for each") \
+  X(cpu, mlp_lines, REAL, "lines", "10", 1, 256, "",                                      \
+    "Memory-level parallelism: cache-line misses the core keeps in flight at once; a copy whose source "  \
+    "lines miss lasts at least their latency / mlp_lines each")                            \
+  X(cpu, syscall_cycles, REAL, "cycles", "300", 0, 1e7, "",                                \
+    "Entry and exit of one system call (lmbench lat_syscall null), charged to each recvmsg and sendmsg") \
+  X(cpu, context_switch_cycles, REAL, "cycles", "3000", 0, 1e8, "",                       \
+    "One context switch (lmbench lat_ctx): a reader woken for data and going back to sleep costs two (bucket __schedule)") \
+  X(cpu, unaligned_trap_cycles, REAL, "cycles", "0", 0, 1e7, "",                          \
+    "Cost of one load the core cannot do unaligned in hardware (trap and emulation); 0: unaligned loads cost nothing extra") \
+  X(cpu, net_ip_align_bytes, INT, "B", "2", 0, 2, "",                                     \
+    "NET_IP_ALIGN of the kernel: headroom bytes before a received frame so that its IP header is 4-byte aligned " \
+    "(Linux: 2, and 0 on x86 and ppc64)")                                                  \
   X(cpu, cache_sets, INT, "sets", "512", 1, 65536, "",                                     \
     "Sets of the core's data cache; its size is cache_sets x cache_ways x cache_line_bytes") \
   X(cpu, cache_ways, INT, "ways", "8", 1, 32, "", "Associativity of the core's data cache (LRU)") \
@@ -86,12 +101,44 @@
     "riscv memcpy byte loop (lb/sb) per byte: short copies, heads, tails, (dst ^ src) & 7 != 0") \
   X(cpu, msi_latency_ns, REAL, "ns", "0", 0, 1e6, "",                                     \
     "Interrupt controller delivery: from the MSI write reaching memory to the core seeing the vector") \
-  X(cpu, gro_cycles_per_pkt, REAL, "cycles", "300", 0, 1e7, "",                            \
-    "tcp: GRO cost per received segment (dev_gro_receive, inet/tcp4_gro_receive; estimate)") \
   X(cpu, wc_buffers, INT, "buffers", "10", 1, 64, "",                                      \
     "Write-combining buffers of 64 B: stores to WC memory merge in them and leave as one burst per line") \
   X(cpu, wc_flush_cycles, REAL, "cycles", "10", 0, 1e5, "",                                \
     "Cost of one write-combining burst leaving the core (buffer full, evicted, or flushed by a barrier or uncached access)")
+
+/* stack: the Linux network stack's own parts, in instructions per call (the kernel's code: the
+ * same on every core kind; cpu.kernel_ipc turns them into cycles). docs/host.md, "The stack". */
+#define NC_SECTION_stack(X)                                                                 \
+  X(stack, gro_instructions, REAL, "instructions", "188", 0, 1e7, "",                      \
+    "napi_gro_receive per received frame: the GRO attempt (dev_gro_receive, inet and UDP/TCP gro_receive), or the merge") \
+  X(stack, netif_receive_instructions, REAL, "instructions", "374", 0, 1e7, "",            \
+    "__netif_receive_skb_core per packet GRO hands up (protocol dispatch to ip_rcv)")      \
+  X(stack, ip_rcv_instructions, REAL, "instructions", "310", 0, 1e7, "",                   \
+    "ip_rcv per packet: header checks, early demux or route, ip_local_deliver")            \
+  X(stack, udp_rcv_instructions, REAL, "instructions", "600", 0, 1e7, "",                  \
+    "udp_rcv per datagram: socket lookup, checksum, enqueue on the socket")                \
+  X(stack, tcp_rcv_instructions, REAL, "instructions", "1100", 0, 1e7, "",                 \
+    "tcp_v4_rcv per data packet (a GRO packet counts once): established path, queue to the socket") \
+  X(stack, tcp_ack_instructions, REAL, "instructions", "700", 0, 1e7, "",                  \
+    "tcp_ack per ACK the host's TCP sender receives (in tcp_v4_rcv): window, SACK, retransmit queue") \
+  X(stack, tcp_send_ack_instructions, REAL, "instructions", "700", 0, 1e7, "",             \
+    "tcp_send_ack per ACK the TCP receiver sends: build and transmit the ACK segment down to ip_output") \
+  X(stack, sock_wakeup_instructions, REAL, "instructions", "600", 0, 1e7, "",              \
+    "sock_def_readable waking the sleeping reader (try_to_wake_up), once per read the reader makes") \
+  X(stack, udp_recvmsg_instructions, REAL, "instructions", "1400", 0, 1e7, "",             \
+    "udp_recvmsg per datagram read: dequeue and socket accounting (not the system call, the copy or the free)") \
+  X(stack, tcp_recvmsg_instructions, REAL, "instructions", "500", 0, 1e7, "",              \
+    "tcp_recvmsg per skb the reader consumes (not the system call, the copy or the free)") \
+  X(stack, udp_sendmsg_instructions, REAL, "instructions", "1000", 0, 1e7, "",             \
+    "udp_sendmsg per datagram: socket, route, UDP header, ip_make_skb (not the system call, the copy, the skb or ip_output)") \
+  X(stack, tcp_sendmsg_instructions, REAL, "instructions", "1500", 0, 1e7, "",             \
+    "tcp_sendmsg per segment sent: queueing, tcp_write_xmit, __tcp_transmit_skb (not the system call, the copy, the skb or ip_output)") \
+  X(stack, ip_output_instructions, REAL, "instructions", "500", 0, 1e7, "",                \
+    "ip_output per packet sent (data or ACK): IP header, netfilter hooks, neighbour, qdisc and dev_queue_xmit up to the driver") \
+  X(stack, alloc_skb_instructions, REAL, "instructions", "191", 0, 1e7, "",                \
+    "__alloc_skb per skb (napi_alloc_skb, netdev_alloc_skb, a send's skb): slab allocation and clearing the head") \
+  X(stack, free_skb_instructions, REAL, "instructions", "147", 0, 1e7, "",                 \
+    "kfree_skb per skb freed (consumed by the reader, TX completion, a drop): release of data and head")
 
 /* memory: host memory seen by the CPU and by DMA. */
 #define NC_SECTION_memory(X)                                                                \
@@ -106,7 +153,9 @@
   X(memory, ddio, BOOL, "", "false", 0, 0, "",                                            \
     "Coherent DMA writes allocate their lines in the last-level cache (DDIO) instead of invalidating them") \
   X(memory, dram_bw_gbps, REAL, "GB/s", "0", 0, 1e4, "",                                  \
-    "Peak DRAM bandwidth (10^9 B/s): every DMA access and CPU DRAM access occupies the channel for bytes / bandwidth and waits while it is busy; 0: unlimited")
+    "Peak DRAM bandwidth (10^9 B/s): every DMA access and CPU DRAM access occupies the channel for bytes / bandwidth and waits while it is busy; 0: unlimited") \
+  X(memory, llc_mb, REAL, "MiB", "0", 0, 1e5, "",                                         \
+    "Last-level cache size: dma-bench's host-warm window is in it only if it fits; 0: any window fits")
 
 /* pcie: the PCIe link between the NIC and the root complex. */
 #define NC_SECTION_pcie(X)                                                                  \
@@ -139,7 +188,15 @@
   X(pcie, rc_serialize_writes, BOOL, "", "false", 0, 0, "",                               \
     "Root complex commits each posted write line only after the previous one, unless RO")  \
   X(pcie, rc_write_commit_ns, REAL, "ns", "0", 0, 1e6, "",                                \
-    "Coherence commit time of one cache line of a posted write at the root complex")
+    "Coherence commit time of one cache line of a posted write at the root complex")        \
+  X(pcie, rc_partial_write_ns, REAL, "ns", "0", 0, 1e6, "",                               \
+    "Root complex read-for-ownership and merge of each cache line a posted write covers only in part; later writes and reads wait for it")  \
+  X(pcie, rc_cpl_ns_per_line, REAL, "ns", "0", 0, 1e6, "",                                \
+    "Completion pacing: root-complex time to produce one cache line of read-completion data, shared by all reads; 0: unpaced") \
+  X(pcie, rc_cold_read_ns, REAL, "ns", "0", 0, 1e6, "",                                   \
+    "Extra latency of a device read request that misses the last-level cache and goes to DRAM, once per request") \
+  X(pcie, pch_hop_ns, REAL, "ns", "0", 0, 1e6, "",                                        \
+    "Chipset-attached port: one-way latency of the PCH and its DMI link, added to every TLP in both directions; 0: a CPU root port")
 
 /* nic: the network interface controller. */
 #define NC_SECTION_nic(X)                                                                   \
@@ -178,6 +235,14 @@
     "Completed descriptors per write-back in batch and head modes")                        \
   X(nic, dma_arbitration, ENUM, "", "rx_priority", 0, 0, "rx_priority|round_robin",       \
     "Which channel gets a free read tag first: RX always, or RX and TX in turn")           \
+  X(nic, read_reqs_per_channel, INT, "requests", "0", 0, 256, "",                         \
+    "Outstanding read requests each channel (RX, TX) may hold, within the shared max_read_reqs; 0: no per-channel limit") \
+  X(nic, desc_fetch_spaced, ENUM, "", "single", 0, 0, "single|span",                      \
+    "Descriptors spaced wider than their size: one read per descriptor (single), or one read spanning up to desc_fetch_max of them and their gaps (span)") \
+  X(nic, desc_prefetch_spaced, BOOL, "", "true", 0, 0, "",                                \
+    "Descriptors spaced wider than their size are prefetched into the ring's cache (true) or fetched only when the cache has none left (false)") \
+  X(nic, dma_issue_ns, REAL, "ns", "0", 0, 1e6, "",                                       \
+    "Least time between the starts of two DMA requests of the engine (its request issue rate); 0: no limit") \
   X(nic, tx_fifo_bytes, INT, "B", "0", 0, 1 << 26, "",                                    \
     "MAC TX FIFO; 0 means two longest frames")                                             \
   X(nic, irq_itr_usecs, REAL, "us", "0", 0, 1e6, "",                                      \
@@ -286,8 +351,9 @@
   X(traffic, tcp_burst_segments, INT, "segments", "44", 1, 1024, "",                      \
     "tcp: wire peer sends a flow's segments in bursts of this many (TSO, 64 KiB gso_max_size / 1448)") \
   X(traffic, read_bytes, INT, "B", "131072", 64, 1ll << 30, "",                           \
-    "Bytes the receiving application asks for per read() (iperf3's TCP default, -l 128 KiB); " \
-    "sets where in its buffer each payload lands with cpu.user_copy memcpy")               \
+    "Bytes the application asks for per read() or write() (iperf3's TCP default, -l 128 KiB): a TCP " \
+    "reader's recvmsg calls per batch, a TCP sender's sendmsg calls per segment, and where in its buffer " \
+    "each payload lands with cpu.user_copy memcpy")                                        \
   X(traffic, tcp_rto_us, REAL, "us", "200000", 1, 1e9, "",                                \
     "tcp: retransmission timeout: no ACK progress for this long sends the flow back to its oldest unacknowledged segment (Linux TCP_RTO_MIN 200 ms)")
 
@@ -303,7 +369,11 @@
   X(workload, window_bytes, INT, "B", "1048576", 1, 1ll << 32, "",                        \
     "dma-bench: host memory window the requests walk through, from address 0")              \
   X(workload, relaxed_ordering, BOOL, "", "false", 0, 0, "",                              \
-    "dma-bench: requests carry the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING)")
+    "dma-bench: requests carry the Relaxed Ordering attribute (DMA_ATTR_WEAK_ORDERING)")    \
+  X(workload, pattern, ENUM, "", "seq", 0, 0, "seq|random|page_stride",                   \
+    "dma-bench: where requests go in the window: in order, at random request-aligned offsets, or one per 4 KiB page in turn (pcie-bench's access patterns)") \
+  X(workload, host_cache, ENUM, "", "warm", 0, 0, "warm|cold",                            \
+    "dma-bench: the host touched the window just before (warm: its lines are in the last-level cache if it fits, memory.llc_mb) or not (cold: reads go to DRAM)")
 
 /* bus: the AXI-like on-chip bus of SoC NICs (both workloads). */
 #define NC_SECTION_bus(X)                                                                   \
@@ -336,10 +406,10 @@
     "Dependent page-table reads per IOTLB miss, each a DRAM access (memory.dram_latency_ns plus channel queueing)")
 
 /* All sections, in the order they appear in output. */
-#define NC_SECTIONS(S) S(run) S(cpu) S(memory) S(iommu) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
+#define NC_SECTIONS(S) S(run) S(cpu) S(stack) S(memory) S(iommu) S(pcie) S(bus) S(nic) S(driver) S(traffic) S(workload)
 
 /* Enum values; the order must match the choices strings above (checked by a test). */
-enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC };
+enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC, NC_CPU_MIPS };
 enum nc_nic_family { NC_NIC_GENERIC, NC_NIC_LAN743X, NC_NIC_STMMAC, NC_NIC_I40E, NC_NIC_MVNETA };
 enum nc_driver_name { NC_DRIVER_GENERIC, NC_DRIVER_MVNETA, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC, NC_DRIVER_I40E };
 enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR };
@@ -353,5 +423,8 @@ enum nc_cpu_locking { NC_LOCKING_BIG, NC_LOCKING_TXQ };
 enum nc_cpu_irq_affinity { NC_IRQ_AFFINITY_CORE0, NC_IRQ_AFFINITY_SPREAD };
 enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
 enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
+enum nc_workload_pattern { NC_PATTERN_SEQ, NC_PATTERN_RANDOM, NC_PATTERN_PAGE_STRIDE };
+enum nc_workload_host_cache { NC_HOST_CACHE_WARM, NC_HOST_CACHE_COLD };
+enum nc_nic_desc_fetch_spaced { NC_FETCH_SPACED_SINGLE, NC_FETCH_SPACED_SPAN };
 
 #endif

@@ -4,7 +4,10 @@
 #define _POSIX_C_SOURCE 200809L
 
 #include <errno.h>
+#include <fcntl.h>
+#include <stdint.h>
 #include <stdio.h>
+#include <unistd.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -32,6 +35,7 @@ struct builder {
   size_t nodes;
   int ndocs;
   bool failed;
+  bool quiet;                 /* errors never quote the text (nc__yaml_parse_ex) */
   bool have_end;              /* end_line and end_col are computed */
   size_t end_line, end_col;   /* see end_of_text() */
 };
@@ -239,6 +243,8 @@ static void parser_failed(struct builder *b, const yaml_parser_t *p) {
     offset_pos(b, p->problem_offset, &line, &col);
     if (p->problem_value < 0)
       nc__fmt(msg, sizeof msg, "not a valid text file: %s", p->problem ? p->problem : "?");
+    else if (b->quiet) /* the byte is the file's content: not shown */
+      nc__fmt(msg, sizeof msg, "not a valid text file: %s", p->problem ? p->problem : "?");
     else if (p->problem && strstr(p->problem, "UTF"))
       nc__fmt(msg, sizeof msg, "not a valid text file: %s (byte 0x%02X)", p->problem,
               (unsigned)p->problem_value & 0xFFu);
@@ -346,7 +352,10 @@ static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
   }
   if (is_key && nc__find_ctrl(child->text)) {
     char msg[300];
-    nc__fmt(msg, sizeof msg, "key '%.200s' contains a control character", child->text);
+    if (b->quiet)
+      nc__fmt(msg, sizeof msg, "a key contains a control character");
+    else
+      nc__fmt(msg, sizeof msg, "key '%.200s' contains a control character", child->text);
     nc__node_free(child);
     fail_at(b, m, "keys are plain words such as desc_spacing; remove the escape sequence", msg);
     return false;
@@ -359,8 +368,12 @@ static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
       const struct nc__node *k = parent->items[2 * first];
       nc__fmt(full, sizeof full, "%s%s%s", path, path[0] ? "." : "", child->text);
       char msg[900];
-      nc__fmt(msg, sizeof msg, "duplicate key '%s' (first defined at %s:%d:%d)", full, b->name,
-              k->line, k->col);
+      if (b->quiet)
+        nc__fmt(msg, sizeof msg, "duplicate key (first defined at %s:%d:%d)", b->name, k->line,
+                k->col);
+      else
+        nc__fmt(msg, sizeof msg, "duplicate key '%s' (first defined at %s:%d:%d)", full, b->name,
+                k->line, k->col);
       nc__node_free(child);
       fail_at(b, m, "a key may appear once in a mapping; merge the two or delete one", msg);
       return false;
@@ -396,15 +409,20 @@ static struct nc__node *new_node(struct builder *b, enum nc__node_kind kind, con
                                  const unsigned char *anchor, const unsigned char *tag) {
   char msg[300];
   if (anchor) {
-    nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found anchor '&%s')",
-            (const char *)anchor);
+    if (b->quiet)
+      nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found an anchor)");
+    else
+      nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found anchor '&%s')",
+              (const char *)anchor);
     fail_at(b, ev->start_mark, "write the value out", msg);
     return NULL;
   }
   if (tag) {
     static const char core[] = "tag:yaml.org,2002:";
     const char *t = (const char *)tag;
-    if (strncmp(t, core, sizeof core - 1) == 0)
+    if (b->quiet)
+      nc__fmt(msg, sizeof msg, "YAML tags are not supported (found a tag)");
+    else if (strncmp(t, core, sizeof core - 1) == 0)
       nc__fmt(msg, sizeof msg, "YAML tags are not supported (found tag '!!%s')", t + sizeof core - 1);
     else
       nc__fmt(msg, sizeof msg, "YAML tags are not supported (found tag '%s')", t);
@@ -481,8 +499,11 @@ static bool on_event(struct builder *b, const yaml_event_t *ev) {
               "a file holds one YAML document, but a second one starts here");
     break;
   case YAML_ALIAS_EVENT:
-    nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found alias '*%s')",
-            (const char *)ev->data.alias.anchor);
+    if (b->quiet)
+      nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found an alias)");
+    else
+      nc__fmt(msg, sizeof msg, "YAML anchors and aliases are not supported (found alias '*%s')",
+              (const char *)ev->data.alias.anchor);
     fail_at(b, ev->start_mark, "write the value out", msg);
     break;
   case YAML_SCALAR_EVENT: on_scalar(b, ev); break;
@@ -497,11 +518,38 @@ static bool on_event(struct builder *b, const yaml_event_t *ev) {
   return true;
 }
 
+static struct nc__node *parse(const char *name, const char *text, size_t len,
+                              bool (*known)(const char *key), struct nc_error *err);
+
 /* Parses a YAML document; see config_internal.h. */
 struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
                                 struct nc_error *err) {
+  return parse(name, text, len, NULL, err);
+}
+
+/* The same, quoting the text in an error only in a file whose top-level keys
+ * read so far are all known; see config_internal.h. */
+struct nc__node *nc__yaml_parse_ex(const char *name, const char *text, size_t len,
+                                   bool (*known)(const char *key), struct nc_error *err) {
+  return parse(name, text, len, known, err);
+}
+
+/* True if the (partial) tree's top level is a mapping with at least one key,
+ * every one of them known. */
+static bool top_keys_known(const struct nc__node *root, bool (*known)(const char *key)) {
+  if (!root || root->kind != NC__MAP || root->nptr == 0) return false;
+  for (size_t i = 0; i < root->nptr; i += 2)
+    if (root->items[i]->kind != NC__SCALAR || !known(root->items[i]->text)) return false;
+  return true;
+}
+
+/* The parser: with known set, quietly first (no error quotes the text), and
+ * again verbosely only if the file is recognisably one of ours. */
+static struct nc__node *parse(const char *name, const char *text, size_t len,
+                              bool (*known)(const char *key), struct nc_error *err) {
   struct builder b;
   memset(&b, 0, sizeof b);
+  b.quiet = known != NULL;
   b.name = name;
   b.text = text;
   b.len = len;
@@ -525,8 +573,9 @@ struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
   yaml_parser_delete(&p);
   for (int d = 0; d < NC__MAX_DEPTH; d++) keyset_free(&b.keys[d]);
   if (b.failed) {
+    bool ours = known && top_keys_known(b.root, known);
     nc__node_free(b.root);
-    return NULL;
+    return ours ? parse(name, text, len, NULL, err) : NULL;
   }
   struct nc__node *root = b.root;
   if (!root || (root->kind == NC__SCALAR && !root->quoted && root->text[0] == 0)) {
@@ -549,8 +598,16 @@ struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
 
 /* Reads a whole file into a NUL-terminated buffer; see config_internal.h. */
 char *nc__read_file(const char *path, size_t *len, struct nc_error *err) {
-  FILE *f = fopen(path, "rb");
-  if (!f) {
+  return nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, NULL, len, err);
+}
+
+/* Reads a file of at most max bytes; see config_internal.h. */
+char *nc__read_file_ex(const char *path, size_t max, bool regular_only, struct stat *st_out,
+                       size_t *len, struct nc_error *err) {
+  /* O_NONBLOCK: a FIFO or terminal named as a platform must not block the
+   * open; it is refused below before anything is read from it. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0));
+  if (fd < 0) {
     int e = errno;
     nc__error_set(err, path, 0, 0,
                   e == ENOENT ? "check the path (relative paths start at the current directory)"
@@ -559,23 +616,47 @@ char *nc__read_file(const char *path, size_t *len, struct nc_error *err) {
     return NULL;
   }
   struct stat st;
-  if (fstat(fileno(f), &st) == 0 && S_ISDIR(st.st_mode)) {
-    fclose(f);
+  if (fstat(fd, &st) != 0) {
+    int e = errno;
+    close(fd);
+    nc__error_set(err, path, 0, 0, NULL, "cannot read the file: %s", strerror(e));
+    return NULL;
+  }
+  if (S_ISDIR(st.st_mode)) {
+    close(fd);
     nc__error_set(err, path, 0, 0, "give the path of a .yaml file", "this is a directory");
     return NULL;
   }
+  if (regular_only && !S_ISREG(st.st_mode)) {
+    close(fd);
+    nc__error_set(err, path, 0, 0, "give the path of a .yaml file",
+                  "this is not a regular file (a device, FIFO or socket)");
+    return NULL;
+  }
+  if (regular_only) {
+    int fl = fcntl(fd, F_GETFL);
+    if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
+  }
+  if (S_ISREG(st.st_mode) && (uint64_t)st.st_size > max) {
+    close(fd);
+    nc__error_set(err, path, 0, 0, NULL, "the file is larger than %zu %s (the limit)",
+                  max >= (1u << 20) ? max >> 20 : max >> 10, max >= (1u << 20) ? "MiB" : "KiB");
+    return NULL;
+  }
+  if (st_out) *st_out = st;
   size_t cap = 4096, n = 0;
   char *buf = malloc(cap + 1);
+  int rerr = 0;
   while (buf) {
     if (n == cap) {
-      if (cap >= NC__MAX_FILE_BYTES) {
+      if (cap > max) {
         free(buf);
-        fclose(f);
-        nc__error_set(err, path, 0, 0, NULL, "the file is larger than %u MiB",
-                      NC__MAX_FILE_BYTES >> 20);
+        close(fd);
+        nc__error_set(err, path, 0, 0, NULL, "the file is larger than %zu %s (the limit)",
+                      max >= (1u << 20) ? max >> 20 : max >> 10, max >= (1u << 20) ? "MiB" : "KiB");
         return NULL;
       }
-      cap *= 2;
+      cap = cap * 2 < max + 1 ? cap * 2 : max + 1;
       char *nb = realloc(buf, cap + 1);
       if (!nb) {
         free(buf);
@@ -584,23 +665,25 @@ char *nc__read_file(const char *path, size_t *len, struct nc_error *err) {
       }
       buf = nb;
     }
-    size_t got = fread(buf + n, 1, cap - n, f);
-    n += got;
+    ssize_t got = read(fd, buf + n, cap - n);
+    if (got < 0) {
+      if (errno == EINTR) continue;
+      rerr = errno;
+      break;
+    }
     if (got == 0) break;
+    n += (size_t)got;
   }
+  close(fd);
   if (!buf) {
-    fclose(f);
     nc__error_set(err, path, 0, 0, NULL, "out of memory reading the file");
     return NULL;
   }
-  if (ferror(f)) {
-    int e = errno;
+  if (rerr) {
     free(buf);
-    fclose(f);
-    nc__error_set(err, path, 0, 0, NULL, "cannot read the file: %s", strerror(e));
+    nc__error_set(err, path, 0, 0, NULL, "cannot read the file: %s", strerror(rerr));
     return NULL;
   }
-  fclose(f);
   buf[n] = 0;
   *len = n;
   return buf;

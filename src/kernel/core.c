@@ -59,7 +59,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
                                    const struct nk_driver *drv, char *err, size_t errlen) {
   const struct nk_platform_ops *o = p ? p->ops : NULL;
   if (!p || !cfg || !o || !p->mem || !o->load || !o->store || !o->copy || !o->cache_maint || !o->mmio_read32 ||
-      !o->mmio_write32 || !o->barrier || !o->charge || !o->set_attr || !o->host_rx) {
+      !o->mmio_write32 || !o->barrier || !o->charge || !o->exec || !o->set_attr || !o->host_rx) {
     snprintf(err, errlen, "nk_kernel_create: platform, config, memory and every platform op are required");
     return NULL;
   }
@@ -82,12 +82,11 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   snprintf(k->dev.name, sizeof k->dev.name, "eth0");
   k->dev.k = k;
   k->dev.cfg = cfg;
-  k->prof_stack_rx = nk_prof_id(NK_PROF_STACK_RX, NK_CLASS_RX);
-  k->prof_stack_tx = nk_prof_id(NK_PROF_STACK_TX, NK_CLASS_TX);
   k->prof_irq_entry = nk_prof_id(NK_PROF_IRQ_ENTRY, NK_CLASS_IRQ);
   k->prof_softirq = nk_prof_id(NK_PROF_NET_RX_ACTION, NK_CLASS_IRQ);
   k->prof_hrtimer = nk_prof_id(NK_PROF_HRTIMER, NK_CLASS_IRQ);
   k->prof_copy_to_user = nk_prof_id(NK_PROF_COPY_TO_USER, NK_CLASS_RX);
+  nk__stack_init(k);
   /* The TX queues' xmit locks take the first spinlock ids. */
   k->dev.num_tx_queues = cfg->nic.tx_queues < 1 ? 1 : cfg->nic.tx_queues > NK_TXQ_MAX ? NK_TXQ_MAX
                                                                                     : (u32)cfg->nic.tx_queues;
@@ -277,30 +276,6 @@ void nk_kernel_irq(struct nk_kernel *k, int vec) {
   nk__flush_user_copy(k);
 }
 
-void nk__flush_user_copy(struct nk_kernel *k) {
-  /* With several cores the reader runs on its own core and copies there
-   * (nk_kernel_user_copy); with one it runs right after the softirq. */
-  if (k->cfg->cpu.cores >= 2) return;
-  nk_kernel_user_copy(k);
-}
-
-uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k) { return k->user_copy_bytes; }
-
-void nk_kernel_user_copy(struct nk_kernel *k) {
-  if (k->user_copy_bytes == 0) return;
-  /* One read() of everything pending: with cpu.user_copy memcpy the copies
-   * were priced at delivery (user_copy_price in skb.c). */
-  const bool priced = k->cfg->cpu.user_copy == NC_USER_COPY_MEMCPY && k->plat.ops->user_copy_cycles;
-  const double cycles =
-      priced ? k->user_copy_cycles : k->cfg->cpu.stack_rx_cycles_per_byte * (double)k->user_copy_bytes;
-  k->user_copy_bytes = 0;
-  k->user_copy_cycles = 0;
-  k->user_copy_payload = 0;
-  int prev = nk_prof_enter(k->prof_copy_to_user);
-  k->plat.ops->charge(k->plat.ctx, cycles);
-  nk_prof_leave(prev);
-}
-
 /* ---- spinlocks ------------------------------------------------------------------------ */
 
 void spin_lock_init(spinlock_t *lock) {
@@ -470,8 +445,13 @@ static int xmit_frame(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, 
     k->stats.xmit_nomem++;
     return NETDEV_TX_BUSY;
   }
-  if (charge_stack) nk_kernel_stack_tx(k, frame_bytes);
-  /* The application's bytes land in the skb directly: their copy is part of the charge above. */
+  if (charge_stack) {
+    if (sack)
+      nk__stack_tx_ack(k);
+    else
+      nk_kernel_stack_tx(k, frame_bytes);
+  }
+  /* The application's bytes land in the skb directly: their copy is priced above. */
   if (sack)
     nf_fill_ack(skb_put(skb, len), len, (uint64_t)k->cfg->run.seed, flow, seq, 0, sack);
   else
@@ -514,15 +494,6 @@ int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uin
 
 int nk_kernel_xmit_prepared(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq) {
   return xmit_frame(k, frame_bytes, flow, seq, NULL, false);
-}
-
-void nk_kernel_stack_tx(struct nk_kernel *k, uint32_t frame_bytes) {
-  nk_kernel_set_current(k);
-  const struct nc_cpu *cpu = &k->cfg->cpu;
-  const uint32_t len = nf_dma_len(frame_bytes);
-  int prev = nk_prof_enter(k->prof_stack_tx);
-  k->plat.ops->charge(k->plat.ctx, cpu->stack_tx_cycles_per_pkt + cpu->stack_tx_cycles_per_byte * len);
-  nk_prof_leave(prev);
 }
 
 int nk_kernel_xmit_ack(struct nk_kernel *k) {

@@ -97,17 +97,20 @@ struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu);
  * (HARD_TX_LOCK). Returns NETDEV_TX_OK, or NETDEV_TX_BUSY
  * if the queue is stopped (nothing was consumed; retry after a wake). */
 int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
-/* Multi-core (cpu.cores >= 2): the application's TX stack cost of one frame
- * of frame_bytes (bucket stack_tx), charged in the sending process before it
- * enters the driver, outside any lock. */
+/* The application's send of one data frame of frame_bytes through the stack
+ * down to the driver (udp_sendmsg or tcp_sendmsg with its system call, the
+ * copy from user space, ip_output), charged in the sending process before it
+ * enters the driver, outside any lock (multi-core: cpu.cores >= 2). */
 void nk_kernel_stack_tx(struct nk_kernel *k, uint32_t frame_bytes);
 /* nk_kernel_xmit with the stack cost already charged by nk_kernel_stack_tx. */
 int nk_kernel_xmit_prepared(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
 /* Multi-core (cpu.cores >= 2): received bytes whose copy to user space the
  * reader has not made yet (the softirq leaves it to the reader's core). */
 uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k);
-/* The reader copies every pending byte to user space: charges
- * cpu.stack_rx_cycles_per_byte per byte (bucket copy_to_user) to the caller. */
+/* The reader, woken for the data delivered since its last read, reads it all
+ * and sleeps again: two context switches (__schedule), its recvmsg calls
+ * (udp_recvmsg / tcp_recvmsg, each with a system call), the copy to user
+ * space (copy_to_user) and the free of every skb it consumed (kfree_skb). */
 void nk_kernel_user_copy(struct nk_kernel *k);
 /* The sending socket's sk_wmem_alloc: the truesize (nk_skb_truesize) of the
  * application's data frames the driver has not freed yet (ACKs are not
@@ -167,7 +170,7 @@ struct nk_kernel_stats {
   uint64_t timers_stale;    /* nk_kernel_timer calls for a timer no longer queued (ignored) */
   /* traffic.protocol tcp (skb.c, napi.c) */
   uint64_t gro_merged;      /* segments GRO appended to a held packet of their flow */
-  uint64_t gro_flushes;     /* packets GRO handed up (each charged stack_rx once) */
+  uint64_t gro_flushes;     /* packets GRO handed up (each through the stack's receive parts once) */
   uint64_t tcp_discards;    /* segments the TCP receiver dropped: duplicate, out of window or no room to hold */
   uint64_t tcp_ooo_queued;  /* segments the TCP receiver held out of order (cumulative) */
   uint64_t tcp_ooo_held;    /* of those, held now (not yet delivered) */
@@ -232,17 +235,36 @@ bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t l
 
 /* Class of work, for per-packet cycle figures. */
 enum nk_class { NK_CLASS_RX, NK_CLASS_TX, NK_CLASS_IRQ, NK_CLASS_OTHER, NK_CLASS__COUNT };
-#define NK_PROF_MAX 64
+#define NK_PROF_MAX 96
 /* Bucket 0, "(other)", class NK_CLASS_OTHER: charges made outside any
- * profiled function. The kernel layer's own modelled work goes to
- * NK_PROF_STACK_RX (RX), NK_PROF_STACK_TX (TX), NK_PROF_IRQ_ENTRY (IRQ) and
- * NK_PROF_NET_RX_ACTION (IRQ). */
+ * profiled function. The kernel layer's own modelled work goes to buckets
+ * named after the Linux functions that do it, as perf shows them: the
+ * stack's parts (NK_PROF_* below, docs/host.md "The stack"), IRQ entry
+ * (IRQ) and the NET_RX softirq (IRQ). */
 #define NK_PROF_OTHER "(other)"
-#define NK_PROF_STACK_RX "stack_rx"
-#define NK_PROF_STACK_TX "stack_tx"
 #define NK_PROF_IRQ_ENTRY "irq_entry"
 #define NK_PROF_NET_RX_ACTION "net_rx_action"
 #define NK_PROF_HRTIMER "hrtimer_interrupt" /* timer expiry (IRQ): cpu.softirq_cycles */
+/* The stack's parts (stack.*_instructions): receive (RX class) */
+#define NK_PROF_GRO "napi_gro_receive"            /* per frame: GRO attempt or merge */
+#define NK_PROF_NETIF_RECEIVE "__netif_receive_skb_core" /* per packet handed up */
+#define NK_PROF_IP_RCV "ip_rcv"
+#define NK_PROF_UDP_RCV "udp_rcv"
+#define NK_PROF_TCP_RCV "tcp_v4_rcv"
+#define NK_PROF_TCP_ACK "tcp_ack"                 /* a pure ACK to the host's TCP sender */
+#define NK_PROF_SOCK_WAKEUP "sock_def_readable"   /* waking the sleeping reader */
+#define NK_PROF_UDP_RECVMSG "udp_recvmsg"         /* the reader's system call and dequeue */
+#define NK_PROF_TCP_RECVMSG "tcp_recvmsg"
+/* send (TX class) */
+#define NK_PROF_UDP_SENDMSG "udp_sendmsg"
+#define NK_PROF_TCP_SENDMSG "tcp_sendmsg"
+#define NK_PROF_TCP_SEND_ACK "tcp_send_ack"
+#define NK_PROF_IP_OUTPUT "ip_output"
+#define NK_PROF_COPY_FROM_USER "copy_from_user"
+/* either direction (self time, in the caller's class) */
+#define NK_PROF_ALLOC_SKB "__alloc_skb"
+#define NK_PROF_FREE_SKB "kfree_skb"
+#define NK_PROF_SCHEDULE "__schedule"             /* a context switch (cpu.context_switch_cycles) */
 /* The received bytes' copy to user space (the reader's recvmsg, in process
  * context): charged after the NAPI poll, outside the driver's functions. */
 #define NK_PROF_COPY_TO_USER "copy_to_user"
@@ -369,7 +391,10 @@ typedef irqreturn_t (*irq_handler_t)(int irq, void *dev_id);
 typedef enum { NETDEV_TX_OK = 0, NETDEV_TX_BUSY = 0x10 } netdev_tx_t;
 
 #define NET_SKB_PAD 64
-#define NET_IP_ALIGN 2
+/* NET_IP_ALIGN: the architecture's constant in Linux (2, and 0 on x86 and
+ * ppc64), here the current kernel's cpu.net_ip_align_bytes. */
+#define NET_IP_ALIGN ((int)nk_net_ip_align())
+unsigned int nk_net_ip_align(void);
 
 struct net_device_stats {
   u64 rx_packets, rx_bytes, rx_dropped, rx_errors;
@@ -464,7 +489,8 @@ u8 *skb_put(struct sk_buff *skb, unsigned int len);
 void dev_kfree_skb_any(struct sk_buff *skb);
 /* Frees an skb from NAPI context (TX completion). */
 void napi_consume_skb(struct sk_buff *skb, int budget);
-/* Hands a received frame to the stack: charges the RX stack cost, then the host sink. */
+/* Hands a received frame to the stack: GRO (tcp: merged with the held packet
+ * of its flow), then per packet the stack's receive parts and the host sink. */
 void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb);
 /* napi_gro_receive without NAPI (there is no GRO: the two are the same). */
 void netif_receive_skb(struct sk_buff *skb);

@@ -99,6 +99,13 @@ struct nk_softnet {
   struct nk_cpu_stats stats;
 };
 
+/* Profile ids of the stack's parts (stack.c, NK_PROF_* names). */
+struct nk_stack_prof {
+  int gro, netif, ip_rcv, udp_rcv, tcp_rcv, tcp_ack, wakeup, udp_recvmsg, tcp_recvmsg;
+  int udp_sendmsg, tcp_sendmsg, tcp_send_ack, ip_output, copy_from_user;
+  int alloc_skb, free_skb, schedule;
+};
+
 struct nk_ack {
   u32 flow;
   u64 seq;
@@ -107,6 +114,9 @@ struct nk_ack {
 /* Out-of-order segments the TCP receiver may hold at once, all flows (its
  * skbs are added to the pool; Linux bounds the ofo queue by socket memory). */
 #define NK_OOO_MAX 2048u
+/* Where the application's buffer starts: a 128 KiB malloc is mmap'd, so its
+ * data is at least 16-byte aligned (glibc); only the alignment matters. */
+#define NK_USER_BUF_BASE 0x10000ull
 
 struct nk_kernel {
   struct nk_platform plat;
@@ -173,16 +183,23 @@ struct nk_kernel {
   char remove_check_err[256];
 
   struct nk_kernel_stats stats;
-  int prof_stack_rx, prof_stack_tx, prof_irq_entry, prof_softirq, prof_copy_to_user;
-  u64 user_copy_bytes; /* delivered bytes whose copy to user space is not yet charged */
+  int prof_irq_entry, prof_softirq, prof_copy_to_user;
+  struct nk_stack_prof prof; /* the stack's parts (stack.c) */
+  u32 net_ip_align;          /* cpu.net_ip_align_bytes */
+  /* The reader (stack.c): what the softirq delivered since its last read. */
+  u64 user_copy_bytes; /* data frames' bytes whose copy to user space is not yet charged */
   /* cpu.user_copy memcpy: the pending copies' cycles (ops->user_copy_cycles), and
    * the payload bytes they put into the reader's buffer in this read() */
   double user_copy_cycles;
   u64 user_copy_payload;
+  u64 user_skbs;     /* entries of its socket queue: datagrams, or TCP packets (a GRO packet is one) */
+  u64 user_frees;    /* skbs it frees after copying (every delivered data frame) */
+  u64 user_payload;  /* payload bytes pending (TCP: its read() calls) */
+  bool reader_awake; /* woken (sock_def_readable) since it last went to sleep */
+  u64 tx_payload;    /* payload bytes the application has sent (its buffer offsets) */
 
   /* traffic.protocol tcp (skb.c): GRO table, receiver state, ACK queue */
   bool tcp;
-  int prof_gro;
   u64 tcp_rcv_nxt[NK_TCP_FLOWS];  /* next segment expected, per flow */
   u32 tcp_unacked[NK_TCP_FLOWS];  /* segments received since the last ACK */
   u8 tcp_cpu[NK_TCP_FLOWS];       /* CPU that received the flow's latest segment (its end-of-poll ACK) */
@@ -217,9 +234,8 @@ static inline struct nk_kernel *nk__cur(const char *what) {
 }
 /* Records a driver bug (first one kept, all counted) with the profile bucket. */
 void nk__fault(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-/* Charges the copy to user space of the bytes delivered since the last call
- * (cpu.stack_rx_cycles_per_byte each) to bucket copy_to_user, outside any
- * driver function, as the reader's recvmsg runs after the softirq. */
+/* With one core, the reader runs right after the softirq: nk_kernel_user_copy
+ * (with several cores the application core calls it). */
 void nk__flush_user_copy(struct nk_kernel *k);
 /* Records a non-fatal error message (allocation failure) for nk_kernel_last_error. */
 void nk__error(struct nk_kernel *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -266,9 +282,36 @@ void nk__napi_rx(struct nk_kernel *k, const struct napi_struct *napi, const stru
  * (driver remove); a queued one is recorded as a leak. */
 void nk__timers_release(struct nk_kernel *k);
 
+/* The stack's parts (stack.c), each charged under its Linux function name as
+ * perf shows it. Registers the buckets (kernel create). */
+void nk__stack_init(struct nk_kernel *k);
+/* Runs `instructions` of stack code plus `cycles` of fixed-cost work as self
+ * time of bucket (-1: the current one). */
+void nk__exec(struct nk_kernel *k, double instructions, double cycles, int bucket);
+/* napi_gro_receive's own part for one frame (GRO attempt or merge, the first
+ * read of its headers); held: a packet of the same flow is held (its header
+ * words are compared too). */
+void nk__stack_gro(struct nk_kernel *k, const struct sk_buff *skb, bool held);
+/* A packet the stack received (GRO's or a single frame), before it is
+ * delivered: __netif_receive_skb_core, ip_rcv and the transport's receive
+ * (udp_rcv, tcp_v4_rcv, or tcp_ack for a pure ACK), entered in that nesting;
+ * returns the bucket to restore with nk__stack_rx_leave. */
+int nk__stack_rx_enter(struct nk_kernel *k, const struct sk_buff *skb, bool ack);
+void nk__stack_rx_leave(int prev);
+/* sock_def_readable after data was queued for the reader: wakes it if it sleeps. */
+void nk__stack_wakeup(struct nk_kernel *k);
+/* The ACK the TCP receiver sends: tcp_send_ack and ip_output (TX class). */
+void nk__stack_tx_ack(struct nk_kernel *k);
+/* skb alloc and free (__alloc_skb, kfree_skb), in the caller's class. */
+void nk__stack_alloc_skb(struct nk_kernel *k);
+void nk__stack_free_skb(struct nk_kernel *k);
+
 /* skb pool (skb.c). */
 int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen);
 void nk__skb_fini(struct nk_kernel *k);
+/* Returns skb to the pool without charging its free (the reader's frees are
+ * charged when it reads, nk_kernel_user_copy). */
+void nk__skb_release(struct nk_kernel *k, struct sk_buff *skb);
 /* GRO (skb.c): hands every held packet up, oldest first; then, at the end of
  * a poll (end_of_poll), asks for an ACK of every flow with unacknowledged
  * segments. */

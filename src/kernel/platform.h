@@ -51,7 +51,7 @@ struct nk_platform_ops {
   uint32_t (*mmio_read32)(void *ctx, uint32_t off);
   void (*mmio_write32)(void *ctx, uint32_t off, uint32_t val);
   void (*barrier)(void *ctx, enum nk_barrier b);
-  /* Modelled software work that runs no driver code (stack, IRQ entry), in CPU cycles. */
+  /* Modelled software work that runs no driver code (IRQ entry, softirq), in CPU cycles. */
   void (*charge)(void *ctx, double cycles);
   /* Sets the attribute of [pa, pa+len): used by dma_alloc_coherent. */
   void (*set_attr)(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr);
@@ -86,6 +86,27 @@ struct nk_platform_ops {
    * ktime_get) reads it: byte queue limits time their hold with it.
    * Optional: NULL means a clock that stays at 0. */
   uint64_t (*now_ns)(void *ctx);
+  /* The network stack's own code runs: `instructions` of it, which the core
+   * model turns into cycles by its IPC on kernel code (cpu.kernel_ipc), plus
+   * `cycles` of work whose cost is the core's, not the code's (a system
+   * call's entry and exit, a context switch). Charged as self time of
+   * profile bucket `bucket` (an nk_prof_id; -1: the current one), in the
+   * class of the current bucket (the caller's). */
+  void (*exec)(void *ctx, double instructions, double cycles, int bucket);
+  /* The stack reads packet headers in [pa, pa + len) (the current bucket's
+   * loads): a line not in the core's data cache misses (the first read of a
+   * packet the device wrote), stalling the core as its kind does
+   * (cpu.out_of_order, cpu.mlp_lines, memory.dram_latency_ns); `misaligned`
+   * of the loads are not aligned to their size, and a core that cannot load
+   * unaligned in hardware traps on each (cpu.unaligned_trap_cycles).
+   * Optional: NULL means header reads cost nothing beyond the instructions. */
+  void (*read_headers)(void *ctx, uint64_t pa, uint32_t len, unsigned misaligned);
+  /* Cycles the core needs to stream-read [pa, pa + len) for a copy, from the
+   * lines that miss its cache (their latency over its memory-level
+   * parallelism); the lines become resident, nothing is charged. The copy to
+   * user space is priced with it (the longer of this and the copy routine).
+   * Optional: NULL means 0. */
+  double (*stream_read_cycles)(void *ctx, uint64_t pa, uint64_t len);
 };
 
 #define NK_SPIN_MAX 64 /* spinlock ids the kernel hands out: 1 .. NK_SPIN_MAX */

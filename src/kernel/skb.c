@@ -49,7 +49,6 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
     k->skb_free = s;
   }
   k->skbs_in_use = 0;
-  k->prof_gro = nk_prof_id("napi_gro_receive", NK_CLASS_RX);
   return 0;
 }
 
@@ -85,6 +84,7 @@ static struct sk_buff *alloc_skb(struct net_device *dev, unsigned int len, const
   s->queue_mapping = 0;
   s->wmem = 0;
   k->skbs_in_use++;
+  nk__stack_alloc_skb(k);
   return s;
 }
 
@@ -131,17 +131,21 @@ u8 *skb_put(struct sk_buff *skb, unsigned int len) {
   return tail;
 }
 
-void dev_kfree_skb_any(struct sk_buff *skb) {
-  if (!skb) return;
-  struct nk_kernel *k = nk__dev_kernel(skb->dev, "dev_kfree_skb_any");
+/* The checks of a free; false (fault recorded) if skb cannot be freed. */
+static bool skb_free_ok(struct nk_kernel *k, const struct sk_buff *skb) {
   if (skb < k->skbs || skb >= k->skbs + k->nskbs) {
-    nk__fault(k, "dev_kfree_skb_any(%p): not an skb of this kernel", (void *)skb);
-    return;
+    nk__fault(k, "dev_kfree_skb_any(%p): not an skb of this kernel", (const void *)skb);
+    return false;
   }
   if (!skb->in_use) {
     nk__fault(k, "dev_kfree_skb_any: skb %td freed twice", skb - k->skbs);
-    return;
+    return false;
   }
+  return true;
+}
+
+void nk__skb_release(struct nk_kernel *k, struct sk_buff *skb) {
+  if (!skb_free_ok(k, skb)) return;
   skb->in_use = false;
   skb->len = 0;
   if (skb->wmem) { /* sock_wfree */
@@ -151,6 +155,14 @@ void dev_kfree_skb_any(struct sk_buff *skb) {
   skb->next = k->skb_free;
   k->skb_free = skb;
   k->skbs_in_use--;
+}
+
+void dev_kfree_skb_any(struct sk_buff *skb) {
+  if (!skb) return;
+  struct nk_kernel *k = nk__dev_kernel(skb->dev, "dev_kfree_skb_any");
+  if (!skb_free_ok(k, skb)) return;
+  nk__stack_free_skb(k);
+  nk__skb_release(k, skb);
 }
 
 void napi_consume_skb(struct sk_buff *skb, int budget) {
@@ -168,50 +180,61 @@ static bool skb_frame_header(const struct sk_buff *skb, struct nf_header *h) {
 
 /* Headers in front of a UDP datagram's payload: Ethernet 14, IPv4 20, UDP 8. */
 #define NK_UDP_HDRS 42u
-/* Where the reader's buffer starts: a 128 KiB malloc is mmap'd, so its data
- * is at least 16-byte aligned (glibc); only the alignment matters here. */
-#define NK_USER_BUF_BASE 0x10000ull
+
+/* The L4 payload bytes of a data frame of len bytes (no FCS) in the skb. */
+static u32 skb_payload(const struct nk_kernel *k, u32 len) {
+  const u32 hdr = k->tcp ? NF_TCP_OVERHEAD - NF_FCS_LEN : NK_UDP_HDRS;
+  return len > hdr ? len - hdr : 0;
+}
 
 /* cpu.user_copy memcpy: prices the copy of skb's L4 payload into the reader's
- * buffer with the CPU's copy routine. The payload starts after the real
- * protocol headers (TCP with timestamps 66 B, UDP 42 B) at skb->data; a TCP
- * reader's read() fills its buffer from offset 0 with the payloads in order
- * (traffic.read_bytes, a segment split across two reads), a UDP recv() puts
- * each datagram at offset 0. ACK frames carry no payload for the reader. */
+ * buffer with the CPU's copy routine, and at least the time to stream its
+ * source lines that miss the cache (ops->stream_read_cycles). The payload
+ * starts after the real protocol headers (TCP with timestamps 66 B, UDP
+ * 42 B) at skb->data; a TCP reader's read() fills its buffer from offset 0
+ * with the payloads in order (traffic.read_bytes, a segment split across two
+ * reads), a UDP recv() puts each datagram at offset 0. */
 static void user_copy_price(struct nk_kernel *k, const struct sk_buff *skb) {
-  struct nf_header h;
-  if (skb_frame_header(skb, &h) && nf_is_ack(&h)) return;
   const u32 hdr = k->tcp ? NF_TCP_OVERHEAD - NF_FCS_LEN : NK_UDP_HDRS;
   if (skb->len <= hdr) return;
   u64 src = nk__pa(k, skb->data) + hdr;
   u64 n = skb->len - hdr;
+  const double stream = k->plat.ops->stream_read_cycles ? k->plat.ops->stream_read_cycles(k->plat.ctx, src, n) : 0;
+  double routine = 0;
   const u64 buf = (u64)k->cfg->traffic.read_bytes;
   while (n > 0) {
     const u64 off = k->tcp ? k->user_copy_payload % buf : 0;
     const u64 part = off + n > buf ? buf - off : n;
-    k->user_copy_cycles += k->plat.ops->user_copy_cycles(k->plat.ctx, NK_USER_BUF_BASE + off, src, part);
+    routine += k->plat.ops->user_copy_cycles(k->plat.ctx, NK_USER_BUF_BASE + off, src, part);
     k->user_copy_payload += part;
     src += part;
     n -= part;
   }
+  k->user_copy_cycles += routine > stream ? routine : stream;
 }
 
-/* Hands one frame to the host sink and frees it (the stack's per-packet
- * charge is the caller's). */
-static void deliver_one(struct nk_kernel *k, struct sk_buff *skb) {
+/* Hands one frame to the host sink. A data frame joins the reader's queue:
+ * its copy to user space and its free are the reader's, charged when it
+ * reads (nk_kernel_user_copy); any other frame (a TCP ACK to the host's
+ * sender) is consumed and freed by the stack here. */
+static void deliver_one(struct nk_kernel *k, struct sk_buff *skb, bool data) {
   struct net_device *dev = skb->dev;
   const u32 len = skb->len;
-  /* The copy to user space is the reader's, charged after the poll
-   * (nk__flush_user_copy). */
-  k->user_copy_bytes += len;
-  if (k->cfg->cpu.user_copy == NC_USER_COPY_MEMCPY && k->plat.ops->user_copy_cycles)
-    user_copy_price(k, skb);
+  if (data) {
+    k->user_copy_bytes += len;
+    k->user_payload += skb_payload(k, len);
+    k->user_frees++;
+    if (k->cfg->cpu.user_copy == NC_USER_COPY_MEMCPY && k->plat.ops->user_copy_cycles) user_copy_price(k, skb);
+  }
   k->plat.ops->host_rx(k->plat.ctx, nk__pa(k, skb->data), len);
   dev->stats.rx_packets++;
   dev->stats.rx_bytes += len;
   k->stats.rx_delivered++;
   k->stats.rx_bytes += len;
-  dev_kfree_skb_any(skb);
+  if (data)
+    nk__skb_release(k, skb);
+  else
+    dev_kfree_skb_any(skb);
 }
 
 /* The sequence number of a held skb (a nicsim TCP segment). */
@@ -307,7 +330,7 @@ static bool tcp_receive(struct nk_kernel *k, u32 flow, u64 seq, struct sk_buff *
     const bool filling = k->ooo_head[flow] != NULL;
     k->tcp_rcv_nxt[flow] = seq + 1;
     k->tcp_unacked[flow]++;
-    deliver_one(k, skb);
+    deliver_one(k, skb, true);
     struct sk_buff *h;
     while ((h = k->ooo_head[flow]) && skb_seq(h) == k->tcp_rcv_nxt[flow]) {
       k->ooo_head[flow] = h->next;
@@ -316,7 +339,8 @@ static bool tcp_receive(struct nk_kernel *k, u32 flow, u64 seq, struct sk_buff *
       k->stats.tcp_ooo_held--;
       k->tcp_rcv_nxt[flow]++;
       k->tcp_unacked[flow]++;
-      deliver_one(k, h);
+      k->user_skbs++; /* each held segment was its own entry of the out-of-order queue */
+      deliver_one(k, h, true);
     }
     return filling;
   }
@@ -348,33 +372,42 @@ void nk__tcp_ooo_purge(struct nk_kernel *k) {
 }
 
 /* The stack's receive of one packet (a GRO chain of segments of one flow, or
- * a single frame): stack_rx once, then each segment to the host sink; with
- * tcp, through the receiver (tcp_receive), which ACKs at once after an
- * out-of-order segment, a hole filled or a duplicate, and else once
- * tcp_ack_every segments are unacknowledged (Linux sends one ACK per GRO
- * packet of two or more segments: a stretch ACK). */
+ * a single frame): the receive parts once (nk__stack_rx_enter), then each
+ * segment to the host sink; with tcp, through the receiver (tcp_receive),
+ * which ACKs at once after an out-of-order segment, a hole filled or a
+ * duplicate, and else once tcp_ack_every segments are unacknowledged (Linux
+ * sends one ACK per GRO packet of two or more segments: a stretch ACK). Data
+ * for the reader wakes it (sock_def_readable) if it sleeps. */
 static void stack_receive(struct nk_kernel *k, struct sk_buff *first) {
-  const struct nc_cpu *cpu = &k->cfg->cpu;
-  int prev = nk_prof_enter(k->prof_stack_rx);
-  /* IP and UDP/TCP in the softirq, once per (merged) packet. */
-  k->plat.ops->charge(k->plat.ctx, cpu->stack_rx_cycles_per_pkt);
-  bool tcp_data = false, quick = false;
+  struct nf_header h0;
+  const bool ack = k->tcp && skb_frame_header(first, &h0) && nf_is_ack(&h0);
+  const int prev = nk__stack_rx_enter(k, first, ack);
+  bool tcp_data = false, quick = false, delivered = false;
   u32 flow = 0;
   for (struct sk_buff *skb = first, *next; skb; skb = next) {
     next = skb->next;
     skb->next = NULL;
     struct nf_header h;
-    if (k->tcp && skb_frame_header(skb, &h) && !nf_is_ack(&h) && h.flow < NK_TCP_FLOWS) {
+    const bool nicsim = skb_frame_header(skb, &h);
+    if (k->tcp && nicsim && !nf_is_ack(&h) && h.flow < NK_TCP_FLOWS) {
       tcp_data = true;
       flow = h.flow;
+      const u64 before = k->stats.rx_delivered;
       if (tcp_receive(k, flow, h.seq, skb)) quick = true;
+      if (k->stats.rx_delivered != before) delivered = true;
       continue;
     }
-    deliver_one(k, skb);
+    const bool data = !(k->tcp && nicsim && nf_is_ack(&h));
+    deliver_one(k, skb, data);
+    if (data) delivered = true;
+  }
+  if (delivered) {
+    k->user_skbs++; /* one entry of the socket queue (a GRO packet is one skb) */
+    nk__stack_wakeup(k);
   }
   if (tcp_data && (quick || k->tcp_unacked[flow] >= (u32)k->cfg->traffic.tcp_ack_every))
     queue_ack(k, flow, k->tcp_rcv_nxt[flow]);
-  nk_prof_leave(prev);
+  nk__stack_rx_leave(prev);
 }
 
 void netif_receive_skb(struct sk_buff *skb) {
@@ -419,51 +452,50 @@ void nk__gro_flush(struct nk_kernel *k, bool end_of_poll) {
     if (k->tcp_unacked[f] && k->tcp_cpu[f] == (u8)nk__cpu) queue_ack(k, f, k->tcp_rcv_nxt[f]);
 }
 
-/* With traffic.protocol tcp: Linux's GRO (net/core/gro.c) in small. Each
- * segment costs cpu.gro_cycles_per_pkt; a data segment that continues a held
- * packet of its flow (next seq, under 64 KiB) is appended, else the held one
- * is flushed and the segment starts a new one; a ninth flow flushes the
- * oldest. ACK frames and non-nicsim frames go up at once. Held packets go up
- * at napi_complete_done and at the end of every poll. udp: no GRO, every
- * frame goes up on its own. */
+/* Linux's GRO (net/core/gro.c) in small. Every frame costs GRO's part
+ * (napi_gro_receive: the attempt, its header loads and the first read of the
+ * frame, nk__stack_gro). With traffic.protocol tcp, a data segment that
+ * continues a held packet of its flow (next seq, under 64 KiB) is appended,
+ * else the held one is flushed and the segment starts a new one; a ninth
+ * flow flushes the oldest. ACK frames and non-nicsim frames go up at once.
+ * Held packets go up at napi_complete_done and at the end of every poll.
+ * udp: nothing merges (no UDP GRO socket), every frame goes up on its own. */
 void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
   if (!skb) {
     nk__fault(nk__cur("napi_gro_receive"), "napi_gro_receive(NULL)");
     return;
   }
   struct nk_kernel *k = nk__dev_kernel(skb->dev, "napi_gro_receive");
-  nk__napi_rx(k, napi, skb); /* multi-queue: per-queue count and RSS check (napi.c) */
-  struct nk_softnet *sd = nk__sd(k);
-  if (!k->tcp || !sd->polling) {
-    netif_receive_skb(skb);
-    return;
-  }
   if (!skb->in_use) {
     nk__fault(k, "napi_gro_receive: skb %td is not allocated", skb - k->skbs);
     return;
   }
-  int prev = nk_prof_enter(k->prof_gro);
-  k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.gro_cycles_per_pkt);
-  nk_prof_leave(prev);
+  nk__napi_rx(k, napi, skb); /* multi-queue: per-queue count and RSS check (napi.c) */
+  struct nk_softnet *sd = nk__sd(k);
+  const int prev = nk_prof_enter(k->prof.gro);
   struct nf_header h;
-  if (!skb_frame_header(skb, &h) || nf_is_ack(&h) || h.flow >= NK_TCP_FLOWS ||
-      skb->len + NF_FCS_LEN <= NF_TCP_OVERHEAD) {
+  const bool mergeable = k->tcp && sd->polling && skb_frame_header(skb, &h) && !nf_is_ack(&h) &&
+                         h.flow < NK_TCP_FLOWS && skb->len + NF_FCS_LEN > NF_TCP_OVERHEAD;
+  struct nk_gro_entry *e = NULL, *free_slot = NULL, *oldest = NULL;
+  if (mergeable)
+    for (int i = 0; i < NK_GRO_MAX; i++) {
+      struct nk_gro_entry *g = &sd->gro[i];
+      if (!g->live) {
+        if (!free_slot) free_slot = g;
+        continue;
+      }
+      if (g->flow == h.flow) e = g;
+      if (!oldest || g->age < oldest->age) oldest = g;
+    }
+  nk__stack_gro(k, skb, e != NULL);
+  if (!mergeable) {
     netif_receive_skb(skb); /* not mergeable: up at once */
+    nk_prof_leave(prev);
     return;
   }
   skb->next = NULL;
   const u32 ip_len = skb->len - NF_ETH_HLEN;
   const u32 payload = skb->len + NF_FCS_LEN - NF_TCP_OVERHEAD;
-  struct nk_gro_entry *e = NULL, *free_slot = NULL, *oldest = NULL;
-  for (int i = 0; i < NK_GRO_MAX; i++) {
-    struct nk_gro_entry *g = &sd->gro[i];
-    if (!g->live) {
-      if (!free_slot) free_slot = g;
-      continue;
-    }
-    if (g->flow == h.flow) e = g;
-    if (!oldest || g->age < oldest->age) oldest = g;
-  }
   if (e) {
     if (h.seq == e->next_seq && e->ip_bytes + payload < NK_GRO_MAX_SIZE) {
       e->last->next = skb;
@@ -472,6 +504,7 @@ void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
       e->ip_bytes += payload;
       e->next_seq = h.seq + 1;
       k->stats.gro_merged++;
+      nk_prof_leave(prev);
       return;
     }
     gro_flush_entry(k, e); /* not the next segment, or 64 KiB reached */
@@ -482,6 +515,7 @@ void napi_gro_receive(struct napi_struct *napi, struct sk_buff *skb) {
   }
   *free_slot = (struct nk_gro_entry){.live = true, .flow = h.flow, .next_seq = h.seq + 1, .segs = 1,
                                      .ip_bytes = ip_len, .age = ++sd->gro_age, .first = skb, .last = skb};
+  nk_prof_leave(prev);
 }
 
 bool nk_kernel_ack_peek(const struct nk_kernel *k, uint32_t *flow, uint64_t *seq) {

@@ -3,6 +3,7 @@
 #include "results/input.h"
 
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -131,9 +132,20 @@ int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *
 
 /* "path:LINE:COL: text" for a jansson parse error, both counted from 1. */
 void nicsim_json_error_where(const char *path, const json_error_t *err, char *buf, size_t n) {
+  /* jansson's text quotes the file ("invalid token near 'root:$y$...'", "unable
+   * to decode byte 0xc3"): the file may be no results file at all (any file
+   * can be named), so only the kind of error is kept; the position says where. */
+  char text[sizeof err->text];
+  const char *near = strstr(err->text, " near ");
+  int keep = near ? (int)(near - err->text) : (int)strlen(err->text);
+
+  if (strncmp(err->text, "unable to decode byte", 21) == 0)
+    snprintf(text, sizeof(text), "not valid UTF-8");
+  else
+    snprintf(text, sizeof(text), "%.*s", keep, err->text);
   /* jansson says column 0 before the first character of a line (an empty file). */
   snprintf(buf, n, "%s:%d:%d: %s", path, err->line > 0 ? err->line : 1,
-           err->column > 0 ? err->column : 1, err->text);
+           err->column > 0 ? err->column : 1, text);
 }
 
 /* Loads a point file into cfg and res. */
@@ -159,5 +171,58 @@ int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
     *doc = j;
   else
     json_decref(j);
+  return 0;
+}
+
+/* Checks a sweep manifest (sweep.json); see input.h. */
+int nicsim_manifest_check(json_t *m, size_t *npoints, long *baseline, char *why, size_t n) {
+  json_t *labels = json_object_get(m, "labels"), *keys = json_object_get(m, "swept");
+  json_t *b = json_object_get(m, "baseline"), *ph = json_object_get(m, "point_hashes");
+  size_t i, np;
+
+  if (!json_is_object(m) || !json_is_array(labels) || !json_is_array(keys) ||
+      !json_is_string(json_object_get(m, "hash")) || json_array_size(keys) > NC_KEY__COUNT + 1) {
+    snprintf(why, n, "not a nicsim sweep manifest (labels, swept, hash)");
+    return -1;
+  }
+  np = json_array_size(labels);
+  /* "points" says how many labels there are: a cross-check of a hand-edited file. */
+  if (!json_is_integer(json_object_get(m, "points")) ||
+      json_integer_value(json_object_get(m, "points")) != (json_int_t)np) {
+    snprintf(why, n, "\"points\" must be the number of labels (%zu)", np);
+    return -1;
+  }
+  for (i = 0; i < np; i++)
+    if (!json_is_string(json_array_get(labels, i))) {
+      snprintf(why, n, "label %zu is not a string", i + 1);
+      return -1;
+    }
+  for (i = 0; i < json_array_size(keys); i++)
+    if (!json_is_string(json_array_get(keys, i))) {
+      snprintf(why, n, "swept key %zu is not a string", i + 1);
+      return -1;
+    }
+  /* The baseline is null (none declared) or a point's index: anything else
+   * is an error, never a silent fall back to the first point. */
+  *baseline = -1;
+  if (b != NULL && !json_is_null(b)) {
+    if (!json_is_integer(b) || json_integer_value(b) < 0 || json_integer_value(b) >= (json_int_t)np) {
+      snprintf(why, n, "\"baseline\" must be null or a point index from 0 to %zu",
+               np ? np - 1 : 0);
+      return -1;
+    }
+    *baseline = (long)json_integer_value(b);
+  }
+  /* Per-point config hashes (written since issue 23), one string per point. */
+  if (ph != NULL) {
+    bool ok = json_is_array(ph) && json_array_size(ph) == np;
+    for (i = 0; ok && i < np; i++)
+      ok = json_is_string(json_array_get(ph, i));
+    if (!ok) {
+      snprintf(why, n, "\"point_hashes\" must list one hash (a string) per point");
+      return -1;
+    }
+  }
+  *npoints = np;
   return 0;
 }

@@ -28,6 +28,14 @@ int nicsim_results_from_json(json_t *metrics, struct nicsim_results *res, char *
 int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
                            struct nicsim_results *res, json_t **doc, char *why, size_t n);
 
+/* Checks a sweep manifest (DIR/sweep.json, as a sweep writes it): labels
+ * (strings), swept keys (strings, at most one per schema key and
+ * "platform"), hash, "points" equal to the number of labels, "baseline" null
+ * or a point index, "point_hashes" absent or one string per point. 0 with
+ * *npoints and *baseline (-1: none) set, or -1 with why filled (never
+ * quoting the file). */
+int nicsim_manifest_check(json_t *m, size_t *npoints, long *baseline, char *why, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

@@ -82,6 +82,13 @@ long nicsim_metric_find(const char *name);
 /* The column metric whose name is nearest to a misspelt one (edit distance
  * at most 3), or NULL if none is that close: a "did you mean" hint. */
 const char *nicsim_metric_suggest(const char *name);
+/* True if every run of cfg reports column id (an index of
+ * nicsim_metric_defs()): a NIC workload reports them all but dma.* and, by
+ * its interconnect, pcie.* (PCIe link) or bus.* (on-chip bus); a dma-bench
+ * run its own set (sim.* always). A point file without such a metric is
+ * incomplete (resume reruns it, merge refuses it). */
+struct nicsim_config;
+bool nicsim_metric_expected(const struct nicsim_config *cfg, size_t id);
 /* "count", "real" or "wall". */
 const char *nicsim_metric_kind_name(enum nicsim_metric_kind kind);
 

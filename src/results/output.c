@@ -3,6 +3,7 @@
 #define _XOPEN_SOURCE 700
 
 #include "results/output.h"
+#include "results/analysis.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -14,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "results/escape.h"
 #include "results/output_private.h"
 
 /* ---- atomic files ------------------------------------------------------------ */
@@ -105,101 +107,136 @@ int nicsim_path_split(const char *path, char *dir, size_t n, const char **base) 
   return 0;
 }
 
-/* Writes buf to a character device or FIFO in place (no temporary, no rename). */
-static int nicsim__write_stream(const char *path, const char *buf, size_t len) {
-  int fd = open(path, O_WRONLY | O_NOCTTY | O_CLOEXEC), rc;
+/* Opens the temporary file beside a->path (a regular file's target) with the
+ * permissions of the file it will replace. 0 or -errno. */
+static int nicsim__tmp_open(struct nicsim_atomic *a) {
+  const char *base;
+  struct stat st;
+  int n, rc;
 
-  if (fd < 0)
+  rc = nicsim_path_split(a->path, a->dir, sizeof(a->dir), &base);
+  if (rc < 0)
+    return rc;
+  if (base[0] == '\0')
+    return -EISDIR;
+  n = snprintf(a->tmp, sizeof(a->tmp), "%.*s.%s.tmp.XXXXXX", (int)(base - a->path), a->path, base);
+  if (n < 0 || (size_t)n >= sizeof(a->tmp))
+    return -ENAMETOOLONG;
+  a->fd = mkstemp(a->tmp);
+  if (a->fd < 0) {
+    a->tmp[0] = '\0';
     return -errno;
-  rc = nicsim__write_all(fd, buf, len);
-  if (close(fd) != 0 && rc == 0)
+  }
+  /* Keep the permissions of the file being replaced, else the usual 0666 & ~umask. */
+  if (fchmod(a->fd, stat(a->path, &st) == 0 ? (st.st_mode & 07777) : nicsim__default_mode()) != 0) {
     rc = -errno;
-  return rc;
+    nicsim_atomic_abort(a);
+    return rc;
+  }
+  return 0;
+}
+
+/* Starts writing path; see output.h. */
+int nicsim_atomic_open(const char *path, struct nicsim_atomic *a) {
+  int rc;
+
+  memset(a, 0, sizeof(*a));
+  a->fd = -1;
+  if (path == NULL || path[0] == '\0')
+    return -EINVAL;
+  a->mode = nicsim_output_target(path, a->path, sizeof(a->path));
+  if (a->mode < 0)
+    return a->mode;
+  if (a->mode == NICSIM_OUT_STREAM) {
+    a->fd = open(a->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    if (a->fd < 0)
+      return -errno;
+  } else if ((rc = nicsim__tmp_open(a)) < 0) {
+    return rc;
+  }
+  a->f = fdopen(a->fd, "w");
+  if (a->f == NULL) {
+    rc = -errno;
+    nicsim_atomic_abort(a);
+    return rc;
+  }
+  return 0;
+}
+
+/* Drops what was written; see output.h. */
+void nicsim_atomic_abort(struct nicsim_atomic *a) {
+  if (a->f != NULL)
+    fclose(a->f);
+  else if (a->fd >= 0)
+    close(a->fd);
+  if (a->mode == NICSIM_OUT_REPLACE && a->tmp[0] != '\0')
+    unlink(a->tmp);
+  a->f = NULL;
+  a->fd = -1;
+  a->tmp[0] = '\0';
+}
+
+/* Finishes the file; see output.h. */
+int nicsim_atomic_commit(struct nicsim_atomic *a) {
+  int rc = 0, dfd;
+
+  if (a->f != NULL && (fflush(a->f) != 0 || ferror(a->f)))
+    rc = errno ? -errno : -EIO;
+  if (rc == 0 && a->mode == NICSIM_OUT_REPLACE && fsync(a->fd) != 0)
+    rc = -errno;
+  if (a->f != NULL) {
+    if (fclose(a->f) != 0 && rc == 0)
+      rc = -errno;
+    a->f = NULL;
+    a->fd = -1;
+  }
+  if (a->mode == NICSIM_OUT_STREAM || a->tmp[0] == '\0')
+    return rc;
+  if (rc == 0 && rename(a->tmp, a->path) != 0)
+    rc = -errno;
+  if (rc < 0) {
+    unlink(a->tmp);
+    a->tmp[0] = '\0';
+    return rc;
+  }
+  a->tmp[0] = '\0';
+  /* Make the rename itself durable; a failure here does not undo it. */
+  dfd = open(a->dir, O_RDONLY | O_CLOEXEC);
+  if (dfd >= 0) {
+    (void)fsync(dfd);
+    close(dfd);
+  }
+  return 0;
 }
 
 /* Writes what emit produces to path: a regular file (or a new one) is replaced
  * via a fsync'd temporary and rename, a device or FIFO written in place. */
 int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
-  char tmp[PATH_MAX];
-  char dir[PATH_MAX];
-  char target[PATH_MAX];
-  const char *base;
+  struct nicsim_atomic a;
   char *buf = NULL;
   size_t len = 0;
   FILE *mem;
-  struct stat st;
-  int fd = -1, dfd, rc, n, mode;
+  int rc;
 
   if (path == NULL || path[0] == '\0')
     return -EINVAL;
-  mode = nicsim_output_target(path, target, sizeof(target));
-  if (mode < 0)
-    return mode;
-  path = target; /* a symlink is written through: its target is replaced */
-  rc = nicsim_path_split(path, dir, sizeof(dir), &base);
-  if (rc < 0)
-    return rc;
-  if (base[0] == '\0')
-    return -EISDIR;
-  n = snprintf(tmp, sizeof(tmp), "%.*s.%s.tmp.XXXXXX", (int)(base - path), path, base);
-  if (n < 0 || (size_t)n >= sizeof(tmp))
-    return -ENAMETOOLONG;
-
-  /* Produce the whole contents first, so I/O errors are reported exactly. */
+  /* Produce the whole contents first, so that nothing reaches a device or a
+   * temporary file when emit fails, and I/O errors are reported exactly. */
   mem = open_memstream(&buf, &len);
   if (mem == NULL)
     return -errno;
   rc = emit(mem, arg);
   if (fclose(mem) != 0 && rc == 0)
     rc = -ENOMEM;
-  if (rc < 0)
-    goto out;
-  if (mode == NICSIM_OUT_STREAM) {
-    rc = nicsim__write_stream(path, buf, len);
-    goto out;
+  if (rc == 0)
+    rc = nicsim_atomic_open(path, &a);
+  if (rc == 0) {
+    rc = nicsim__write_all(a.fd, buf, len);
+    if (rc == 0)
+      rc = nicsim_atomic_commit(&a);
+    else
+      nicsim_atomic_abort(&a);
   }
-
-  fd = mkstemp(tmp);
-  if (fd < 0) {
-    rc = -errno;
-    goto out;
-  }
-  /* Keep the permissions of the file being replaced, else the usual 0666 & ~umask. */
-  if (fchmod(fd, stat(path, &st) == 0 ? (st.st_mode & 07777) : nicsim__default_mode()) != 0) {
-    rc = -errno;
-    goto out_unlink;
-  }
-  rc = nicsim__write_all(fd, buf, len);
-  if (rc < 0)
-    goto out_unlink;
-  if (fsync(fd) != 0) {
-    rc = -errno;
-    goto out_unlink;
-  }
-  if (close(fd) != 0) {
-    fd = -1;
-    rc = -errno;
-    goto out_unlink;
-  }
-  fd = -1;
-  if (rename(tmp, path) != 0) {
-    rc = -errno;
-    goto out_unlink;
-  }
-  /* Make the rename itself durable; a failure here does not undo it. */
-  dfd = open(dir, O_RDONLY);
-  if (dfd >= 0) {
-    (void)fsync(dfd);
-    close(dfd);
-  }
-  rc = 0;
-  goto out;
-
-out_unlink:
-  if (fd >= 0)
-    close(fd);
-  unlink(tmp);
-out:
   free(buf);
   return rc;
 }
@@ -439,6 +476,16 @@ json_t *nicsim_results_to_json(const char *version, const struct nicsim_config *
   for (i = 0; nicsim_results_at(res, i, &m); i++)
     if (nicsim__set(metrics, m.name, nicsim__metric_json(&m)))
       goto fail;
+  {
+    struct nicsim_analysis *an = malloc(sizeof *an);
+    if (an == NULL)
+      goto fail;
+    nicsim_analyse(cfg, res, an);
+    json_t *aj = nicsim_analysis_to_json(an);
+    free(an);
+    if (nicsim__set(root, "analysis", aj))
+      goto fail;
+  }
   return root;
 fail:
   json_decref(root);
@@ -513,55 +560,23 @@ int nicsim_json_write(const char *path, const char *version, const struct nicsim
 /* Writes one RFC 4180 field, quoted when needed. */
 void nicsim_csv_field(FILE *f, const char *s) {
   const char *p;
+  bool guard = nicsim_csv_needs_guard(s);
 
   if (strpbrk(s, ",\"\r\n") == NULL) {
+    if (guard)
+      fputc('\'', f);
     fputs(s, f);
     return;
   }
   fputc('"', f);
+  if (guard)
+    fputc('\'', f);
   for (p = s; *p; p++) {
     if (*p == '"')
       fputc('"', f);
     fputc(*p, f);
   }
   fputc('"', f);
-}
-
-/* Writes s as a gnuplot string (output.h). An octal digit right after an
- * escape is escaped too because gnuplot would take it into the escape.
- * Single quotes would not do: gnuplot 5.4 ends a single-quoted string at a
- * doubled quote that opens it or follows another. */
-void nicsim_gp_string(FILE *f, const char *s) {
-  bool escaped = false;
-
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f) {
-      fputc(' ', f);
-      escaped = false;
-    } else if (strchr("`@'\"\\$", c) != NULL || (escaped && c >= '0' && c <= '7')) {
-      fprintf(f, "\\%03o", c);
-      escaped = true;
-    } else {
-      fputc(c, f);
-      escaped = false;
-    }
-  }
-  fputc('"', f);
-}
-
-/* Writes s for Markdown text (output.h). */
-void nicsim_md_escape(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c < 0x20 || c == 0x7f)
-      fputc(' ', f);
-    else if (strchr("\\`*_[]<>|&~#!", c) != NULL)
-      fprintf(f, "\\%c", c);
-    else
-      fputc(c, f);
-  }
 }
 
 /* qsort comparator for an array of char *. */
@@ -666,6 +681,15 @@ static void nicsim__csv_row(FILE *f, const char *const *keys, size_t nkeys,
     fputc(',', f);
     nicsim_csv_field(f, buf);
   }
+  {
+    struct nicsim_analysis *an = malloc(sizeof *an);
+    fputc(',', f);
+    if (an != NULL) {
+      nicsim_analyse(pt->cfg, r, an);
+      nicsim_csv_field(f, nicsim_analysis_bottleneck(an));
+      free(an);
+    }
+  }
   for (j = 0; j < nicsim_metric_count(); j++) {
     fputc(',', f);
     if (r->present[j]) {
@@ -701,6 +725,7 @@ int nicsim_csv_dump_each(FILE *f, const char *const *keys, size_t nkeys, size_t 
     fputc(',', f);
     nicsim_csv_field(f, keys[j]);
   }
+  fputs(",bottleneck", f);
   for (j = 0; j < nicsim_metric_count(); j++) {
     fputc(',', f);
     nicsim_csv_field(f, defs[j].name);

@@ -61,6 +61,26 @@ int nicsim_path_split(const char *path, char *dir, size_t n, const char **base);
  * another type -EINVAL. Returns 0 or -errno (-ENOSPC, -EACCES, -ENOENT, ...). */
 int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg);
 
+/* A file being written through nicsim_atomic_open, for output too large to
+ * build in memory first (the --trace timeline): write to f, then commit (the
+ * temporary file is fsync'd and renamed over the target) or abort (it is
+ * removed; a previous file is left intact). A device or FIFO is written in
+ * place. A killed writer leaves only a hidden '.NAME.tmp.XXXXXX'. */
+#define NICSIM_OUT_PATH_MAX 4096 /* Linux's PATH_MAX: longer paths are -ENAMETOOLONG */
+struct nicsim_atomic {
+  FILE *f;
+  int fd;
+  int mode;             /* enum nicsim_out_mode */
+  char path[NICSIM_OUT_PATH_MAX]; /* the file written: path, or the end of its symlinks */
+  char dir[NICSIM_OUT_PATH_MAX];  /* its directory */
+  char tmp[NICSIM_OUT_PATH_MAX];  /* the temporary file ("" once renamed or removed) */
+};
+/* 0, or -errno with nothing left behind (as nicsim_write_atomic). */
+int nicsim_atomic_open(const char *path, struct nicsim_atomic *a);
+/* 0, or -errno (-ENOSPC, ...): the temporary file is then removed. */
+int nicsim_atomic_commit(struct nicsim_atomic *a);
+void nicsim_atomic_abort(struct nicsim_atomic *a);
+
 /* ---- numbers -------------------------------------------------------------- */
 
 /* Formats v with the fewest significant digits (%.Ng) that read back as
@@ -90,7 +110,8 @@ int nicsim_json_write(const char *path, const char *version, const struct nicsim
 /* ---- CSV ------------------------------------------------------------------ */
 
 /* Writes one CSV field, quoted per RFC 4180 when it holds a comma, a double
- * quote, CR or LF (quotes doubled). */
+ * quote, CR or LF (quotes doubled); a text a spreadsheet would run as a
+ * formula gets a leading ' (nicsim_csv_needs_guard, results/escape.h). */
 void nicsim_csv_field(FILE *f, const char *s);
 /* Header plus one row per successful point: `label`, then each of keys (config
  * paths, e.g. the swept keys, formatted by nc_value_format), then every
@@ -107,19 +128,6 @@ int nicsim_csv_dump_each(FILE *f, const char *const *keys, size_t nkeys, size_t 
                          nicsim_point_fn get, void *arg);
 int nicsim_csv_write_each(const char *path, const char *const *keys, size_t nkeys,
                           size_t npoints, nicsim_point_fn get, void *arg);
-
-/* ---- text for other languages ---------------------------------------------- */
-
-/* Writes s as a gnuplot string that gnuplot shows as it is and never runs or
- * expands: double-quoted, with ` @ ' " \ $ written as octal escapes (\140 ...)
- * so that neither `command` substitution nor @macro expansion, which scan the
- * raw line, sees them, and so is an octal digit right after an escape; a
- * control character (which could end the command) becomes a space. */
-void nicsim_gp_string(FILE *f, const char *s);
-/* Writes s as Markdown text that renders as itself: every character that
- * could start markup or HTML (\ ` * _ [ ] < > | & ~ # !) backslash-escaped,
- * a control character (which could end a table row) as a space. */
-void nicsim_md_escape(FILE *f, const char *s);
 
 /* ---- human tables (stdout) ------------------------------------------------ */
 

@@ -7,6 +7,8 @@
 #include <string.h>
 
 #include "results/output.h"
+#include "results/analysis.h"
+#include "results/escape.h"
 #include "results/output_private.h"
 
 /* ---- number formatting ------------------------------------------------------ */
@@ -191,11 +193,9 @@ static double nicsim__pcie_gts(int64_t gen) {
   return (gen >= 1 && gen <= 5) ? gts[gen - 1] : 0;
 }
 
-/* Writes s with control characters (newlines, tabs) shown as spaces. */
-static void nicsim__put_clean(FILE *f, const char *s) {
-  for (; *s; s++)
-    fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
-}
+/* Writes text from the scenario with every control character (C0, DEL, C1)
+ * and invalid byte shown as \xNN: it cannot drive the terminal. */
+static void nicsim__put_clean(FILE *f, const char *s) { nicsim_put_term(f, s); }
 
 /* Prints the setup the numbers belong to. */
 static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
@@ -382,6 +382,16 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   struct nicsim__row *row;
 
   nicsim__print_header(f, c);
+  {
+    struct nicsim_analysis *an = malloc(sizeof *an);
+    char line[400];
+    if (an != NULL) {
+      nicsim_analyse(c, r, an);
+      nicsim_analysis_line(an, line, sizeof line);
+      fprintf(f, "%-10s %s\n", "Bottleneck", line);
+      free(an);
+    }
+  }
   if (t == NULL) {
     fprintf(f, "\n(out of memory: no summary table)\n");
     return;
@@ -475,6 +485,11 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   if (nicsim__metric(r, "total.tx.sent", &a) && nicsim__metric(r, "total.tx.received", &b) &&
       (tx || a > 0))
     nicsim__add_check(t, "TX frames", a, b, 0, false);
+  if (nicsim_results_get(r, "sim.drain_extended_us", &v) &&
+      (row = nicsim__row_add(t, ROW_VALUE, "Drain extended by (run.drain_us too short)")) != NULL) {
+    snprintf(row->value, sizeof(row->value), "%.0f", v);
+    snprintf(row->unit, sizeof(row->unit), "us");
+  }
 
   nicsim__section(t, "Simulation");
   if (nicsim__metric(r, "sim.time_ns", &v) &&
@@ -511,12 +526,12 @@ static void nicsim__sweep_cell(const struct nicsim_point *pt, size_t i, size_t c
     return;
   }
   if (col == 1) {
-    nicsim__copy(buf, n, pt->cfg->label);
+    nicsim_term_text(pt->cfg->label, buf, n);
     return;
   }
   if (col < 2 + nkeys) {
     nicsim__key_value(pt->cfg, keys[col - 2], tmp, sizeof(tmp));
-    nicsim__copy(buf, n, tmp);
+    nicsim_term_text(tmp, buf, n);
     return;
   }
   col -= 2 + nkeys;

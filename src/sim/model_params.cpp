@@ -65,6 +65,8 @@ CpuCore::Params cpu_params(const nicsim_config &cfg) {
 
 DmaBenchParams dma_bench_params(const nicsim_config &cfg) {
   DmaBenchParams p = bind_params<DmaBenchParams>(cfg);
+  p.llc_bytes = static_cast<uint64_t>(std::llround(cfg.memory.llc_mb * 1048576.0));
+  p.seed = static_cast<uint64_t>(cfg.run.seed);
   p.warmup_ps = us_to_ps(cfg.run.warmup_us);
   p.stop_ps = us_to_ps(cfg.run.duration_us);
   return p;

@@ -11,6 +11,8 @@
 #define NICSIM_SIM_SIM_H
 
 #include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
 
 #include "config/config.h"
 #include "results/metrics.h"
@@ -41,11 +43,19 @@ int nicsim_check_config(const struct nicsim_config *cfg, struct nc_error *err);
 int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_results *res,
                     struct nicsim_sim_error *err, int verbose);
 
-/* Timeline trace (`nicsim run --trace FILE`): call nicsim_trace_open before
- * nicsim_simulate and nicsim_trace_close after it. The run then writes
+/* Timeline trace (`nicsim run --trace FILE`): call nicsim_trace_start before
+ * nicsim_simulate and nicsim_trace_finish after it. The run then writes
  * Chrome/Perfetto trace-event JSON of its DMA, write-backs and interrupts
- * (docs/nic.md). Both return 0, or -1 with errno set. Defined in
- * models/common/trace.cpp. */
+ * (docs/nic.md) to f: the events that overlap [from_us, to_us) of simulated
+ * time (to_us <= 0: to the end), until the file would pass max_bytes (0: no
+ * cap), then a note that the trace was cut there. finish completes the JSON
+ * and flushes f (the caller closes it: the CLI writes a temporary file and
+ * renames it, nicsim_atomic_open); it reports the bytes written and whether
+ * (and at what simulated time) the cap cut the trace. nicsim_trace_open and
+ * nicsim_trace_close write path in place, without limits (tests). All return
+ * 0, or -1 with errno set. Defined in models/common/trace.cpp. */
+int nicsim_trace_start(FILE *f, double from_us, double to_us, uint64_t max_bytes);
+int nicsim_trace_finish(uint64_t *bytes, int *truncated, double *truncated_at_us);
 int nicsim_trace_open(const char *path);
 int nicsim_trace_close(void);
 

@@ -33,7 +33,7 @@ const stats::TableView kTables[] = {
  * Columns declared since follow them in table order; nothing else needs
  * listing here. */
 const char *const kColumnOrder[] = {
-    "rx.gbps", "rx.mpps", "rx.goodput_gbps", "rx.pkts", "rx.drops", "rx.drops_fifo", "rx.drops_nodesc", "tx.gbps",
+    "rx.gbps", "rx.mpps", "rx.goodput_gbps", "rx.delivered_gbps", "rx.pkts", "rx.drops", "rx.drops_fifo", "rx.drops_nodesc", "tx.gbps",
     "tx.mpps", "tx.pkts", "cpu.util", "cpu.busy_cycles", "cpu.cycles_per_rx_pkt", "cpu.cycles_per_tx_pkt",
     "cpu.irq_cycles", "cpu.uncached_loads", "cpu.uncached_stores", "cpu.mmio_reads", "cpu.mmio_writes",
     "cpu.cache_misses", "cpu.cache_maint_lines", "cpu.memcpy_bytes.aligned", "cpu.memcpy_bytes.misaligned",

@@ -175,7 +175,9 @@ uint64_t Top::next_edge_ps(uint64_t now) const {
 
 uint64_t Top::time_limit_ps() const {
   /* Past the end of the drain the run goes on only while something is still
-   * in flight, to tell how much longer the drain needed to be. */
+   * in flight: the drain is extended automatically, up to 10 times its
+   * length and at least 10 ms (docs/config.md, run.drain_us; the config
+   * check refuses a coalescing timer longer than that limit). */
   const uint64_t extra = std::max<uint64_t>(10 * (m_end_ps - m_duration_ps), us_to_ps(10000));
   return m_end_ps + extra;
 }
@@ -234,13 +236,19 @@ bool Top::check_drained() {
   if (rx > 0 || tx > 0) return false;
   m_out.drained = true;
   m_out.drained_ps = now_ps();
+  m_out.rx_final = rx;
+  m_out.tx_final = tx;
   return true;
 }
 
 void Top::fill_results(nicsim_results *res, double wall_s) {
   /* If the run stopped before the CPU finished (a violation), the end state is now's. */
   if (!m_stats.taken(stats::Edge::Finish)) snapshot(stats::Edge::Finish);
-  nicsim::fill_results(m_stats, run_facts(m_warmup_ps, m_duration_ps, m_end_ps, wall_s), res);
+  stats::Run run = run_facts(m_warmup_ps, m_duration_ps, m_end_ps, wall_s);
+  /* Frames in flight at the end of the drain that all finished later: the drain was extended. */
+  if ((m_out.rx_in_flight > 0 || m_out.tx_in_flight > 0) && m_out.drained)
+    run.drain_extended_us = std::ceil(static_cast<double>(m_out.drained_ps - m_out.end_ps) / 1e6);
+  nicsim::fill_results(m_stats, run, res);
 }
 
 }  // namespace nicsim

@@ -46,6 +46,8 @@ class Top : public sc_core::sc_module {
     uint64_t end_ps = 0;       /* when the CPU first checked, at or after duration + drain */
     bool drained = false;      /* everything finished (possibly after the end of the drain) */
     uint64_t drained_ps = 0;   /* when it was first seen finished */
+    int64_t rx_final = 0;      /* rx_in_flight then (0, or negative: duplicates) */
+    int64_t tx_final = 0;
     bool finished = false;     /* the driver was removed and the kernel checked */
     int check_rc = 0;          /* nk_kernel_check's result */
     std::string check_msg;

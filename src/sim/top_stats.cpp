@@ -18,6 +18,11 @@ const RD kRunDecls[] = {
              [](const RE &e) { return static_cast<double>(e.run.events); }),
     RD::stat("sim.wall_s", "s", Kind::Wall, "Wall-clock time of the simulation (not deterministic)",
              [](const RE &e) { return e.run.wall_s; }),
+    RD::extra("sim.drain_extended_us", "us", Kind::Real,
+              "How much longer than run.drain_us the drain ran: the configured drain was too short and was extended "
+              "automatically",
+              [](const RE &e) { return e.run.drain_extended_us; },
+              [](const RE &e) { return e.run.drain_extended_us >= 0; }),
 };
 
 using S = SystemSnapshot;

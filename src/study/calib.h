@@ -66,6 +66,7 @@ struct nicsim_calib_meas {
  * validate ones, each list in file order. */
 struct nicsim_calib_spec {
   char file[NC_PATH_MAX];
+  unsigned long long file_dev, file_ino; /* the spec's identity (st_dev, st_ino): an input */
   char name[NC_STR_MAX];
   char description[NICSIM_CALIB_TEXT_MAX];
   char scenario[NC_PATH_MAX];      /* as written */
@@ -114,15 +115,23 @@ void nicsim_calib_meas_name(const struct nicsim_calib_meas *m, char *buf, size_t
 
 /* ---- the engine ---------------------------------------------------------- */
 
+/* Why an evaluation failed (evaluations.csv's "failure" column). */
+#define NICSIM_CALIB_WHY_MAX 256
+/* chi2 recorded for a parameter vector whose simulation failed: no match. */
+#define NICSIM_CALIB_PENALTY 1e30
+
 /* Simulates the spec's points at each of nvec parameter vectors (xs: nvec
  * rows of spec->nfree values, quantised, in the order of spec->free) and
  * writes every measurement's simulated value to values (nvec rows of
- * spec->nmeas; NaN where the point does not report the metric). Returns 0,
- * or an exit status (1: a simulation failed, 2: bad input) after saying
- * why on stderr. */
+ * spec->nmeas; NaN where the point does not report the metric). A vector
+ * whose simulation fails (as a point can at some parameter values) is no
+ * match, not the end of the calibration: its why (nvec rows, "" before the
+ * call) says why, and its values are NaN. Returns 0, or an exit status (2:
+ * bad input, or a failure that is not the simulation's) after saying why on
+ * stderr. */
 struct nicsim_calib_evaluator {
   int (*eval)(void *ctx, const struct nicsim_calib_spec *spec, const double *xs, size_t nvec,
-              double *values);
+              double *values, char (*why)[NICSIM_CALIB_WHY_MAX]);
   void *ctx;
 };
 
@@ -181,6 +190,7 @@ struct nicsim_calib_result {
   size_t evaluations;
   double *ev_x;          /* evaluations x nfree */
   double *ev_v;          /* evaluations x nmeas */
+  char (*ev_why)[NICSIM_CALIB_WHY_MAX]; /* evaluations: why its simulation failed, or "" */
 };
 
 /* Runs the calibration. Returns 0 with *out set, or an exit status (that of

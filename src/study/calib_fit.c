@@ -83,22 +83,31 @@ static int cf__eval(struct cf__ctx *c, const double *xs, size_t nvec, long *idx)
     if (need > c->cap) {
       size_t cap = c->cap ? c->cap : 64;
       double *ex, *evv;
+      char (*why)[NICSIM_CALIB_WHY_MAX];
       while (cap < need) cap *= 2;
       ex = realloc(c->r->ev_x, cap * n * sizeof *ex);
       if (ex) c->r->ev_x = ex;
       evv = ex ? realloc(c->r->ev_v, cap * m * sizeof *evv) : NULL;
       if (evv) c->r->ev_v = evv;
-      if (!ex || !evv) {
+      why = evv ? realloc(c->r->ev_why, cap * sizeof *why) : NULL;
+      if (why) c->r->ev_why = why;
+      if (!ex || !evv || !why) {
         free(todo);
         return c->status = 2;
       }
       c->cap = cap;
     }
-    st = c->ev->eval(c->ev->ctx, c->s, todo, nnew, &c->r->ev_v[c->r->evaluations * m]);
+    memset(&c->r->ev_why[c->r->evaluations], 0, nnew * sizeof *c->r->ev_why);
+    st = c->ev->eval(c->ev->ctx, c->s, todo, nnew, &c->r->ev_v[c->r->evaluations * m],
+                     &c->r->ev_why[c->r->evaluations]);
     if (st != 0) {
       free(todo);
       return c->status = st;
     }
+    /* A failed simulation is no match: every value NaN (chi2 +inf). */
+    for (i = 0; i < nnew; i++)
+      if (c->r->ev_why[c->r->evaluations + i][0])
+        for (size_t j = 0; j < m; j++) c->r->ev_v[(c->r->evaluations + i) * m + j] = NAN;
     memcpy(&c->r->ev_x[c->r->evaluations * n], todo, nnew * n * sizeof *todo);
     c->r->evaluations += nnew;
   }
@@ -510,6 +519,7 @@ void nicsim_calib_result_free(struct nicsim_calib_result *r) {
   free(r->at_bound);
   free(r->ev_x);
   free(r->ev_v);
+  free(r->ev_why);
   free(r);
 }
 
@@ -553,8 +563,12 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
   /* The start first: it shows a metric the points do not report before any grid. */
   for (size_t k = 0; k < s->nfree; k++) x0[k] = nicsim_calib_quantise(&s->free[k], s->free[k].start);
   if (c.log) fprintf(c.log, "nicsim calibrate: %s: the start\n", s->name);
-  if ((st = cf__eval(&c, x0, 1, &i0)) != 0 || (st = cf__check_metrics(&c, cf__vals(&c, i0))) != 0)
+  if ((st = cf__eval(&c, x0, 1, &i0)) != 0) goto fail;
+  if (r->ev_why[i0][0]) { /* no values to check the metrics with */
+    if (c.log) fprintf(c.log, "nicsim calibrate: the start is no match: %s\n", r->ev_why[i0]);
+  } else if ((st = cf__check_metrics(&c, cf__vals(&c, i0))) != 0) {
     goto fail;
+  }
   if (c.log) fprintf(c.log, "nicsim calibrate: fitting %zu parameter%s to %zu measurement%s\n",
                      s->nfree, s->nfree == 1 ? "" : "s", s->ncal, s->ncal == 1 ? "" : "s");
   if ((st = cf__fit(&c, NULL, r->x, &r->chi2, &r->converged, &r->nlopt_status,

@@ -10,6 +10,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/config_internal.h"
 #include "drivers/driver.h"
@@ -113,6 +114,12 @@ static int cs__scenario(struct cs__loader *L, const struct nc__node *v) {
     if (nc_scenario_load_builtin(s->scenario_path, &s->scen, &e) == 0) return 0;
   } else {
     slash = strrchr(s->file, '/');
+    if (slash != NULL && s->scenario[0] != '/' &&
+        (size_t)(slash - s->file) + 1 + strlen(s->scenario) >= sizeof s->scenario_path)
+      return CS__FAIL(L, v, "move the files to a shorter path",
+                      "the scenario's path (the spec's directory and '%s') is longer than %zu "
+                      "bytes",
+                      s->scenario, sizeof s->scenario_path - 1);
     if (s->scenario[0] == '/' || slash == NULL)
       nc__fmt(s->scenario_path, sizeof s->scenario_path, "%s", s->scenario);
     else
@@ -549,13 +556,45 @@ out:
 
 /* ---- loading ----------------------------------------------------------------------- */
 
-/* The top-level mapping. */
+static const char *const cs__top_words[] = {"name", "description", "scenario",    "set",
+                                            "free", "fit",         "measurements"};
+#define CS__NTOP (sizeof cs__top_words / sizeof *cs__top_words)
+
+/* True if w may stand at the top level of a spec (nc__yaml_parse_ex). */
+static bool cs__top_known(const char *w) {
+  for (size_t i = 0; i < CS__NTOP; i++)
+    if (strcmp(w, cs__top_words[i]) == 0) return true;
+  return false;
+}
+
+/* The top-level mapping. Is it a spec at all? Checked before anything is
+ * read, and an unknown top-level key is not shown: the file may be no spec
+ * (say /etc/shadow named on the command line), and an error must not show
+ * what it holds (issue 23, #1). The nearest word of ours is. */
 static int cs__top(struct cs__loader *L, const struct nc__node *root) {
-  static const char *const words[] = {"name",        "description", "scenario", "set",
-                                      "free",        "measurements", "fit"};
   struct nicsim_calib_spec *s = L->s;
   const struct nc__node *v, *kn = NULL, *freekey = NULL;
-  if (cs__only(L, root, "a calibration spec", words, sizeof words / sizeof *words)) return -1;
+  if (root->kind != NC__MAP)
+    return CS__FAIL(L, root, "a calibration spec is a mapping: name:, scenario:, free:, "
+                             "measurements: ... (docs/calibration.md)",
+                    "not a calibration spec: the top level is %s", nc__node_kind_name(root));
+  for (size_t i = 0; i < root->n; i++) {
+    const struct nc__node *k = root->items[2 * i];
+    size_t best = CS__NTOP, bestd = 3;
+    char hint[300];
+    if (cs__top_known(k->text)) continue;
+    for (size_t j = 0; j < CS__NTOP; j++) {
+      size_t d = nc__edit_distance(k->text, cs__top_words[j]);
+      if (d < bestd) bestd = d, best = j;
+    }
+    nc__fmt(hint, sizeof hint, "%s%s%sa calibration spec holds name, description, scenario, set, "
+                               "free, measurements and fit",
+            best < CS__NTOP ? "did you mean '" : "", best < CS__NTOP ? cs__top_words[best] : "",
+            best < CS__NTOP ? "'? " : "");
+    return CS__FAIL(L, k, hint,
+                    "not a calibration spec: unknown top-level key (its text is not shown, the "
+                    "file may hold anything)");
+  }
   if ((v = cs__get(root, "name", NULL)) != NULL && cs__text(L, v, "name", s->name, sizeof s->name))
     return -1;
   if ((v = cs__get(root, "description", NULL)) != NULL &&
@@ -595,6 +634,7 @@ int nicsim_calib_spec_load(const char *path, struct nicsim_calib_spec **out, str
   struct nc_error dummy;
   struct cs__loader L;
   struct nc__node *root;
+  struct stat st;
   char *text;
   size_t len = 0;
   if (!err) err = &dummy;
@@ -605,12 +645,25 @@ int nicsim_calib_spec_load(const char *path, struct nicsim_calib_spec **out, str
     nc__error_set(err, path, 0, 0, NULL, "out of memory");
     return -1;
   }
-  nc__fmt(L.s->file, sizeof L.s->file, "%s", path);
-  if ((text = nc__read_file(path, &len, err)) == NULL) {
+  /* Read as a platform file is (issue 23, #1, #2): the path kept whole, a
+   * regular file of at most NC__MAX_PLATFORM_BYTES, parsed without quoting a
+   * file that is no spec, identified by device and inode (an input no output
+   * may replace). */
+  if (strlen(path) >= sizeof L.s->file) {
+    nc__error_set(err, path, 0, 0, "move the spec to a shorter path, or run from nearer it",
+                  "the spec's path is %zu bytes long; the limit is %zu", strlen(path),
+                  sizeof L.s->file - 1);
     nicsim_calib_spec_free(L.s);
     return -1;
   }
-  root = nc__yaml_parse(path, text, len, err);
+  nc__fmt(L.s->file, sizeof L.s->file, "%s", path);
+  if ((text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, true, &st, &len, err)) == NULL) {
+    nicsim_calib_spec_free(L.s);
+    return -1;
+  }
+  L.s->file_dev = (unsigned long long)st.st_dev;
+  L.s->file_ino = (unsigned long long)st.st_ino;
+  root = nc__yaml_parse_ex(path, text, len, cs__top_known, err);
   free(text);
   if (!root || cs__top(&L, root)) {
     nc__node_free(root);

@@ -103,6 +103,14 @@ inline std::vector<pid_t> children_of(pid_t ppid) {
   return out;
 }
 
+// An execv argument vector over a (which must outlive it), NULL-terminated.
+inline std::vector<char *> argv_of(std::vector<std::string> &a) {
+  std::vector<char *> argv;
+  for (std::string &s : a) argv.push_back(&s[0]);
+  argv.push_back(nullptr);
+  return argv;
+}
+
 inline std::string data(const char *name) { return std::string(NICSIM_CLI_DATA) + "/" + name; }
 
 // Each test runs in a fresh scratch directory (the current directory while
@@ -130,9 +138,7 @@ class Cli : public ::testing::Test {
   pid_t start(std::initializer_list<std::string> args) {
     std::vector<std::string> a = {NICSIM_BIN};
     a.insert(a.end(), args.begin(), args.end());
-    std::vector<char *> argv;
-    for (std::string &s : a) argv.push_back(&s[0]);
-    argv.push_back(nullptr);
+    std::vector<char *> argv = argv_of(a);
     std::string out = dir_ + "/.stdout", err = dir_ + "/.stderr";
     posix_spawn_file_actions_t fa;
     posix_spawn_file_actions_init(&fa);

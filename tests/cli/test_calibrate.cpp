@@ -7,7 +7,10 @@
 // a CPU-bound UDP sender with short runs, so a calibration takes seconds.
 #include <gtest/gtest.h>
 #include <jansson.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <map>
@@ -30,7 +33,7 @@ const char kScenario[] = "name: tx-cost\n"
                          "    - {label: small, traffic.frame_bytes: 256}\n"
                          "    - {label: big, traffic.frame_bytes: 1518}\n";
 
-const double kHidden = 4321; // cpu.stack_tx_cycles_per_pkt the measurements are made at
+const double kHidden = 4321; // stack.udp_sendmsg_instructions the measurements are made at
 
 class Calibrate : public Cli {
  protected:
@@ -43,7 +46,7 @@ class Calibrate : public Cli {
   // tx.gbps of each point of a sweep at the hidden value ("measurements").
   std::map<std::string, double> Measure() {
     Result r = run({"sweep", "scen.yaml", "-o", "hidden", "-j", "2", "-q", "--set",
-                    "cpu.stack_tx_cycles_per_pkt=" + std::to_string((int)kHidden)});
+                    "stack.udp_sendmsg_instructions=" + std::to_string((int)kHidden)});
     EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
     std::map<std::string, double> m;
     for (const char *p : {"0-small", "1-big"}) {
@@ -63,7 +66,7 @@ class Calibrate : public Cli {
              "name: recover\n"
              "scenario: scen.yaml\n"
              "free:\n"
-             "  - {key: cpu.stack_tx_cycles_per_pkt, min: 1000, max: 20000, start: 1500,\n"
+             "  - {key: stack.udp_sendmsg_instructions, min: 1000, max: 20000, start: 1500,\n"
              "     scale: log, why: \"hidden by the test\"}\n"
              "measurements:\n"
              "  calibrate:\n"
@@ -90,16 +93,16 @@ TEST_F(Calibrate, RecoversAHiddenParameterAndPredictsTheValidationPoint) {
   ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
   json_t *doc = Load(path("out/calibration.json"));
   ASSERT_NE(doc, nullptr);
-  double x = json_number_value(json_object_get(json_object_get(doc, "params"), "cpu.stack_tx_cycles_per_pkt"));
+  double x = json_number_value(json_object_get(json_object_get(doc, "params"), "stack.udp_sendmsg_instructions"));
   EXPECT_NEAR(x, kHidden, 0.02 * kHidden) << NICSIM_SHOW(r);
   EXPECT_TRUE(json_is_true(json_object_get(doc, "converged")));
-  EXPECT_TRUE(json_is_true(json_object_get(json_object_get(doc, "identifiable"), "cpu.stack_tx_cycles_per_pkt")));
+  EXPECT_TRUE(json_is_true(json_object_get(json_object_get(doc, "identifiable"), "stack.udp_sendmsg_instructions")));
   json_t *val = json_array_get(json_object_get(doc, "validate"), 0);
   EXPECT_STREQ(json_string_value(json_object_get(val, "point")), "big");
   double sim = json_number_value(json_object_get(val, "simulated"));
   EXPECT_NEAR(sim, m.at("big"), 0.02 * m.at("big")) << "the validation point does not match";
   EXPECT_LT(std::fabs(json_number_value(json_object_get(val, "error"))), 0.02);
-  EXPECT_NE(r.out.find("Parameter    cpu.stack_tx_cycles_per_pkt="), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("Parameter    stack.udp_sendmsg_instructions="), std::string::npos) << r.out;
 
   // calibrated.yaml given to run reproduces the prediction exactly.
   Result rr = run({"run", "scen.yaml", "--point", "big", "--overlay", "out/calibrated.yaml", "-q",
@@ -108,15 +111,15 @@ TEST_F(Calibrate, RecoversAHiddenParameterAndPredictsTheValidationPoint) {
   json_t *run_doc = Load(path("big.json"));
   ASSERT_NE(run_doc, nullptr);
   EXPECT_EQ(json_number_value(json_object_get(json_object_get(run_doc, "metrics"), "tx.gbps")), sim);
-  json_t *cpu = json_object_get(json_object_get(run_doc, "config"), "cpu");
-  EXPECT_EQ(json_number_value(json_object_get(cpu, "stack_tx_cycles_per_pkt")), x);
+  json_t *stack = json_object_get(json_object_get(run_doc, "config"), "stack");
+  EXPECT_EQ(json_number_value(json_object_get(stack, "udp_sendmsg_instructions")), x);
   json_decref(run_doc);
   json_decref(doc);
   std::string yaml = slurp(path("out/calibrated.yaml"));
   EXPECT_NE(yaml.find("# C: calibrated, identifiable"), std::string::npos) << yaml;
   EXPECT_NE(yaml.find("#   C: fitted to small tx.gbps"), std::string::npos) << yaml;
   for (const char *f : {"report.md", "report.html", "evaluations.csv", "plots/fit.gp",
-                        "plots/profile-cpu.stack_tx_cycles_per_pkt.dat"})
+                        "plots/profile-stack.udp_sendmsg_instructions.dat"})
     EXPECT_TRUE(exists(path(std::string("out/") + f))) << f;
 }
 
@@ -151,7 +154,7 @@ TEST_F(Calibrate, RefusesBadSpecsWithALocatedError) {
     std::string text, where, msg;
   } cases[] = {
       {"free:\n  - {key: nic.reg_read_ns, min: 10, max: 1000, why: w}\n"
-       "  - {key: cpu.stack_tx_cycles_per_pkt, min: 10, max: 1000, why: w}\n" + cal,
+       "  - {key: stack.udp_sendmsg_instructions, min: 10, max: 1000, why: w}\n" + cal,
        ":2:1:", "2 free parameters but only 1 calibration measurement"},
       {one + "measurements:\n  calibrate: [{point: small, metric: tx.gbps, value: 1, source: s}]\n"
              "  validate: [{point: small, metric: tx.gbps, value: 1, source: s}]\n",
@@ -189,6 +192,123 @@ TEST_F(Calibrate, RefusesBadSpecsWithALocatedError) {
   EXPECT_NE(r.err.find("usage: nicsim calibrate SPEC.yaml"), std::string::npos) << NICSIM_SHOW(r);
 }
 
+// Issue 23, defects 1, 2, 5 and 6 for calibrate's inputs and outputs: a spec
+// that is no YAML spec (its content never shown), huge, a directory, a
+// scenario naming a platform outside the allowed places, a path too long to
+// keep whole; an output that would replace an input (by file identity); a
+// directory a running sweep or calibration owns; evaluation directories
+// removed only under their lock. All exit 2 before simulating.
+TEST_F(Calibrate, RefusesHostileSpecsAndNeverWritesOverAnInput) {
+  const std::string ok = "scenario: scen.yaml\n"
+                         "free: [{key: nic.reg_read_ns, min: 10, max: 1000, why: w}]\n"
+                         "measurements: {calibrate: [{point: small, metric: tx.gbps, value: 1, "
+                         "source: s}]}\n";
+  auto refused = [&](std::initializer_list<std::string> args, const std::string &msg) {
+    Result r = run(args);
+    EXPECT_EQ(r.status, 2) << msg << NICSIM_SHOW(r);
+    EXPECT_NE(r.err.find(msg), std::string::npos) << NICSIM_SHOW(r);
+    for (const char *w : {"SECRETHASH", "hunter2", "root:"})
+      EXPECT_EQ(r.err.find(w), std::string::npos) << w << NICSIM_SHOW(r);
+    return r;
+  };
+  Write("shadow", "root:$y$j9T$SECRETHASH:19000:0:99999:7:::\n");
+  refused({"calibrate", "shadow", "-o", "out", "-q"}, "shadow:1:1: error: ");
+  Write("env.yaml", "name: x\nPASSWORD: hunter2\n");
+  refused({"calibrate", "env.yaml", "-o", "out", "-q"}, "env.yaml:2:1: error: not a calibration spec");
+  Write("dup.yaml", "PASSWORD: hunter2\nPASSWORD: hunter2\n");
+  refused({"calibrate", "dup.yaml", "-o", "out", "-q"}, "dup.yaml:");
+  ASSERT_EQ(mkdir(path("dir.yaml").c_str(), 0755), 0);
+  refused({"calibrate", "dir.yaml", "-o", "out", "-q"}, "this is a directory");
+  Write("big.yaml", ok + std::string(2u << 20, '#') + "\n");
+  refused({"calibrate", "big.yaml", "-o", "out", "-q"}, "larger than 1 MiB");
+  Write("s2.yaml", "platform: /etc/shadow\n");
+  Write("spec2.yaml", "scenario: s2.yaml\n" + ok.substr(ok.find('\n') + 1));
+  refused({"calibrate", "spec2.yaml", "-o", "out", "-q"}, "is not allowed: it is absolute");
+  Write("spec3.yaml", "scenario: shadow\n" + ok.substr(ok.find('\n') + 1));
+  refused({"calibrate", "spec3.yaml", "-o", "out", "-q"}, "error: ");
+  std::string deep = "d";
+  for (int i = 0; i < 4; i++) deep += "/" + std::string(200, 'a' + i);
+  ASSERT_EQ(system(("mkdir -p '" + path(deep) + "'").c_str()), 0);
+  Write(deep + "/s.yaml", "scenario: " + std::string(200, 'x') + ".yaml\n" + ok.substr(ok.find('\n') + 1));
+  refused({"calibrate", path(deep + "/s.yaml"), "-o", "out", "-q"}, "is longer than");
+  EXPECT_FALSE(exists(path("out")));
+
+  // An output is never an input: by name, and by hard link.
+  Write("report.md", ok);
+  refused({"calibrate", "report.md", "-o", ".", "-q"}, "the output ./report.md is the spec report.md");
+  EXPECT_EQ(slurp(path("report.md")), ok);
+  Write("spec.yaml", ok);
+  ASSERT_EQ(mkdir(path("o2").c_str(), 0755), 0);
+  ASSERT_EQ(link(path("scen.yaml").c_str(), path("o2/calibrated.yaml").c_str()), 0);
+  refused({"calibrate", "spec.yaml", "-o", "o2", "-q"}, "is the scenario");
+  EXPECT_EQ(slurp(path("scen.yaml")), kScenario);
+
+  // A directory in use by a sweep (or calibration) is refused.
+  ASSERT_EQ(mkdir(path("busy").c_str(), 0755), 0);
+  int fd = open(path("busy/.nicsim.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX), 0);
+  refused({"calibrate", "spec.yaml", "-o", "busy", "-q"}, "is in use by a running sweep");
+  close(fd);
+  // An evaluation directory in use is not removed by --force.
+  ASSERT_EQ(system(("mkdir -p '" + path("o3/evals/e-1/points") + "'").c_str()), 0);
+  Write("o3/evals/identity", "0123456789abcdef\n");
+  Write("o3/evals/e-1/points/0-small.json", "{}");
+  fd = open(path("o3/evals/e-1/.nicsim.lock").c_str(), O_RDWR | O_CREAT, 0644);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX), 0);
+  refused({"calibrate", "spec.yaml", "-o", "o3", "-q", "--force"}, "o3/evals/e-1 is in use");
+  EXPECT_TRUE(exists(path("o3/evals/e-1/points/0-small.json")));
+  close(fd);
+}
+
+// Issue 23, defects 4, 7, 8 and 9 for calibrate: the spec's texts and the
+// scenario's labels reach every output only through the writer of its
+// language: Markdown, HTML, CSV (formula guard), gnuplot data and scripts.
+TEST_F(Calibrate, HostileTextsAreInertInEveryOutput) {
+  Write("h.yaml", "name: h\nplatform: x86-gen3\n"
+                  "traffic: {mode: tx, frame_bytes: 256, rate_gbps: 0, sndbuf_bytes: 212992}\n"
+                  "cpu: {clock_mhz: 500}\n"
+                  "run: {duration_us: 600, warmup_us: 100, drain_us: 300}\n"
+                  "sweep:\n  points:\n"
+                  "    - {label: \"=HYPERLINK(1)\", traffic.frame_bytes: 256}\n"
+                  "    - {label: 'a\"b `id` $HOME', traffic.frame_bytes: 512}\n");
+  Write("spec.yaml",
+        "name: \"`id` @x $y\"\n"
+        "description: \"# Injected <script>alert(1)</script> [a](javascript:alert(1))\"\n"
+        "scenario: h.yaml\n"
+        "free: [{key: stack.udp_sendmsg_instructions, min: 1000, max: 9000, why: \"<b>w</b>\"}]\n"
+        "measurements:\n"
+        "  calibrate: [{point: \"=HYPERLINK(1)\", metric: tx.gbps, value: 0.5, source: \"=cmd|' /C calc'!A0\"}]\n"
+        "  validate: [{point: 'a\"b `id` $HOME', metric: tx.gbps, value: 0.5, source: s}]\n"
+        "fit: {grid: 3, profile_points: 3, max_evaluations: 3}\n");
+  Result r = run({"calibrate", "spec.yaml", "-o", "out", "-j", "2", "-q", "--no-plots"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  for (const char *f : {"report.md", "report.html"}) {
+    std::string t = slurp(path(std::string("out/") + f));
+    EXPECT_EQ(t.find("<script>"), std::string::npos) << f;
+    EXPECT_EQ(t.find("<b>w</b>"), std::string::npos) << f;
+    if (std::string(f) == "report.md") {
+      EXPECT_EQ(t.find("[a](javascript:"), std::string::npos);
+    }
+    EXPECT_EQ(t.find("href=\"javascript"), std::string::npos) << f;
+    EXPECT_EQ(t.find("\n# Injected"), std::string::npos) << f;
+  }
+  std::string csv = slurp(path("out/evaluations.csv"));
+  EXPECT_NE(csv.find(",'=HYPERLINK(1) tx.gbps"), std::string::npos) << csv;
+  EXPECT_EQ(csv.find(",=HYPERLINK"), std::string::npos) << csv;
+  // gnuplot data keeps the label whole (its quote as ''), scripts run nothing.
+  std::string dat = slurp(path("out/plots/fit.dat"));
+  EXPECT_NE(dat.find("\"a''b `id` $HOME tx.gbps\""), std::string::npos) << dat;
+  for (const std::string &g : list_dir(path("out/plots")))
+    if (g.size() > 3 && g.substr(g.size() - 3) == ".gp") {
+      std::string t = slurp(path("out/plots/" + g));
+      EXPECT_EQ(t.find('`'), std::string::npos) << g << "\n" << t;
+      EXPECT_EQ(t.find("$HOME"), std::string::npos) << g;
+    }
+  EXPECT_EQ(r.out.find("\x1b"), std::string::npos);
+}
+
 TEST_F(Calibrate, SameResultWhateverJobsAndResumeReusesEvaluations) {
   std::map<std::string, double> m = Measure();
   Write("spec.yaml", RecoverySpec(m, "fit: {grid: 5, profile_points: 5, max_evaluations: 12}\n"));
@@ -224,7 +344,7 @@ TEST_F(Calibrate, SameResultWhateverJobsAndResumeReusesEvaluations) {
 
   // Another spec's evaluations: refused, then replaced with --force.
   Write("other.yaml", "scenario: scen.yaml\n"
-                      "free: [{key: cpu.stack_rx_cycles_per_pkt, min: 100, max: 9000, why: w}]\n"
+                      "free: [{key: stack.ip_rcv_instructions, min: 100, max: 9000, why: w}]\n"
                       "measurements: {calibrate: [{point: small, metric: tx.gbps, value: 0.2, source: s}]}\n"
                       "fit: {grid: 3, profile_points: 3, max_evaluations: 3}\n");
   Result r4 = run({"calibrate", "other.yaml", "-o", "j2", "-q", "--no-plots", "--resume"});

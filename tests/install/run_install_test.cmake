@@ -3,7 +3,9 @@
 # installed examples/embed with find_package(nicsim) (and main.cpp again with
 # `pkg-config nicsim`), runs it and compares every metric it prints with the
 # installed `nicsim run` on the same scenario: the example's own memory target
-# must give exactly nicsim's results. Prints "install test: OK" on success.
+# must give exactly nicsim's results. Then runs the example's sweep program
+# (sweep.c, the study library from C) and compares its results.csv with the
+# installed `nicsim sweep`'s. Prints "install test: OK" on success.
 cmake_minimum_required(VERSION 3.25)
 
 function(fail msg)
@@ -27,6 +29,7 @@ file(MAKE_DIRECTORY ${WORK_DIR})
 run("cmake --install" ${CMAKE_COMMAND} --install ${BUILD_DIR} --prefix ${prefix} --config ${CONFIG})
 set(libdir ${LIBDIR}) # CMAKE_INSTALL_LIBDIR of the build
 foreach(f bin/nicsim ${libdir}/libnicsim_models.a ${libdir}/libnicsim_kernel.a ${libdir}/libnicsim_drivers.a
+          ${libdir}/libnicsim_study.a include/nicsim/study/study.h
           ${libdir}/cmake/nicsim/nicsimConfig.cmake ${libdir}/cmake/nicsim/nicsimConfigVersion.cmake
           ${libdir}/pkgconfig/nicsim.pc
           include/nicsim/common/tlp.h include/nicsim/nic/nic_device.h include/nicsim/pcie/pcie_link.h
@@ -40,7 +43,7 @@ foreach(f bin/nicsim ${libdir}/libnicsim_models.a ${libdir}/libnicsim_kernel.a $
 endforeach()
 # Internal headers stay out.
 foreach(f kernel/kernel_priv.h config/config_internal.h results/output_private.h sim/top.h sim/sim.h cli/cli.h
-          drivers/driver.h)
+          drivers/driver.h study/study_internal.h study/regress_suite.h)
   if(EXISTS ${prefix}/include/nicsim/${f})
     fail("internal header ${f} is installed")
   endif()
@@ -54,12 +57,13 @@ run("installed nicsim --version" ${prefix}/bin/nicsim --version)
 # 2. Build the installed example against the prefix only (no source tree).
 set(launcher "")
 if(LAUNCHER)
-  set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER})
+  set(launcher -DCMAKE_CXX_COMPILER_LAUNCHER=${LAUNCHER} -DCMAKE_C_COMPILER_LAUNCHER=${LAUNCHER})
 endif()
 run("configuring examples/embed"
     ${CMAKE_COMMAND} -S ${prefix}/share/nicsim/examples/embed -B ${WORK_DIR}/embed
-    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} ${launcher}
-    -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror ${EXTRA_FLAGS}")
+    -DCMAKE_PREFIX_PATH=${prefix} -DCMAKE_CXX_COMPILER=${CXX} -DCMAKE_C_COMPILER=${CC} ${launcher}
+    -DCMAKE_BUILD_TYPE=${BUILD_TYPE} "-DCMAKE_CXX_FLAGS=-Wall -Wextra -Werror ${EXTRA_FLAGS}"
+    "-DCMAKE_C_FLAGS=-Wall -Wextra -Werror ${EXTRA_FLAGS}")
 run("building examples/embed" ${CMAKE_COMMAND} --build ${WORK_DIR}/embed)
 set(embed ${WORK_DIR}/embed/nicsim_embed)
 
@@ -144,4 +148,45 @@ execute_process(COMMAND ${embed} ${prefix}/share/nicsim/scenarios/seeds/stmmac-r
 if(NOT rc EQUAL 2 OR NOT err MATCHES "bus.enabled")
   fail("nicsim_embed on a bus platform: exit ${rc}, expected 2 with a message:\n${err}")
 endif()
+# 4. The study library from C: the installed examples/embed/sweep.c runs a
+# two-point sweep; its results.csv must equal the installed `nicsim sweep`'s
+# (but for the wall-clock column).
+file(WRITE ${WORK_DIR}/two.yaml
+     "name: install-two\nplatform: x86-gen3\nrun: {duration_us: 100, warmup_us: 20, drain_us: 1000}\n"
+     "sweep:\n  axes:\n    nic.desc_spacing: [16, 64]\n")
+run("nicsim_embed_sweep" ${WORK_DIR}/embed/nicsim_embed_sweep ${WORK_DIR}/two.yaml ${WORK_DIR}/two-embed
+    traffic.frame_bytes=256)
+if(NOT run_out MATCHES "nic.desc_spacing=64" OR NOT EXISTS ${WORK_DIR}/two-embed/report.md)
+  fail("nicsim_embed_sweep printed no sweep table or wrote no report:\n${run_out}")
+endif()
+run("nicsim sweep" ${prefix}/bin/nicsim sweep ${WORK_DIR}/two.yaml -q -j 2 -o ${WORK_DIR}/two-ref
+    --set traffic.frame_bytes=256)
+# The CSV without its sim.wall_s column (no field holds a comma or a semicolon).
+function(csv_without_wall path out)
+  file(STRINGS ${path} lines)
+  list(GET lines 0 head)
+  string(REPLACE "," ";" head "${head}")
+  list(FIND head sim.wall_s col)
+  if(col LESS 0)
+    fail("${path} has no sim.wall_s column")
+  endif()
+  set(text "")
+  foreach(l IN LISTS lines)
+    string(REPLACE "," ";" f "${l}")
+    list(REMOVE_AT f ${col})
+    string(APPEND text "${f}\n")
+  endforeach()
+  set(${out} "${text}" PARENT_SCOPE)
+endfunction()
+csv_without_wall(${WORK_DIR}/two-embed/results.csv got)
+csv_without_wall(${WORK_DIR}/two-ref/results.csv ref)
+if(NOT got STREQUAL ref)
+  fail("nicsim_embed_sweep's results.csv differs from nicsim sweep's:\n${got}\n---\n${ref}")
+endif()
+string(REGEX MATCHALL "\n" rows "${got}")
+list(LENGTH rows nrows)
+if(NOT nrows EQUAL 3)
+  fail("nicsim_embed_sweep's results.csv has ${nrows} lines, not 3:\n${got}")
+endif()
+message(STATUS "study library: nicsim_embed_sweep's results.csv equals nicsim sweep's")
 message("install test: OK")

@@ -88,5 +88,6 @@ class CalibrationSeeds : public Cli {
 TEST_F(CalibrationSeeds, HapsSenderCost) { Check("haps-sender-cost"); }
 TEST_F(CalibrationSeeds, HapsXgmac) { Check("haps-xgmac"); }
 TEST_F(CalibrationSeeds, Lan743xX64) { Check("lan743x-x64"); }
+TEST_F(CalibrationSeeds, Lan743xIssue) { Check("lan743x-issue"); }
 
 }  // namespace

@@ -35,8 +35,9 @@ nicsim_config make_cfg(std::initializer_list<const char *> sets) {
 }
 
 /* TX of minimum frames: the sending application is CPU-bound (a frame costs
- * stack_tx 1500 + 0.25 x 60 cycles plus the driver's xmit, about 0.8 us at
- * 2 GHz, against 67 ns on the wire). */
+ * udp_sendmsg, ip_output and __alloc_skb, about 1700 instructions at IPC 2,
+ * its 300-cycle system call and 0.25 x 60 cycles of copy, plus the driver's
+ * xmit: about 0.7 us at 2 GHz, against 67 ns on the wire). */
 nicsim_config tx_cfg(std::initializer_list<const char *> sets) {
   nicsim_config c = make_cfg({"traffic.mode=tx", "traffic.frame_bytes=64"});
   nc_error e;
@@ -81,9 +82,11 @@ TEST(CpuCores, TwoCoresPutTheSenderOnItsCoreAndRaiseCpuBoundTx) {
   EXPECT_GT(u0, 0);
   /* ... so the sender has more cycles: more frames. */
   EXPECT_GT(metric(two, "tx.pkts"), metric(one, "tx.pkts"));
-  /* Every stack_tx and xmit cycle is the application core's. */
-  EXPECT_GT(metric(two, "cpu.core1.profile.stack_tx"), 0.8);
-  EXPECT_EQ(metric_or0(two, "cpu.core0.profile.stack_tx"), 0);
+  /* Every send (udp_sendmsg, ip_output) and xmit cycle is the application core's. */
+  EXPECT_GT(metric(two, "cpu.core1.profile.udp_sendmsg"), 0.3);
+  EXPECT_GT(metric(two, "cpu.core1.profile.ip_output"), 0);
+  EXPECT_EQ(metric_or0(two, "cpu.core0.profile.udp_sendmsg"), 0);
+  EXPECT_EQ(metric_or0(two, "cpu.core0.profile.ip_output"), 0);
   EXPECT_EQ(metric_or0(two, "cpu.core0.profile.generic_xmit"), 0);
   EXPECT_GT(metric(two, "cpu.core1.profile.generic_xmit"), 0);
   /* The interrupt work stays on core 0. */
@@ -108,19 +111,29 @@ TEST(CpuCores, RxCopyToUserRunsOnTheApplicationCore) {
   /* Line rate either way (one core is not saturated by 10 GbE of 1518 B). */
   EXPECT_EQ(metric(two, "rx.pkts"), metric(one, "rx.pkts"));
   EXPECT_EQ(metric(two, "rx.drops"), 0);
-  /* In RX the application core only reads: all its cycles are the copy. */
-  EXPECT_DOUBLE_EQ(metric(two, "cpu.core1.profile.copy_to_user"), 1.0);
+  /* In RX the application core only reads: all its cycles are the
+   * reader's parts (the recvmsg syscall, its __schedule, the copy and the
+   * skb's free), and the copy runs on no other core. */
+  EXPECT_NEAR(metric(two, "cpu.core1.profile.udp_recvmsg") + metric(two, "cpu.core1.profile.__schedule") +
+                  metric(two, "cpu.core1.profile.copy_to_user") + metric(two, "cpu.core1.profile.kfree_skb"),
+              1.0, 1e-9);
+  EXPECT_GT(metric(two, "cpu.core1.profile.copy_to_user"), 0);
   EXPECT_EQ(metric_or0(two, "cpu.core0.profile.copy_to_user"), 0);
-  /* The copy costs what it cost on one core: stack_rx_cycles_per_byte (0.25)
-   * per delivered byte (one frame: 1514 B x 0.25 = 378.5 cycles), except
-   * that the copy of a poll's batch straddling a window edge lands on
-   * either side of it: up to one batch (driver.napi_budget, 64 frames). */
-  const double copy_cycles = metric(two, "cpu.core1.util") * 800e-6 * 2e9;
+  /* The copy costs no more than on one core, but for the copy of a poll's
+   * batch straddling a window edge, which lands on either side of it (up to
+   * one batch, driver.napi_budget, 64 frames). It may cost less: the copy is
+   * bounded by the lines of the skb that miss the cache (stream_read_cycles),
+   * and a reader on its own core copies each skb soon after the softirq
+   * wrote it, where one core copies a whole batch only after the poll, with
+   * more of it evicted. Never below half: the copy routine itself remains. */
+  const double copy_cycles = metric(two, "cpu.core1.profile.copy_to_user") * metric(two, "cpu.core1.util") * 800e-6 * 2e9;
   const double copy_one = metric(one, "cpu.profile.copy_to_user") * metric(one, "cpu.busy_cycles");
-  EXPECT_NEAR(copy_cycles, copy_one, 64 * 378.5);
+  const double per_frame = copy_one / metric(one, "rx.pkts");
+  EXPECT_LE(copy_cycles, copy_one + 64 * per_frame);
+  EXPECT_GE(copy_cycles, 0.5 * copy_one);
   /* Line rate for the 800 us window: 10e9 / (1538 x 8) x 800e-6 = 650.2
    * frames, and no more copied than that plus one batch. */
-  EXPECT_LE(copy_cycles, (650.2 + 64) * 378.5);
+  EXPECT_LE(copy_cycles, (650.2 + 64) * per_frame);
   /* The reader takes no kernel lock: nothing to spin for on RX. */
   EXPECT_EQ(metric(two, "cpu.lock_wait_cycles"), 0);
 }
@@ -149,7 +162,7 @@ TEST(CpuCores, IdleCoresCountInTheAverage) {
   expect_conservation(r);
   EXPECT_EQ(metric(r, "cpu.core1.util"), 0);
   EXPECT_EQ(metric(r, "cpu.core2.util"), 0);
-  EXPECT_GT(metric(r, "cpu.core3.profile.stack_tx"), 0);
+  EXPECT_GT(metric(r, "cpu.core3.profile.udp_sendmsg"), 0);
   EXPECT_NEAR(metric(r, "cpu.util"), (metric(r, "cpu.core0.util") + metric(r, "cpu.core3.util")) / 4, 1e-9);
 }
 
@@ -198,8 +211,8 @@ TEST_P(TxqLocking, ConservesPassesChecksAndWaitsLessThanTheBigLock) {
       EXPECT_GT(metric(big, "cpu.lock_wait_cycles"), 0);
       EXPECT_LT(metric(txq, "cpu.lock_wait_cycles"), metric(big, "cpu.lock_wait_cycles"));
       /* The application's xmit stays on its core. */
-      EXPECT_GT(metric(txq, "cpu.core1.profile.stack_tx"), 0);
-      EXPECT_EQ(metric_or0(txq, "cpu.core0.profile.stack_tx"), 0);
+      EXPECT_GT(metric(txq, "cpu.core1.profile.udp_sendmsg"), 0);
+      EXPECT_EQ(metric_or0(txq, "cpu.core0.profile.udp_sendmsg"), 0);
     }
   }
 }
@@ -210,7 +223,9 @@ INSTANTIATE_TEST_SUITE_P(Families, TxqLocking,
 TEST(TxqLockingRuns, BidirTxIsNoLongerHeldBackByCore0) {
   /* Bidir on the generic NIC at line rate both ways: under the big lock the
    * sender waits for core 0's RX polls and sends far below line rate; with
-   * the TX queue lock only it reaches the same TX rate as TX alone. */
+   * the TX queue lock only it sends at least twice as fast, bound by its own
+   * core, which also runs the reader's recvmsg and copy (the stack by its
+   * parts), not by core 0. Alone (TX only) it reaches the line rate. */
   nicsim_results big, txq, tx_only;
   const std::vector<std::string> base = {"run.duration_us=1000", "run.warmup_us=200", "run.drain_us=1000",
                                          "cpu.cores=2"};
@@ -224,7 +239,9 @@ TEST(TxqLockingRuns, BidirTxIsNoLongerHeldBackByCore0) {
   run_ok(with({"traffic.mode=bidir", "cpu.locking=txq"}), &txq);
   expect_conservation(txq);
   EXPECT_LT(metric(big, "tx.gbps"), 0.5 * metric(tx_only, "tx.gbps"));
-  EXPECT_NEAR(metric(txq, "tx.gbps"), metric(tx_only, "tx.gbps"), 0.01 * metric(tx_only, "tx.gbps"));
+  EXPECT_LT(metric(big, "tx.gbps"), 0.5 * metric(txq, "tx.gbps"));
+  EXPECT_GT(metric(txq, "cpu.core1.util"), 0.8);
+  EXPECT_GT(metric(txq, "cpu.core1.profile.udp_recvmsg"), 0);
   EXPECT_EQ(metric(txq, "rx.drops"), 0);
 }
 

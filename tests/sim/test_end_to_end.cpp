@@ -31,6 +31,14 @@ nicsim_config make_cfg(std::initializer_list<const char *> sets) {
 /* Frame bits per second of an Ethernet link carrying frame_bytes frames back to back. */
 double line_bound_gbps(double line_gbps, double frame_bytes) { return line_gbps * frame_bytes / (frame_bytes + 20); }
 
+/* Cycles of the UDP receive stack's softirq parts per packet, without misses
+ * (GRO, __netif_receive_skb_core, ip_rcv, udp_rcv). */
+double udp_rx_stack_cycles(const nicsim_config &cfg) {
+  const nc_stack &st = cfg.stack;
+  return (st.gro_instructions + st.netif_receive_instructions + st.ip_rcv_instructions + st.udp_rcv_instructions) /
+         cfg.cpu.kernel_ipc;
+}
+
 TEST(EndToEnd, RxDeliversEveryFrameIntactAtLineRateOnAFastLink) {
   nicsim_config cfg = make_cfg({"traffic.mode=rx", "traffic.frame_bytes=1518", "nic.line_rate_gbps=10",
                                 "pcie.gen=3", "pcie.lanes=8", "run.duration_us=5000", "run.warmup_us=1000",
@@ -52,8 +60,12 @@ TEST(EndToEnd, RxDeliversEveryFrameIntactAtLineRateOnAFastLink) {
   EXPECT_LT(metric(r, "pcie.up.util"), 1.0);
   EXPECT_GT(metric(r, "cpu.util"), 0.0);
   EXPECT_LE(metric(r, "cpu.util"), 1.0);
-  EXPECT_GT(metric(r, "cpu.cycles_per_rx_pkt"), cfg.cpu.stack_rx_cycles_per_pkt);
-  EXPECT_GT(metric(r, "irq.count"), 0);
+  EXPECT_GT(metric(r, "cpu.cycles_per_rx_pkt"), udp_rx_stack_cycles(cfg));
+  /* The stack by its parts keeps the default core busy at line rate, so
+   * NAPI may poll through the whole window with the interrupt masked (as
+   * Linux does under load): the NIC's interrupt conditions are then folded
+   * (irq.suppressed), not raised. Either way the interrupt path ran. */
+  EXPECT_GT(metric(r, "irq.count") + metric(r, "irq.suppressed"), 0);
 }
 
 TEST(EndToEnd, EveryMetricIsFilledAndProfileFractionsAddUp) {
@@ -101,7 +113,8 @@ TEST(EndToEnd, Gen1X1LinkBoundsSmallFrameRate) {
   /* 64-byte frames with a fast, cheap CPU: the link, not the core, limits. */
   nicsim_config cfg =
       make_cfg({"traffic.mode=rx", "traffic.frame_bytes=64", "pcie.gen=1", "pcie.lanes=1", "cpu.clock_mhz=10000",
-                "cpu.stack_rx_cycles_per_pkt=0", "cpu.stack_rx_cycles_per_byte=0", "run.duration_us=300",
+                "cpu.kernel_ipc=16", "cpu.syscall_cycles=0", "cpu.context_switch_cycles=0",
+                "cpu.stack_rx_cycles_per_byte=0", "run.duration_us=300",
                 "run.warmup_us=100", "run.drain_us=2000"});
   nicsim_results r;
   run_ok(cfg, &r);
@@ -128,7 +141,7 @@ TEST(EndToEnd, NonCoherentDescriptorsCostUncachedAccesses) {
   EXPECT_GT(metric(r, "cpu.uncached_stores"), 0);
   /* Each uncached load is 100 ns = 200 cycles at 2 GHz, all in RX context. */
   EXPECT_GE(metric(r, "cpu.cycles_per_rx_pkt"),
-            cfg.cpu.stack_rx_cycles_per_pkt + 200.0 * metric(r, "cpu.uncached_loads") / pkts);
+            udp_rx_stack_cycles(cfg) + 200.0 * metric(r, "cpu.uncached_loads") / pkts);
 }
 
 TEST(EndToEnd, BidirectionalTrafficConserves) {
@@ -171,16 +184,20 @@ TEST(EndToEnd, GenericDriverReadsTheTxHeadWriteBackInHeadMode) {
   EXPECT_LT(metric(r, "cpu.uncached_loads"), metric(r, "tx.pkts"));
 }
 
-TEST(EndToEnd, TooShortADrainIsAnErrorSayingByHowMuch) {
+/* Issue 23 (#12) and 27 ("Drain"): a drain too short for the configuration
+ * is extended automatically (up to 10 x run.drain_us, at least 10 ms more);
+ * the run passes and says by how much in sim.drain_extended_us. */
+TEST(EndToEnd, TooShortADrainIsExtendedSayingByHowMuch) {
   nicsim_config cfg = make_cfg({"traffic.mode=rx", "pcie.gen=1", "pcie.lanes=1", "run.duration_us=200",
                                 "run.warmup_us=50", "run.drain_us=0"});
   nicsim_results r;
   nicsim_sim_error err;
-  ASSERT_EQ(nicsim_simulate(&cfg, &r, &err, 0), 1);
-  const std::string msg = err.msg;
-  EXPECT_NE(msg.find("in flight at the end of the drain"), std::string::npos) << msg;
-  EXPECT_NE(msg.find("run.drain_us"), std::string::npos) << msg;
-  EXPECT_DOUBLE_EQ(err.time_ns, 200000.0);
+  ASSERT_EQ(nicsim_simulate(&cfg, &r, &err, 0), 0) << err.msg;
+  double ext = 0;
+  ASSERT_TRUE(nicsim_results_get(&r, "sim.drain_extended_us", &ext));
+  EXPECT_GT(ext, 0);
+  EXPECT_LT(ext, 10000);
+  expect_conservation(r);
 }
 
 /* 64 B at 10 GbE offers 14.88 M frames/s: 1000 us is 1e6 / (84 * 8 / 10e3)

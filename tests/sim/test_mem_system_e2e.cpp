@@ -80,7 +80,9 @@ TEST(IommuE2e, TxMapsAndUnmapsEveryFrameAtTheConfiguredCycles) {
   EXPECT_NEAR(metric(on, "iommu.unmaps"), pkts, 40) << "TX clean runs in batches (interrupt coalescing)";
   const double busy = metric(on, "cpu.busy_cycles");
   EXPECT_NEAR(metric(on, "cpu.profile.iommu_map") * busy, metric(on, "iommu.maps") * 700, 1);
-  EXPECT_NEAR(metric(on, "cpu.profile.iommu_unmap") * busy, metric(on, "iommu.unmaps") * 2600, 1);
+  /* An unmap straddling a window edge is counted on one side and its cycles
+   * split across it: up to one unmap's cycles apart. */
+  EXPECT_NEAR(metric(on, "cpu.profile.iommu_unmap") * busy, metric(on, "iommu.unmaps") * 2600, 2600);
   /* The map and unmap cycles are TX work, charged to the caller's class. */
   const double extra = metric(on, "cpu.cycles_per_tx_pkt") - metric(off, "cpu.cycles_per_tx_pkt");
   EXPECT_NEAR(extra, 3300, 3300 * 0.05) << "maps and unmaps in the window differ from tx.pkts by the edges";

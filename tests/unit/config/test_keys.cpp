@@ -114,11 +114,12 @@ int enum_of(const char *path, const char *choice) {
 }
 
 TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
-  EXPECT_EQ(nchoices("cpu.kind"), 4u);
+  EXPECT_EQ(nchoices("cpu.kind"), 5u);
   EXPECT_EQ(enum_of("cpu.kind", "x86"), NC_CPU_X86);
   EXPECT_EQ(enum_of("cpu.kind", "arm64"), NC_CPU_ARM64);
   EXPECT_EQ(enum_of("cpu.kind", "riscv"), NC_CPU_RISCV);
   EXPECT_EQ(enum_of("cpu.kind", "sparc"), NC_CPU_SPARC);
+  EXPECT_EQ(enum_of("cpu.kind", "mips"), NC_CPU_MIPS);
   EXPECT_EQ(nchoices("nic.family"), 5u);
   EXPECT_EQ(enum_of("nic.family", "generic"), NC_NIC_GENERIC);
   EXPECT_EQ(enum_of("nic.family", "lan743x"), NC_NIC_LAN743X);
@@ -167,10 +168,20 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("workload.op", "read"), NC_WORKLOAD_READ);
   EXPECT_EQ(enum_of("workload.op", "write"), NC_WORKLOAD_WRITE);
   EXPECT_EQ(enum_of("workload.op", "read_write"), NC_WORKLOAD_READ_WRITE);
+  EXPECT_EQ(nchoices("workload.pattern"), 3u);
+  EXPECT_EQ(enum_of("workload.pattern", "seq"), NC_PATTERN_SEQ);
+  EXPECT_EQ(enum_of("workload.pattern", "random"), NC_PATTERN_RANDOM);
+  EXPECT_EQ(enum_of("workload.pattern", "page_stride"), NC_PATTERN_PAGE_STRIDE);
+  EXPECT_EQ(nchoices("workload.host_cache"), 2u);
+  EXPECT_EQ(enum_of("workload.host_cache", "warm"), NC_HOST_CACHE_WARM);
+  EXPECT_EQ(enum_of("workload.host_cache", "cold"), NC_HOST_CACHE_COLD);
+  EXPECT_EQ(nchoices("nic.desc_fetch_spaced"), 2u);
+  EXPECT_EQ(enum_of("nic.desc_fetch_spaced", "single"), NC_FETCH_SPACED_SINGLE);
+  EXPECT_EQ(enum_of("nic.desc_fetch_spaced", "span"), NC_FETCH_SPACED_SPAN);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 14u);
+  EXPECT_EQ(enums, 17u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

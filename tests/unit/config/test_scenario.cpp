@@ -289,7 +289,8 @@ TEST(ConfigPlatform, PlatformFileHoldsOnlySections) {
     ASSERT_EQ(l.rc, -1) << pf;
     EXPECT_EQ(std::string(l.err.where.file), d.path + "/" + pf);
     if (std::strcmp(pf, "r.yaml") == 0) {
-      EXPECT_STREQ(l.err.msg, "unknown section 'nics'");
+      EXPECT_NE(std::strstr(l.err.msg, "not a nicsim platform file: unknown top-level key"), nullptr)
+          << l.err.msg;
       EXPECT_EQ(std::string(l.err.hint).rfind("did you mean 'nic'? (platform named at ", 0), 0u)
           << l.err.hint;
     } else {

@@ -89,13 +89,14 @@ TEST(ConfigYaml, UnknownKeyWithSuggestion) {
 }
 
 TEST(ConfigYaml, UnknownSectionWithSuggestion) {
-  expect_error("nics:\n  desc_spacing: 16\n", "t.yaml:1:1", "unknown section 'nics'",
-               "did you mean 'nic'?");
-  expect_error("platfrom: x86-gen3\n", "t.yaml:1:1", "unknown section 'platfrom'",
-               "did you mean 'platform'?");
-  expect_error("desc_spacing: 16\n", "t.yaml:1:1", "unknown section 'desc_spacing'",
+  // The key itself is not shown (issue 23: the file may not be a nicsim file
+  // at all); its position and the nearest word of ours are.
+  const char *msg = "not a nicsim scenario: unknown top-level key";
+  expect_error("nics:\n  desc_spacing: 16\n", "t.yaml:1:1", msg, "did you mean 'nic'?");
+  expect_error("platfrom: x86-gen3\n", "t.yaml:1:1", msg, "did you mean 'platform'?");
+  expect_error("desc_spacing: 16\n", "t.yaml:1:1", msg,
                "did you mean 'nic.desc_spacing'? keys go inside their section");
-  expect_error("xyzzy: 1\n", "t.yaml:1:1", "unknown section 'xyzzy'",
+  expect_error("xyzzy: 1\n", "t.yaml:1:1", msg,
                "the top level holds name, description, platform, sweep and the sections run");
 }
 
@@ -179,9 +180,11 @@ TEST(ConfigYaml, AnchorIsRejected) {
 }
 
 TEST(ConfigYaml, SelfReferencingAliasDoesNotLoop) {
-  expect_error("a: &x [*x]\n", "t.yaml:1:4", "found anchor '&x'");
-  expect_error("a: &x\n  b: *x\n", "t.yaml:1:4", "found anchor '&x'");
-  expect_error("- &a [*a, *a, *a]\n", "t.yaml:1:3", "found anchor '&a'");
+  // 'a' is no key of ours, so the anchor's name is not shown (issue 23).
+  expect_error("a: &x [*x]\n", "t.yaml:1:4", "found an anchor");
+  expect_error("a: &x\n  b: *x\n", "t.yaml:1:4", "found an anchor");
+  expect_error("- &a [*a, *a, *a]\n", "t.yaml:1:3", "found an anchor");
+  expect_error("nic: &x [*x]\n", "t.yaml:1:6", "found anchor '&x'");
 }
 
 TEST(ConfigYaml, TagsAreRejected) {
@@ -236,9 +239,9 @@ TEST(ConfigYaml, SeveralDocuments) {
 }
 
 TEST(ConfigYaml, InvalidUtf8) {
+  // The reader fails before any key is read, so the byte is not shown (issue 23).
   expect_error("nic:\n  desc_spacing: \x80\x81\n", "t.yaml:2:17",
-               "not a valid text file: invalid leading UTF-8 octet (byte 0x80)",
-               "must be UTF-8 text");
+               "not a valid text file: invalid leading UTF-8 octet", "must be UTF-8 text");
   // A character counts once in the column, whatever its UTF-8 length.
   expect_error("name: \xc3\xa9t\xc3\xa9 \xff\n", "t.yaml:1:11", "invalid leading UTF-8 octet");
 }
@@ -251,7 +254,7 @@ TEST(ConfigYaml, BinaryJunkFile) {
   l.rc = nc_scenario_load(path.c_str(), &l.s, &l.err);
   ASSERT_EQ(l.rc, -1);
   EXPECT_EQ(where(l.err), path + ":1:1") << printed(l.err);
-  EXPECT_STREQ(l.err.msg, "not a valid text file: control characters are not allowed (character U+007F)");
+  EXPECT_STREQ(l.err.msg, "not a valid text file: control characters are not allowed");
   // A NUL byte after valid text.
   std::string nul("nic:\n  desc_spacing: 16\x00\n", 24);
   path = d.write("nul.yaml", nul);
@@ -259,7 +262,7 @@ TEST(ConfigYaml, BinaryJunkFile) {
   l2.rc = nc_scenario_load(path.c_str(), &l2.s, &l2.err);
   ASSERT_EQ(l2.rc, -1);
   EXPECT_EQ(where(l2.err), path + ":2:19") << printed(l2.err);
-  EXPECT_NE(std::strstr(l2.err.msg, "(character U+0000)"), nullptr) << printed(l2.err);
+  EXPECT_NE(std::strstr(l2.err.msg, "control characters are not allowed"), nullptr) << printed(l2.err);
   // Random bytes never crash and always give a located, non-empty message.
   std::mt19937 rng(42);
   for (int i = 0; i < 200; i++) {

@@ -57,7 +57,7 @@ TEST(GenericCounts, RxPerPacketOnANonCoherentPlatform) {
   // Charges: irq entry + one softirq + the RX stack per frame.
   const nc_cpu &cpu = r.t.cfg.cpu;
   EXPECT_DOUBLE_EQ(c.cycles, cpu.irq_entry_cycles + cpu.softirq_cycles +
-                                 N * (cpu.stack_rx_cycles_per_pkt + cpu.stack_rx_cycles_per_byte * kLen));
+                                 TestKernel::reader_cycles(cpu, N, kLen));
   EXPECT_EQ(c.host_rx, N);
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.rx_bad, 0u);
@@ -129,7 +129,7 @@ TEST(GenericCounts, TxPerPacketOnANonCoherentPlatform) {
     EXPECT_EQ(c.mmio_writes_reg[GN_REG_TX_TAIL / 4], M);
     EXPECT_EQ(c.copies, 0u) << "the application's bytes are charged as stack_tx";
     const nc_cpu &cpu = r.t.cfg.cpu;
-    EXPECT_DOUBLE_EQ(c.cycles, M * (cpu.stack_tx_cycles_per_pkt + cpu.stack_tx_cycles_per_byte * kLen));
+    EXPECT_DOUBLE_EQ(c.cycles, M * TestKernel::send_cycles(cpu, kLen));
   }
   EXPECT_EQ(r.t.cp.regs[GN_REG_TX_TAIL / 4], M);
   EXPECT_EQ(r.nic->tx_owned(), M);
@@ -191,7 +191,7 @@ TEST(GenericCounts, OperationsLandInTheFunctionsThatMakeThem) {
   // The modelled stack is charged to its own bucket, not to generic_rx; the
   // copy to user space to copy_to_user, after the poll.
   const nc_cpu &cpu = r.t.cfg.cpu;
-  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_STACK_RX), N * cpu.stack_rx_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(r.t.instr(NK_PROF_IP_RCV), N * r.t.cfg.stack.ip_rcv_instructions);
   EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_COPY_TO_USER), N * cpu.stack_rx_cycles_per_byte * kLen);
   EXPECT_DOUBLE_EQ(r.t.bucket("generic_rx"), 0.0) << "the counting platform charges only modelled work";
 }

@@ -80,6 +80,29 @@ static void op_charge(void *ctx, double cycles) {
   count_op(cp);
 }
 
+static void op_exec(void *ctx, double instructions, double cycles, int bucket) {
+  struct counting_platform *cp = cpof(ctx);
+  cp->c.execs++;
+  cp->c.instructions += instructions;
+  cp->c.cycles += cycles;
+  int b = bucket >= 0 ? bucket : nk_prof_current();
+  if (b >= 0 && b < NK_PROF_MAX) {
+    cp->c.bucket_instructions[b] += instructions;
+    cp->c.bucket_cycles[b] += cycles;
+    cp->c.bucket_execs[b]++;
+  }
+}
+
+static void op_read_headers(void *ctx, uint64_t pa, uint32_t len, unsigned misaligned) {
+  struct counting_platform *cp = cpof(ctx);
+  (void)pa;
+  cp->c.header_reads++;
+  cp->c.header_bytes += len;
+  cp->c.misaligned_loads += misaligned;
+  int b = nk_prof_current();
+  if (b >= 0 && b < NK_PROF_MAX) cp->c.bucket_misaligned[b] += misaligned;
+}
+
 static void op_set_attr(void *ctx, uint64_t pa, uint64_t len, enum nk_mem_attr attr) {
   struct counting_platform *cp = cpof(ctx);
   cp->c.set_attr_calls[attr]++;
@@ -139,7 +162,8 @@ int cp_init(struct counting_platform *cp, uint64_t mem_size, bool coherent, uint
   cp->ops = (struct nk_platform_ops){op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32,
                                      op_mmio_write32, op_barrier, op_charge, op_set_attr, op_host_rx,
                                      op_timer_arm, NULL /* user_copy_cycles: per_byte */,
-                                     NULL /* iommu_map: no IOMMU */, op_spin, op_now_ns};
+                                     NULL /* iommu_map: no IOMMU */, op_spin, op_now_ns, op_exec,
+                                     op_read_headers, NULL /* stream_read_cycles: no cache */};
   cp->plat = (struct nk_platform){&cp->ops, cp, cp->mem, mem_size, coherent, 0xFEE00000ull};
   return 0;
 }

@@ -3,7 +3,8 @@
 
 /* Loads and stores are counted by memory attribute, MMIO by register, barriers
  * by kind, cache maintenance by op and line, copies by alignment, charged
- * cycles and operations by profile bucket, spinlock acquires and releases
+ * cycles, exec'd instructions and operations by profile bucket, header reads
+ * and their misaligned loads, spinlock acquires and releases
  * by lock id (and misuses). A test's fake device reads and
  * writes the registers and memory directly. */
 #ifndef NICSIM_TESTS_COUNTING_PLATFORM_H
@@ -38,7 +39,15 @@ struct cp_counts {
   uint64_t copies_aligned;            /* (dst ^ src) % 8 == 0 */
   uint64_t copies_misaligned;
   uint64_t charges;                   /* charge() calls */
-  double cycles;                      /* sum of charged cycles */
+  double cycles;                      /* sum of charged cycles (charge and exec's cycles) */
+  uint64_t execs;                     /* exec() calls */
+  double instructions;                /* sum of exec's instructions */
+  double bucket_instructions[NK_PROF_MAX]; /* exec's instructions by bucket (its own, or the current one) */
+  uint64_t bucket_execs[NK_PROF_MAX];      /* exec calls by bucket */
+  uint64_t header_reads;              /* read_headers calls */
+  uint64_t header_bytes;              /* bytes they read */
+  uint64_t misaligned_loads;          /* header loads not aligned to their size */
+  uint64_t bucket_misaligned[NK_PROF_MAX]; /* by the current bucket */
   double bucket_cycles[NK_PROF_MAX];  /* charged cycles by profile bucket */
   uint64_t bucket_ops[NK_PROF_MAX];   /* any operation, by profile bucket */
   uint64_t set_attr_calls[CP_NATTR];  /* by the attribute set */

@@ -137,10 +137,19 @@ TEST(KernelXmit, FillsATestFrameChargesTheStackAndCallsTheDriver) {
   ASSERT_EQ(nf_check(s->data, s->len, static_cast<uint64_t>(r.t.cfg.run.seed), &h), NF_OK);
   EXPECT_EQ(h.flow, 7u);
   EXPECT_EQ(h.seq, 42u);
-  const double want = r.t.cfg.cpu.stack_tx_cycles_per_pkt + r.t.cfg.cpu.stack_tx_cycles_per_byte * 1514;
-  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_STACK_TX), want);
-  EXPECT_DOUBLE_EQ(r.t.cp.c.cycles, want);
-  EXPECT_EQ(nk_prof_class(nk_prof_find(NK_PROF_STACK_TX)), NK_CLASS_TX);
+  // udp_sendmsg (its instructions and the system call), the copy from user
+  // space, ip_output, and the skb's allocation, each in its own bucket.
+  const nc_cpu &cpu = r.t.cfg.cpu;
+  const nc_stack &st = r.t.cfg.stack;
+  const double copy = cpu.stack_tx_cycles_per_byte * 1514;
+  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_COPY_FROM_USER), copy);
+  EXPECT_DOUBLE_EQ(r.t.instr(NK_PROF_UDP_SENDMSG), st.udp_sendmsg_instructions);
+  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_UDP_SENDMSG), cpu.syscall_cycles);
+  EXPECT_DOUBLE_EQ(r.t.instr(NK_PROF_IP_OUTPUT), st.ip_output_instructions);
+  EXPECT_DOUBLE_EQ(r.t.instr(NK_PROF_ALLOC_SKB), st.alloc_skb_instructions);
+  EXPECT_DOUBLE_EQ(r.t.cp.c.cycles, copy + cpu.syscall_cycles);
+  EXPECT_EQ(nk_prof_class(nk_prof_find(NK_PROF_UDP_SENDMSG)), NK_CLASS_TX);
+  EXPECT_EQ(nk_prof_class(nk_prof_find(NK_PROF_IP_OUTPUT)), NK_CLASS_TX);
   EXPECT_EQ(r.t.cp.c.copies + r.t.cp.c.stores[0] + r.t.cp.c.stores[1], 0u)
       << "the application's bytes are part of the stack charge, not driver operations";
   EXPECT_EQ(nk_kernel_get_stats(r.t.k)->xmit_ok, 1u);

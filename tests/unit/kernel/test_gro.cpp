@@ -103,8 +103,11 @@ TEST(KernelGro, SixtyFourSegmentsOfOneFlowAreTwoPacketsOf45And19) {
   EXPECT_EQ(g.st().gro_flushes, 2u);
   EXPECT_EQ(g.st().gro_merged, 62u);
   EXPECT_EQ(g.t.cp.c.host_rx, 64u);
-  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 2 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
-  EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 64 * g.t.cfg.cpu.gro_cycles_per_pkt);
+  // The stack's parts: GRO per segment, the rest once per packet.
+  EXPECT_DOUBLE_EQ(g.t.instr("ip_rcv"), 2 * g.t.cfg.stack.ip_rcv_instructions);
+  EXPECT_DOUBLE_EQ(g.t.instr("tcp_v4_rcv"), 2 * g.t.cfg.stack.tcp_rcv_instructions);
+  EXPECT_DOUBLE_EQ(g.t.instr("__netif_receive_skb_core"), 2 * g.t.cfg.stack.netif_receive_instructions);
+  EXPECT_DOUBLE_EQ(g.t.instr("napi_gro_receive"), 64 * g.t.cfg.stack.gro_instructions);
   EXPECT_DOUBLE_EQ(g.t.bucket("copy_to_user"), 64.0 * kLen * g.t.cfg.cpu.stack_rx_cycles_per_byte);
   // One (stretch) ACK per packet: after segment 45 and after segment 64.
   auto a = g.acks();
@@ -137,7 +140,7 @@ TEST(KernelGro, NineFlowsInTurnDefeatGro) {
   // next flow to arrive: nothing merges, 18 one-segment packets.
   EXPECT_EQ(g.st().gro_merged, 0u);
   EXPECT_EQ(g.st().gro_flushes, 18u);
-  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 18 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(g.t.instr("ip_rcv"), 18 * g.t.cfg.stack.ip_rcv_instructions);
   // Each flow reaches two unacknowledged segments once: 9 ACKs, none left
   // for the end of the poll.
   EXPECT_EQ(g.acks().size(), 9u);
@@ -239,8 +242,11 @@ TEST(KernelGro, AcksGoUpAtOnceAndAnOddRemainderIsAckedAtTheEndOfThePoll) {
   // one packet of 3, ACKed once (3 >= 2).
   EXPECT_EQ(g.st().gro_flushes, 1u);
   EXPECT_EQ(g.st().gro_merged, 2u);
-  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 2 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
-  EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 4 * g.t.cfg.cpu.gro_cycles_per_pkt);
+  EXPECT_DOUBLE_EQ(g.t.instr("ip_rcv"), 2 * g.t.cfg.stack.ip_rcv_instructions);
+  // The ACK is tcp_ack's work, the data packet tcp_v4_rcv's.
+  EXPECT_DOUBLE_EQ(g.t.instr("tcp_ack"), g.t.cfg.stack.tcp_ack_instructions);
+  EXPECT_DOUBLE_EQ(g.t.instr("tcp_v4_rcv"), g.t.cfg.stack.tcp_rcv_instructions);
+  EXPECT_DOUBLE_EQ(g.t.instr("napi_gro_receive"), 4 * g.t.cfg.stack.gro_instructions);
   EXPECT_EQ(g.acks().size(), 1u);
   g.t.cfg.traffic.tcp_ack_every = 4;  // the kernel reads cfg live
   g.run(one_flow(0, 3, 1));
@@ -255,8 +261,10 @@ TEST(KernelGro, UdpHasNoGroEveryFrameIsOnePacket) {
   EXPECT_EQ(g.st().gro_flushes, 0u);
   EXPECT_EQ(g.st().gro_merged, 0u);
   EXPECT_EQ(g.t.cp.c.host_rx, 10u);
-  EXPECT_DOUBLE_EQ(g.t.bucket("stack_rx"), 10 * g.t.cfg.cpu.stack_rx_cycles_per_pkt);
-  EXPECT_DOUBLE_EQ(g.t.bucket("napi_gro_receive"), 0.0);
+  EXPECT_DOUBLE_EQ(g.t.instr("ip_rcv"), 10 * g.t.cfg.stack.ip_rcv_instructions);
+  EXPECT_DOUBLE_EQ(g.t.instr("udp_rcv"), 10 * g.t.cfg.stack.udp_rcv_instructions);
+  // GRO is still tried on every frame (dev_gro_receive), and merges nothing.
+  EXPECT_DOUBLE_EQ(g.t.instr("napi_gro_receive"), 10 * g.t.cfg.stack.gro_instructions);
   EXPECT_TRUE(g.acks().empty());
 }
 

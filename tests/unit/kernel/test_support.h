@@ -76,6 +76,21 @@ struct TestKernel {
     int id = nk_prof_find(name);
     return id < 0 ? 0.0 : cp.c.bucket_cycles[id];
   }
+  // Instructions the stack exec'd in the named profile bucket (0 if it does not exist).
+  double instr(const char *name) const {
+    int id = nk_prof_find(name);
+    return id < 0 ? 0.0 : cp.c.bucket_instructions[id];
+  }
+  // Fixed cycles (not instructions) the reader's one read of n datagrams of
+  // len bytes charges on the counting platform: two context switches, n
+  // system calls, and the copy at cpu.stack_rx_cycles_per_byte.
+  static double reader_cycles(const nc_cpu &cpu, uint64_t n, uint32_t len) {
+    return 2 * cpu.context_switch_cycles + static_cast<double>(n) * (cpu.syscall_cycles + cpu.stack_rx_cycles_per_byte * len);
+  }
+  // Fixed cycles of one UDP send of len bytes: its system call and the copy.
+  static double send_cycles(const nc_cpu &cpu, uint32_t len) {
+    return cpu.syscall_cycles + cpu.stack_tx_cycles_per_byte * len;
+  }
   // Platform operations made in the named profile bucket (0 if it does not exist).
   uint64_t bucket_ops(const char *name) const {
     int id = nk_prof_find(name);

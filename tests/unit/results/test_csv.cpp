@@ -189,7 +189,7 @@ TEST(Csv, SweepTableLayout) {
   std::vector<Row> rows = parse_csv(text);
   ASSERT_EQ(rows.size(), 3u) << "header + 2 successful points (the failed one omitted)\n" << text;
 
-  Row want = {"label", "nic.desc_spacing", "traffic.mode", "platform"};
+  Row want = {"label", "nic.desc_spacing", "traffic.mode", "platform", "bottleneck"};
   const nicsim_metric_def *defs = nicsim_metric_defs();
   for (int i = 0; i < static_cast<int>(nicsim_metric_count()); i++) want.push_back(defs[i].name);
   want.push_back("cpu.profile.alpha");
@@ -201,20 +201,20 @@ TEST(Csv, SweepTableLayout) {
   EXPECT_EQ(rows[1][1], "16");
   EXPECT_EQ(rows[1][2], "rx");
   EXPECT_EQ(rows[1][3], "x86-gen3");
-  EXPECT_EQ(rows[1][4 + nicsim_metric_find("rx.pkts")], std::to_string(1000 + nicsim_metric_find("rx.pkts")));
-  EXPECT_EQ(rows[1][4 + nicsim_metric_find("rx.gbps")], real((nicsim_metric_find("rx.gbps") + 1) / 3.0));
-  EXPECT_EQ(rows[1][4 + nicsim_metric_count()], "") << "alpha is absent from point 0";
-  EXPECT_EQ(rows[1][4 + nicsim_metric_count() + 1], "5");
+  EXPECT_EQ(rows[1][5 + nicsim_metric_find("rx.pkts")], std::to_string(1000 + nicsim_metric_find("rx.pkts")));
+  EXPECT_EQ(rows[1][5 + nicsim_metric_find("rx.gbps")], real((nicsim_metric_find("rx.gbps") + 1) / 3.0));
+  EXPECT_EQ(rows[1][5 + nicsim_metric_count()], "") << "alpha is absent from point 0";
+  EXPECT_EQ(rows[1][5 + nicsim_metric_count() + 1], "5");
 
   EXPECT_EQ(rows[2][0], "big");
   EXPECT_EQ(rows[2][1], "64");
   EXPECT_EQ(rows[2][2], "bidir");
   EXPECT_EQ(rows[2][3], "arm64-a53");
-  EXPECT_EQ(rows[2][4 + nicsim_metric_find("rx.gbps")], "0.1");
-  EXPECT_EQ(rows[2][4 + nicsim_metric_find("rx.pkts")], "77");
-  EXPECT_EQ(rows[2][4 + nicsim_metric_find("tx.gbps")], "") << "absent metric: empty field";
-  EXPECT_EQ(rows[2][4 + nicsim_metric_count()], "6");
-  EXPECT_EQ(rows[2][4 + nicsim_metric_count() + 1], "");
+  EXPECT_EQ(rows[2][5 + nicsim_metric_find("rx.gbps")], "0.1");
+  EXPECT_EQ(rows[2][5 + nicsim_metric_find("rx.pkts")], "77");
+  EXPECT_EQ(rows[2][5 + nicsim_metric_find("tx.gbps")], "") << "absent metric: empty field";
+  EXPECT_EQ(rows[2][5 + nicsim_metric_count()], "6");
+  EXPECT_EQ(rows[2][5 + nicsim_metric_count() + 1], "");
 
   // Same input, same bytes.
   std::string again = capture([&](FILE *f) { nicsim_csv_dump(f, keys, 3, pts, 3); });
@@ -287,7 +287,7 @@ TEST(Csv, NoPointsGiveAHeaderOnly) {
       capture([&](FILE *f) { EXPECT_EQ(nicsim_csv_dump(f, nullptr, 0, &pt, 1), 0); });
   std::vector<Row> rows = parse_csv(text);
   ASSERT_EQ(rows.size(), 1u);
-  EXPECT_EQ(rows[0].size(), 1u + nicsim_metric_count());
+  EXPECT_EQ(rows[0].size(), 2u + nicsim_metric_count()) << "label, bottleneck, the metrics";
 }
 
 TEST(Csv, WriteCreatesTheFile) {
@@ -303,7 +303,7 @@ TEST(Csv, WriteCreatesTheFile) {
   char line[64] = "";
   ASSERT_NE(fgets(line, sizeof line, f), nullptr);
   fclose(f);
-  EXPECT_EQ(std::string(line).substr(0, 14), "label,rx.gbps,");
+  EXPECT_EQ(std::string(line).substr(0, 25), "label,bottleneck,rx.gbps,");
   unlink(path.c_str());
   rmdir(dir);
 }

@@ -54,7 +54,7 @@ TEST(Json, TopLevelStructureAndOrder) {
   ASSERT_NE(doc.j, nullptr);
   Json back(dump_and_parse(doc.j, &text));
   ASSERT_NE(back.j, nullptr);
-  EXPECT_EQ(keys_of(back.j), (std::vector<std::string>{"nicsim", "config", "metrics"}));
+  EXPECT_EQ(keys_of(back.j), (std::vector<std::string>{"nicsim", "config", "metrics", "analysis"}));
   EXPECT_STREQ(json_string_value(json_object_get(back.j, "nicsim")), "9.9.9");
   EXPECT_EQ(text.back(), '\n');
   EXPECT_NE(text.find("\n  \"config\": {"), std::string::npos) << "2-space indent:\n" << text;

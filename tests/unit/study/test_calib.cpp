@@ -72,12 +72,17 @@ protected:
 
   // An evaluator computing each measurement from the vector with fn(x, i).
   using Fn = std::function<double(const double *x, size_t meas)>;
+  // fails_ (if set) says which vectors fail to simulate, and why.
   static int Eval(void *ctx, const nicsim_calib_spec *s, const double *xs, size_t nvec,
-                  double *values) {
+                  double *values, char (*why)[NICSIM_CALIB_WHY_MAX]) {
     auto *self = static_cast<Calib *>(ctx);
     self->batches_++;
     for (size_t v = 0; v < nvec; v++) {
       self->calls_++;
+      if (self->fails_ && self->fails_(&xs[v * s->nfree])) {
+        snprintf(why[v], NICSIM_CALIB_WHY_MAX, "point a: its simulation failed");
+        continue;
+      }
       for (size_t i = 0; i < s->nmeas; i++) values[v * s->nmeas + i] = self->fn_(&xs[v * s->nfree], i);
     }
     return 0;
@@ -90,11 +95,16 @@ protected:
     return nicsim_calib_run(spec_, &ev, &o, &res_);
   }
 
+  // kHead (below) with a calibrated point a and a validated b, measured at
+  // hidden: a = 1000 / (x + 100), b = 2 * a.
+  void LoadHidden(double hidden);
+
   std::string dir_;
   nc_error err_{};
   nicsim_calib_spec *spec_ = nullptr;
   nicsim_calib_result *res_ = nullptr;
   Fn fn_;
+  std::function<bool(const double *x)> fails_;
   size_t calls_ = 0, batches_ = 0;
 };
 
@@ -152,7 +162,7 @@ TEST_F(Calib, RefusesMoreFreeParametersThanCalibrationMeasurements) {
   Refused("scenario: scen.yaml\n"
           "free:\n"
           "  - {key: nic.reg_read_ns, min: 10, max: 1000, why: w}\n"
-          "  - {key: cpu.stack_tx_cycles_per_pkt, min: 10, max: 1000, why: w}\n"
+          "  - {key: stack.udp_sendmsg_instructions, min: 10, max: 1000, why: w}\n"
           "measurements:\n"
           "  calibrate: [{point: a, metric: tx.gbps, value: 1, source: s}]\n"
           "  validate: [{point: b, metric: tx.gbps, value: 1, source: s}]\n",
@@ -199,8 +209,9 @@ TEST_F(Calib, RefusesUnknownKeysWithASuggestion) {
           "free: [{key: nic.reg_read_ns, min: 1, max: 2, why: w, scael: log}]\n"
           "measurements: {calibrate: [{point: a, metric: tx.gbps, value: 1, source: s}]}\n",
           2, 55, "unknown key 'scael' in a free parameter", "did you mean 'scale'?");
+  // At the top level the key is not shown (the file may be no spec at all).
   Refused("scenario: scen.yaml\nfree: []\nmesurements: {}\n", 3, 1,
-          "unknown key 'mesurements'", "did you mean 'measurements'?");
+          "not a calibration spec: unknown top-level key", "did you mean 'measurements'?");
 }
 
 TEST_F(Calib, RefusesUnknownMetricsAndPoints) {
@@ -277,18 +288,21 @@ TEST_F(Calib, NamesAMistakeInsideTheScenario) {
 
 // ---- the engine against analytic functions --------------------------------------------------
 
-TEST_F(Calib, RecoversAHiddenValue) {
+void Calib::LoadHidden(double hidden) {
   ASSERT_EQ(Load(std::string(kHead) +
-                 "measurements:\n"
-                 "  calibrate: [{point: a, metric: tx.gbps, value: 0.8103727714748784, source: s}]\n"
-                 "  validate: [{point: b, metric: tx.gbps, value: 0.4, source: s}]\n"),
+                   "measurements:\n"
+                   "  calibrate: [{point: a, metric: tx.gbps, value: 0.8103727714748784, source: s}]\n"
+                   "  validate: [{point: b, metric: tx.gbps, value: 0.4, source: s}]\n"),
             0)
       << err_.msg;
-  const double hidden = 1234;
-  // a: 1000 / (x + 100); b: 2 * a's.
   fn_ = [](const double *x, size_t i) { return (i == 0 ? 1000.0 : 2000.0) / (x[0] + 100); };
   spec_->meas[0].value = 1000.0 / (hidden + 100);
   spec_->meas[1].value = 2000.0 / (hidden + 100);
+}
+
+TEST_F(Calib, RecoversAHiddenValue) {
+  const double hidden = 1234;
+  LoadHidden(hidden);
   ASSERT_EQ(Run(), 0);
   EXPECT_NEAR(res_->x[0], hidden, hidden * 1e-3);
   EXPECT_TRUE(res_->converged);
@@ -306,11 +320,40 @@ TEST_F(Calib, RecoversAHiddenValue) {
   EXPECT_EQ(res_->evaluations, calls_); // every vector evaluated once
 }
 
+// A vector whose simulation fails is no match (a penalty), not the end of the
+// calibration: the fit goes on around it, evaluations.csv records the
+// penalty and why, and the result is the same on every run.
+TEST_F(Calib, AFailedSimulationIsNoMatch) {
+  const double hidden = 1234;
+  LoadHidden(hidden);
+  fails_ = [](const double *x) { return x[0] > 3000; }; // the start and the top of the range
+  spec_->free[0].start = 5000;
+  ASSERT_EQ(Run(), 0);
+  EXPECT_NEAR(res_->x[0], hidden, hidden * 1e-3);
+  size_t failed = 0;
+  for (size_t e = 0; e < res_->evaluations; e++)
+    if (res_->ev_why[e][0]) {
+      failed++;
+      EXPECT_GT(res_->ev_x[e], 3000);
+      EXPECT_TRUE(std::isnan(res_->ev_v[e * spec_->nmeas]));
+    }
+  EXPECT_GT(failed, 0u);
+  std::string out = dir_ + "/out";
+  ASSERT_EQ(std::system(("mkdir -p '" + out + "'").c_str()), 0);
+  ASSERT_EQ(nicsim_calib_write(out.c_str(), spec_, res_, "test", nullptr, nullptr), 0);
+  std::string csv = Read(out + "/evaluations.csv");
+  EXPECT_NE(csv.find(",failure\n"), std::string::npos) << csv;
+  EXPECT_NE(csv.find(",1e+30,,,point a: its simulation failed\n"), std::string::npos) << csv;
+  std::vector<double> x1(res_->ev_x, res_->ev_x + res_->evaluations);
+  ASSERT_EQ(Run(), 0);
+  EXPECT_EQ(std::vector<double>(res_->ev_x, res_->ev_x + res_->evaluations), x1);
+}
+
 TEST_F(Calib, ReportsAParameterWithoutEffectUnidentifiable) {
   ASSERT_EQ(Load("scenario: scen.yaml\n"
                  "free:\n"
                  "  - {key: nic.reg_read_ns, min: 100, max: 5000, scale: log, why: w}\n"
-                 "  - {key: cpu.stack_tx_cycles_per_pkt, min: 100, max: 9000, why: nothing}\n"
+                 "  - {key: stack.udp_sendmsg_instructions, min: 100, max: 9000, why: nothing}\n"
                  "measurements:\n"
                  "  calibrate:\n"
                  "    - {point: a, metric: tx.gbps, value: 0.75, source: s}\n"
@@ -333,7 +376,7 @@ TEST_F(Calib, ReportsParametersThatTradeOff) {
   ASSERT_EQ(Load("scenario: scen.yaml\n"
                  "free:\n"
                  "  - {key: nic.reg_read_ns, min: 100, max: 5000, scale: log, why: w}\n"
-                 "  - {key: cpu.stack_tx_cycles_per_pkt, min: 100, max: 5000, scale: log, why: w}\n"
+                 "  - {key: stack.udp_sendmsg_instructions, min: 100, max: 5000, scale: log, why: w}\n"
                  "measurements:\n"
                  "  calibrate:\n"
                  "    - {point: a, metric: tx.gbps, value: 1, source: s}\n"
@@ -496,7 +539,7 @@ TEST_F(Calib, WritesFilesWithEveryTextEscaped) {
   EXPECT_NE(yaml.find("fitted to a tx.gbps = 0.75"), std::string::npos);
 
   std::string csv = Read(out + "/evaluations.csv");
-  EXPECT_EQ(csv.rfind("evaluation,nic.reg_read_ns,chi2,a tx.gbps,b tx.gbps\n", 0), 0u);
+  EXPECT_EQ(csv.rfind("evaluation,nic.reg_read_ns,chi2,a tx.gbps,b tx.gbps,failure\n", 0), 0u);
 }
 
 } // namespace

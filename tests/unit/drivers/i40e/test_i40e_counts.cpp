@@ -63,7 +63,7 @@ TEST(I40eCounts, RxPerPacketOnANonCoherentPlatform) {
   EXPECT_EQ(c.mmio_reads, 0u);
   const nc_cpu &cpu = r.t.cfg.cpu;
   EXPECT_DOUBLE_EQ(c.cycles, cpu.irq_entry_cycles + cpu.softirq_cycles +
-                                 N * (cpu.stack_rx_cycles_per_pkt + cpu.stack_rx_cycles_per_byte * kLen));
+                                 TestKernel::reader_cycles(cpu, N, kLen));
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.rx_bad, 0u);
   EXPECT_EQ(r.priv->rx_rings[0].next_to_clean, N);

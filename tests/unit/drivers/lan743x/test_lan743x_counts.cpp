@@ -64,7 +64,7 @@ TEST(Lan743xCounts, RxPerPacketOnANonCoherentPlatform) {
   // Charges: irq entry + one softirq + the RX stack per frame.
   const nc_cpu &cpu = r.t.cfg.cpu;
   EXPECT_DOUBLE_EQ(c.cycles, cpu.irq_entry_cycles + cpu.softirq_cycles +
-                                 N * (cpu.stack_rx_cycles_per_pkt + cpu.stack_rx_cycles_per_byte * kLen));
+                                 TestKernel::reader_cycles(cpu, N, kLen));
   EXPECT_EQ(c.host_rx, N);
   EXPECT_EQ(c.host_rx_bytes, N * kLen);
   EXPECT_EQ(r.rx_ok, N);
@@ -140,7 +140,7 @@ TEST(Lan743xCounts, TxPerPacketOnANonCoherentPlatform) {
     EXPECT_EQ(c.mmio_writes_reg[GN_REG_TX_TAIL / 4], M);
     EXPECT_EQ(c.mmio_reads, 0u);
     const nc_cpu &cpu = r.t.cfg.cpu;
-    EXPECT_DOUBLE_EQ(c.cycles, M * (cpu.stack_tx_cycles_per_pkt + cpu.stack_tx_cycles_per_byte * kLen));
+    EXPECT_DOUBLE_EQ(c.cycles, M * TestKernel::send_cycles(cpu, kLen));
   }
   EXPECT_EQ(r.t.cp.regs[GN_REG_TX_TAIL / 4], M);
   EXPECT_EQ(r.nic->tx_owned(), M);
@@ -314,8 +314,9 @@ TEST(Lan743xCounts, OperationsLandInTheFunctionsThatMakeThem) {
   const nc_cpu &cpu = r.t.cfg.cpu;
   // The modelled stack (and the reader's copy, where the kernel layer charges it
   // apart) lands in the kernel's buckets, not in the driver's.
-  EXPECT_DOUBLE_EQ(r.t.bucket(NK_PROF_STACK_RX) + r.t.bucket("copy_to_user"),
-                   N * (cpu.stack_rx_cycles_per_pkt + cpu.stack_rx_cycles_per_byte * kLen));
+  EXPECT_DOUBLE_EQ(r.t.instr(NK_PROF_IP_RCV), N * r.t.cfg.stack.ip_rcv_instructions);
+  EXPECT_DOUBLE_EQ(r.t.bucket("copy_to_user"),
+                   N * cpu.stack_rx_cycles_per_byte * kLen);
   EXPECT_DOUBLE_EQ(r.t.bucket("lan743x_rx_process_buffer"), 0.0);
 }
 

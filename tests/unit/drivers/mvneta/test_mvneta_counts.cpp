@@ -63,7 +63,7 @@ TEST(MvnetaCounts, RxLargeFramesPerPacketOnANonCoherentPlatform) {
   // Charges: irq entry + one softirq + the RX stack per frame.
   const nc_cpu &cpu = r.t.cfg.cpu;
   EXPECT_DOUBLE_EQ(c.cycles, cpu.irq_entry_cycles + cpu.softirq_cycles +
-                                 N * (cpu.stack_rx_cycles_per_pkt + cpu.stack_rx_cycles_per_byte * kLen));
+                                 TestKernel::reader_cycles(cpu, N, kLen));
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.rx_bad, 0u);
   EXPECT_EQ(r.pp->rx_refill_pkts, N);
@@ -161,7 +161,7 @@ TEST(MvnetaCounts, TxPerPacketOnANonCoherentPlatform) {
     EXPECT_EQ(c.mmio_writes_reg[GN_REG_TX_TAIL / 4], M);
     EXPECT_EQ(c.mmio_reads, 0u);
     const nc_cpu &cpu = r.t.cfg.cpu;
-    EXPECT_DOUBLE_EQ(c.cycles, M * (cpu.stack_tx_cycles_per_pkt + cpu.stack_tx_cycles_per_byte * kLen));
+    EXPECT_DOUBLE_EQ(c.cycles, M * TestKernel::send_cycles(cpu, kLen));
   }
   EXPECT_EQ(r.nic->tx_owned(), M);
   EXPECT_EQ(r.t.dev()->stats.tx_packets, M) << "mvneta counts TX at xmit";

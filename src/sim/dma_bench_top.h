@@ -1,11 +1,11 @@
 /*
- * bench_top.h: the SystemC top of a dma-bench run: the bench initiator, the
+ * dma_bench_top.h: the SystemC top of a dma-bench run: the bench initiator, the
  * interconnect (the PCIe link, or the AXI-like on-chip bus with
  * bus.enabled) and host memory (no NIC, no CPU), their statistics
  * snapshotted at the window edges, and the run's outcome.
  */
-#ifndef NICSIM_SIM_BENCH_TOP_H
-#define NICSIM_SIM_BENCH_TOP_H
+#ifndef NICSIM_SIM_DMA_BENCH_TOP_H
+#define NICSIM_SIM_DMA_BENCH_TOP_H
 
 #include <cstdint>
 #include <string>
@@ -23,7 +23,7 @@
 namespace nicsim {
 
 /* The modules of one dma-bench simulation. */
-class BenchTop : public sc_core::sc_module {
+class DmaBenchTop : public sc_core::sc_module {
   nicsim_config m_cfg; /* first: the modules are built from it */
 
  public:
@@ -31,10 +31,10 @@ class BenchTop : public sc_core::sc_module {
   DmaBench bench;
   PcieLink *pcie = nullptr; /* the interconnect: one of these two (never deleted, as the top) */
   AxiBus *bus = nullptr;
-  tlm_utils::simple_initiator_socket<BenchTop> no_cpu; /* binds the link's MMIO side; nothing uses it */
+  tlm_utils::simple_initiator_socket<DmaBenchTop> no_cpu; /* binds the link's MMIO side; nothing uses it */
 
   /* Builds and binds the modules for cfg (checked: nicsim_check_config). */
-  BenchTop(sc_core::sc_module_name name, const nicsim_config &cfg);
+  DmaBenchTop(sc_core::sc_module_name name, const nicsim_config &cfg);
 
   /* Simulated time (ps) the run lasts: duration plus drain. */
   uint64_t time_limit_ps() const { return m_end_ps; }

@@ -1,7 +1,7 @@
-// kernel_bench.cpp: the bare SystemC kernel micro-benchmarks of `nicsim bench`:
+// systemc_kernel_bench.cpp: the bare SystemC kernel micro-benchmarks of `nicsim bench`:
 // processes that only notify and wait, counting their own activations, so the
 // wall time per delta cycle is the kernel's own cost on this machine.
-#include "sim/kernel_bench.h"
+#include "sim/systemc_kernel_bench.h"
 
 #include <chrono>
 #include <cstdio>
@@ -16,7 +16,7 @@ struct KbenchInfo {
   const char *name, *desc;
 };
 
-const KbenchInfo kInfo[NICSIM_KBENCH__COUNT] = {
+const KbenchInfo kInfo[NICSIM_SC_BENCH__COUNT] = {
     {"event_delta_threads", "two SC_THREADs ping-pong an event: notify(SC_ZERO_TIME), wait(event)"},
     {"event_timed_threads", "two SC_THREADs ping-pong an event: notify(1 ns), wait(event)"},
     {"timed_wait_thread", "one SC_THREAD: wait(1 ns) in a loop"},
@@ -35,25 +35,25 @@ SC_MODULE(KernelBench) {
   SC_HAS_PROCESS(KernelBench);
   KernelBench(sc_core::sc_module_name nm, int kind, uint64_t n)
       : sc_module(nm), limit(n),
-        delay(kind == NICSIM_KBENCH_EVENT_TIMED_THREADS ? sc_core::sc_time(1, sc_core::SC_NS)
+        delay(kind == NICSIM_SC_BENCH_EVENT_TIMED_THREADS ? sc_core::sc_time(1, sc_core::SC_NS)
                                                         : sc_core::SC_ZERO_TIME) {
     switch (kind) {
-    case NICSIM_KBENCH_EVENT_DELTA_THREADS:
-    case NICSIM_KBENCH_EVENT_TIMED_THREADS:
+    case NICSIM_SC_BENCH_EVENT_DELTA_THREADS:
+    case NICSIM_SC_BENCH_EVENT_TIMED_THREADS:
       SC_THREAD(ping_thread);
       SC_THREAD(pong_thread);
       break;
-    case NICSIM_KBENCH_TIMED_WAIT_THREAD:
+    case NICSIM_SC_BENCH_TIMED_WAIT_THREAD:
       SC_THREAD(timed_thread);
       break;
-    case NICSIM_KBENCH_EVENT_DELTA_METHODS:
+    case NICSIM_SC_BENCH_EVENT_DELTA_METHODS:
       SC_METHOD(ping_method);
       sensitive << ev_a; /* runs once at initialisation too: the kick-off */
       SC_METHOD(pong_method);
       sensitive << ev_b;
       dont_initialize();
       break;
-    case NICSIM_KBENCH_TIMED_METHOD:
+    case NICSIM_SC_BENCH_TIMED_METHOD:
       SC_METHOD(timed_method);
       break;
     default:
@@ -113,24 +113,24 @@ void quiet_handler(const sc_core::sc_report &rep, const sc_core::sc_actions &act
 
 }  // namespace
 
-extern "C" const char *nicsim_kbench_name(int kind) {
-  return kind >= 0 && kind < NICSIM_KBENCH__COUNT ? kInfo[kind].name : nullptr;
+extern "C" const char *nicsim_sc_bench_name(int kind) {
+  return kind >= 0 && kind < NICSIM_SC_BENCH__COUNT ? kInfo[kind].name : nullptr;
 }
 
-extern "C" const char *nicsim_kbench_desc(int kind) {
-  return kind >= 0 && kind < NICSIM_KBENCH__COUNT ? kInfo[kind].desc : nullptr;
+extern "C" const char *nicsim_sc_bench_desc(int kind) {
+  return kind >= 0 && kind < NICSIM_SC_BENCH__COUNT ? kInfo[kind].desc : nullptr;
 }
 
-extern "C" int nicsim_kernel_bench(int kind, uint64_t activations, struct nicsim_kbench_result *out, char *err,
+extern "C" int nicsim_sc_bench_run(int kind, uint64_t activations, struct nicsim_sc_bench_result *out, char *err,
                                    size_t n) {
   static bool s_used = false;
   std::memset(out, 0, sizeof *out);
-  if (kind < 0 || kind >= NICSIM_KBENCH__COUNT) {
+  if (kind < 0 || kind >= NICSIM_SC_BENCH__COUNT) {
     std::snprintf(err, n, "unknown kernel benchmark %d", kind);
     return -1;
   }
   if (s_used) {
-    std::snprintf(err, n, "nicsim_kernel_bench called twice in one process; SystemC elaborates once per process");
+    std::snprintf(err, n, "nicsim_sc_bench_run called twice in one process; SystemC elaborates once per process");
     return -1;
   }
   s_used = true;

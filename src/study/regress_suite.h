@@ -1,8 +1,9 @@
-/* regress.h: the regression suite of `nicsim regress` (docs/regress.md): the
- * suite file (entries, their metrics and tolerances), the stored baselines
- * (JSON), the tolerance test of one metric and the JUnit XML writer. */
-#ifndef NICSIM_RESULTS_REGRESS_H
-#define NICSIM_RESULTS_REGRESS_H
+/* regress_suite.h: the regression suite of `nicsim regress` (docs/regress.md):
+ * the suite file (entries, their metrics and tolerances), the stored
+ * baselines (JSON), the tolerance test of one metric and the JUnit XML
+ * writer. Internal to the study library (not installed). */
+#ifndef NICSIM_STUDY_REGRESS_SUITE_H
+#define NICSIM_STUDY_REGRESS_SUITE_H
 
 #include <jansson.h>
 #include <stdbool.h>

@@ -1,9 +1,10 @@
-/* regress.c: the regression suite of `nicsim regress`: loading the suite file
- * (through the config loader's YAML tree, so every mistake has
- * file:line:col), tolerances, baseline documents and XML escaping. */
+/* regress_suite.c: the regression suite of `nicsim regress`: loading the
+ * suite file (through the config loader's YAML tree, so every mistake has
+ * file:line:col), tolerances, baseline documents and XML escaping. The run
+ * and the comparison are regress.c. */
 #define _XOPEN_SOURCE 700
 
-#include "results/regress.h"
+#include "study/regress_suite.h"
 
 #include <errno.h>
 #include <math.h>
@@ -21,6 +22,7 @@
 struct rg__loader {
   const char *file;
   struct nc_error *err;
+  const struct nc__node *root; /* the suite's top level */
 };
 
 /* Fills the error at node n. */
@@ -57,6 +59,10 @@ static int rg__only(struct rg__loader *L, const struct nc__node *m, const char *
       nc__fmt(hint, sizeof hint, "did you mean '%s'? %s takes: %s", words[best], what, list);
     else
       nc__fmt(hint, sizeof hint, "%s takes: %s", what, list);
+    /* At the top level, before the file is known to be a suite, the key is
+     * not shown: the file may hold anything (docs/robustness.md). */
+    if (m == L->root)
+      return RG__FAIL(L, k, hint, "not a nicsim regression suite: unknown top-level key");
     return RG__FAIL(L, k, hint, "unknown key '%s' in %s", k->text, what);
   }
   return 0;
@@ -207,11 +213,17 @@ static int rg__entry(struct rg__loader *L, const struct nc__node *m, const char 
   return rg__metrics(L, v, e);
 }
 
+/* True for a key a suite's top level may hold (nc__yaml_parse_ex: a file that
+ * is not a suite is never quoted in an error). */
+static bool rg__suite_key(const char *k) {
+  return strcmp(k, "name") == 0 || strcmp(k, "baselines") == 0 || strcmp(k, "entries") == 0;
+}
+
 /* Loads a suite file. */
 int nicsim_regress_suite_load(const char *path, struct nicsim_regress_suite **out,
                               struct nc_error *err) {
   static const char *const words[] = {"name", "baselines", "entries"};
-  struct rg__loader L = {path, err};
+  struct rg__loader L = {path, err, NULL};
   struct nicsim_regress_suite *s = NULL;
   struct nc__node *root = NULL;
   const struct nc__node *v;
@@ -221,11 +233,18 @@ int nicsim_regress_suite_load(const char *path, struct nicsim_regress_suite **ou
   int rc = -1;
 
   *out = NULL;
+  if (strlen(path) >= sizeof dir) { /* never cut: the directory would name another */
+    nc__error_set(err, path, 0, 0, "run from nearer the suite, with a shorter path",
+                  "the suite's path is %zu bytes long; the limit is %zu", strlen(path),
+                  sizeof dir - 1);
+    return -1;
+  }
   text = nc__read_file(path, &len, err);
   if (!text) return -1;
-  root = nc__yaml_parse(path, text, len, err);
+  root = nc__yaml_parse_ex(path, text, len, rg__suite_key, err);
   free(text);
   if (!root) return -1;
+  L.root = root;
   s = calloc(1, sizeof *s);
   if (!s) {
     nc__error_set(err, path, 0, 0, NULL, "out of memory");

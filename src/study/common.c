@@ -1,0 +1,313 @@
+/* common.c: helpers the study library shares (and the nicsim command's run
+ * and validate use): loading and resolving scenarios with their diagnostics,
+ * output paths, directories, file-name-safe labels, simulation errors. */
+#define _XOPEN_SOURCE 700
+
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "config/sweep.h"
+#include "drivers/driver.h"
+#include "results/escape.h"
+#include "sim/sim.h"
+#include "study/study_internal.h"
+
+/* Prints to f with every control character but the line breaks of the
+ * format escaped: messages and tables quote input (paths, labels, names). */
+void ns_vfprintf(FILE *f, const char *fmt, va_list ap) {
+  char small[1024], *buf = small, *line, *nl;
+  va_list ap2;
+  int n;
+
+  va_copy(ap2, ap);
+  n = vsnprintf(small, sizeof(small), fmt, ap);
+  if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)) != NULL)
+    vsnprintf(buf, (size_t)n + 1, fmt, ap2);
+  va_end(ap2);
+  if (n < 0 || buf == NULL)
+    return;
+  for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+    *nl = '\0';
+    nicsim_put_term(f, line);
+    fputc('\n', f);
+  }
+  nicsim_put_term(f, line);
+  if (buf != small)
+    free(buf);
+}
+
+void ns_veprintf(const char *fmt, va_list ap) { ns_vfprintf(stderr, fmt, ap); }
+
+void ns_printf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ns_vfprintf(stdout, fmt, ap);
+  va_end(ap);
+}
+
+void ns_eprintf(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  ns_veprintf(fmt, ap);
+  va_end(ap);
+}
+
+/* "nicsim CMD: message" on stderr; returns NICSIM_STUDY_BAD_INPUT. */
+int ns_bad_input(const char *cmd, const char *fmt, ...) {
+  va_list ap;
+
+  ns_eprintf("nicsim %s: ", cmd);
+  va_start(ap, fmt);
+  ns_veprintf(fmt, ap);
+  va_end(ap);
+  ns_eprintf("\n");
+  return NICSIM_STUDY_BAD_INPUT;
+}
+
+/* Loads a scenario, printing any error. */
+int ns_load(const char *path, struct nc_scenario **out) {
+  struct nc_error err;
+
+  memset(&err, 0, sizeof(err));
+  if (nc_scenario_load(path, out, &err) != 0) {
+    nc_error_print(&err, stderr);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  return 0;
+}
+
+/* Loads a scenario and adds the overlay files, printing any error; warns of
+ * an overlay that sets a swept key. */
+int ns_load_overlaid(const char *cmd, const char *path, const char *const *overlays,
+                     size_t noverlays, struct nc_scenario **out) {
+  struct nc_error err;
+  size_t i, k;
+  int status;
+
+  if ((status = ns_load(path, out)) != 0)
+    return status;
+  for (i = 0; i < noverlays; i++) {
+    memset(&err, 0, sizeof(err));
+    if (nc_scenario_add_overlay(*out, overlays[i], &err) != 0) {
+      nc_error_print(&err, stderr);
+      nc_scenario_free(*out);
+      *out = NULL;
+      return NICSIM_STUDY_BAD_INPUT;
+    }
+    for (k = 0; k < nc_scenario_nswept(*out); k++) {
+      const struct nc_key *key = nc_key_find(nc_scenario_swept_key(*out, k));
+      if (key != NULL && nc_scenario_overlay_sets(*out, i, key))
+        ns_eprintf("nicsim %s: warning: overlay %s sets the swept key %s in every point\n", cmd,
+                    overlays[i], key->path);
+    }
+  }
+  return 0;
+}
+
+/* Resolves one point and checks it against its driver's rules, printing any error. */
+int ns_resolve(const struct nc_scenario *s, long point, const char *const *sets, size_t nsets,
+               struct nicsim_config *out) {
+  struct nc_error err;
+
+  memset(&err, 0, sizeof(err));
+  if (nc_scenario_resolve(s, point, sets, nsets, out, &err) != 0 ||
+      nicsim_check_config(out, &err) != 0) {
+    nc_error_print(&err, stderr);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  return 0;
+}
+
+/* Checks that every metric the scenario's plots name exists (the loader
+ * cannot: metrics are not config), printing the first unknown one. */
+int ns_check_plots(const struct nc_scenario *s) {
+  size_t i, q;
+
+  for (i = 0; i < nc_scenario_nplots(s); i++) {
+    const struct nc_plot *pl = nc_scenario_plot(s, i);
+    for (q = 0; q < pl->ny; q++) {
+      const char *near;
+      if (nicsim_metric_find(pl->y[q]) >= 0 || nicsim_metric_is_extra_name(pl->y[q]))
+        continue;
+      ns_eprintf("%s:%d:%d: error: plot '%s': unknown metric '%s'\n", pl->y_at[q].file,
+              pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
+      if ((near = nicsim_metric_suggest(pl->y[q])) != NULL)
+        ns_eprintf("  hint: did you mean '%s'? y names metrics of docs/metrics.md\n", near);
+      else
+        ns_eprintf("  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, "
+                        "irq.per_sec\n");
+      return NICSIM_STUDY_BAD_INPUT;
+    }
+  }
+  return 0;
+}
+
+/* Checks, before simulating, that an output file can be written at path. */
+int ns_check_output_path(const char *cmd, const char *what, const char *path) {
+  char real[NC_PATH_MAX], dir[NC_PATH_MAX];
+  const char *base;
+  struct stat st;
+  int mode;
+
+  if (path[0] == '\0') { /* the nicsim command reports this as a usage error first */
+    ns_eprintf("nicsim %s: %s needs a file name\n", cmd, what);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  mode = nicsim_output_target(path, real, sizeof(real));
+  if (mode >= 0 && path[strlen(path) - 1] == '/') {
+    ns_eprintf("nicsim %s: %s: cannot write %s: a file name cannot end in '/'\n", cmd, path,
+            what);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (mode == -EISDIR) {
+    ns_eprintf("nicsim %s: %s: cannot write %s: Is a directory\n", cmd, path, what);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (mode == -EINVAL) {
+    ns_eprintf(
+            "nicsim %s: %s: cannot write %s: %s is neither a regular file, a FIFO nor a "
+            "character device\n  hint: give a file name (or /dev/stdout)\n",
+            cmd, path, what, real);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (mode < 0) {
+    ns_eprintf("nicsim %s: %s: cannot write %s: %s\n", cmd, path, what, strerror(-mode));
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (mode == NICSIM_OUT_STREAM) {
+    /* Written in place: it must open for writing (checked without opening,
+     * which would end a FIFO reader's input). */
+    if (access(real, W_OK) != 0) {
+      ns_eprintf("nicsim %s: %s: cannot write %s: %s: %s\n", cmd, path, what, real,
+              strerror(errno));
+      return NICSIM_STUDY_BAD_INPUT;
+    }
+    return 0;
+  }
+  /* Replaced via a temporary beside it: its directory must take new files. */
+  if (nicsim_path_split(real, dir, sizeof(dir), &base) != 0) {
+    ns_eprintf("nicsim %s: %s: path too long\n", cmd, path);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (stat(dir, &st) != 0) {
+    ns_eprintf("nicsim %s: %s: cannot write %s: directory %s: %s\n", cmd, path, what, dir,
+            strerror(errno));
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (!S_ISDIR(st.st_mode)) {
+    ns_eprintf("nicsim %s: %s: cannot write %s: %s is not a directory\n", cmd, path, what,
+            dir);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (access(dir, W_OK | X_OK) != 0) {
+    ns_eprintf(
+            "nicsim %s: %s: cannot write %s: directory %s: %s\n"
+            "  hint: write it somewhere you may create files, or fix the permissions of %s\n",
+            cmd, path, what, dir, strerror(errno), dir);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  return 0;
+}
+
+/* Refuses an output that is one of the files the scenario was read from. */
+int ns_check_not_input(const char *cmd, const char *what, const char *out,
+                        const struct nc_scenario *s) {
+  const char *in;
+  uint64_t dev, ino;
+  size_t i;
+
+  for (i = 0; nc_scenario_input(s, i, &in, &dev, &ino); i++) {
+    const char *role = i == 0 ? "the scenario" : "a platform file";
+    size_t k;
+    for (k = 0; k < nc_scenario_noverlays(s); k++)
+      if (nc_scenario_overlay_file(s, k) == in)
+        role = "an overlay";
+    if (ns_check_not_file(cmd, what, out, dev, ino, role, in) != 0)
+      return NICSIM_STUDY_BAD_INPUT;
+  }
+  return 0;
+}
+
+/* Refuses an output that is the file (dev, ino), an input of the command. */
+int ns_check_not_file(const char *cmd, const char *what, const char *out, uint64_t dev,
+                       uint64_t ino, const char *role, const char *name) {
+  char real[NICSIM_OUT_PATH_MAX];
+  struct stat st;
+
+  if (out == NULL || nicsim_output_target(out, real, sizeof(real)) < 0 || stat(real, &st) != 0)
+    return 0; /* absent: not an input; a bad path is ns_check_output_path's to report */
+  if ((uint64_t)st.st_dev != dev || (uint64_t)st.st_ino != ino)
+    return 0;
+  ns_eprintf(
+          "nicsim %s: %s %s is %s %s, an input of this command: it would be overwritten\n"
+          "  hint: write the output to another file\n",
+          cmd, what, out, role, name);
+  return NICSIM_STUDY_BAD_INPUT;
+}
+
+/* Creates a directory and its missing parents. */
+int ns_mkdir_p(const char *path) {
+  char buf[NC_PATH_MAX];
+  size_t len = strlen(path), i;
+  struct stat st;
+
+  if (len == 0)
+    return -ENOENT;
+  if (len >= sizeof(buf))
+    return -ENAMETOOLONG;
+  memcpy(buf, path, len + 1);
+  for (i = 1; i <= len; i++) {
+    if (buf[i] != '/' && buf[i] != '\0')
+      continue;
+    buf[i] = '\0';
+    if (mkdir(buf, 0777) != 0) {
+      int e = errno;
+      if (e != EEXIST)
+        return -e;
+      if (stat(buf, &st) != 0)
+        return -errno;
+      if (!S_ISDIR(st.st_mode))
+        return -ENOTDIR;
+    }
+    if (i < len)
+      buf[i] = '/';
+  }
+  return 0;
+}
+
+/* Makes a string safe as part of a file name. */
+void ns_sanitise(const char *s, char *buf, size_t n) {
+  size_t o = 0;
+
+  if (n == 0)
+    return;
+  if (s[0] == '\0')
+    s = "point";
+  for (; *s && o + 1 < n; s++) {
+    char c = *s;
+    bool keep = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+                c == '.' || c == '_' || c == '+' || c == '-';
+    buf[o++] = keep ? c : '_';
+  }
+  buf[o] = '\0';
+  /* Never a hidden file or "..": a leading dot becomes '_'. */
+  if (buf[0] == '.')
+    buf[0] = '_';
+}
+
+/* Formats a simulation error for a human. */
+void ns_format_sim_error(const struct nicsim_sim_error *e, char *buf, size_t n) {
+  char comp[sizeof(e->component) + 1], msg[sizeof(e->msg) + 1];
+
+  /* The struct may come from a child process: never trust its terminators. */
+  memcpy(comp, e->component, sizeof(e->component));
+  comp[sizeof(e->component)] = '\0';
+  memcpy(msg, e->msg, sizeof(e->msg));
+  msg[sizeof(e->msg)] = '\0';
+  snprintf(buf, n, "simulation error in %s at %.3f ns: %s", comp[0] ? comp : "(unknown component)",
+           e->time_ns, msg[0] ? msg : "(no message)");
+}
