@@ -131,12 +131,6 @@ int run_dma_bench(const nicsim_config &cfg, nicsim_results *res, nicsim_sim_erro
 
 }  // namespace
 
-/* libsystemc.so's own main() calls sc_main, so the library leaves it
- * undefined. nicsim's programs have their own main() and call
- * nicsim_simulate; this definition (pulled in with it) satisfies the link
- * and is never called. */
-int sc_main(int, char **) { return 0; }
-
 extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_results *res,
                                struct nicsim_sim_error *err, int verbose) {
   static bool s_used = false;
