@@ -42,7 +42,10 @@ bool nicsim_metric_is_extra_name(const char *name);
 /* Most columns a catalogue may have (the value table below is this long). */
 #define NICSIM_MAX_METRICS 192
 
-#define NICSIM_MAX_EXTRA_METRICS 256
+/* Most extras a run may report: a many-core run reports each core's profile
+ * (cpu.core<N>.profile.<fn>) and each queue's and vector's figures. A run
+ * with more fails (nicsim_simulate) rather than drop any. */
+#define NICSIM_MAX_EXTRA_METRICS 1024
 
 /* The values of one run: the static metrics by id, plus extra metrics with
  * names made at run time (per-function profiles, per-queue counters). */

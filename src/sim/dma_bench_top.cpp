@@ -67,9 +67,9 @@ void DmaBenchTop::snapshot_thread() {
   m_stats.snapshot(stats::Edge::Duration);
 }
 
-void DmaBenchTop::fill_results(nicsim_results *res, double wall_s) {
+size_t DmaBenchTop::fill_results(nicsim_results *res, double wall_s) {
   m_stats.snapshot(stats::Edge::Finish);
-  nicsim::fill_results(m_stats, run_facts(m_warmup_ps, m_duration_ps, m_end_ps, wall_s), res);
+  return nicsim::fill_results(m_stats, run_facts(m_warmup_ps, m_duration_ps, m_end_ps, wall_s), res);
 }
 
 }  // namespace nicsim

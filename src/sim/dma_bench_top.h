@@ -45,7 +45,7 @@ class DmaBenchTop : public sc_core::sc_module {
   double violation_time_ns() const { return m_time_ns; }
   /* Fills the dma.* metrics of the window, the pcie.* ones on PCIe (bus.*
    * on the bus), mem.*, iommu.* and sim.*; wall_s: the run's wall-clock time. */
-  void fill_results(nicsim_results *res, double wall_s);
+  size_t fill_results(nicsim_results *res, double wall_s);
 
  private:
   void snapshot_thread();

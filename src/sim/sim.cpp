@@ -42,6 +42,16 @@ void set_error(nicsim_sim_error *err, const char *component, double time_ns, con
   va_end(ap);
 }
 
+/* A run whose metrics did not all fit the result table: its results would be
+ * incomplete without saying so. Returns 1. */
+int too_many_metrics(nicsim_sim_error *err, size_t dropped) {
+  set_error(err, "top", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0,
+            "%zu metrics did not fit the result table (at most %d extras: NICSIM_MAX_EXTRA_METRICS in "
+            "results/metrics.h); fewer cores, queues or profiled functions report fewer",
+            dropped, NICSIM_MAX_EXTRA_METRICS);
+  return 1;
+}
+
 /* Turns the outcome of a finished run into an error; returns 1 if there is one. */
 int check_outcome(const nicsim::Top &top, const nicsim_config &cfg, nicsim_sim_error *err) {
   const nicsim::Top::Outcome &o = top.outcome();
@@ -113,7 +123,9 @@ int run_dma_bench(const nicsim_config &cfg, nicsim_results *res, nicsim_sim_erro
     set_error(err, "sim", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s", e.what());
     return 1;
   }
-  top->fill_results(res, std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count());
+  if (const size_t dropped =
+          top->fill_results(res, std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count()))
+    return too_many_metrics(err, dropped);
   if (top->violated()) {
     set_error(err, top->component().c_str(), top->violation_time_ns(), "%s", top->message().c_str());
     return 1;
@@ -189,8 +201,8 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
 
   const double wall_s =
       std::chrono::duration<double>(std::chrono::steady_clock::now() - wall0).count();
-  top->fill_results(res, wall_s);
-  const int rc = check_outcome(*top, *cfg, err);
+  const size_t dropped = top->fill_results(res, wall_s);
+  const int rc = dropped ? too_many_metrics(err, dropped) : check_outcome(*top, *cfg, err);
   if (verbose)
     std::fprintf(stderr, "nicsim: %s after %.3f s wall, %" PRIu64 " delta cycles\n", rc ? "failed" : "done", wall_s,
                  static_cast<uint64_t>(sc_core::sc_delta_count()));

@@ -23,15 +23,17 @@ class ResultsSink : public stats::Sink {
     const long id = info.extra ? -1 : nicsim_metric_find(info.name);
     if (id >= 0)
       nicsim_results_set(m_res, id, v);
-    else
-      nicsim_results_set_extra(m_res, info.name, info.unit, kind_of(info.kind), info.desc, v);
+    else if (nicsim_results_set_extra(m_res, info.name, info.unit, kind_of(info.kind), info.desc, v) != 0)
+      m_dropped++;
   }
   void instance(const stats::Info &family, const char *name, const char *desc, double v) override {
-    nicsim_results_set_extra(m_res, name, family.unit, kind_of(family.kind), desc, v);
+    if (nicsim_results_set_extra(m_res, name, family.unit, kind_of(family.kind), desc, v) != 0) m_dropped++;
   }
+  size_t dropped() const { return m_dropped; }
 
  private:
   nicsim_results *m_res;
+  size_t m_dropped = 0;
 };
 
 }  // namespace
@@ -57,10 +59,11 @@ void add_system_stats(stats::Registry &r, const NicDevice &nic, const CpuCore &c
   });
 }
 
-void fill_results(const stats::Registry &r, const stats::Run &run, nicsim_results *res) {
+size_t fill_results(const stats::Registry &r, const stats::Run &run, nicsim_results *res) {
   nicsim_results_init(res);
   ResultsSink sink(res);
   r.emit(run, sink);
+  return sink.dropped();
 }
 
 }  // namespace nicsim

@@ -9,6 +9,7 @@
 #ifndef NICSIM_SIM_STATS_RESULTS_H
 #define NICSIM_SIM_STATS_RESULTS_H
 
+#include <cstddef>
 #include <cstdint>
 
 #include "common/stats.h"
@@ -28,8 +29,10 @@ void add_run_stats(stats::Registry &r);
 /* Registers a NIC run's system-level statistics (top_stats.h), read from nic and cpu. */
 void add_system_stats(stats::Registry &r, const NicDevice &nic, const CpuCore &cpu);
 /* Evaluates every registered statistic into res (initialised first): the
- * columns by their catalogue index, the rest as extras. */
-void fill_results(const stats::Registry &r, const stats::Run &run, nicsim_results *res);
+ * columns by their catalogue index, the rest as extras. Returns how many
+ * extras did not fit the table (NICSIM_MAX_EXTRA_METRICS): 0, or the run's
+ * results are incomplete (nicsim_simulate then fails the run). */
+size_t fill_results(const stats::Registry &r, const stats::Run &run, nicsim_results *res);
 
 }  // namespace nicsim
 #endif

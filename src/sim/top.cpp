@@ -241,14 +241,14 @@ bool Top::check_drained() {
   return true;
 }
 
-void Top::fill_results(nicsim_results *res, double wall_s) {
+size_t Top::fill_results(nicsim_results *res, double wall_s) {
   /* If the run stopped before the CPU finished (a violation), the end state is now's. */
   if (!m_stats.taken(stats::Edge::Finish)) snapshot(stats::Edge::Finish);
   stats::Run run = run_facts(m_warmup_ps, m_duration_ps, m_end_ps, wall_s);
   /* Frames in flight at the end of the drain that all finished later: the drain was extended. */
   if ((m_out.rx_in_flight > 0 || m_out.tx_in_flight > 0) && m_out.drained)
     run.drain_extended_us = std::ceil(static_cast<double>(m_out.drained_ps - m_out.end_ps) / 1e6);
-  nicsim::fill_results(m_stats, run, res);
+  return nicsim::fill_results(m_stats, run, res);
 }
 
 }  // namespace nicsim

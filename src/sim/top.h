@@ -71,7 +71,7 @@ class Top : public sc_core::sc_module {
   /* How the run ended (read after sc_start returns). */
   const Outcome &outcome() const { return m_out; }
   /* Fills res with every statistic of the run's models; wall_s: the run's wall-clock time. */
-  void fill_results(nicsim_results *res, double wall_s);
+  size_t fill_results(nicsim_results *res, double wall_s);
 
  private:
   /* Every registered statistic's snapshot at edge e, now (after the link's
