@@ -453,8 +453,11 @@ static int i40e_check_config(const struct nicsim_config *cfg, struct nk_config_e
                           "i40e: nic.rx_desc_bytes = %" PRId64 " is not an i40e RX descriptor size",
                           cfg->nic.rx_desc_bytes);
   if (cfg->nic.desc_spacing != 16 && cfg->nic.desc_spacing != cfg->nic.rx_desc_bytes) {
-    snprintf(hint, sizeof hint, "use 16 or %" PRId64 " (nic.rx_desc_bytes): i40e rings are packed",
-             cfg->nic.rx_desc_bytes);
+    if (cfg->nic.rx_desc_bytes == 16)
+      snprintf(hint, sizeof hint, "use 16 (the TX and the 16-byte RX descriptors): i40e rings are packed");
+    else
+      snprintf(hint, sizeof hint, "use 16 or %" PRId64 " (nic.rx_desc_bytes): i40e rings are packed",
+               cfg->nic.rx_desc_bytes);
     return nk_config_fail(e, NK_KEYS(NC_KEY_nic_desc_spacing, NC_KEY_nic_rx_desc_bytes), hint,
                           "i40e: nic.desc_spacing = %" PRId64 ": i40e descriptors are packed", cfg->nic.desc_spacing);
   }

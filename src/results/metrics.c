@@ -150,20 +150,6 @@ const char *nicsim_metric_suggest(const char *name) {
   return best < n ? defs[best].name : NULL;
 }
 
-/* True if every run of cfg reports static metric id; see metrics.h. */
-bool nicsim_metric_expected(const struct nicsim_config *cfg, enum nicsim_metric_id id) {
-  const char *name = nicsim_metric_defs()[id].name;
-  if (cfg->workload.kind == NC_WORKLOAD_DMA_BENCH)
-    return strncmp(name, "sim.", 4) == 0; /* the bench's own set varies with its knobs */
-  if (strncmp(name, "dma.", 4) == 0)
-    return false;
-  if (strncmp(name, "pcie.", 5) == 0)
-    return !cfg->bus.enabled;
-  if (strncmp(name, "bus.", 4) == 0)
-    return cfg->bus.enabled;
-  return true;
-}
-
 /* True if every run of cfg reports column id; see metrics.h. */
 bool nicsim_metric_expected(const struct nicsim_config *cfg, size_t id) {
   const char *name;

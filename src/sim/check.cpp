@@ -8,6 +8,9 @@
 extern "C" int nicsim_check_config(const struct nicsim_config *cfg, struct nc_error *err) {
   nc_error dummy;
   if (!err) err = &dummy;
-  if (nicsim::check_model_params(*cfg, err) != 0) return -1;
-  return nk_driver_check_config(cfg, err);
+  /* The driver's rules first: where both speak (nic.desc_spacing), the
+   * driver knows its family's stride and says so; the models' rules hold
+   * for any driver, an embedder's own included. */
+  if (nk_driver_check_config(cfg, err) != 0) return -1;
+  return nicsim::check_model_params(*cfg, err);
 }

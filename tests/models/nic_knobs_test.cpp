@@ -80,7 +80,7 @@ class TagUsers : public sc_core::sc_module {
 
 /* Fetches made before any frame arrives with descriptors spaced 64 B apart
  * (16 B each), batch 4, cache 16, and the given engine options. */
-NicCounters run_spaced_fetch(nicsim_config cfg, std::vector<uint32_t> *read_lens = nullptr) {
+DmaCounters run_spaced_fetch(nicsim_config cfg, std::vector<uint32_t> *read_lens = nullptr) {
   setup_systemc();
   cfg.traffic.mode = NC_MODE_TX; /* the peer offers nothing: the cache only fills */
   cfg.nic.desc_fetch_max = 4;
@@ -91,7 +91,7 @@ NicCounters run_spaced_fetch(nicsim_config cfg, std::vector<uint32_t> *read_lens
   if (read_lens)
     for (const auto &a : s.host.accesses(TLM_READ_COMMAND, DmaPurpose::DescFetch)) read_lens->push_back(a.len);
   EXPECT_TRUE(s.what.empty());
-  return s.nic.counters();
+  return NicCounts(s.nic).dma.c;
 }
 
 /* Tag users where each channel may hold at most one tag of two. */
@@ -489,7 +489,7 @@ TEST(NicClockEdges, ReciprocalMatchesDivision) {
 
 TEST(NicSpacedFetch, SingleReadsOneSpacedDescriptorPerRequest) {
   std::vector<uint32_t> lens;
-  const NicCounters c = run_spaced_fetch(default_config(), &lens);
+  const DmaCounters c = run_spaced_fetch(default_config(), &lens);
   EXPECT_EQ(c.desc_fetch_reqs, 16u);
   EXPECT_EQ(c.desc_fetched, 16u);
   for (uint32_t l : lens) EXPECT_EQ(l, 16u);
@@ -499,7 +499,7 @@ TEST(NicSpacedFetch, SpanReadsSeveralSpacedDescriptorsAndTheirGaps) {
   nicsim_config cfg = default_config();
   cfg.nic.desc_fetch_spaced = NC_FETCH_SPACED_SPAN;
   std::vector<uint32_t> lens;
-  const NicCounters c = run_spaced_fetch(cfg, &lens);
+  const DmaCounters c = run_spaced_fetch(cfg, &lens);
   EXPECT_EQ(c.desc_fetch_reqs, 4u);
   EXPECT_EQ(c.desc_fetched, 16u);
   for (uint32_t l : lens) EXPECT_EQ(l, 3u * 64 + 16); /* first to last descriptor of 4 */
@@ -508,7 +508,7 @@ TEST(NicSpacedFetch, SpanReadsSeveralSpacedDescriptorsAndTheirGaps) {
 TEST(NicSpacedFetch, WithoutPrefetchASpacedDescriptorIsFetchedOnlyWhenTheCacheIsEmpty) {
   nicsim_config cfg = default_config();
   cfg.nic.desc_prefetch_spaced = false;
-  const NicCounters c = run_spaced_fetch(cfg);
+  const DmaCounters c = run_spaced_fetch(cfg);
   EXPECT_EQ(c.desc_fetch_reqs, 1u); /* nothing consumes it: no second fetch */
   EXPECT_EQ(c.desc_fetched, 1u);
 }
@@ -516,7 +516,7 @@ TEST(NicSpacedFetch, WithoutPrefetchASpacedDescriptorIsFetchedOnlyWhenTheCacheIs
 TEST(NicIssueRate, TheEngineStartsAtMostOneRequestPerIssueInterval) {
   nicsim_config cfg = default_config();
   cfg.nic.dma_issue_ns = 4000;
-  const NicCounters c = run_spaced_fetch(cfg);
+  const DmaCounters c = run_spaced_fetch(cfg);
   /* 10 us of fetches (and the MSI-less start) at one request per 4 us. */
   EXPECT_LE(c.desc_fetch_reqs, 3u);
   EXPECT_GE(c.desc_fetch_reqs, 2u);

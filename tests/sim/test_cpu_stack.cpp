@@ -9,6 +9,7 @@
 
 #include "config/config.h"
 #include "cpu/cpu_core.h"
+#include "sim/model_params.h"
 #include "kernel/kernel.h"
 #include "memory/host_memory.h"
 #include "sim_test_util.h"
@@ -33,7 +34,7 @@ struct Core {
     cfg.memory.dram_latency_ns = 90;
     if (tweak) tweak(cfg);
     HostMemory &mem = make<HostMemory>("mem", 1ull << 20, 0xFEE00000ull);
-    cpu = &make<CpuCore>("cpu", cfg, mem);
+    cpu = &make<CpuCore>("cpu", cpu_params(cfg), mem);
     regs = &make<test::RegTarget>("regs");
     cpu->mmio.bind(regs->socket);
     make<test::ScriptedInitiator>("rc").socket.bind(mem.tgt); /* the device side, idle */
@@ -100,9 +101,10 @@ void header_misses(bool ooo) {
 TEST(CpuStack, HeaderMissesStallAnInOrderCoreForEachLine) { header_misses(false); }
 TEST(CpuStack, HeaderMissesOverlapOnAnOutOfOrderCore) { header_misses(true); }
 
+double g_trap; /* unaligned()'s trap cost, for the tweak (a function pointer) */
 void unaligned(double trap) {
-  Core k;
-  k.cfg.cpu.unaligned_trap_cycles = trap; /* read live */
+  g_trap = trap;
+  Core k([](nicsim_config &c) { c.cpu.unaligned_trap_cycles = g_trap; });
   double got = -1;
   k.cpu->set_program([&](CpuCore &c) {
     c.read_headers(0x8000, 64, 0); /* resident */

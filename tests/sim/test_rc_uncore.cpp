@@ -13,6 +13,7 @@
 #include "pcie/pcie_params.h"
 #include "pcie/tlp_format.h"
 #include "results/metrics.h"
+#include "sim/model_params.h"
 #include "sim/sim.h"
 #include "sim_run_util.h"
 
@@ -54,7 +55,7 @@ double ns(uint64_t ps) { return static_cast<double>(ps) / 1000.0; }
  * while the producer is still busy with the first, so only the first one's
  * arrival counts. */
 double predicted_read_ns(const nicsim_config &c, uint32_t size, bool cold) {
-  const nicsim::PcieParams p = nicsim::PcieParams::from_config(c);
+  const nicsim::PcieParams p = nicsim::pcie_params(c);
   const nicsim::TlpFormat f(p);
   const uint32_t last_cpl = size <= p.mps ? size : p.mps;
   const double mrd = ns(f.serialise_ps(f.wire_bytes(nicsim::TlpKind::MemRead, 0, 0)));
