@@ -34,6 +34,7 @@ struct IrqCounters {
   uint64_t raised = 0;     /* MSIs raised */
   uint64_t suppressed = 0; /* moderation conditions met while masked, folded into a later MSI */
   uint64_t throttled = 0;  /* raises merged into an MSI deferred by ITR throttling */
+  uint64_t moderation_changes = 0; /* coalescing register writes that changed a value while MSI was enabled */
 };
 
 }  // namespace nicsim

@@ -108,7 +108,10 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
       w.ioc.resize(p.wb_threshold);
     }
   }
-  for (uint32_t v = 0; v < nvec; v++) irq(v).set_ioc_mode(codec.ioc_moderation());
+  for (uint32_t v = 0; v < nvec; v++) {
+    irq(v).set_ioc_mode(codec.ioc_moderation());
+    irq(v).set_timer_restart(p.coal_timer_restart);
+  }
   m_jobs.resize(2 * static_cast<size_t>(p.max_read_reqs));
 
   SC_HAS_PROCESS(DmaEngine);
@@ -197,6 +200,7 @@ IrqModerator::Counters DmaEngine::irq_counters() const {
     c.raised += x.raised;
     c.suppressed += x.suppressed;
     c.throttled += x.throttled;
+    c.moderation_changes += x.moderation_changes;
   }
   return c;
 }

@@ -73,6 +73,12 @@ class DmaEngine : public sc_core::sc_module {
     bool prefetch_spaced = true;      /* spaced descriptors are prefetched; false: fetched when the cache is empty */
     double issue_ns = 0;              /* least time between two DMA request starts of the engine, ns; 0: none */
     double itr_usecs = 0;             /* least time between MSIs, us; 0: no throttling */
+    /* Per-direction coalescing (nic.rx_/tx_irq_coal_*; [0] RX, [1] TX): -1 is
+     * the shared value. The driver programs them (GN_REG_VEC_COAL); here for
+     * the rules. */
+    int64_t dir_coal_frames[2] = {-1, -1};
+    double dir_coal_usecs[2] = {-1, -1};
+    bool coal_timer_restart = false;  /* the coalescing timer restarts at every completion (else from the first) */
     uint32_t coal_frames = 32;        /* COAL_FRAMES reset value, frames */
     double coal_usecs = 50;           /* COAL_USECS reset value, us */
     double reg_read_ns = 100;         /* device time to answer a register read, ns */

@@ -107,6 +107,13 @@ uint32_t DmaEngine::reg_read(uint32_t offset) {
  * write-back addresses: false if offset is none of them (or names a queue
  * or vector the device does not have: reserved). */
 bool DmaEngine::queue_reg_read(uint32_t offset, uint32_t *v) {
+  if (offset >= GN_REG_VEC_COAL(0) && offset < GN_REG_VEC_COAL(GN_MAX_QUEUES)) {
+    const uint32_t vec = (offset - GN_REG_VEC_COAL(0)) / 0x10, r = offset & 0xC;
+    if (vec >= vectors()) return false;
+    const bool tx = r >= GN_VC_TX_FRAMES;
+    *v = (r == GN_VC_RX_FRAMES || r == GN_VC_TX_FRAMES) ? irq(vec).dir_coal_frames(tx) : irq(vec).dir_coal_usecs(tx);
+    return true;
+  }
   if (offset >= GN_REG_MSIX_DATA(0) && offset < GN_REG_MSIX_DATA(GN_MAX_QUEUES)) {
     const uint32_t vec = (offset - GN_REG_MSIX_DATA(0)) / 4;
     if (vec >= vectors()) return false;
@@ -228,6 +235,16 @@ void DmaEngine::reg_write(uint32_t offset, uint32_t value) {
 }
 
 bool DmaEngine::queue_reg_write(uint32_t offset, uint32_t value) {
+  if (offset >= GN_REG_VEC_COAL(0) && offset < GN_REG_VEC_COAL(GN_MAX_QUEUES)) {
+    const uint32_t vec = (offset - GN_REG_VEC_COAL(0)) / 0x10, r = offset & 0xC;
+    if (vec >= vectors()) return false;
+    const bool tx = r >= GN_VC_TX_FRAMES;
+    if (r == GN_VC_RX_FRAMES || r == GN_VC_TX_FRAMES)
+      irq(vec).set_dir_coal_frames(tx, value);
+    else
+      irq(vec).set_dir_coal_usecs(tx, value);
+    return true;
+  }
   if (offset >= GN_REG_MSIX_DATA(0) && offset < GN_REG_MSIX_DATA(GN_MAX_QUEUES)) {
     const uint32_t vec = (offset - GN_REG_MSIX_DATA(0)) / 4;
     if (vec >= vectors()) return false;

@@ -28,6 +28,11 @@ void DmaEngine::Params::bind(ParamBinder &b) {
   b.key("nic.irq_itr_usecs", itr_usecs);
   b.key("nic.irq_coal_frames", coal_frames);
   b.key("nic.irq_coal_usecs", coal_usecs);
+  b.key("nic.rx_irq_coal_frames", dir_coal_frames[0]);
+  b.key("nic.rx_irq_coal_usecs", dir_coal_usecs[0]);
+  b.key("nic.tx_irq_coal_frames", dir_coal_frames[1]);
+  b.key("nic.tx_irq_coal_usecs", dir_coal_usecs[1]);
+  b.key("nic.irq_coal_timer", coal_timer_restart, {{"absolute", false}, {"restart", true}});
   b.key("nic.reg_read_ns", reg_read_ns);
   b.key("nic.csr_clock_mhz", csr_clock_mhz);
   b.key("nic.rx_queues", rx_queues);

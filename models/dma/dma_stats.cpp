@@ -92,6 +92,10 @@ const D kDecls[] = {
     D::stat("irq.throttled", "interrupts", Kind::Count,
             "Interrupts merged into one deferred by ITR throttling (nic.irq_itr_usecs)",
             [](const E &e) { return e.delta(&S::irq, &IrqCounters::throttled); }),
+    D::stat("irq.moderation_changes", "writes", Kind::Count,
+            "Coalescing register writes that changed a frame count or timer while interrupts were enabled: adaptive "
+            "moderation's decisions (driver.rx_coal_adaptive)",
+            [](const E &e) { return e.delta(&S::irq, &IrqCounters::moderation_changes); }),
     D::family("nic.rxq<q>.pkts", "frames", Kind::Count,
               "With `nic.rx_queues` or `nic.tx_queues` above 1: RX frames the NIC wrote back on RX queue q in the "
               "window.",

@@ -1,6 +1,7 @@
 /* irq_moderator.cpp: interrupt moderation and MSI delivery (see irq_moderator.h). */
 #include "dma/irq_moderator.h"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "hw/generic_nic_regs.h"
@@ -39,12 +40,25 @@ void IrqModerator::set_trace(TraceWriter *t) {
   m_trace_tid = t->track(name);
 }
 
+int IrqModerator::dir_of(uint32_t cause) { return (cause & GN_INT_RX) ? 0 : 1; }
+
 void IrqModerator::completion(uint32_t cause, uint32_t frames, bool ioc) {
   if (frames == 0) return;
   m_status |= cause;
   m_unnotified += frames;
   m_unnotified_causes |= cause;
-  if (!m_timer_armed && (cause & m_timer_causes)) {
+  if (m_split) {
+    Dir &d = m_dir[dir_of(cause)];
+    d.unnotified += frames;
+    if (!d.armed || m_restart) {
+      d.first_ps = now_ps();
+      d.armed = true;
+      arm_timer();
+    }
+    if (ioc || d.unnotified >= d.frames) condition_met();
+    return;
+  }
+  if ((!m_timer_armed || m_restart) && (cause & m_timer_causes)) {
     m_first_ps = now_ps();
     m_timer_armed = true;
     arm_timer();
@@ -54,8 +68,15 @@ void IrqModerator::completion(uint32_t cause, uint32_t frames, bool ioc) {
 
 bool IrqModerator::completion_is_quiet(uint32_t cause, uint32_t frames, bool ioc) const {
   if (frames == 0) return true;
-  if (!m_timer_armed && (cause & m_timer_causes) && m_coal_ps > 0) return false; /* arms the timer */
-  const bool met = ioc || (!m_ioc_mode && m_unnotified + frames >= m_coal_frames);
+  bool met;
+  if (m_split) {
+    const Dir &d = m_dir[dir_of(cause)];
+    if ((!d.armed || m_restart) && d.coal_ps > 0) return false; /* arms or re-arms the timer */
+    met = ioc || d.unnotified + frames >= d.frames;
+    return !met || !((m_unnotified_causes | cause) & ~m_mask & GN_INT_ALL);
+  }
+  if ((!m_timer_armed || m_restart) && (cause & m_timer_causes) && m_coal_ps > 0) return false; /* arms the timer */
+  met = ioc || (!m_ioc_mode && m_unnotified + frames >= m_coal_frames);
   /* condition_met raises unless every cause since the last interrupt is masked */
   return !met || !((m_unnotified_causes | cause) & ~m_mask & GN_INT_ALL);
 }
@@ -76,7 +97,15 @@ void IrqModerator::condition_met() {
   m_unnotified = 0;
   m_unnotified_causes = 0;
   m_timer_armed = false;
+  clear_dirs();
   m_timer.cancel();
+}
+
+void IrqModerator::clear_dirs() {
+  for (Dir &d : m_dir) {
+    d.unnotified = 0;
+    d.armed = false;
+  }
 }
 
 void IrqModerator::raise() {
@@ -85,6 +114,7 @@ void IrqModerator::raise() {
   m_unnotified_causes = 0;
   m_pending_causes = 0;
   m_timer_armed = false;
+  clear_dirs();
   m_timer.cancel();
   if (m_msi_addr == 0) return; /* MSI not enabled: nothing can be delivered */
   if (m_deferred) {
@@ -131,13 +161,29 @@ void IrqModerator::throttle_method() {
 
 void IrqModerator::arm_timer() {
   m_timer.cancel();
-  if (m_coal_ps == 0 || !m_timer_armed) return;
-  uint64_t due = m_first_ps + m_coal_ps;
+  uint64_t due = UINT64_MAX;
+  if (m_split) {
+    for (const Dir &d : m_dir)
+      if (d.armed && d.coal_ps > 0) due = std::min(due, d.first_ps + d.coal_ps);
+  } else if (m_coal_ps > 0 && m_timer_armed) {
+    due = m_first_ps + m_coal_ps;
+  }
+  if (due == UINT64_MAX) return;
   const uint64_t kn = kernel_now_ps(); /* a delay for the kernel */
   m_timer.notify(ps_time(due > kn ? due - kn : 0));
 }
 
 void IrqModerator::timer_method() {
+  if (m_split) {
+    const uint64_t now = now_ps();
+    for (const Dir &d : m_dir) {
+      if (d.armed && d.coal_ps > 0 && now >= d.first_ps + d.coal_ps) {
+        condition_met();
+        return;
+      }
+    }
+    return;
+  }
   if (m_timer_armed && m_coal_ps > 0 && now_ps() >= m_first_ps + m_coal_ps) condition_met();
 }
 
@@ -153,16 +199,80 @@ void IrqModerator::set_mask(uint32_t mask) {
 }
 
 void IrqModerator::set_coal_frames(uint32_t frames) {
+  if (!m_split) count_change(m_coal_frames != (frames ? frames : 1)); /* split: counted per direction */
   m_coal_frames = frames ? frames : 1;
+  if (m_split) {
+    /* The shared register sets both directions. */
+    set_dir_coal_frames(false, m_coal_frames);
+    set_dir_coal_frames(true, m_coal_frames);
+    return;
+  }
   if (!m_ioc_mode && m_unnotified > 0 && m_unnotified >= m_coal_frames) condition_met();
+}
+
+void IrqModerator::split_directions() {
+  if (m_split) return;
+  m_split = true;
+  for (Dir &d : m_dir) {
+    d.frames = m_coal_frames;
+    d.coal_ps = m_coal_ps;
+    d.unnotified = 0;
+    d.armed = false;
+  }
+  /* What was counted together stays pending: charge it to the directions
+   * whose causes it has (all of it to RX if both), from the shared timer's start. */
+  if (m_unnotified > 0) {
+    Dir &d = m_dir[(m_unnotified_causes & GN_INT_RX) ? 0 : 1];
+    d.unnotified = m_unnotified;
+    d.armed = m_timer_armed;
+    d.first_ps = m_first_ps;
+  }
+  m_timer_armed = false;
+  arm_timer();
+}
+
+uint32_t IrqModerator::dir_coal_frames(bool tx) const { return m_split ? m_dir[tx].frames : m_coal_frames; }
+
+uint32_t IrqModerator::dir_coal_usecs(bool tx) const {
+  const uint64_t ps = m_split ? m_dir[tx].coal_ps : m_coal_ps;
+  return static_cast<uint32_t>((ps + 500000) / 1000000);
+}
+
+void IrqModerator::set_dir_coal_frames(bool tx, uint32_t frames) {
+  split_directions();
+  Dir &d = m_dir[tx];
+  count_change(d.frames != (frames ? frames : 1));
+  d.frames = frames ? frames : 1;
+  if (d.unnotified > 0 && d.unnotified >= d.frames) condition_met();
+}
+
+void IrqModerator::set_dir_coal_usecs(bool tx, uint32_t usecs) {
+  split_directions();
+  count_change(m_dir[tx].coal_ps != static_cast<uint64_t>(usecs) * 1000000);
+  m_dir[tx].coal_ps = static_cast<uint64_t>(usecs) * 1000000;
+  arm_timer(); /* re-armed from the oldest un-notified completion of each direction */
 }
 
 uint32_t IrqModerator::coal_usecs() const {
   return static_cast<uint32_t>((m_coal_ps + 500000) / 1000000);
 }
 
+void IrqModerator::count_change(bool changed) {
+  if (!changed || m_msi_addr == 0) return; /* setup before MSI is enabled is not a change of moderation */
+  m_cnt.moderation_changes++;
+  if (m_trace) m_trace->instant(m_trace_tid, "moderation", now_ps());
+}
+
 void IrqModerator::set_coal_usecs(uint32_t usecs) {
-  m_coal_ps = static_cast<uint64_t>(usecs) * 1000000;
+  const uint64_t ps = static_cast<uint64_t>(usecs) * 1000000;
+  if (!m_split) count_change(m_coal_ps != ps);
+  m_coal_ps = ps;
+  if (m_split) {
+    for (Dir &d : m_dir) { /* the shared register sets both directions */
+      count_change(d.coal_ps != ps);
+      d.coal_ps = ps;
+    }
+  }
   arm_timer(); /* re-armed from the oldest un-notified completion */
 }
 

@@ -31,6 +31,17 @@ namespace nicsim {
  * descriptor has IOC set meets the condition at once, and only RX
  * completions arm the timer (the RX watchdog).
  *
+ * Per-direction coalescing (set_dir_coal; ethtool's rx-frames/rx-usecs and
+ * tx-frames/tx-usecs): RX and TX completions then count apart, each against
+ * its own threshold and its own timer, armed by that direction's first
+ * un-notified completion; the condition holds when either direction meets
+ * its own. Raising still clears both (one vector serves both directions).
+ *
+ * Restart timer (set_timer_restart; nic.irq_coal_timer restart): every
+ * completion that could arm the timer re-arms it from now, so the timer
+ * expires coal_usecs after the last completion of a burst rather than after
+ * its first (the Xilinx AXI DMA's IRQDelay, several SoC MACs).
+ *
  * ITR throttling (Intel's interrupt throttle rate): with itr_usecs > 0 two
  * MSIs are at least itr_usecs apart. An interrupt raised sooner is deferred
  * to last + itr_usecs; later raises merge into it (counted as throttled). If
@@ -75,6 +86,16 @@ class IrqModerator : public sc_core::sc_module {
   /* The timer in ps (the stmmac RX watchdog's RWT x 256 CSR cycles needs
    * sub-microsecond precision); 0 turns it off. */
   void set_coal_ps(uint64_t timer_ps);
+  /* Per-direction coalescing registers (tx: TX, else RX): frames and
+   * microseconds. The first write splits the directions (see above). */
+  uint32_t dir_coal_frames(bool tx) const;
+  uint32_t dir_coal_usecs(bool tx) const;
+  void set_dir_coal_frames(bool tx, uint32_t frames);
+  void set_dir_coal_usecs(bool tx, uint32_t usecs);
+  /* True once the directions count apart. */
+  bool split() const { return m_split; }
+  /* The timer restarts at every completion (true) or runs from the first (false). */
+  void set_timer_restart(bool on) { m_restart = on; }
   /* MSI address (low/high halves) and data registers. */
   uint32_t msi_addr_lo() const { return static_cast<uint32_t>(m_msi_addr); }
   uint32_t msi_addr_hi() const { return static_cast<uint32_t>(m_msi_addr >> 32); }
@@ -106,6 +127,14 @@ class IrqModerator : public sc_core::sc_module {
   void msi_thread();
   void throttle_method();
   void send_msi();
+  /* Starts per-direction counting from the shared values. */
+  void split_directions();
+  /* The direction of cause (0: GN_INT_RX, 1: TX). */
+  static int dir_of(uint32_t cause);
+  /* Counts a coalescing write that changed a value (Counters::moderation_changes). */
+  void count_change(bool changed);
+  /* Clears every direction's count and timer (an interrupt or suppression). */
+  void clear_dirs();
 
   uint32_t m_vec = 0;            /* MSI-X vector (trace names) */
   uint32_t m_status = 0;
@@ -122,6 +151,15 @@ class IrqModerator : public sc_core::sc_module {
   uint32_t m_timer_causes;       /* causes that arm the timer */
   uint32_t m_pending_causes = 0; /* suppressed interrupt waiting for unmask */
   uint32_t m_msi_queued = 0;     /* MSIs raised, not yet sent */
+  bool m_restart = false;        /* the timer restarts at every completion */
+  bool m_split = false;          /* RX and TX count apart (m_dir) */
+  struct Dir {
+    uint32_t frames = 1;         /* threshold */
+    uint64_t coal_ps = 0;        /* timer, ps; 0: none */
+    uint32_t unnotified = 0;     /* this direction's completions since the last interrupt */
+    uint64_t first_ps = 0;       /* when its timer was armed */
+    bool armed = false;
+  } m_dir[2];
   TraceWriter *m_trace = nullptr;
   uint32_t m_trace_tid = 0;      /* moderation decisions track */
   uint64_t m_itr_ps;             /* least MSI spacing, ps; 0: none */

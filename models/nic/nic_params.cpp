@@ -87,6 +87,30 @@ ParamCheck NicDevice::Params::validate() const {
                        "nic.irq_coal_frames = %u with no coalescing timer (nic.irq_coal_usecs = %s): the last frames of "
                        "a burst, fewer than the count, would never be notified",
                        dma.coal_frames, real_text(dma.coal_usecs).c_str());
+  /* Per-direction coalescing: the generic moderator's registers; stmmac
+   * moderates by IOC (driver.rx_coal_frames, tx_coal_frames) and its RX watchdog. */
+  const bool split = dma.dir_coal_frames[0] >= 0 || dma.dir_coal_frames[1] >= 0 || dma.dir_coal_usecs[0] >= 0 ||
+                     dma.dir_coal_usecs[1] >= 0;
+  if (split && family == Family::Stmmac)
+    return param_error({"nic.rx_irq_coal_frames", "nic.family"},
+                       "leave nic.rx_/tx_irq_coal_* at -1 and use driver.rx_coal_frames, driver.tx_coal_frames and "
+                       "driver.tx_coal_timer_us",
+                       "nic.rx_/tx_irq_coal_* set on the stmmac family: stmmac moderates by IOC bits and its RX "
+                       "watchdog, not by frame counts");
+  for (int d = 0; split && d < 2; d++) {
+    const char *fk = d ? "nic.tx_irq_coal_frames" : "nic.rx_irq_coal_frames";
+    const char *uk = d ? "nic.tx_irq_coal_usecs" : "nic.rx_irq_coal_usecs";
+    const int64_t f = dma.dir_coal_frames[d] >= 0 ? dma.dir_coal_frames[d] : dma.coal_frames;
+    const double u = dma.dir_coal_usecs[d] >= 0 ? dma.dir_coal_usecs[d] : dma.coal_usecs;
+    if (f == 0)
+      return param_error({fk}, std::string("use at least 1 (or -1: nic.irq_coal_frames)"),
+                         "%s = 0: an interrupt needs at least one completion", fk);
+    if (f > 1 && u < 0.5)
+      return param_error({fk, uk}, std::string("set ") + uk + " to at least 1 (drivers program whole microseconds), or " + fk + ": 1",
+                         "%s = %lld with no coalescing timer (%s = %s): the last frames of a burst, fewer than the "
+                         "count, would never be notified",
+                         fk, static_cast<long long>(f), uk, real_text(u).c_str());
+  }
   return std::nullopt;
 }
 

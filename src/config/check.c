@@ -115,10 +115,16 @@ static int check_drain_rules(const struct nicsim_config *c, struct nc_error *err
     struct {
       enum nc_key_id id;
       double us;
-    } timers[3];
+    } timers[5];
     size_t nt = 0;
     if (c->nic.family != NC_NIC_STMMAC && c->nic.irq_coal_frames > 1)
       timers[nt].id = NC_KEY_nic_irq_coal_usecs, timers[nt++].us = c->nic.irq_coal_usecs;
+    if (c->nic.family != NC_NIC_STMMAC && nc_coal_split(c)) {
+      if (nc_coal_frames(c, false) > 1 && c->nic.rx_irq_coal_usecs >= 0)
+        timers[nt].id = NC_KEY_nic_rx_irq_coal_usecs, timers[nt++].us = c->nic.rx_irq_coal_usecs;
+      if (nc_coal_frames(c, true) > 1 && c->nic.tx_irq_coal_usecs >= 0)
+        timers[nt].id = NC_KEY_nic_tx_irq_coal_usecs, timers[nt++].us = c->nic.tx_irq_coal_usecs;
+    }
     timers[nt].id = NC_KEY_nic_irq_itr_usecs, timers[nt++].us = c->nic.irq_itr_usecs;
     if (c->driver.name == NC_DRIVER_STMMAC)
       timers[nt].id = NC_KEY_driver_tx_coal_timer_us, timers[nt++].us = c->driver.tx_coal_timer_us;
@@ -205,37 +211,8 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                                 "nic.rss_key has %zu hex digits, not 80", bad != klen ? bad + 1 : klen);
   }
 
-  /* Ring sizes each family's driver accepts (its ethtool set_ringparam rules). */
-  for (int tx = 0; tx < 2 && c->workload.kind == NC_WORKLOAD_NIC; tx++) {
-    const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
-    const int64_t n = tx ? c->nic.tx_ring_size : c->nic.rx_ring_size;
-    const char *key = tx ? "nic.tx_ring_size" : "nic.rx_ring_size";
-    if (c->nic.family == NC_NIC_I40E && (n < 64 || n > 4096 || n % 32 != 0)) {
-      int64_t near = n < 64 ? 64 : n > 4096 ? 4096 : (n + 31) / 32 * 32;
-      nc__fmt(hint, sizeof hint,
-              "use a multiple of 32 from 64 to 4096 (I40E_REQ_DESCRIPTOR_MULTIPLE, "
-              "I40E_MIN/MAX_NUM_DESCRIPTORS), e.g. %" PRId64, near);
-      return fail(c, id, err, hint, "%s = %" PRId64 " is not an i40e ring size", key, n);
-    }
-    if (c->nic.family == NC_NIC_STMMAC && (n < 64 || n > 1024 || !pow2(n))) {
-      nearest_pow2(n, 64, 1024, a, sizeof a);
-      nc__fmt(hint, sizeof hint,
-              "use a power of two from 64 to 1024 (DMA_MIN/MAX_RX_SIZE in stmmac_ethtool.c), e.g. %s", a);
-      return fail(c, id, err, hint, "%s = %" PRId64 " is not an stmmac ring size", key, n);
-    }
-    if (c->nic.family == NC_NIC_LAN743X && !tx && n % 8 != 0) {
-      nc__fmt(hint, sizeof hint,
-              "use a multiple of 8, e.g. %" PRId64 " (the driver moves RX_TAIL every 8 descriptors)",
-              (n + 7) / 8 * 8);
-      return fail(c, id, err, hint, "%s = %" PRId64 " is not a lan743x RX ring size", key, n);
-    }
-    const int64_t mv_max = tx ? 1024 : 512; /* MVNETA_MAX_TXD, MVNETA_MAX_RXD */
-    if (c->nic.family == NC_NIC_MVNETA && n > mv_max) {
-      nc__fmt(hint, sizeof hint, "use at most %" PRId64 " (%s in mvneta.c)", mv_max,
-              tx ? "MVNETA_MAX_TXD" : "MVNETA_MAX_RXD");
-      return fail(c, id, err, hint, "%s = %" PRId64 " is more than an mvneta ring holds", key, n);
-    }
-  }
+  /* Ring sizes are each driver's rules (check_config: its ethtool
+   * set_ringparam limits), in src/drivers. */
 
   /* The MAC's rules on what it derives from the traffic. */
   if (check_mac_rules(c, err) != 0) return -1;

@@ -8,6 +8,7 @@
 #ifndef NICSIM_CONFIG_DERIVED_H
 #define NICSIM_CONFIG_DERIVED_H
 
+#include <stdbool.h>
 #include <stdint.h>
 
 #include "config/config.h"
@@ -43,6 +44,25 @@ static inline int64_t nc_pause_xon_bytes(const struct nicsim_config *c) {
 /* Descriptors each ring's cache holds: nic.desc_cache_entries, or two fetch batches. */
 static inline int64_t nc_desc_cache_entries(const struct nicsim_config *c) {
   return c->nic.desc_cache_entries > 0 ? c->nic.desc_cache_entries : 2 * c->nic.desc_fetch_max;
+}
+
+/* Per-direction interrupt coalescing (nic.rx_/tx_irq_coal_*): true if any of
+ * the four keys is set, and then each direction counts its own completions
+ * against its own threshold and timer; otherwise RX and TX completions count
+ * together against nic.irq_coal_frames / irq_coal_usecs. */
+static inline bool nc_coal_split(const struct nicsim_config *c) {
+  return c->nic.rx_irq_coal_frames >= 0 || c->nic.rx_irq_coal_usecs >= 0 || c->nic.tx_irq_coal_frames >= 0 ||
+         c->nic.tx_irq_coal_usecs >= 0;
+}
+/* A direction's frame threshold (tx: TX, else RX); -1 falls back to the shared key. */
+static inline int64_t nc_coal_frames(const struct nicsim_config *c, bool tx) {
+  const int64_t v = tx ? c->nic.tx_irq_coal_frames : c->nic.rx_irq_coal_frames;
+  return v >= 0 ? v : c->nic.irq_coal_frames;
+}
+/* A direction's timer, us (0: none); -1 falls back to the shared key. */
+static inline double nc_coal_usecs(const struct nicsim_config *c, bool tx) {
+  const double v = tx ? c->nic.tx_irq_coal_usecs : c->nic.rx_irq_coal_usecs;
+  return v >= 0 ? v : c->nic.irq_coal_usecs;
 }
 
 #ifdef __cplusplus

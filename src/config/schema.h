@@ -219,6 +219,16 @@
     "Raise an interrupt once this many frames have completed")                             \
   X(nic, irq_coal_usecs, REAL, "us", "50", 0, 1e6, "",                                    \
     "Or once the oldest un-notified completion is this old (0: no timer)")                 \
+  X(nic, rx_irq_coal_frames, INT, "frames", "-1", -1, 65536, "",                          \
+    "Per-direction coalescing: interrupt once this many RX frames have completed, counted apart from TX (-1: nic.irq_coal_frames, counted with TX)") \
+  X(nic, rx_irq_coal_usecs, REAL, "us", "-1", -1, 1e6, "",                                \
+    "Per-direction coalescing: or once the oldest un-notified RX completion is this old (-1: nic.irq_coal_usecs; 0: no timer)") \
+  X(nic, tx_irq_coal_frames, INT, "frames", "-1", -1, 65536, "",                          \
+    "Per-direction coalescing: interrupt once this many TX completions, counted apart from RX (-1: nic.irq_coal_frames)") \
+  X(nic, tx_irq_coal_usecs, REAL, "us", "-1", -1, 1e6, "",                                \
+    "Per-direction coalescing: or once the oldest un-notified TX completion is this old (-1: nic.irq_coal_usecs; 0: no timer)") \
+  X(nic, irq_coal_timer, ENUM, "", "absolute", 0, 0, "absolute|restart",                  \
+    "Coalescing timer: absolute counts from the first un-notified completion; restart is re-armed by every completion (Xilinx AXI DMA's delay timer, several SoC MACs)") \
   X(nic, reg_read_ns, REAL, "ns", "100", 0, 1e6, "",                                      \
     "Device time to answer an MMIO register read")                                         \
   X(nic, max_read_reqs, INT, "requests", "32", 1, 256, "",                                \
@@ -277,6 +287,12 @@
     "C driver to run (src/drivers); it must match nic.family")                            \
   X(driver, napi_budget, INT, "packets", "64", 1, 4096, "", "NAPI poll budget")          \
   X(driver, rx_buf_bytes, INT, "B", "2048", 256, 65536, "", "Size of each RX buffer")     \
+  X(driver, rx_coal_adaptive, ENUM, "", "none", 0, 0, "none|dim",                         \
+    "Adaptive RX interrupt moderation: none (the configured coalescing), or dim, the kernel's net_dim library (lib/dim) run at the end of every NAPI poll and writing its profile to the vector's RX coalescing registers (generic driver only; i40e-style adaptive ITR is not built)") \
+  X(driver, copybreak_bytes, INT, "B", "-1", -1, 65535, "",                               \
+    "RX copybreak: frames up to this size (without FCS) are copied into a fresh small skb and the DMA buffer stays in its slot (0: off; -1: the driver's own, mvneta's rx_copybreak of 256 B; only mvneta has one)") \
+  X(driver, rx_sync, ENUM, "", "full", 0, 0, "full|used",                                 \
+    "mvneta on non-coherent DMA: full syncs the whole RX buffer for the CPU and, refilling, for the device (dma_unmap/dma_map of the seed era); used syncs only the received length for the CPU and lets the page_pool sync only that length for the device when the buffer comes back (PP_FLAG_DMA_SYNC_DEV, dma_sync_size)") \
   X(driver, reuse_desc_reads, BOOL, "", "true", 0, 0, "",                                 \
     "mvneta: keep descriptor fields read once in locals (true, upstream) or re-read them " \
     "from the uncached descriptor as before the patch (false)")                            \
@@ -426,5 +442,8 @@ enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRIT
 enum nc_workload_pattern { NC_PATTERN_SEQ, NC_PATTERN_RANDOM, NC_PATTERN_PAGE_STRIDE };
 enum nc_workload_host_cache { NC_HOST_CACHE_WARM, NC_HOST_CACHE_COLD };
 enum nc_nic_desc_fetch_spaced { NC_FETCH_SPACED_SINGLE, NC_FETCH_SPACED_SPAN };
+enum nc_nic_irq_coal_timer { NC_COAL_TIMER_ABSOLUTE, NC_COAL_TIMER_RESTART };
+enum nc_driver_rx_sync { NC_RX_SYNC_FULL, NC_RX_SYNC_USED };
+enum nc_driver_rx_coal_adaptive { NC_ADAPTIVE_NONE, NC_ADAPTIVE_DIM };
 
 #endif

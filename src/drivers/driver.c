@@ -103,11 +103,22 @@ int nk_config_ring_min(const struct nicsim_config *cfg, int64_t rx_min, int64_t 
   return 0;
 }
 
+/* The rules every driver shares: a technique it lacks. 0, or -1 with *e. */
+static int driver_techniques(const struct nk_driver *drv, const struct nicsim_config *cfg, struct nk_config_error *e) {
+  if (cfg->driver.rx_coal_adaptive == NC_ADAPTIVE_DIM && !drv->has_dim)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_coal_adaptive),
+                          "set driver.rx_coal_adaptive: none, or use driver.name: generic",
+                          "driver.rx_coal_adaptive = dim: the %s driver has no net_dim (docs/drivers.md, "
+                          "\"Techniques beyond the seeds\")",
+                          drv->name);
+  return 0;
+}
+
 /* Runs drv's config check for its probe; see driver.h. */
 int nk_driver_probe_check(const struct nk_driver *drv, const struct nicsim_config *cfg, char *err, size_t errlen) {
   struct nk_config_error e;
   memset(&e, 0, sizeof e);
-  if (!drv->check_config || drv->check_config(cfg, &e) == 0) return 0;
+  if (driver_techniques(drv, cfg, &e) == 0 && (!drv->check_config || drv->check_config(cfg, &e) == 0)) return 0;
   if (e.hint[0])
     snprintf(err, errlen, "%s (%s)", e.msg, e.hint);
   else
@@ -125,7 +136,7 @@ int nk_driver_check_config(const struct nicsim_config *cfg, struct nc_error *err
   if (!drv) return nc_config_error(cfg, &name_key, 1, "use a driver of src/drivers (docs/drivers.md)", msg, err);
   struct nk_config_error e;
   memset(&e, 0, sizeof e);
-  if (!drv->check_config || drv->check_config(cfg, &e) == 0) return 0;
+  if (driver_techniques(drv, cfg, &e) == 0 && (!drv->check_config || drv->check_config(cfg, &e) == 0)) return 0;
   if (e.nkeys == 0) return nc_config_error(cfg, &name_key, 1, e.hint, e.msg, err);
   return nc_config_error(cfg, e.keys, e.nkeys, e.hint, e.msg, err);
 }

@@ -44,6 +44,9 @@ struct nk_driver {
    * lan743x does (Linux's lan743x_rx_init_ring_element); the others refill
    * from page pools or copy. */
   bool rx_slot_skbs;
+  /* The techniques it has beyond its seed (docs/drivers.md): a config
+   * asking a driver for one it lacks is refused by nk_driver_check_config. */
+  bool has_dim; /* driver.rx_coal_adaptive dim: net_dim from its NAPI poll */
 };
 
 extern const struct nk_driver nk_driver_generic; /* generic.c: nicsim's generic NIC */

@@ -15,6 +15,7 @@
 #include <string.h>
 
 #include "drivers/generic.h"
+#include "drivers/gn_coal.h"
 #include "drivers/gn_rss.h"
 #include "drivers/ring.h"
 #include "net/frame.h"
@@ -118,6 +119,8 @@ static int generic_rx(struct generic_rx_ring *rx, struct napi_struct *napi, int 
       skb = napi_alloc_skb(napi, len);
       if (skb) {
         nk_memcpy(skb_put(skb, len), page->addr, len);
+        priv->qv[rx->index].dim_packets++;
+        priv->qv[rx->index].dim_bytes += len;
       } else {
         dev->stats.rx_dropped++;
         rx->dropped++;
@@ -134,6 +137,22 @@ static int generic_rx(struct generic_rx_ring *rx, struct napi_struct *napi, int 
 
 /* ---- NAPI and IRQ ------------------------------------------------------------------ */
 
+/* driver.rx_coal_adaptive dim, at the end of each poll (as bcmgenet_rx_poll):
+ * the vector's sample into net_dim; a new profile is written to the
+ * vector's RX coalescing registers at once (Linux defers it to a work item,
+ * bcmgenet_dim_work, which then restarts the measurement). */
+static void generic_dim_sample(struct generic_priv *priv, struct generic_q_vector *qv) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  struct nk_dim_sample s;
+  nk_dim_update_sample((u64)nk_ktime_get(priv->dev), qv->dim_events, qv->dim_packets, qv->dim_bytes, &s);
+  if (!nk_net_dim(&qv->dim, s)) return;
+  const struct nk_dim_moder m = nk_net_dim_get_rx_moderation(qv->dim.profile_ix);
+  writel(m.pkts, priv->ioaddr + GN_REG_VEC_COAL(qv->index) + GN_VC_RX_FRAMES);
+  writel(m.usec, priv->ioaddr + GN_REG_VEC_COAL(qv->index) + GN_VC_RX_USECS);
+  qv->dim_changes++;
+  qv->dim.state = NK_DIM_START_MEASURE;
+}
+
 /* NAPI poll of one vector: its TX queue's completions, then up to budget RX
  * frames of its RX queue; re-enables the vector when it finishes under budget. */
 static int generic_poll(struct napi_struct *napi, int budget) {
@@ -145,6 +164,7 @@ static int generic_poll(struct napi_struct *napi, int budget) {
   if (v < priv->num_tx) generic_tx_clean(&priv->tx[v], budget);
   int work = v < priv->num_rx ? generic_rx(&priv->rx[v], napi, budget) : 0;
   if (work < budget && napi_complete_done(napi, work)) writel(0, priv->ioaddr + gn_qreg(v, GN_Q_INT_MASK));
+  if (priv->use_dim) generic_dim_sample(priv, &priv->qv[v]);
   return work;
 }
 
@@ -154,6 +174,7 @@ static irqreturn_t generic_intr(int irq, void *dev_id) {
   NK_PROFILE_FUNC(NK_CLASS_IRQ);
   struct generic_q_vector *qv = dev_id;
   (void)irq;
+  qv->dim_events++; /* dim's event counter: one per interrupt */
   writel(GN_INT_ALL, qv->priv->ioaddr + gn_qreg(qv->index, GN_Q_INT_MASK));
   napi_schedule(&qv->napi);
   return IRQ_HANDLED;
@@ -374,6 +395,13 @@ static void generic_program(struct generic_priv *priv) {
   for (u32 v = 0; v < priv->num_vec; v++) {
     writel((u32)cfg->nic.irq_coal_frames, io + gn_qreg(v, GN_Q_COAL_FRAMES));
     writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + gn_qreg(v, GN_Q_COAL_USECS)); /* whole microseconds */
+    gn_coal_dir_program(io, v, cfg);
+    if (priv->use_dim) {
+      /* the default profile on RX (net_dim_get_def_rx_moderation), TX as configured */
+      const struct nk_dim_moder m = nk_net_dim_get_rx_moderation(NK_DIM_DEF_PROFILE);
+      writel(m.pkts, io + GN_REG_VEC_COAL(v) + GN_VC_RX_FRAMES);
+      writel(m.usec, io + GN_REG_VEC_COAL(v) + GN_VC_RX_USECS);
+    }
     writel((u32)msi, io + gn_qreg(v, GN_Q_MSI_ADDR_LO));
     writel((u32)(msi >> 32), io + gn_qreg(v, GN_Q_MSI_ADDR_HI));
     writel(nk_msi_data(priv->dev, (int)v), io + (v ? GN_REG_MSIX_DATA(v) : GN_REG_MSI_DATA));
@@ -403,12 +431,16 @@ static int generic_probe(struct net_device *dev, char *err, size_t errlen) {
   priv->num_rx = (u32)cfg->nic.rx_queues;
   priv->num_tx = (u32)cfg->nic.tx_queues;
   priv->num_vec = priv->num_rx > priv->num_tx ? priv->num_rx : priv->num_tx;
+  priv->use_dim = cfg->driver.rx_coal_adaptive == NC_ADAPTIVE_DIM;
   const u32 tx_size = (u32)cfg->nic.tx_ring_size;
   priv->tx_wake_thresh = tx_size / 4 > 0 ? tx_size / 4 : 1;
   for (u32 q = 0; q < priv->num_rx; q++)
     priv->rx[q] = (struct generic_rx_ring){.priv = priv, .index = q, .size = (u32)cfg->nic.rx_ring_size};
   for (u32 q = 0; q < priv->num_tx; q++) priv->tx[q] = (struct generic_tx_ring){.priv = priv, .index = q, .size = tx_size};
-  for (u32 v = 0; v < priv->num_vec; v++) priv->qv[v] = (struct generic_q_vector){.priv = priv, .index = v};
+  for (u32 v = 0; v < priv->num_vec; v++) {
+    priv->qv[v] = (struct generic_q_vector){.priv = priv, .index = v};
+    priv->qv[v].dim.profile_ix = NK_DIM_DEF_PROFILE; /* net_dim's default; applied at programming */
+  }
   netif_set_real_num_tx_queues(dev, priv->num_tx);
   netif_set_real_num_rx_queues(dev, priv->num_rx);
 
@@ -558,4 +590,5 @@ const struct nk_driver nk_driver_generic = {
     .ndo_start_xmit = generic_xmit,
     .check = generic_check,
     .check_config = generic_check_config,
+    .has_dim = true,
 };

@@ -8,6 +8,7 @@
 #define NICSIM_DRIVERS_GENERIC_H
 
 #include "drivers/driver.h"
+#include "kernel/dim.h"
 #include "hw/generic_nic_regs.h"
 #include "net/rss.h"
 
@@ -66,6 +67,13 @@ struct generic_q_vector {
   u32 index;
   struct napi_struct napi;
   bool irq_requested;
+  /* driver.rx_coal_adaptive dim: net_dim's state and its counters (the
+   * interrupts taken, the RX frames and bytes handed up), as the drivers
+   * that use it keep per ring (bcmgenet's ring->dim). */
+  struct nk_dim dim;
+  u16 dim_events;
+  u64 dim_packets, dim_bytes;
+  u64 dim_changes; /* profiles applied */
 };
 
 struct generic_priv {
@@ -75,6 +83,7 @@ struct generic_priv {
   u32 rx_buf_len;
   u32 tx_wake_thresh;
   u32 num_rx, num_tx, num_vec; /* queues and vectors (num_vec = max of the two) */
+  bool use_dim;                /* driver.rx_coal_adaptive dim */
 
   struct generic_rx_ring rx[GN_MAX_QUEUES];
   struct generic_tx_ring tx[GN_MAX_QUEUES];

@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/gn_coal.h"
 #include "drivers/i40e.h"
 #include "drivers/gn_rss.h"
 #include "drivers/ring.h"
@@ -581,6 +582,7 @@ static void i40e_configure(struct i40e_priv *priv) {
   for (u32 v = 0; v < priv->num_q_vectors; v++) {
     writel((u32)cfg->nic.irq_coal_frames, io + gn_qreg(v, GN_Q_COAL_FRAMES));
     writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + gn_qreg(v, GN_Q_COAL_USECS));
+    gn_coal_dir_program(io, v, cfg); /* the RX and TX ITR of the vector */
     writel((u32)msi, io + gn_qreg(v, GN_Q_MSI_ADDR_LO));
     writel((u32)(msi >> 32), io + gn_qreg(v, GN_Q_MSI_ADDR_HI));
     writel(nk_msi_data(priv->dev, I40E_IRQ_VEC + (int)v), io + (v ? GN_REG_MSIX_DATA(v) : GN_REG_MSI_DATA));

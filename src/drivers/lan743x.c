@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/gn_coal.h"
 #include "drivers/lan743x.h"
 #include "drivers/ring.h"
 #include "hw/generic_nic_regs.h"
@@ -503,6 +504,7 @@ static void lan743x_dmac_init(struct lan743x_adapter *adapter, u32 desc_spacing)
   writel(desc_spacing, io + GN_REG_DESC_SPACING); /* DMAC_CFG MAX_DSPACE */
   writel((u32)cfg->nic.irq_coal_frames, io + GN_REG_COAL_FRAMES);
   writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + GN_REG_COAL_USECS);
+  gn_coal_dir_program(io, 0, cfg);
   writel((u32)msi, io + GN_REG_MSI_ADDR_LO);
   writel((u32)(msi >> 32), io + GN_REG_MSI_ADDR_HI);
   writel(nk_msi_data(adapter->netdev, LAN743X_IRQ_VEC), io + GN_REG_MSI_DATA);

@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "drivers/gn_coal.h"
 #include "drivers/mvneta.h"
 #include "drivers/ring.h"
 #include "net/frame.h"
@@ -130,7 +131,8 @@ static int mvneta_rx_refill(struct mvneta_port *pp, u32 index) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
   struct nk_page *page = page_pool_dev_alloc_pages(pp->pool);
   if (!page) return -ENOMEM;
-  dma_sync_single_for_device(pp->dev, page->dma, pp->rx_buf_size, DMA_FROM_DEVICE);
+  /* rx_sync used: the page_pool synced it for the device when it came back. */
+  if (!pp->sync_used) dma_sync_single_for_device(pp->dev, page->dma, pp->rx_buf_size, DMA_FROM_DEVICE);
   mvneta_rx_desc_fill(pp, index, page->dma + pp->rx_offset, page);
   return 0;
 }
@@ -171,7 +173,7 @@ static int mvneta_rx_swbm(struct mvneta_port *pp, int rx_todo) {
       continue; /* leave the descriptor untouched */
     }
 
-    if (rx_bytes <= MVNETA_RX_COPYBREAK) {
+    if ((u32)rx_bytes <= pp->copybreak) {
       /* better copy a small frame and not unmap the DMA region */
       struct sk_buff *skb = netdev_alloc_skb(dev, (unsigned int)rx_bytes);
       if (!skb) goto err_drop_frame;
@@ -191,12 +193,23 @@ static int mvneta_rx_swbm(struct mvneta_port *pp, int rx_todo) {
     /* Linux: build_skb around the old buffer, then dma_unmap_single of it
      * (an invalidate over the whole mapping). nicsim's skbs cannot wrap a
      * buffer: the frame is copied into one and the buffer recycled. */
-    dma_sync_single_for_cpu(dev, phys_addr - pp->rx_offset, pp->rx_buf_size, DMA_FROM_DEVICE);
+    /* rx_sync used (the page_pool driver, v5.5 on): only the data_size bytes
+     * the device wrote are synced for the CPU, and the pool syncs as many for
+     * the device when the buffer comes back. */
+    u32 data_len = (u32)rx_bytes + MVNETA_ETH_FCS_LEN + MVNETA_MH_SIZE;
+    if (data_len > pp->rx_buf_size - pp->rx_offset) data_len = pp->rx_buf_size - pp->rx_offset;
+    if (pp->sync_used)
+      dma_sync_single_for_cpu(dev, phys_addr, data_len, DMA_FROM_DEVICE);
+    else
+      dma_sync_single_for_cpu(dev, phys_addr - pp->rx_offset, pp->rx_buf_size, DMA_FROM_DEVICE);
     struct sk_buff *skb = napi_alloc_skb(&pp->napi, (unsigned int)rx_bytes);
     if (skb)
       nk_memcpy(skb_put(skb, (unsigned int)rx_bytes), (u8 *)page->addr + pp->rx_offset + MVNETA_MH_SIZE,
                 (size_t)rx_bytes);
-    page_pool_recycle_direct(pp->pool, page);
+    if (pp->sync_used)
+      page_pool_put_page(pp->pool, page, (int)data_len, true);
+    else
+      page_pool_recycle_direct(pp->pool, page);
     if (!skb) {
       dev->stats.rx_errors++;
       continue;
@@ -357,6 +370,16 @@ static int mvneta_check_config(const struct nicsim_config *cfg, struct nk_config
   char hint[256];
   if (nk_config_spacing8(cfg, MVNETA_DESC_SIZE, "mvneta", e) || nk_config_ring_min(cfg, 2, 3, "mvneta", e))
     return -1;
+  for (int tx = 0; tx < 2; tx++) {
+    const int64_t n = tx ? cfg->nic.tx_ring_size : cfg->nic.rx_ring_size;
+    const int64_t max = tx ? MVNETA_MAX_TXD : MVNETA_MAX_RXD;
+    const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
+    if (n <= max) continue;
+    snprintf(hint, sizeof hint, "use at most %" PRId64 " (%s in mvneta.c)", max,
+             tx ? "MVNETA_MAX_TXD" : "MVNETA_MAX_RXD");
+    return nk_config_fail(e, &id, 1, hint, "%s = %" PRId64 " is more than an mvneta ring holds",
+                          tx ? "nic.tx_ring_size" : "nic.rx_ring_size", n);
+  }
   if (cfg->memory.size_mb > 4096)
     return nk_config_fail(e, NK_KEYS(NC_KEY_memory_size_mb), "use at most 4096",
                           "memory.size_mb = %" PRId64
@@ -390,6 +413,7 @@ static int mvneta_alloc_rings(struct mvneta_port *pp, char *err, size_t errlen) 
   txq->descs = dma_alloc_coherent(dev, txq->descs_bytes, &txq->descs_phys);
   if (!txq->descs) goto fail;
   pp->pool = page_pool_create(dev, rxq->size + 1, pp->rx_buf_size, DMA_FROM_DEVICE);
+  if (pp->pool && pp->sync_used) page_pool_set_dma_sync_dev(pp->pool, pp->rx_offset, pp->rx_buf_size - pp->rx_offset);
   if (!pp->pool) goto fail;
   rxq->buf_virt_addr = calloc(rxq->size, sizeof *rxq->buf_virt_addr);
   rxq->buf_dma_addr = calloc(rxq->size, sizeof *rxq->buf_dma_addr);
@@ -426,6 +450,7 @@ static void mvneta_program(struct mvneta_port *pp) {
   writel(pp->txq.size, io + GN_REG_TX_RING_SIZE);
   writel((u32)cfg->nic.irq_coal_frames, io + GN_REG_COAL_FRAMES);   /* mvneta_rx_pkts_coal_set */
   writel((u32)(cfg->nic.irq_coal_usecs + 0.5), io + GN_REG_COAL_USECS); /* mvneta_rx_time_coal_set */
+  gn_coal_dir_program(io, 0, cfg); /* mvneta_rx_*_coal_set and mvneta_tx_done_pkts_coal_set apart */
   writel((u32)msi, io + GN_REG_MSI_ADDR_LO);
   writel((u32)(msi >> 32), io + GN_REG_MSI_ADDR_HI);
   writel(nk_msi_data(pp->dev, MVNETA_IRQ_VEC), io + GN_REG_MSI_DATA);
@@ -450,6 +475,8 @@ static int mvneta_probe(struct net_device *dev, char *err, size_t errlen) {
   pp->spacing = (u32)cfg->nic.desc_spacing;
   pp->rx_buf_size = (u32)cfg->driver.rx_buf_bytes;
   pp->rx_offset = NET_SKB_PAD;
+  pp->copybreak = cfg->driver.copybreak_bytes < 0 ? MVNETA_RX_COPYBREAK : (u32)cfg->driver.copybreak_bytes;
+  pp->sync_used = cfg->driver.rx_sync == NC_RX_SYNC_USED;
   pp->reuse_desc_reads = cfg->driver.reuse_desc_reads;
   pp->shadow_dma_addr = cfg->driver.shadow_dma_addr;
   pp->rxq.size = (u32)cfg->nic.rx_ring_size;

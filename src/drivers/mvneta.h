@@ -16,6 +16,8 @@ extern "C" {
 
 #define MVNETA_IRQ_VEC 0       /* the one interrupt (a wired SPI on the SoC; an MSI here) */
 #define MVNETA_RX_COPYBREAK 256 /* rx_copybreak: frames up to this are copied into a new skb */
+#define MVNETA_MAX_RXD 512 /* the most RX descriptors (mvneta.c) */
+#define MVNETA_MAX_TXD 1024 /* the most TX descriptors (mvneta.c) */
 #define MVNETA_ETH_FCS_LEN 4
 
 /* RX queue (Linux struct mvneta_rx_queue). The device owns [next_desc_to_proc,
@@ -66,6 +68,8 @@ struct mvneta_port {
 
   /* driver events (cumulative) */
   u64 rx_copybreak_pkts; /* frames copied into a new skb, descriptor untouched */
+  u32 copybreak;         /* rx_copybreak (driver.copybreak_bytes): frames up to this are copied; 0: none */
+  bool sync_used;        /* driver.rx_sync used: sync only the received length (page_pool syncs for the device) */
   u64 rx_refill_pkts;    /* frames handed up after mvneta_rx_refill swapped the buffer */
   u64 tx_stops;          /* netif_stop_queue */
   u64 tx_wakes;          /* netif_wake_queue */

@@ -519,8 +519,20 @@ static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config
                           "nic.desc_spacing = %" PRId64 ": stmmac's normal descriptors are packed, %u bytes apart",
                           cfg->nic.desc_spacing, STMMAC_DESC_SIZE);
   }
-  /* DMA_MIN_RX_SIZE / DMA_MIN_TX_SIZE */
-  if (nk_config_ring_min(cfg, STMMAC_DMA_MIN_RING, STMMAC_DMA_MIN_RING, "stmmac", e)) return -1;
+  /* stmmac_set_ringparam: a power of two from DMA_MIN_RX_SIZE to DMA_MAX_RX_SIZE. */
+  for (int tx = 0; tx < 2; tx++) {
+    const int64_t n = tx ? cfg->nic.tx_ring_size : cfg->nic.rx_ring_size;
+    const enum nc_key_id id = tx ? NC_KEY_nic_tx_ring_size : NC_KEY_nic_rx_ring_size;
+    if (n >= STMMAC_DMA_MIN_RING && n <= STMMAC_DMA_MAX_RING && (n & (n - 1)) == 0) continue;
+    int64_t near = STMMAC_DMA_MIN_RING;
+    while (near < n && near < STMMAC_DMA_MAX_RING) near <<= 1;
+    if (near > n && near > STMMAC_DMA_MIN_RING && n - near / 2 < near - n) near /= 2; /* the nearer one */
+    snprintf(hint, sizeof hint,
+             "use a power of two from %d to %d (DMA_MIN/MAX_RX_SIZE in stmmac_ethtool.c), e.g. %" PRId64,
+             STMMAC_DMA_MIN_RING, STMMAC_DMA_MAX_RING, near);
+    return nk_config_fail(e, &id, 1, hint, "%s = %" PRId64 " is not an stmmac ring size",
+                          tx ? "nic.tx_ring_size" : "nic.rx_ring_size", n);
+  }
   const int64_t sz = cfg->driver.rx_buf_bytes - cfg->driver.rx_buf_offset;
   if (sz < 256) {
     snprintf(hint, sizeof hint,

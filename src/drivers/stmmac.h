@@ -17,6 +17,7 @@ extern "C" {
 #define STMMAC_IRQ_VEC 0        /* the one MSI vector (stmmac_pci: one "macirq") */
 #define STMMAC_MAX_SKB_FRAGS 17 /* MAX_SKB_FRAGS: xmit stops the queue below this + 1 free */
 #define STMMAC_DMA_MIN_RING 64  /* DMA_MIN_RX_SIZE / DMA_MIN_TX_SIZE (stmmac_ethtool.c) */
+#define STMMAC_DMA_MAX_RING 1024 /* DMA_MAX_RX_SIZE / DMA_MAX_TX_SIZE (stmmac_ethtool.c) */
 #define STMMAC_TX_BUSY_RETRY_US 10 /* stmmac_tx_timer re-arms this soon when TX NAPI is busy */
 
 /* MAC and MTL interrupt status registers that stmmac_interrupt reads before

@@ -83,6 +83,16 @@
  * TX_HEAD_WB_LO/HI above are queue 0's. */
 #define GN_REG_TXQ_HEAD_WB_LO(q) (0x100 + 8 * (q))
 #define GN_REG_TXQ_HEAD_WB_HI(q) (0x104 + 8 * (q))
+/* Per-direction coalescing of vector v (v < 16), as ethtool's rx-frames,
+ * rx-usecs, tx-frames and tx-usecs: writing any of them makes the vector
+ * count RX and TX completions apart, each against its own threshold and
+ * timer (until then both count together against COAL_FRAMES/USECS, whose
+ * writes set both directions). Reset: the shared values. */
+#define GN_REG_VEC_COAL(v) (0x800 + 0x10 * (v))
+#define GN_VC_RX_FRAMES 0x0
+#define GN_VC_RX_USECS 0x4
+#define GN_VC_TX_FRAMES 0x8
+#define GN_VC_TX_USECS 0xC
 /* Register offset of queue register r (GN_Q_*) of queue q. */
 #define GN_QREG(q, r) (GN_QBLOCK(q) + (r))
 

@@ -344,6 +344,8 @@ static uint64_t kernel_now_ns(const struct nk_kernel *k) {
   return k->plat.ops->now_ns ? k->plat.ops->now_ns(k->plat.ctx) : 0;
 }
 
+ktime_t nk_ktime_get(struct net_device *dev) { return (ktime_t)kernel_now_ns(nk__dev_kernel(dev, "ktime_get")); }
+
 void netdev_tx_sent_queue(struct netdev_queue *txq, unsigned int bytes) {
   struct nk_kernel *k = txq->dev->k;
   if (!k->cfg->driver.bql) return;

@@ -608,6 +608,8 @@ bool netif_queue_stopped(const struct net_device *dev);
 /* ---- timers: hrtimer-like, one-shot, relative, in ns ----------------------- */
 
 typedef int64_t ktime_t; /* nanoseconds */
+/* ktime_get: the CPU's current (local) time, ns (dev names the kernel). */
+ktime_t nk_ktime_get(struct net_device *dev);
 #define CLOCK_MONOTONIC 1
 enum hrtimer_mode { HRTIMER_MODE_REL = 1 };                 /* the only mode: expiry relative to now */
 enum hrtimer_restart { HRTIMER_NORESTART = 0, HRTIMER_RESTART = 1 };
@@ -643,6 +645,7 @@ struct nk_page {
   struct nk_page *next;
   struct page_pool *pool; /* owner */
   bool in_use;            /* allocated from the pool */
+  bool dev_synced;        /* PP_FLAG_DMA_SYNC_DEV: synced for the device since the pool mapped it */
 };
 /* A pool of n buffers of size bytes, mapped for dir. NULL if memory is short. */
 struct page_pool *page_pool_create(struct net_device *dev, unsigned int n, unsigned int size,
@@ -658,6 +661,17 @@ void page_pool_destroy(struct page_pool *pool);
 struct nk_page *page_pool_dev_alloc_pages(struct page_pool *pool);
 /* Returns a buffer to its pool in O(1) (twice, or to another pool: a fault). */
 void page_pool_recycle_direct(struct page_pool *pool, struct nk_page *page);
+/* page_pool_params' PP_FLAG_DMA_SYNC_DEV with its offset and max_len: the
+ * pool syncs a buffer for the device itself, max_len bytes from offset when
+ * it first hands it out, and then dma_sync_size bytes (at most max_len; -1:
+ * max_len) when a driver gives it back with page_pool_put_page; drivers then
+ * sync only for the CPU (Linux's page_pool_dma_sync_for_device). */
+void page_pool_set_dma_sync_dev(struct page_pool *pool, unsigned int offset, unsigned int max_len);
+/* Returns a buffer whose first dma_sync_size bytes (from the pool's offset)
+ * the CPU may have touched: synced for the device over them if the pool has
+ * PP_FLAG_DMA_SYNC_DEV, then recycled (allow_direct: NAPI context; the only
+ * case here). */
+void page_pool_put_page(struct page_pool *pool, struct nk_page *page, int dma_sync_size, bool allow_direct);
 /* Buffers currently out of the pool (leak checks). */
 unsigned int page_pool_in_use(const struct page_pool *pool);
 

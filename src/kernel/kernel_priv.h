@@ -58,6 +58,9 @@ struct page_pool {
   struct nk_page *free;
   unsigned int in_use;
   bool live;
+  bool sync_dev;               /* PP_FLAG_DMA_SYNC_DEV */
+  unsigned int sync_offset;    /* page_pool_params.offset */
+  unsigned int sync_max_len;   /* page_pool_params.max_len */
 };
 
 struct nk_irq {

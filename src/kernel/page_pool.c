@@ -40,7 +40,7 @@ struct page_pool *page_pool_create_attrs(struct net_device *dev, unsigned int n,
     free(pages);
     return NULL;
   }
-  *pool = (struct page_pool){dev, n, size, (unsigned int)stride, dir, attrs, pa, pages, NULL, 0, true};
+  *pool = (struct page_pool){dev, n, size, (unsigned int)stride, dir, attrs, pa, pages, NULL, 0, true, false, 0, 0};
   for (unsigned int i = n; i-- > 0;) {
     struct nk_page *p = &pages[i];
     p->addr = k->plat.mem + pa + i * stride;
@@ -86,7 +86,37 @@ struct nk_page *page_pool_dev_alloc_pages(struct page_pool *pool) {
   p->next = NULL;
   p->in_use = true;
   pool->in_use++;
+  /* page_pool_dma_map: a buffer the device has not had since the pool
+   * mapped it is synced over max_len (PP_FLAG_DMA_SYNC_DEV). */
+  if (pool->sync_dev && !p->dev_synced) {
+    dma_sync_single_for_device(pool->dev, p->dma + pool->sync_offset, pool->sync_max_len, pool->dir);
+    p->dev_synced = true;
+  }
   return p;
+}
+
+void page_pool_set_dma_sync_dev(struct page_pool *pool, unsigned int offset, unsigned int max_len) {
+  if (offset > pool->size || max_len > pool->size - offset) {
+    nk__fault(nk__dev_kernel(pool->dev, "page_pool_set_dma_sync_dev"),
+              "page_pool_set_dma_sync_dev: offset %u + max_len %u exceed the %u-byte buffer", offset, max_len,
+              pool->size);
+    return;
+  }
+  pool->sync_dev = true;
+  pool->sync_offset = offset;
+  pool->sync_max_len = max_len;
+}
+
+void page_pool_put_page(struct page_pool *pool, struct nk_page *page, int dma_sync_size, bool allow_direct) {
+  (void)allow_direct; /* every return here is from NAPI context: the direct cache */
+  if (page && pool->sync_dev && page->in_use && page >= pool->pages && page < pool->pages + pool->n) {
+    /* page_pool_dma_sync_for_device: min(dma_sync_size, max_len) from offset. */
+    unsigned int len = dma_sync_size < 0 || (unsigned int)dma_sync_size > pool->sync_max_len
+                           ? pool->sync_max_len
+                           : (unsigned int)dma_sync_size;
+    if (len > 0) dma_sync_single_for_device(pool->dev, page->dma + pool->sync_offset, len, pool->dir);
+  }
+  page_pool_recycle_direct(pool, page);
 }
 
 void page_pool_recycle_direct(struct page_pool *pool, struct nk_page *page) {

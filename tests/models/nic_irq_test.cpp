@@ -143,3 +143,79 @@ TEST(NicIrq, TransmitCompletionsRaiseTheTxCause) {
   EXPECT_EQ(s.host.msi_ps.size(), frames);
   EXPECT_EQ(status, GN_INT_TX);
 }
+
+/* Per-direction coalescing (GN_REG_VEC_COAL): once written, RX completions
+ * count against the RX threshold alone; the shared registers keep their value
+ * and the TX threshold does not delay RX interrupts. */
+TEST(NicIrq, PerDirectionThresholdCountsReceiveCompletionsApart) {
+  setup_systemc();
+  const uint64_t frames = 50;
+  NicSim s(rx_config(1518, frames));
+  uint32_t rx_frames_reg = 0, tx_frames_reg = 0, shared_reg = 0;
+  s.host.driver = [&](FakeHost &h) {
+    h.setup_rx(64, 16, 63, 2048, 32, 0, true);
+    h.wr(GN_REG_VEC_COAL(0) + GN_VC_RX_FRAMES, 4);
+    h.wr(GN_REG_VEC_COAL(0) + GN_VC_TX_FRAMES, 1000);
+    rx_frames_reg = h.rd(GN_REG_VEC_COAL(0) + GN_VC_RX_FRAMES);
+    tx_frames_reg = h.rd(GN_REG_VEC_COAL(0) + GN_VC_TX_FRAMES);
+    shared_reg = h.rd(GN_REG_COAL_FRAMES);
+  };
+  sc_core::sc_start(us(100));
+  const NicCounts c(s.nic);
+  ASSERT_EQ(c.dma.c.rx_dma_frames, frames);
+  EXPECT_EQ(rx_frames_reg, 4u);
+  EXPECT_EQ(tx_frames_reg, 1000u);
+  EXPECT_EQ(shared_reg, 32u);
+  /* One MSI per 4 RX completions (the shared 32 would give one). */
+  EXPECT_EQ(c.dma.irq.raised, frames / 4);
+  auto wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
+  ASSERT_EQ(wb.size(), frames);
+  ASSERT_EQ(s.host.msi_ps.size(), frames / 4);
+  for (size_t k = 0; k < s.host.msi_ps.size(); k++) EXPECT_GE(s.host.msi_ps[k], wb[4 * k + 3].end_ps) << k;
+}
+
+namespace {
+/* Frames of 1518 B offered at 1 Gbit/s (one every 12.3 us), a frame
+ * threshold none of them reaches and a 20 us timer; timer: absolute or
+ * restart. Returns the MSI times and the write-backs. */
+struct TimerRun {
+  std::vector<uint64_t> msi_ps;
+  std::vector<FakeHost::Access> wb;
+  uint64_t raised = 0;
+};
+TimerRun run_timer_mode(int timer) {
+  setup_systemc();
+  nicsim_config cfg = rx_config(1518, 10);
+  cfg.traffic.rate_gbps = 1;
+  cfg.run.duration_us = 120;
+  cfg.nic.irq_coal_timer = timer;
+  NicSim s(cfg);
+  s.host.driver = [](FakeHost &h) { h.setup_rx(64, 16, 63, 2048, 32, 20, true); };
+  sc_core::sc_start(us(200));
+  TimerRun r;
+  r.msi_ps = s.host.msi_ps;
+  r.wb = s.host.accesses(TLM_WRITE_COMMAND, DmaPurpose::DescWriteBack);
+  r.raised = NicCounts(s.nic).dma.irq.raised;
+  return r;
+}
+}  // namespace
+
+/* nic.irq_coal_timer absolute: the timer runs from the first un-notified
+ * completion, so a steady trickle is interrupted every 20 us. */
+TEST(NicIrq, AbsoluteTimerRunsFromTheFirstCompletion) {
+  TimerRun r = run_timer_mode(NC_COAL_TIMER_ABSOLUTE);
+  ASSERT_GE(r.wb.size(), 8u);
+  ASSERT_FALSE(r.msi_ps.empty());
+  EXPECT_EQ(r.msi_ps[0], NicClock(250).after_cycles(r.wb[0].end_ps + 20000000u, 0));
+  EXPECT_GE(r.raised, r.wb.size() / 2) << "about one MSI per two frames 12.3 us apart";
+}
+
+/* nic.irq_coal_timer restart: every completion re-arms the timer, so frames
+ * 12.3 us apart never let a 20 us timer expire until the last one. */
+TEST(NicIrq, RestartTimerExpiresOnlyAfterTheLastCompletionOfATrickle) {
+  TimerRun r = run_timer_mode(NC_COAL_TIMER_RESTART);
+  ASSERT_GE(r.wb.size(), 8u);
+  EXPECT_EQ(r.raised, 1u);
+  ASSERT_EQ(r.msi_ps.size(), 1u);
+  EXPECT_EQ(r.msi_ps[0], NicClock(250).after_cycles(r.wb.back().end_ps + 20000000u, 0));
+}

@@ -291,9 +291,35 @@ TEST(ConfigCheck, FrameCountModerationNeedsATimer) {
   check_ok("workload: {kind: dma-bench}\nnic: {irq_coal_usecs: 0}\n");
 }
 
+TEST(ConfigCheck, PerDirectionModerationRules) {
+  // A direction with a frame count above 1 needs its own timer (or the shared one).
+  nc_error e = check_error("nic:\n  rx_irq_coal_frames: 8\n  rx_irq_coal_usecs: 0\n");
+  EXPECT_STREQ(e.msg, "nic.rx_irq_coal_frames = 8 with no coalescing timer (nic.rx_irq_coal_usecs = 0): the last "
+                      "frames of a burst, fewer than the count, would never be notified");
+  EXPECT_STREQ(e.hint, "set nic.rx_irq_coal_usecs to at least 1 (drivers program whole microseconds), or "
+                       "nic.rx_irq_coal_frames: 1");
+  // TX falls back to the shared keys: 32 frames and no shared timer.
+  e = check_error("nic: {irq_coal_frames: 1, irq_coal_usecs: 0, tx_irq_coal_frames: 4}\n");
+  EXPECT_NE(std::strstr(e.msg, "nic.tx_irq_coal_frames = 4 with no coalescing timer (nic.tx_irq_coal_usecs = 0)"),
+            nullptr)
+      << e.msg;
+  e = check_error("nic: {rx_irq_coal_frames: 0}\n");
+  EXPECT_STREQ(e.msg, "nic.rx_irq_coal_frames = 0: an interrupt needs at least one completion");
+  // stmmac moderates by IOC and its RX watchdog.
+  e = check_error("nic: {family: stmmac, tx_irq_coal_usecs: 10}\ndriver: {name: stmmac}\n");
+  EXPECT_NE(std::strstr(e.msg, "set on the stmmac family"), nullptr) << e.msg;
+  check_ok("nic: {rx_irq_coal_frames: 1, rx_irq_coal_usecs: 0, tx_irq_coal_frames: 64, tx_irq_coal_usecs: 100}\n");
+  check_ok("nic: {irq_coal_timer: restart}\n");
+  // A direction's timer longer than the drain and its extension is refused, as the shared one.
+  e = check_error("run: {drain_us: 100}\nnic: {tx_irq_coal_usecs: 500000}\n");
+  EXPECT_NE(std::strstr(e.msg, "nic.tx_irq_coal_usecs = 500000 us can hold the last frames"), nullptr) << e.msg;
+}
+
+// Ring sizes are each driver's rules (its ethtool set_ringparam limits).
 TEST(ConfigCheck, FamilyRingSizes) {
   nc_error e = check_error("nic: {family: i40e, desc_spacing: 32, rx_ring_size: 100}\ndriver: {name: i40e}\n");
-  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 100 is not an i40e ring size");
+  EXPECT_STREQ(e.msg, "i40e: nic.rx_ring_size = 100: ring sizes must be multiples of 32 in [64, 4096] "
+                      "(I40E_REQ_DESCRIPTOR_MULTIPLE, ethtool -G limits)");
   EXPECT_NE(std::string(e.hint).find("e.g. 128"), std::string::npos) << e.hint;
   e = check_error("nic: {family: stmmac, tx_ring_size: 2048}\ndriver: {name: stmmac}\n");
   EXPECT_STREQ(e.msg, "nic.tx_ring_size = 2048 is not an stmmac ring size");
@@ -305,7 +331,8 @@ TEST(ConfigCheck, FamilyRingSizes) {
   check_ok("nic: {family: mvneta, desc_spacing: 32, rx_ring_size: 128, tx_ring_size: 532}\ndriver: {name: mvneta}\n");
   check_ok("nic: {family: stmmac, rx_ring_size: 512, tx_ring_size: 64}\ndriver: {name: stmmac}\n");
   e = check_error("nic: {family: lan743x, rx_ring_size: 100}\ndriver: {name: lan743x}\n");
-  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 100 is not a lan743x RX ring size");
+  EXPECT_STREQ(e.msg, "nic.rx_ring_size = 100: lan743x needs a multiple of 8 (it moves RX_TAIL only at indices with "
+                      "index & 7 == 7)");
   EXPECT_NE(std::string(e.hint).find("e.g. 104"), std::string::npos) << e.hint;
   check_ok("nic: {family: i40e, desc_spacing: 32, rx_ring_size: 4096}\ndriver: {name: i40e}\n");
 }

@@ -178,10 +178,19 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("nic.desc_fetch_spaced"), 2u);
   EXPECT_EQ(enum_of("nic.desc_fetch_spaced", "single"), NC_FETCH_SPACED_SINGLE);
   EXPECT_EQ(enum_of("nic.desc_fetch_spaced", "span"), NC_FETCH_SPACED_SPAN);
+  EXPECT_EQ(nchoices("nic.irq_coal_timer"), 2u);
+  EXPECT_EQ(enum_of("nic.irq_coal_timer", "absolute"), NC_COAL_TIMER_ABSOLUTE);
+  EXPECT_EQ(enum_of("nic.irq_coal_timer", "restart"), NC_COAL_TIMER_RESTART);
+  EXPECT_EQ(nchoices("driver.rx_sync"), 2u);
+  EXPECT_EQ(enum_of("driver.rx_sync", "full"), NC_RX_SYNC_FULL);
+  EXPECT_EQ(enum_of("driver.rx_sync", "used"), NC_RX_SYNC_USED);
+  EXPECT_EQ(nchoices("driver.rx_coal_adaptive"), 2u);
+  EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "none"), NC_ADAPTIVE_NONE);
+  EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "dim"), NC_ADAPTIVE_DIM);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 17u);
+  EXPECT_EQ(enums, 20u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

@@ -145,7 +145,11 @@ TEST(DriverConfig, Stmmac) {
                  "nic.desc_spacing = 32: stmmac's normal descriptors are packed, 16 bytes apart",
                  "use 16: stmmac rings are packed (DMA_BUS_MODE descriptor skip length 0)");
   expect_rejects(nk_driver_stmmac, config_with({"nic.tx_ring_size=32"}), {NC_KEY_nic_tx_ring_size},
-                 "nic.tx_ring_size = 32: the stmmac driver's TX ring needs at least 64 descriptors", "use at least 64");
+                 "nic.tx_ring_size = 32 is not an stmmac ring size",
+                 "use a power of two from 64 to 1024 (DMA_MIN/MAX_RX_SIZE in stmmac_ethtool.c), e.g. 64");
+  expect_rejects(nk_driver_stmmac, config_with({"nic.rx_ring_size=96"}), {NC_KEY_nic_rx_ring_size},
+                 "nic.rx_ring_size = 96 is not an stmmac ring size",
+                 "use a power of two from 64 to 1024 (DMA_MIN/MAX_RX_SIZE in stmmac_ethtool.c), e.g. 128");
   expect_rejects(
       nk_driver_stmmac, config_with({"driver.rx_buf_bytes=300", "driver.rx_buf_offset=66"}),
       {NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset},

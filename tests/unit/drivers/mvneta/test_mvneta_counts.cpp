@@ -99,6 +99,61 @@ TEST(MvnetaCounts, RxCopybreakFramesLeaveTheDescriptorUntouched) {
   EXPECT_EQ(r.t.check(), "");
 }
 
+// driver.rx_sync used (the page_pool driver of v5.5 on): the CPU sync covers
+// only data_size (frame + Marvell header: 1518 + 2 = 1520 B from buffer + 64,
+// bytes [64, 1584): lines 1..24 = 24 lines), and the pool syncs the same
+// range for the device when mvneta gives the old buffer back
+// (page_pool_put_page with dma_sync_size 1520). The first refill takes the
+// pool's one buffer the device has never had (65 buffers for 64 slots):
+// PP_FLAG_DMA_SYNC_DEV syncs its max_len (2048 - 64 = 1984 B from + 64:
+// lines 1..31 = 31 lines); every later refill takes the buffer just given back
+// (the free list is LIFO), already synced.
+TEST(MvnetaCounts, RxSyncUsedSyncsOnlyTheReceivedLength) {
+  MvnetaRig r;
+  ASSERT_TRUE(r.start(false, true, true, [](nicsim_config &c) { c.driver.rx_sync = NC_RX_SYNC_USED; }))
+      << r.probe_err;
+  const uint64_t N = 10;
+  uint64_t seq = 0;
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
+  const cp_counts &c = r.t.cp.c;
+  EXPECT_EQ(c.cache_calls[NK_CACHE_INVALIDATE], 2 * N + 1);
+  EXPECT_EQ(c.cache_lines[NK_CACHE_INVALIDATE], 2 * N * 24 + 31);
+  EXPECT_LT(c.cache_lines[NK_CACHE_INVALIDATE], 2 * N * kBufLines) << "fewer lines than rx_sync full";
+  // Everything else as with rx_sync full.
+  EXPECT_EQ(c.loads[NK_MEM_UNCACHED], 2 * N);
+  EXPECT_EQ(c.stores[NK_MEM_UNCACHED], N);
+  EXPECT_EQ(c.copies, N);
+  EXPECT_EQ(r.rx_ok, N);
+  EXPECT_EQ(r.t.check(), "");
+}
+
+// driver.copybreak_bytes: 0 turns mvneta's rx_copybreak off (a 64 B frame
+// takes the refill path); 2000 copies 1518 B frames too (the buffer stays).
+TEST(MvnetaCounts, CopybreakBytesMovesTheCopyThreshold) {
+  {
+    MvnetaRig r;
+    ASSERT_TRUE(r.start(false, true, true, [](nicsim_config &c) { c.driver.copybreak_bytes = 0; })) << r.probe_err;
+    uint64_t seq = 0;
+    ASSERT_EQ(r.rx_counted(5, 64, &seq), 1);
+    EXPECT_EQ(r.pp->rx_copybreak_pkts, 0u);
+    EXPECT_EQ(r.pp->rx_refill_pkts, 5u);
+    // A refill per frame: one store of the new buffer's address each.
+    EXPECT_EQ(r.t.cp.c.stores[NK_MEM_UNCACHED], 5u);
+    EXPECT_EQ(r.t.check(), "");
+  }
+  {
+    MvnetaRig r;
+    ASSERT_TRUE(r.start(false, true, true, [](nicsim_config &c) { c.driver.copybreak_bytes = 2000; }))
+        << r.probe_err;
+    uint64_t seq = 0;
+    ASSERT_EQ(r.rx_counted(5, kFrame, &seq), 1);
+    EXPECT_EQ(r.pp->rx_copybreak_pkts, 5u);
+    EXPECT_EQ(r.pp->rx_refill_pkts, 0u);
+    EXPECT_EQ(r.t.cp.c.stores[NK_MEM_UNCACHED], 0u) << "the descriptors stay untouched";
+    EXPECT_EQ(r.t.check(), "");
+  }
+}
+
 // The same path on a coherent platform: the same accesses, all cached, no maintenance.
 TEST(MvnetaCounts, RxOnACoherentPlatformHasNoUncachedAccessOrMaintenance) {
   MvnetaRig r;
