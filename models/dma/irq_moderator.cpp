@@ -71,7 +71,9 @@ bool IrqModerator::completion_is_quiet(uint32_t cause, uint32_t frames, bool ioc
   bool met;
   if (m_split) {
     const Dir &d = m_dir[dir_of(cause)];
-    if ((!d.armed || m_restart) && d.coal_ps > 0) return false; /* arms or re-arms the timer */
+    /* Arming or re-arming a direction re-notifies the one timer event (even
+     * at the other direction's unchanged due time): never quiet. */
+    if (!d.armed || m_restart) return false;
     met = ioc || d.unnotified + frames >= d.frames;
     return !met || !((m_unnotified_causes | cause) & ~m_mask & GN_INT_ALL);
   }
