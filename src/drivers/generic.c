@@ -147,8 +147,7 @@ static void generic_dim_sample(struct generic_priv *priv, struct generic_q_vecto
   nk_dim_update_sample((u64)nk_ktime_get(priv->dev), qv->dim_events, qv->dim_packets, qv->dim_bytes, &s);
   if (!nk_net_dim(&qv->dim, s)) return;
   const struct nk_dim_moder m = nk_net_dim_get_rx_moderation(qv->dim.profile_ix);
-  writel(m.pkts, priv->ioaddr + GN_REG_VEC_COAL(qv->index) + GN_VC_RX_FRAMES);
-  writel(m.usec, priv->ioaddr + GN_REG_VEC_COAL(qv->index) + GN_VC_RX_USECS);
+  gn_coal_dir_write(priv->ioaddr, qv->index, false, m.pkts, m.usec);
   qv->dim_changes++;
   qv->dim.state = NK_DIM_START_MEASURE;
 }
@@ -399,8 +398,7 @@ static void generic_program(struct generic_priv *priv) {
     if (priv->use_dim) {
       /* the default profile on RX (net_dim_get_def_rx_moderation), TX as configured */
       const struct nk_dim_moder m = nk_net_dim_get_rx_moderation(NK_DIM_DEF_PROFILE);
-      writel(m.pkts, io + GN_REG_VEC_COAL(v) + GN_VC_RX_FRAMES);
-      writel(m.usec, io + GN_REG_VEC_COAL(v) + GN_VC_RX_USECS);
+      gn_coal_dir_write(io, v, false, m.pkts, m.usec);
     }
     writel((u32)msi, io + gn_qreg(v, GN_Q_MSI_ADDR_LO));
     writel((u32)(msi >> 32), io + gn_qreg(v, GN_Q_MSI_ADDR_HI));

@@ -14,13 +14,18 @@
 #include "hw/generic_nic_regs.h"
 #include "kernel/kernel.h"
 
+/* Writes one direction's (tx: TX, else RX) frame count and timer (whole
+ * microseconds) of vector v. */
+static inline void gn_coal_dir_write(void __iomem *io, u32 v, bool tx, u32 frames, u32 usecs) {
+  writel(frames, io + GN_REG_VEC_COAL(v) + (tx ? GN_VC_TX_FRAMES : GN_VC_RX_FRAMES));
+  writel(usecs, io + GN_REG_VEC_COAL(v) + (tx ? GN_VC_TX_USECS : GN_VC_RX_USECS));
+}
+
 /* Programs vector v's per-direction coalescing from cfg, if it asks for it. */
 static inline void gn_coal_dir_program(void __iomem *io, u32 v, const struct nicsim_config *cfg) {
   if (!nc_coal_split(cfg)) return;
-  writel((u32)nc_coal_frames(cfg, false), io + GN_REG_VEC_COAL(v) + GN_VC_RX_FRAMES);
-  writel((u32)(nc_coal_usecs(cfg, false) + 0.5), io + GN_REG_VEC_COAL(v) + GN_VC_RX_USECS); /* whole us */
-  writel((u32)nc_coal_frames(cfg, true), io + GN_REG_VEC_COAL(v) + GN_VC_TX_FRAMES);
-  writel((u32)(nc_coal_usecs(cfg, true) + 0.5), io + GN_REG_VEC_COAL(v) + GN_VC_TX_USECS);
+  for (int tx = 0; tx < 2; tx++)
+    gn_coal_dir_write(io, v, tx, (u32)nc_coal_frames(cfg, tx), (u32)(nc_coal_usecs(cfg, tx) + 0.5));
 }
 
 #endif
