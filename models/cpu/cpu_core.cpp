@@ -103,6 +103,41 @@ void CpuCore::Params::bind(ParamBinder &b) {
   app.bind(b);
 }
 
+ParamCheck CpuCore::Params::validate() const {
+  if (cores >= 2 && app_core >= cores)
+    return param_error({"cpu.app_core", "cpu.cores"},
+                       "set cpu.app_core below " + std::to_string(cores) + ", or cpu.cores to at least " +
+                           std::to_string(app_core + 1),
+                       "cpu.app_core = %d names no core: cpu.cores is %d", app_core, cores);
+  if (!pow2(cache_line_bytes))
+    return param_error({"cpu.cache_line_bytes"}, "use a power of two, e.g. " + nearest_pow2(cache_line_bytes, 16, 512),
+                       "cpu.cache_line_bytes = %u is not a power of two", cache_line_bytes);
+  /* The cache model keeps a copy of every line's bytes: bound its size by
+   * what a real per-core data cache plausibly is (a last-level slice). */
+  const double mib = 1024.0 * 1024.0;
+  const double cache_bytes = double(cache_sets) * double(cache_ways) * double(cache_line_bytes);
+  if (cache_bytes > 64.0 * mib)
+    return param_error({"cpu.cache_sets", "cpu.cache_ways", "cpu.cache_line_bytes"},
+                       "cache_sets x cache_ways x cache_line_bytes must be at most 64 MiB; "
+                       "model the per-core cache the driver's data lives in",
+                       "cpu cache of %u sets x %u ways x %u B = %.0f MiB is too large", cache_sets, cache_ways,
+                       cache_line_bytes, cache_bytes / mib);
+  /* The send buffer bounds the application's UDP sends (HostStack). */
+  if (stack.sndbuf_bytes > 0 && (!app.sends || stack.tcp))
+    return param_error({"traffic.sndbuf_bytes", "traffic.mode", "traffic.protocol"},
+                       "set traffic.sndbuf_bytes to 0, or use traffic.mode tx or bidir with traffic.protocol udp",
+                       "traffic.sndbuf_bytes = %lld limits the host's UDP sender, but %s has none",
+                       static_cast<long long>(stack.sndbuf_bytes),
+                       !app.sends ? "traffic.mode = rx" : "traffic.protocol = tcp");
+  /* SOCK_MIN_SNDBUF: 2 x (2048 + SKB_DATA_ALIGN(sizeof(struct sk_buff)));
+   * Linux raises a smaller SO_SNDBUF to it. */
+  if (stack.sndbuf_bytes > 0 && stack.sndbuf_bytes < 4608)
+    return param_error({"traffic.sndbuf_bytes"}, "use at least 4608 (Linux's SOCK_MIN_SNDBUF), or 0 for a paced sender",
+                       "traffic.sndbuf_bytes = %lld is below Linux's smallest send buffer",
+                       static_cast<long long>(stack.sndbuf_bytes));
+  return std::nullopt;
+}
+
 CpuCore::CpuCore(sc_core::sc_module_name name, const Params &p, HostMemoryIf &mem)
     : sc_module(name),
       mmio("mmio"),

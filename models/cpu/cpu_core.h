@@ -105,6 +105,9 @@ class CpuCore : public sc_core::sc_module {
     std::function<nk_kernel *(const nk_platform *p, char *err, size_t errlen)> make_kernel;
     /* The cpu.* and traffic.* keys. */
     void bind(ParamBinder &b);
+    /* The host's own rules: the application's core, the cache's geometry,
+     * the UDP sender's send buffer. */
+    ParamCheck validate() const;
   };
 
   /* A core configured by p, on memory mem (HostMemory, or an embedder's own

@@ -1,5 +1,7 @@
-/* check.c: semantic (cross-key) checks on a resolved configuration. Each error names the
- * origin of the offending value and says what would be valid. */
+/* check.c: the rules across layers of a resolved configuration; each
+ * layer's own rules are its model's (Params::validate), its driver's
+ * (check_config) or src/sim's. Each error names the origin of the offending
+ * value and says what would be valid. */
 #define _POSIX_C_SOURCE 200809L
 
 #include <inttypes.h>
@@ -39,25 +41,6 @@ static int fail(const struct nicsim_config *c, enum nc_key_id id, struct nc_erro
   va_end(ap);
   if (r < 0) msg[0] = 0;
   return nc_config_error(c, &id, 1, hint, msg, err);
-}
-
-/* True if v is a positive power of two. */
-static bool pow2(int64_t v) { return v > 0 && (v & (v - 1)) == 0; }
-
-/* Writes the powers of two nearest v within [lo, hi]: "256 or 512". */
-static void nearest_pow2(int64_t v, int64_t lo, int64_t hi, char *buf, size_t n) {
-  int64_t below = lo, above = hi;
-  for (int64_t p = lo; p <= hi; p *= 2) {
-    if (p <= v) below = p;
-    if (p >= v) {
-      above = p;
-      break;
-    }
-  }
-  if (below == above || v < lo)
-    nc__fmt(buf, n, "%" PRId64, v < lo ? lo : below);
-  else
-    nc__fmt(buf, n, "%" PRId64 " or %" PRId64, below, above);
 }
 
 /* The MAC's FIFO and pause rules on the values derived from the traffic's
@@ -158,23 +141,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
   if (!err) err = &dummy;
   char hint[512], a[48], b[48];
 
-  if (c->run.warmup_us >= c->run.duration_us) {
-    const enum nc_key_id ids[] = {NC_KEY_run_warmup_us, NC_KEY_run_duration_us};
-    nc__real_format(c->run.warmup_us, a, sizeof a);
-    nc__real_format(c->run.duration_us, b, sizeof b);
-    nc__fmt(hint, sizeof hint, "set run.warmup_us below %s, or run.duration_us above %s", b, a);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "run.warmup_us (%s us) must be below run.duration_us (%s us)", a, b);
-  }
-
-  if (c->cpu.cores >= 2 && c->cpu.app_core >= c->cpu.cores) {
-    const enum nc_key_id ids[] = {NC_KEY_cpu_app_core, NC_KEY_cpu_cores};
-    nc__fmt(hint, sizeof hint, "set cpu.app_core below %" PRId64 ", or cpu.cores to at least %" PRId64,
-            c->cpu.cores, c->cpu.app_core + 1);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "cpu.app_core = %" PRId64 " names no core: cpu.cores is %" PRId64, c->cpu.app_core, c->cpu.cores);
-  }
-
   /* The NIC family and its driver: each C driver speaks one descriptor format. */
   static const char *const fam_names[] = {"generic", "lan743x", "stmmac", "i40e", "mvneta"};
   static const int fam_driver[] = {NC_DRIVER_GENERIC, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC,
@@ -191,26 +157,10 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
   }
   /* nic.desc_spacing's rules are the drivers' (check_config: each family's
    * stride) and the NIC's (NicDevice::Params::validate: at least the
-   * family's descriptor). */
-  if (!pow2(c->nic.rss_table_size)) {
-    nearest_pow2(c->nic.rss_table_size, 1, 512, a, sizeof a);
-    nc__fmt(hint, sizeof hint, "use a power of two up to 512, e.g. %s", a);
-    return fail(c, NC_KEY_nic_rss_table_size, err, hint,
-                "nic.rss_table_size = %" PRId64 " is not a power of two", c->nic.rss_table_size);
-  }
-  if (c->nic.rss_key[0] != '\0') {
-    size_t klen = strlen(c->nic.rss_key), bad = klen;
-    for (size_t i = 0; i < klen && bad == klen; i++) {
-      char ch = c->nic.rss_key[i];
-      if (!((ch >= '0' && ch <= '9') || (ch >= 'a' && ch <= 'f') || (ch >= 'A' && ch <= 'F'))) bad = i;
-    }
-    if (klen != 80 || bad != klen)
-      return fail(c, NC_KEY_nic_rss_key, err,
-                  "give the 40-byte Toeplitz key as 80 hex digits, or leave it empty for the Microsoft key",
-                  bad != klen ? "nic.rss_key has a non-hex character at position %zu" :
-                                "nic.rss_key has %zu hex digits, not 80", bad != klen ? bad + 1 : klen);
-  }
-
+   * family's descriptor). RSS's table and key and BQL's limits are every
+   * driver's (src/drivers/driver.c); the host's cores, cache geometry and
+   * send buffer are CpuCore::Params::validate's; the run's window is
+   * src/sim's (check_model_params). */
   /* Ring sizes are each driver's rules (check_config: its ethtool
    * set_ringparam limits), in src/drivers. */
 
@@ -240,42 +190,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                 "traffic.rate_gbps = %s exceeds nic.line_rate_gbps = %s", a, b);
   }
 
-  if (c->traffic.sndbuf_bytes > 0 &&
-      (c->traffic.mode == NC_MODE_RX || c->traffic.protocol != NC_PROTO_UDP)) {
-    const enum nc_key_id ids[] = {NC_KEY_traffic_sndbuf_bytes, NC_KEY_traffic_mode, NC_KEY_traffic_protocol};
-    nc_value_format(c, &nc_keys()[NC_KEY_traffic_mode], a, sizeof a);
-    nc_value_format(c, &nc_keys()[NC_KEY_traffic_protocol], b, sizeof b);
-    return fail(c, nc_config_blame(c, ids, 3), err,
-                "set traffic.sndbuf_bytes to 0, or use traffic.mode tx or bidir with traffic.protocol udp",
-                "traffic.sndbuf_bytes = %" PRId64 " limits the host's UDP sender, but traffic.mode = %s and "
-                "traffic.protocol = %s have none",
-                c->traffic.sndbuf_bytes, a, b);
-  }
-  /* SOCK_MIN_SNDBUF: 2 x (2048 + SKB_DATA_ALIGN(sizeof(struct sk_buff)));
-   * Linux raises a smaller SO_SNDBUF to it. */
-  if (c->traffic.sndbuf_bytes > 0 && c->traffic.sndbuf_bytes < 4608) {
-    return fail(c, NC_KEY_traffic_sndbuf_bytes, err,
-                "use at least 4608 (Linux's SOCK_MIN_SNDBUF), or 0 for a paced sender",
-                "traffic.sndbuf_bytes = %" PRId64 " is below Linux's smallest send buffer", c->traffic.sndbuf_bytes);
-  }
-
-  if (c->driver.bql_limit_min > c->driver.bql_limit_max) {
-    const enum nc_key_id ids[] = {NC_KEY_driver_bql_limit_min, NC_KEY_driver_bql_limit_max};
-    nc__fmt(hint, sizeof hint, "set driver.bql_limit_min to at most %" PRId64 ", or raise driver.bql_limit_max",
-            c->driver.bql_limit_max);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "driver.bql_limit_min = %" PRId64 " exceeds driver.bql_limit_max = %" PRId64,
-                c->driver.bql_limit_min, c->driver.bql_limit_max);
-  }
-
-  if (!pow2(c->cpu.cache_line_bytes)) {
-    nearest_pow2(c->cpu.cache_line_bytes, 16, 512, a, sizeof a);
-    nc__fmt(hint, sizeof hint, "use a power of two, e.g. %s", a);
-    return fail(c, NC_KEY_cpu_cache_line_bytes, err, hint,
-                "cpu.cache_line_bytes = %" PRId64 " is not a power of two",
-                c->cpu.cache_line_bytes);
-  }
-
   /* The bench's window lies in host memory. */
   if (c->workload.kind == NC_WORKLOAD_DMA_BENCH) {
     if ((double)c->workload.window_bytes > (double)c->memory.size_mb * MIB) {
@@ -287,21 +201,6 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
                   "(memory.size_mb = %" PRId64 " MiB)",
                   c->workload.window_bytes, c->memory.size_mb);
     }
-  }
-
-  /* The cache model keeps a copy of every line's bytes: bound its size by
-   * what a real per-core data cache plausibly is (a last-level slice). */
-  const double cache_bytes =
-      (double)c->cpu.cache_sets * (double)c->cpu.cache_ways * (double)c->cpu.cache_line_bytes;
-  if (cache_bytes > 64.0 * MIB) {
-    const enum nc_key_id ids[] = {NC_KEY_cpu_cache_sets, NC_KEY_cpu_cache_ways,
-                                  NC_KEY_cpu_cache_line_bytes};
-    nc__fmt(hint, sizeof hint,
-            "cache_sets x cache_ways x cache_line_bytes must be at most 64 MiB; "
-            "model the per-core cache the driver's data lives in");
-    return fail(c, nc_config_blame(c, ids, 3), err, hint,
-                "cpu cache of %" PRId64 " sets x %" PRId64 " ways x %" PRId64 " B = %.0f MiB is too large",
-                c->cpu.cache_sets, c->cpu.cache_ways, c->cpu.cache_line_bytes, cache_bytes / MIB);
   }
 
   const double rxq = (double)c->nic.rx_queues, txq = (double)c->nic.tx_queues;

@@ -1,6 +1,7 @@
 /* driver.c: the table of nicsim's C drivers, the lookup by name, the
  * drivers' config checks as config errors, and nk_driver_probe (which picks
  * the driver named by the config). */
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <stdarg.h>
@@ -103,14 +104,62 @@ int nk_config_ring_min(const struct nicsim_config *cfg, int64_t rx_min, int64_t 
   return 0;
 }
 
-/* The rules every driver shares: a technique it lacks. 0, or -1 with *e. */
-static int driver_techniques(const struct nk_driver *drv, const struct nicsim_config *cfg, struct nk_config_error *e) {
+/* The powers of two nearest v within [lo, hi], for a hint: "64 or 128". */
+static void nearest_pow2(int64_t v, int64_t lo, int64_t hi, char *buf, size_t n) {
+  int64_t below = lo, above = hi;
+  for (int64_t p = lo; p <= hi; p *= 2) {
+    if (p <= v) below = p;
+    if (p >= v) {
+      above = p;
+      break;
+    }
+  }
+  if (below == above || v < lo)
+    snprintf(buf, n, "%" PRId64, v < lo ? lo : below);
+  else
+    snprintf(buf, n, "%" PRId64 " or %" PRId64, below, above);
+}
+
+/* The rules every driver shares: a technique it lacks, and the driver.* and
+ * ethtool-level keys every driver hands the kernel and the NIC the same way
+ * (RSS's table and key through gn_rss or its family's code, BQL's limits to
+ * the kernel's dql). 0, or -1 with *e. */
+static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_config *cfg,
+                               struct nk_config_error *e) {
+  char hint[160];
   if (cfg->driver.rx_coal_adaptive == NC_ADAPTIVE_DIM && !drv->has_dim)
     return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_coal_adaptive),
                           "set driver.rx_coal_adaptive: none, or use driver.name: generic",
                           "driver.rx_coal_adaptive = dim: the %s driver has no net_dim (docs/drivers.md, "
                           "\"Techniques beyond the seeds\")",
                           drv->name);
+  /* ethtool -X: the indirection table is a power of two; the key 40 bytes. */
+  const int64_t lut = cfg->nic.rss_table_size;
+  if (lut <= 0 || (lut & (lut - 1)) != 0) {
+    char a[48];
+    nearest_pow2(lut, 1, 512, a, sizeof a);
+    snprintf(hint, sizeof hint, "use a power of two up to 512, e.g. %s", a);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_rss_table_size), hint,
+                          "nic.rss_table_size = %" PRId64 " is not a power of two", lut);
+  }
+  if (cfg->nic.rss_key[0] != '\0') {
+    size_t klen = strlen(cfg->nic.rss_key), bad = klen;
+    for (size_t i = 0; i < klen && bad == klen; i++)
+      if (!isxdigit((unsigned char)cfg->nic.rss_key[i])) bad = i;
+    if (klen != 80 || bad != klen)
+      return nk_config_fail(e, NK_KEYS(NC_KEY_nic_rss_key),
+                            "give the 40-byte Toeplitz key as 80 hex digits, or leave it empty for the Microsoft key",
+                            bad != klen ? "nic.rss_key has a non-hex character at position %zu" :
+                                          "nic.rss_key has %zu hex digits, not 80",
+                            bad != klen ? bad + 1 : klen);
+  }
+  if (cfg->driver.bql_limit_min > cfg->driver.bql_limit_max) {
+    snprintf(hint, sizeof hint, "set driver.bql_limit_min to at most %" PRId64 ", or raise driver.bql_limit_max",
+             cfg->driver.bql_limit_max);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_bql_limit_min, NC_KEY_driver_bql_limit_max), hint,
+                          "driver.bql_limit_min = %" PRId64 " exceeds driver.bql_limit_max = %" PRId64,
+                          cfg->driver.bql_limit_min, cfg->driver.bql_limit_max);
+  }
   return 0;
 }
 
@@ -118,7 +167,7 @@ static int driver_techniques(const struct nk_driver *drv, const struct nicsim_co
 int nk_driver_probe_check(const struct nk_driver *drv, const struct nicsim_config *cfg, char *err, size_t errlen) {
   struct nk_config_error e;
   memset(&e, 0, sizeof e);
-  if (driver_techniques(drv, cfg, &e) == 0 && (!drv->check_config || drv->check_config(cfg, &e) == 0)) return 0;
+  if (driver_common_rules(drv, cfg, &e) == 0 && (!drv->check_config || drv->check_config(cfg, &e) == 0)) return 0;
   if (e.hint[0])
     snprintf(err, errlen, "%s (%s)", e.msg, e.hint);
   else
@@ -136,7 +185,7 @@ int nk_driver_check_config(const struct nicsim_config *cfg, struct nc_error *err
   if (!drv) return nc_config_error(cfg, &name_key, 1, "use a driver of src/drivers (docs/drivers.md)", msg, err);
   struct nk_config_error e;
   memset(&e, 0, sizeof e);
-  if (driver_techniques(drv, cfg, &e) == 0 && (!drv->check_config || drv->check_config(cfg, &e) == 0)) return 0;
+  if (driver_common_rules(drv, cfg, &e) == 0 && (!drv->check_config || drv->check_config(cfg, &e) == 0)) return 0;
   if (e.nkeys == 0) return nc_config_error(cfg, &name_key, 1, e.hint, e.msg, err);
   return nc_config_error(cfg, e.keys, e.nkeys, e.hint, e.msg, err);
 }

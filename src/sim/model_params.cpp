@@ -72,8 +72,21 @@ DmaBenchParams dma_bench_params(const nicsim_config &cfg) {
   return p;
 }
 
+static ParamCheck check_run_window(const nicsim_config &cfg) {
+  /* The run is src/sim's: it measures [warmup, duration) of the traffic. */
+  if (cfg.run.warmup_us >= cfg.run.duration_us) {
+    const std::string w = real_text(cfg.run.warmup_us), d = real_text(cfg.run.duration_us);
+    return param_error({"run.warmup_us", "run.duration_us"},
+                       "set run.warmup_us below " + d + ", or run.duration_us above " + w,
+                       "run.warmup_us (%s us) must be below run.duration_us (%s us)", w.c_str(), d.c_str());
+  }
+  return std::nullopt;
+}
+
 int check_model_params(const nicsim_config &cfg, nc_error *err) {
-  ParamCheck e = memory_params(cfg).validate();
+  ParamCheck e = check_run_window(cfg);
+  if (!e) e = cpu_params(cfg).validate();
+  if (!e) e = memory_params(cfg).validate();
   if (!e) e = cfg.bus.enabled ? bus_params(cfg).validate() : pcie_params(cfg).validate();
   if (!e) e = cfg.workload.kind == NC_WORKLOAD_NIC ? nic_params(cfg).validate() : dma_bench_params(cfg).validate();
   return e ? param_config_error(cfg, *e, err) : 0;

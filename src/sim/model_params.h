@@ -27,9 +27,10 @@ NicDevice::Params nic_params(const nicsim_config &cfg);
 CpuCore::Params cpu_params(const nicsim_config &cfg);
 DmaBenchParams dma_bench_params(const nicsim_config &cfg);
 
-/* The first rule broken by the Params of the models cfg's run builds (its
- * workload, its interconnect, host memory), as a config error at the blamed
- * key: -1 with *err filled; else 0. */
+/* The first rule broken by cfg's run window (run.*, src/sim's own) or by
+ * the Params of the models its run builds (the host, host memory, its
+ * interconnect, its workload), as a config error at the blamed key: -1 with
+ * *err filled; else 0. */
 int check_model_params(const nicsim_config &cfg, nc_error *err);
 
 }  // namespace nicsim
