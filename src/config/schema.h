@@ -287,8 +287,8 @@
     "C driver to run (src/drivers); it must match nic.family")                            \
   X(driver, napi_budget, INT, "packets", "64", 1, 4096, "", "NAPI poll budget")          \
   X(driver, rx_buf_bytes, INT, "B", "2048", 256, 65536, "", "Size of each RX buffer")     \
-  X(driver, rx_coal_adaptive, ENUM, "", "none", 0, 0, "none|dim",                         \
-    "Adaptive RX interrupt moderation: none (the configured coalescing), or dim, the kernel's net_dim library (lib/dim) run at the end of every NAPI poll and writing its profile to the vector's RX coalescing registers (generic driver only; i40e-style adaptive ITR is not built)") \
+  X(driver, rx_coal_adaptive, ENUM, "", "none", 0, 0, "none|dim|itr",                     \
+    "Adaptive interrupt moderation: none (the configured coalescing); dim, the kernel's net_dim library (lib/dim) run at the end of every NAPI poll and writing its profile to the vector's RX coalescing registers (generic driver); or itr, i40e's adaptive ITR (i40e_update_enable_itr, v4.10: every 100 polls each direction's bytes per microsecond pick a latency class, and both ITRs take the larger; i40e only)") \
   X(driver, copybreak_bytes, INT, "B", "-1", -1, 65535, "",                               \
     "RX copybreak: frames up to this size (without FCS) are copied into a fresh small skb and the DMA buffer stays in its slot (0: off; -1: the driver's own, mvneta's rx_copybreak of 256 B; only mvneta has one)") \
   X(driver, rx_sync, ENUM, "", "full", 0, 0, "full|used",                                 \
@@ -444,6 +444,6 @@ enum nc_workload_host_cache { NC_HOST_CACHE_WARM, NC_HOST_CACHE_COLD };
 enum nc_nic_desc_fetch_spaced { NC_FETCH_SPACED_SINGLE, NC_FETCH_SPACED_SPAN };
 enum nc_nic_irq_coal_timer { NC_COAL_TIMER_ABSOLUTE, NC_COAL_TIMER_RESTART };
 enum nc_driver_rx_sync { NC_RX_SYNC_FULL, NC_RX_SYNC_USED };
-enum nc_driver_rx_coal_adaptive { NC_ADAPTIVE_NONE, NC_ADAPTIVE_DIM };
+enum nc_driver_rx_coal_adaptive { NC_ADAPTIVE_NONE, NC_ADAPTIVE_DIM, NC_ADAPTIVE_ITR };
 
 #endif

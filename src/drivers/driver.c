@@ -133,6 +133,12 @@ static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_
                           "driver.rx_coal_adaptive = dim: the %s driver has no net_dim (docs/drivers.md, "
                           "\"Techniques beyond the seeds\")",
                           drv->name);
+  if (cfg->driver.rx_coal_adaptive == NC_ADAPTIVE_ITR && !drv->has_itr)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_coal_adaptive),
+                          "set driver.rx_coal_adaptive: none, or use driver.name: i40e",
+                          "driver.rx_coal_adaptive = itr: the %s driver has no adaptive ITR (docs/drivers.md, "
+                          "\"Techniques beyond the seeds\")",
+                          drv->name);
   /* ethtool -X: the indirection table is a power of two; the key 40 bytes. */
   const int64_t lut = cfg->nic.rss_table_size;
   if (lut <= 0 || (lut & (lut - 1)) != 0) {

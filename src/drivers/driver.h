@@ -47,6 +47,7 @@ struct nk_driver {
   /* The techniques it has beyond its seed (docs/drivers.md): a config
    * asking a driver for one it lacks is refused by nk_driver_check_config. */
   bool has_dim; /* driver.rx_coal_adaptive dim: net_dim from its NAPI poll */
+  bool has_itr; /* driver.rx_coal_adaptive itr: Intel's adaptive ITR from its NAPI poll */
 };
 
 extern const struct nk_driver nk_driver_generic; /* generic.c: nicsim's generic NIC */

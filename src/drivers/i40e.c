@@ -30,6 +30,17 @@
 
 /* A queue pair's interrupt cause set on nicsim's common register block. */
 #define I40E_INT_ALL GN_INT_ALL
+/* i40e_txrx.h (v4.10): ITR register values, 2 us units, and the polls
+ * between two adaptive decisions. */
+#define I40E_ITR_50K 0x000A
+#define I40E_ITR_20K 0x0019
+#define I40E_ITR_18K 0x001B
+#define I40E_ITR_8K 0x003E
+#define I40E_MAX_ITR 0x0FF0
+#define ITR_COUNTDOWN_START 100
+/* i40e_set_new_dynamic_itr: beyond this many RX packets per second the RX
+ * ITR goes to 8K (ULTRA). */
+#define RX_ULTRA_PACKET_RATE 40000
 
 /* build_ctob: qword1 of a TX data descriptor. */
 static inline u64 i40e_build_ctob(u64 td_cmd, u64 td_offset, unsigned int size) {
@@ -90,6 +101,8 @@ static bool i40e_clean_tx_irq(struct i40e_priv *priv, struct i40e_ring *tx_ring,
   tx_ring->next_to_clean = i;
   dev->stats.tx_packets += total_packets;
   dev->stats.tx_bytes += total_bytes;
+  priv->q_vectors[tx_ring->queue_index].tx.total_bytes += total_bytes;
+  priv->q_vectors[tx_ring->queue_index].tx.total_packets += total_packets;
   netdev_tx_completed_queue(netdev_get_tx_queue(dev, tx_ring->queue_index), total_packets, total_bytes);
   if (total_packets && i40e_desc_unused(tx_ring) >= I40E_TX_WAKE_THRESHOLD &&
       __netif_subqueue_stopped(dev, tx_ring->queue_index)) {
@@ -198,7 +211,7 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
                              int budget) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
   struct net_device *dev = priv->dev;
-  unsigned int total_rx_packets = 0;
+  unsigned int total_rx_packets = 0, total_rx_bytes = 0;
   u32 cleaned_count = i40e_desc_unused(rx_ring);
   bool failure = false;
   while (total_rx_packets < (unsigned int)budget) {
@@ -261,30 +274,111 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
     /* (rx_packets / rx_bytes are counted by napi_gro_receive in the kernel layer) */
     /* i40e_process_skb_fields: qword1 once more (ptype, TSYN, L2TAG1P) */
     (void)nk_ld64(&rx_desc->hdr_addr);
+    total_rx_bytes += skb->len;
     napi_gro_receive(napi, skb);
     total_rx_packets++;
   }
+  priv->q_vectors[rx_ring->queue_index].rx.total_packets += total_rx_packets;
+  priv->q_vectors[rx_ring->queue_index].rx.total_bytes += total_rx_bytes;
   /* guarantee a trip back through this routine if there was a failure */
   return failure ? budget : (int)total_rx_packets;
 }
 
 /* ---- NAPI and IRQ ------------------------------------------------------------------ */
 
+/* i40e_set_new_dynamic_itr (v4.10): the ITR for one direction from its
+ * bytes per microsecond since the last decision, in latency classes with
+ * hysteresis; RX beyond 40000 packets per second goes to 8K interrupts per
+ * second. True if the ITR changed. */
+static bool i40e_set_new_dynamic_itr(struct i40e_ring_container *rc, bool is_rx) {
+  enum i40e_latency_range new_latency_range = rc->latency_range;
+  u32 new_itr = rc->itr;
+  if (rc->total_packets == 0 || !rc->itr) return false;
+  /* simple throttlerate management: 0-10 MB/s lowest (50000 ints/s),
+   * 10-20 MB/s low (20000 ints/s), 20-1249 MB/s bulk (18000 ints/s); the
+   * interval is the ITR (in 2 us units) times the polls counted down. */
+  const unsigned int usecs = ((unsigned int)rc->itr << 1) * ITR_COUNTDOWN_START;
+  const unsigned int bytes_per_int = rc->total_bytes / usecs;
+  switch (new_latency_range) {
+    case I40E_LOWEST_LATENCY:
+      if (bytes_per_int > 10) new_latency_range = I40E_LOW_LATENCY;
+      break;
+    case I40E_LOW_LATENCY:
+      if (bytes_per_int > 20)
+        new_latency_range = I40E_BULK_LATENCY;
+      else if (bytes_per_int <= 10)
+        new_latency_range = I40E_LOWEST_LATENCY;
+      break;
+    case I40E_BULK_LATENCY:
+    case I40E_ULTRA_LATENCY:
+    default:
+      if (bytes_per_int <= 20) new_latency_range = I40E_LOW_LATENCY;
+      break;
+  }
+  /* adjust RX more aggressively when streaming small packets */
+  if (is_rx && (u64)rc->total_packets * 1000000u / usecs > RX_ULTRA_PACKET_RATE)
+    new_latency_range = I40E_ULTRA_LATENCY;
+  rc->latency_range = new_latency_range;
+  switch (new_latency_range) {
+    case I40E_LOWEST_LATENCY: new_itr = I40E_ITR_50K; break;
+    case I40E_LOW_LATENCY: new_itr = I40E_ITR_20K; break;
+    case I40E_BULK_LATENCY: new_itr = I40E_ITR_18K; break;
+    case I40E_ULTRA_LATENCY: new_itr = I40E_ITR_8K; break;
+    default: break;
+  }
+  rc->total_bytes = 0;
+  rc->total_packets = 0;
+  if (new_itr != rc->itr) {
+    rc->itr = (u16)new_itr;
+    return true;
+  }
+  return false;
+}
+
+/* i40e_update_enable_itr (v4.10): every ITR_COUNTDOWN_START polls with
+ * adaptive ITR, a new ITR per direction, and the larger for both; then the
+ * vector re-enabled. The XL710 takes a new interval in the same
+ * PFINT_DYN_CTLN write that re-enables (or, for RX, one write before it);
+ * nicsim's vector programs its RX and TX intervals in VEC_COAL's usecs
+ * registers (one write each) before the unmask. */
+static void i40e_update_enable_itr(struct i40e_priv *priv, struct i40e_q_vector *q_vector) {
+  void __iomem *io = priv->hw_addr;
+  const u32 v = q_vector->v_idx;
+  if (priv->adaptive_itr && q_vector->itr_countdown == 0) {
+    const bool rx = i40e_set_new_dynamic_itr(&q_vector->rx, true);
+    const bool tx = i40e_set_new_dynamic_itr(&q_vector->tx, false);
+    if (rx || tx) {
+      /* the higher of the two for both ITR registers */
+      const u16 itr = q_vector->tx.itr > q_vector->rx.itr ? q_vector->tx.itr : q_vector->rx.itr;
+      q_vector->tx.itr = q_vector->rx.itr = itr;
+      writel((u32)itr << 1, io + GN_REG_VEC_COAL(v) + GN_VC_RX_USECS);
+      writel((u32)itr << 1, io + GN_REG_VEC_COAL(v) + GN_VC_TX_USECS);
+    }
+  }
+  writel(0, io + gn_qreg(v, GN_Q_INT_MASK));
+  if (priv->adaptive_itr) {
+    if (q_vector->itr_countdown)
+      q_vector->itr_countdown--;
+    else
+      q_vector->itr_countdown = ITR_COUNTDOWN_START;
+  }
+}
+
 /* i40e_napi_poll: TX cleaning (its own work limit), then RX with the whole
  * budget; done under budget: napi_complete_done and re-enable the vector
- * (i40e_update_enable_itr: one register write). */
+ * (i40e_update_enable_itr). */
 static int i40e_napi_poll(struct napi_struct *napi, int budget) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
   struct i40e_priv *priv = netdev_priv(napi->dev);
-  const struct i40e_q_vector *q_vector =
-      (const struct i40e_q_vector *)((const char *)napi - offsetof(struct i40e_q_vector, napi)); /* container_of */
+  struct i40e_q_vector *q_vector =
+      (struct i40e_q_vector *)((char *)napi - offsetof(struct i40e_q_vector, napi)); /* container_of */
   const u32 v = q_vector->v_idx;
   bool clean_complete = true;
   if (v < priv->num_tx && !i40e_clean_tx_irq(priv, &priv->tx_rings[v], budget)) clean_complete = false;
   int cleaned = v < priv->num_rx ? i40e_clean_rx_irq(priv, &priv->rx_rings[v], napi, budget) : 0;
   if (cleaned >= budget) clean_complete = false;
   if (!clean_complete) return budget;
-  if (napi_complete_done(napi, cleaned)) writel(0, priv->hw_addr + gn_qreg(v, GN_Q_INT_MASK));
+  if (napi_complete_done(napi, cleaned)) i40e_update_enable_itr(priv, q_vector);
   return cleaned < budget - 1 ? cleaned : budget - 1;
 }
 
@@ -612,8 +706,19 @@ static int i40e_probe(struct net_device *dev, char *err, size_t errlen) {
   priv->num_rx = (u32)cfg->nic.rx_queues;
   priv->num_tx = (u32)cfg->nic.tx_queues;
   priv->num_q_vectors = priv->num_rx > priv->num_tx ? priv->num_rx : priv->num_tx;
-  for (u32 v = 0; v < priv->num_q_vectors; v++)
+  /* i40e_vsi_alloc_q_vector: each direction starts in LOW_LATENCY at the
+   * configured ITR (nic.rx_/tx_irq_coal_usecs, as rx-usecs and tx-usecs);
+   * the countdown starts at zero (kzalloc). */
+  priv->adaptive_itr = cfg->driver.rx_coal_adaptive == NC_ADAPTIVE_ITR;
+  for (u32 v = 0; v < priv->num_q_vectors; v++) {
     priv->q_vectors[v] = (struct i40e_q_vector){.priv = priv, .v_idx = (u16)v};
+    for (int tx = 0; tx < 2; tx++) {
+      struct i40e_ring_container *rc = tx ? &priv->q_vectors[v].tx : &priv->q_vectors[v].rx;
+      const double reg = nc_coal_usecs(cfg, tx) / 2 + 0.5;
+      rc->itr = (u16)(reg > I40E_MAX_ITR ? I40E_MAX_ITR : reg); /* 0: no timer, never adapted */
+      rc->latency_range = I40E_LOW_LATENCY;
+    }
+  }
   netif_set_real_num_tx_queues(dev, priv->num_tx);
   netif_set_real_num_rx_queues(dev, priv->num_rx);
 
@@ -784,4 +889,5 @@ const struct nk_driver nk_driver_i40e = {
     .ndo_start_xmit = i40e_xmit_frame,
     .check = i40e_check,
     .check_config = i40e_check_config,
+    .has_itr = true,
 };

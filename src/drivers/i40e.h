@@ -75,6 +75,23 @@ struct i40e_ring {
   u64 tx_busy;
 };
 
+/* i40e_latency_range: the adaptive ITR's traffic classes. */
+enum i40e_latency_range {
+  I40E_LOWEST_LATENCY = 0,
+  I40E_LOW_LATENCY = 1,
+  I40E_BULK_LATENCY = 2,
+  I40E_ULTRA_LATENCY = 3,
+};
+
+/* i40e_ring_container: one direction of a vector, its traffic since the
+ * last adaptive ITR decision and its ITR (driver.rx_coal_adaptive itr). */
+struct i40e_ring_container {
+  unsigned int total_bytes;   /* frame bytes (no FCS) cleaned */
+  unsigned int total_packets; /* frames cleaned */
+  u16 itr;                    /* the ITR register value: 2 us units */
+  enum i40e_latency_range latency_range;
+};
+
 /* One MSI-X vector and its NAPI (Linux struct i40e_q_vector): vector v
  * serves RX ring v and TX ring v (one queue pair per vector). */
 struct i40e_q_vector {
@@ -82,6 +99,8 @@ struct i40e_q_vector {
   u16 v_idx;
   struct napi_struct napi;
   bool irq_requested;
+  struct i40e_ring_container rx, tx;
+  u8 itr_countdown; /* completed polls until the next adaptive ITR decision */
 };
 
 struct i40e_priv {
@@ -93,6 +112,7 @@ struct i40e_priv {
   struct i40e_q_vector q_vectors[GN_MAX_QUEUES];
   bool head_wb;        /* TX completion by head write-back (nic.wb_mode head), else DESC_DONE */
   u32 work_limit;      /* vsi->work_limit */
+  bool adaptive_itr;   /* driver.rx_coal_adaptive itr: ITR_IS_DYNAMIC for RX and TX */
   /* RSS (num_rx > 1): the PF's key and lookup table (i40e_config_rss_reg) */
   u8 rss_key[NF_RSS_KEY_LEN];
   u8 rss_lut[GN_RSS_LUT_MAX];

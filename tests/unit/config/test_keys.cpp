@@ -184,9 +184,10 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("driver.rx_sync"), 2u);
   EXPECT_EQ(enum_of("driver.rx_sync", "full"), NC_RX_SYNC_FULL);
   EXPECT_EQ(enum_of("driver.rx_sync", "used"), NC_RX_SYNC_USED);
-  EXPECT_EQ(nchoices("driver.rx_coal_adaptive"), 2u);
+  EXPECT_EQ(nchoices("driver.rx_coal_adaptive"), 3u);
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "none"), NC_ADAPTIVE_NONE);
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "dim"), NC_ADAPTIVE_DIM);
+  EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "itr"), NC_ADAPTIVE_ITR);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
