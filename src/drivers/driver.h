@@ -1,54 +1,20 @@
 /*
- * driver.h: the table each C driver in src/drivers exports, and the lookup
- * by the name in cfg->driver.name. A driver reaches hardware only through
- * kernel.h.
+ * driver.h: the drivers of src/drivers (each a struct nk_driver, the
+ * interface kernel/driver_ops.h defines), their lookup by the name in
+ * cfg->driver.name, and helpers for their config rules. A driver reaches
+ * hardware only through kernel.h.
  */
 #ifndef NICSIM_DRIVERS_DRIVER_H
 #define NICSIM_DRIVERS_DRIVER_H
 
 #include <stddef.h>
 
+#include "kernel/driver_ops.h"
 #include "kernel/kernel.h"
 
 #ifdef __cplusplus
 extern "C" {
 #endif
-
-/* Why a driver cannot run a config: the keys its rule involves (the one set
- * latest is blamed), what is wrong, and the fix. */
-struct nk_config_error {
-  enum nc_key_id keys[4];
-  size_t nkeys;
-  char msg[512];
-  char hint[512];
-};
-
-struct nk_driver {
-  const char *name;
-  /* Allocates rings and buffers, programs the device, requests its IRQ,
-   * enables NAPI and interrupts. 0 or -errno (message in err). */
-  int (*probe)(struct net_device *dev, char *err, size_t errlen);
-  /* Stops the device and frees everything probe allocated. */
-  void (*remove)(struct net_device *dev);
-  netdev_tx_t (*ndo_start_xmit)(struct sk_buff *skb, struct net_device *dev);
-  /* End-of-run invariants of the driver's own accounting (ring indices,
-   * buffers in flight). 0 or -1 with err. */
-  int (*check)(struct net_device *dev, char *err, size_t errlen);
-  /* The rules this driver and its device put on the config beyond
-   * src/config/check.c's: 0, or -1 with *e filled. Reads only cfg. NULL:
-   * none. nk_driver_check_config runs it before a simulation (nicsim
-   * validate, run, sweep); probe runs it again. */
-  int (*check_config)(const struct nicsim_config *cfg, struct nk_config_error *e);
-  /* Properties the kernel layer sizes itself by (nk_kernel_create). */
-  /* The driver keeps an skb (and its DMA mapping) in every RX slot, as
-   * lan743x does (Linux's lan743x_rx_init_ring_element); the others refill
-   * from page pools or copy. */
-  bool rx_slot_skbs;
-  /* The techniques it has beyond its seed (docs/drivers.md): a config
-   * asking a driver for one it lacks is refused by nk_driver_check_config. */
-  bool has_dim; /* driver.rx_coal_adaptive dim: net_dim from its NAPI poll */
-  bool has_itr; /* driver.rx_coal_adaptive itr: Intel's adaptive ITR from its NAPI poll */
-};
 
 extern const struct nk_driver nk_driver_generic; /* generic.c: nicsim's generic NIC */
 extern const struct nk_driver nk_driver_mvneta;  /* mvneta.c: Marvell NETA (SoC, 1 GbE) */

@@ -59,7 +59,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
                                    const struct nk_driver *drv, char *err, size_t errlen);
 /* Removes the driver if still bound and frees the kernel. */
 void nk_kernel_destroy(struct nk_kernel *k);
-/* Probes a driver table (src/drivers/driver.h): rings, buffers, registers,
+/* Probes a driver table (kernel/driver_ops.h): rings, buffers, registers,
  * IRQ. The kernel layer knows drivers only through this table; the lookup by
  * name is nk_driver_probe's (src/drivers/driver.h). 0 or -errno. */
 int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen);

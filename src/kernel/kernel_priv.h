@@ -7,7 +7,7 @@
 
 #include <stdarg.h>
 
-#include "drivers/driver.h"
+#include "kernel/driver_ops.h"
 #include "kernel/kernel.h"
 
 #define NK_PAGE_SIZE 4096u

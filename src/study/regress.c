@@ -26,6 +26,7 @@ struct rg_point {
   double *base;      /* per metric, from the baseline (compare mode) */
   bool *have_base;
   char *nondet;      /* with --check-determinism: what differed on the rerun, or NULL */
+  char *error;       /* !ran: why the sweep could not simulate it (its record), or NULL */
   bool rerun_missing; /* the rerun of this point failed */
 };
 
@@ -40,6 +41,7 @@ struct rg_entry {
   struct rg_point *pts;
   double secs;
   bool failed_points;
+  char input_error[2 * NC_PATH_MAX + 1400]; /* why its baseline cannot be used ("": it can) */
 };
 
 /* Seconds since t0. */
@@ -142,6 +144,8 @@ static int rg__load_baseline(struct rg_entry *r) {
 
   r->baseline = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
   if (r->baseline == NULL) {
+    snprintf(r->input_error, sizeof(r->input_error), "%s: %s (record it with 'nicsim regress --update --entry %s')",
+             missing ? "no baseline" : "bad baseline", why, r->e->name);
     if (missing)
       ns_eprintf(
               "nicsim regress: entry '%s' has no baseline: %s\n"
@@ -162,6 +166,10 @@ static int rg__load_baseline(struct rg_entry *r) {
     for (k = 0; k < r->e->nmetrics; k++) {
       json_t *v = m ? json_object_get(m, r->e->metrics[k].name) : NULL;
       if (v == NULL) {
+        snprintf(r->input_error, sizeof(r->input_error),
+                 "%s: the baseline has no %s%s%s (the suite or the scenario changed since it was recorded; "
+                 "run 'nicsim regress --update --entry %s')",
+                 r->baseline_file, m ? r->e->metrics[k].name : "point ", m ? " for " : "", where, r->e->name);
         ns_eprintf(
                 "nicsim regress: %s: the baseline has no %s%s%s\n"
                 "  hint: the suite or the scenario changed since it was recorded; run "
@@ -277,6 +285,10 @@ static int rg__collect(struct rg_entry *r, const char *again) {
     struct rg_point *p = &r->pts[i];
     if (!d.have[i] || ns_sweepdir_load(&d, i, why, sizeof(why)) != 0) {
       r->failed_points = true;
+      if (!d.have[i] && ns_sweepdir_point_error(&d, i, why, sizeof(why))) {
+        free(p->error);
+        p->error = strdup(why);
+      }
       continue;
     }
     p->ran = true;
@@ -345,7 +357,10 @@ static void rg__explain(const struct rg_entry *r, const struct rg_point *p, size
   rg__value(p->base[k], m->name, b, sizeof(b));
   nicsim_tol_format(&m->tol, tol, sizeof(tol));
   if (v == RG_NORUN) {
-    snprintf(buf, n, "%s: the point failed to simulate (its error is in the log above)", m->name);
+    if (p->error)
+      snprintf(buf, n, "%s: the point failed to simulate: %s", m->name, p->error);
+    else
+      snprintf(buf, n, "%s: the point failed to simulate (its error is in the log above)", m->name);
   } else if (v == RG_MISSING) {
     snprintf(buf, n, "%s: the run no longer reports it (baseline %s)", m->name, b);
   } else {
@@ -485,6 +500,50 @@ struct rg_junit {
   bool determinism;
   double secs;
 };
+
+/* Emits the JUnit XML of a run that could not compare (nicsim_emit_fn): an
+ * entry whose baseline cannot be used has one testcase, "baseline", with
+ * an <error> saying why and how to record it; the other selected entries
+ * one skipped testcase. CI then shows why nothing was compared. */
+static int rg__junit_emit_bad(FILE *f, void *arg) {
+  const struct rg_junit *J = arg;
+  size_t i, n = 0, errors = 0;
+  for (i = 0; i < J->n; i++) {
+    n += J->rs[i].selected;
+    errors += J->rs[i].selected && J->rs[i].input_error[0];
+  }
+  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
+  nicsim_xml_escape(f, J->suite->name);
+  fprintf(f, "\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" time=\"%.3f\">\n", n, errors, J->secs);
+  for (i = 0; i < J->n; i++) {
+    const struct rg_entry *r = &J->rs[i];
+    const bool err = r->input_error[0] != '\0';
+    if (!r->selected)
+      continue;
+    fprintf(f, "  <testsuite name=\"");
+    nicsim_xml_escape(f, J->suite->name);
+    fputc('.', f);
+    nicsim_xml_escape(f, r->e->name);
+    fprintf(f, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"%d\" time=\"0\">\n", err, !err);
+    fprintf(f, "    <testcase classname=\"");
+    nicsim_xml_escape(f, J->suite->name);
+    fputc('.', f);
+    nicsim_xml_escape(f, r->e->name);
+    fprintf(f, "\" name=\"baseline\" time=\"0\">\n");
+    if (err) {
+      fprintf(f, "      <error type=\"input\" message=\"");
+      nicsim_xml_escape(f, r->input_error);
+      fprintf(f, "\">");
+      nicsim_xml_escape(f, r->baseline_file);
+      fprintf(f, "</error>\n");
+    } else {
+      fprintf(f, "      <skipped message=\"not compared: the input of another entry is bad\"/>\n");
+    }
+    fprintf(f, "    </testcase>\n  </testsuite>\n");
+  }
+  fprintf(f, "</testsuites>\n");
+  return ferror(f) ? -EIO : 0;
+}
 
 /* Emits the JUnit XML (nicsim_emit_fn): a testsuite per entry, a testcase per
  * point and metric (and per point "determinism" with --check-determinism). */
@@ -811,6 +870,16 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
   }
   if (bad) {
     status = NICSIM_STUDY_BAD_INPUT;
+    bool baseline_errors = false;
+    for (i = 0; i < suite->n; i++)
+      baseline_errors |= rs[i].selected && rs[i].input_error[0];
+    if (o->junit && baseline_errors) {
+      struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
+      if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit_bad, &J)) < 0)
+        ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+      else if (!o->quiet)
+        ns_eprintf("nicsim regress: JUnit report (nothing compared) in %s\n", o->junit);
+    }
     goto out;
   }
   if (o->update) {
@@ -900,6 +969,7 @@ out:
         free(p->base);
         free(p->have_base);
         free(p->nondet);
+        free(p->error);
       }
       free(rs[i].pts);
       json_decref(rs[i].baseline);

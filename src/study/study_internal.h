@@ -113,6 +113,11 @@ int ns_point_metrics_check(const char *path, const struct nicsim_config *cfg,
                             const struct nicsim_results *res, char *why, size_t n);
 /* Path of point i's JSON file (label as in the manifest) in buf. */
 void ns_point_file(const char *dir, size_t i, int digits, const char *label, char *buf, size_t n);
+/* The failure record of the point file point_file ("<...>.json" ->
+ * "<...>.error"): the one-line reason a sweep could not simulate the
+ * point, which `regress` writes into its JUnit report; "" if it would not
+ * fit. A point that succeeds removes it. */
+void ns_point_error_file(const char *point_file, char *buf, size_t n);
 /* Width of the index of n points' file names. */
 int ns_point_digits(size_t n);
 /* Opens DIR: reads sweep.json and notes which point files exist. Prints
@@ -124,6 +129,9 @@ const char *ns_json_str(json_t *obj, const char *key, const char *def);
 const char *ns_json_at(json_t *arr, size_t i, const char *def);
 /* Label of point i from the manifest. */
 const char *ns_sweepdir_label(const struct ns_sweepdir *d, size_t i);
+/* Point i's failure record (ns_point_error_file), its first line in buf;
+ * false if the point has none. */
+bool ns_sweepdir_point_error(const struct ns_sweepdir *d, size_t i, char *buf, size_t n);
 /* Loads point i into d->cfg/d->res; 0, or -1 with why (naming the file: a
  * parse error with its line and column, a bad config or metric, or a file
  * that holds another point than its label says). */

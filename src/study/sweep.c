@@ -200,6 +200,32 @@ static const char *ns__label(const struct ns__sweep *s, size_t i) {
   return label && label[0] ? label : "(unlabelled)";
 }
 
+/* Writes (why) or removes (why NULL) the failure record of the point file
+ * path (ns_point_error_file): the reason in one line, for regress's JUnit.
+ * A record that cannot be written is said on stderr and changes nothing
+ * else: the point failed either way. */
+static void ns__point_error_record(const char *path, const char *why) {
+  char err[NC_PATH_MAX + 256];
+  struct nicsim_atomic a;
+  int rc;
+  ns_point_error_file(path, err, sizeof(err));
+  if (err[0] == '\0')
+    return;
+  if (why == NULL) {
+    if (unlink(err) != 0 && errno != ENOENT)
+      ns_eprintf("nicsim sweep: cannot remove stale %s: %s\n", err, strerror(errno));
+    return;
+  }
+  if ((rc = nicsim_atomic_open(err, &a)) == 0) {
+    for (const char *c = why; *c; c++)
+      fputc(*c == '\n' || *c == '\r' ? ' ' : *c, a.f);
+    fputc('\n', a.f);
+    rc = nicsim_atomic_commit(&a);
+  }
+  if (rc < 0)
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", err, strerror(-rc));
+}
+
 /* Records a failed point: message on stderr, stale JSON removed. */
 static void ns__point_failed(struct ns__sweep *s, size_t i, const char *why) {
   char path[NC_PATH_MAX + 256];
@@ -214,6 +240,7 @@ static void ns__point_failed(struct ns__sweep *s, size_t i, const char *why) {
   ns__point_path(s, i, path, sizeof(path));
   if (unlink(path) != 0 && errno != ENOENT)
     ns_eprintf("nicsim sweep: cannot remove stale %s: %s\n", path, strerror(errno));
+  ns__point_error_record(path, why);
 }
 
 /* Records a successful point: progress line and its JSON file. */
@@ -249,6 +276,7 @@ static void ns__point_done(struct ns__sweep *s, size_t i, const struct nicsim_re
     s->write_failed = true;
   } else {
     s->done[i] = true;
+    ns__point_error_record(path, NULL);
   }
   ns__bar(s);
 }

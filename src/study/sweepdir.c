@@ -33,6 +33,32 @@ void ns_point_file(const char *dir, size_t i, int digits, const char *label, cha
     buf[0] = '\0'; /* never a cut name (another file): "" opens nothing */
 }
 
+/* The failure record of a point file (see study_internal.h). */
+void ns_point_error_file(const char *point_file, char *buf, size_t n) {
+  size_t len = strlen(point_file);
+  if (len < 5 || (size_t)snprintf(buf, n, "%.*s.error", (int)(len - 5), point_file) >= n)
+    buf[0] = '\0';
+}
+
+/* Reads point i's failure record into buf (one line, at most n - 1 bytes);
+ * true if there is one. */
+bool ns_sweepdir_point_error(const struct ns_sweepdir *d, size_t i, char *buf, size_t n) {
+  char path[NC_PATH_MAX + 256], err[NC_PATH_MAX + 256];
+  FILE *f;
+  size_t got;
+  if (n == 0 || i >= d->n)
+    return false;
+  ns_point_file(d->dir, i, d->digits, ns_sweepdir_label(d, i), path, sizeof(path));
+  ns_point_error_file(path, err, sizeof(err));
+  if (err[0] == '\0' || (f = fopen(err, "r")) == NULL)
+    return false;
+  got = fread(buf, 1, n - 1, f);
+  fclose(f);
+  buf[got] = '\0';
+  buf[strcspn(buf, "\n")] = '\0';
+  return got > 0;
+}
+
 /* True if name is a point file's name: <digits>-<sanitised label>.json. */
 bool ns_is_point_file_name(const char *name) {
   size_t len = strlen(name), i = 0;

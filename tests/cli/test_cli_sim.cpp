@@ -5,6 +5,7 @@
 
 #include <atomic>
 #include <map>
+#include <algorithm>
 #include <regex>
 #include <thread>
 
@@ -250,7 +251,16 @@ TEST_F(CliSim, SweepGoesOnAfterFailingPointsAndExits1) {
   EXPECT_EQ(failed, 4) << r.err;
   EXPECT_NE(r.err.find("4 of 4 points failed"), std::string::npos) << r.err;
   EXPECT_EQ(lines_of(slurp(path("out/results.csv"))).size(), 1u) << "header only";
-  EXPECT_TRUE(list_dir(path("out/points")).empty());
+  // No point file; each failed point's reason in its record, for regress's JUnit.
+  const std::set<std::string> files = list_dir(path("out/points"));
+  EXPECT_EQ(files.size(), 4u);
+  for (const std::string &f : files) {
+    ASSERT_GT(f.size(), 6u);
+    EXPECT_EQ(f.substr(f.size() - 6), ".error") << f;
+    const std::string why = slurp(path("out/points/" + f));
+    EXPECT_EQ(why.rfind("simulation error in ", 0), 0u) << f << ": " << why;
+    EXPECT_EQ(std::count(why.begin(), why.end(), '\n'), 1) << "one line: " << why;
+  }
   EXPECT_EQ(lines_of(r.out).size(), 5u) << r.out;
   EXPECT_NE(lines_of(r.out)[1].find("FAILED"), std::string::npos) << r.out;
 }
@@ -284,7 +294,12 @@ TEST_F(CliSim, SweepReportsAWorkerKilledByASignal) {
   EXPECT_EQ(killed, 1) << r.err;
   EXPECT_EQ(ok, 3) << r.err;
   EXPECT_EQ(lines_of(slurp(path("out/results.csv"))).size(), 4u) << "the other 3 points ran";
-  EXPECT_EQ(list_dir(path("out/points")).size(), 3u);
+  // Three point files and the killed point's failure record.
+  const std::set<std::string> files = list_dir(path("out/points"));
+  EXPECT_EQ(files.size(), 4u);
+  EXPECT_EQ(std::count_if(files.begin(), files.end(),
+                          [](const std::string &f) { return f.find(".error") != std::string::npos; }),
+            1);
 }
 
 // --json/--csv write through a symlink (the link stays a link) and into a

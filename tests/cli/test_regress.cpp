@@ -350,6 +350,46 @@ TEST_F(Regress, JUnitIsWellFormedAndNamesTheFailures) {
   EXPECT_NE(x.find(want), std::string::npos) << want << "\n" << x;
 }
 
+TEST_F(Regress, JUnitSaysWhyAPointFailedToSimulate) {
+  record(suite_text("      rx.pkts: exact\n"));
+  // The same entry as a DMA bench that cannot finish its 2 MiB window
+  // through one tag in its drain: the point fails to simulate (exit 1).
+  write_file(path("suite.yaml"),
+             suite_text("      rx.pkts: exact\n",
+                        "    set: {workload.kind: dma-bench, pcie.tags: 1, workload.window_bytes: 2097152,\n"
+                        "          run.drain_us: 0.01}\n"));
+  Result r = run({"regress", "suite.yaml", "--junit", "report.xml"});
+  ASSERT_EQ(r.status, 1) << NICSIM_SHOW(r);
+  std::string x = slurp(path("report.xml"));
+  EXPECT_EQ(xml_problem(x), "") << x;
+  EXPECT_NE(x.find("message=\"rx.pkts: the point failed to simulate: simulation error in "), std::string::npos) << x;
+  EXPECT_EQ(x.find("in the log above"), std::string::npos) << x;
+  EXPECT_NE(r.out.find("rx.pkts: the point failed to simulate: simulation error in "), std::string::npos) << r.out;
+  // Once the point simulates again, its failure record is gone.
+  write_file(path("suite.yaml"), suite_text("      rx.pkts: exact\n"));
+  r = run({"regress", "suite.yaml", "--junit", "report.xml"});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  for (const std::string &f : nicsim_cli_test::list_dir(path("nicsim-out/regress/rx/points")))
+    EXPECT_EQ(f.find(".error"), std::string::npos) << f;
+}
+
+TEST_F(Regress, AMissingBaselineStillWritesAJUnitReportThatSaysSo) {
+  write_file(path("rx.yaml"), kRxScenario);
+  write_file(path("suite.yaml"), suite_text("      rx.pkts: exact\n"));
+  Result r = run({"regress", "suite.yaml", "--junit", "report.xml"});
+  ASSERT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("entry 'rx' has no baseline"), std::string::npos) << r.err;
+  std::string x = slurp(path("report.xml"));
+  EXPECT_EQ(xml_problem(x), "") << x;
+  EXPECT_NE(x.find("<testsuites name=\"t\" tests=\"1\" failures=\"0\" errors=\"1\""), std::string::npos) << x;
+  EXPECT_NE(x.find("<testcase classname=\"t.rx\" name=\"baseline\" time=\"0\">\n      <error type=\"input\" "
+                   "message=\"no baseline: "),
+            std::string::npos)
+      << x;
+  EXPECT_NE(x.find("record it with &apos;nicsim regress --update --entry rx&apos;"), std::string::npos) << x;
+  EXPECT_FALSE(exists(path("nicsim-out/regress/rx/sweep.json"))) << "nothing simulated";
+}
+
 // One bad suite: exit 2, this error at this position, nothing simulated.
 struct BadSuite {
   const char *what, *text, *where, *msg;
