@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # slurm-test.sh: runs a sweep's shards as a Slurm job array on a throwaway
-# single-node cluster and checks that `nicsim merge` of the shards gives the
-# results.csv of a single `nicsim sweep -j1` run (sim.wall_s excepted).
+# single-node cluster, resubmits the last shard alone (--array=N, as a
+# user reruns a failed task), and checks that `nicsim merge` of the shards
+# gives the results.csv of a single `nicsim sweep -j1` run (sim.wall_s
+# excepted).
 #
 #   scripts/slurm-test.sh [NICSIM [SCENARIO [SHARDS]]]
 #
@@ -198,35 +200,47 @@ say "cluster up: node $host idle, $cpus CPUs, ports $port-$((port + 1)) on 127.0
 work=$tmp/work
 cat >"$work/sweep.sbatch" <<EOF
 #!/bin/bash
-# One shard of the sweep per array task (as docs/sweeps.md).
+# One shard of the sweep per array task (as docs/sweeps.md): the number of
+# shards is fixed, not this submission's task count.
 set -euo pipefail
+SHARDS=$shards
 '$nicsim' sweep '$scenario' -q --resume \\
-  --shard "\${SLURM_ARRAY_TASK_ID}/\${SLURM_ARRAY_TASK_COUNT}" \\
+  --shard "\${SLURM_ARRAY_TASK_ID}/\${SHARDS}" \\
   -j "\${SLURM_CPUS_PER_TASK:-1}" -o "$work/s\${SLURM_ARRAY_TASK_ID}"
 EOF
+# Submits the array tasks $1 (an --array range: 1-3, or 2) and waits.
 # --wait: sbatch returns when every task has ended, with the highest exit
 # status of the tasks. It prints the job id first (kept for the cleanup).
-timeout "$(lim 15)" sbatch --wait --parsable --job-name=nicsim-sweep \
-  --array=1-"$shards" --cpus-per-task=1 --time=2 --chdir="$work" \
-  --output="$work/job-%A_%a.out" "$work/sweep.sbatch" >"$work/sbatch.out" 2>"$work/sbatch.err" &
-sbatch_pid=$!
-for _ in $(seq 100); do
-  jobid=$(head -n 1 "$work/sbatch.out" 2>/dev/null)
-  jobid=${jobid%%;*}
-  [ -n "$jobid" ] && break
-  kill -0 "$sbatch_pid" 2>/dev/null || break
-  sleep 0.1
-done
-[ -n "$jobid" ] && say "submitted job array $jobid ($((SECONDS - start)) s)"
-wait "$sbatch_pid"
-rc=$?
-[ -n "$jobid" ] || fail "sbatch: $(cat "$work/sbatch.err")"
-[ "$rc" -ne 124 ] || fail "job array $jobid not finished after $((SECONDS - start)) s"
-[ "$rc" -eq 0 ] || fail "job array $jobid: sbatch --wait exited $rc: $(cat "$work/sbatch.err")"
+submit() {
+  jobid=''
+  timeout "$(lim 15)" sbatch --wait --parsable --job-name=nicsim-sweep \
+    --array="$1" --cpus-per-task=1 --time=2 --chdir="$work" \
+    --output="$work/job-%A_%a.out" "$work/sweep.sbatch" >"$work/sbatch.out" 2>"$work/sbatch.err" &
+  sbatch_pid=$!
+  for _ in $(seq 100); do
+    jobid=$(head -n 1 "$work/sbatch.out" 2>/dev/null)
+    jobid=${jobid%%;*}
+    [ -n "$jobid" ] && break
+    kill -0 "$sbatch_pid" 2>/dev/null || break
+    sleep 0.1
+  done
+  [ -n "$jobid" ] && say "submitted job array $jobid, tasks $1 ($((SECONDS - start)) s)"
+  wait "$sbatch_pid"
+  rc=$?
+  [ -n "$jobid" ] || fail "sbatch: $(cat "$work/sbatch.err")"
+  [ "$rc" -ne 124 ] || fail "job array $jobid not finished after $((SECONDS - start)) s"
+  [ "$rc" -eq 0 ] || fail "job array $jobid: sbatch --wait exited $rc: $(cat "$work/sbatch.err")"
+  say "job array $jobid done ($((SECONDS - start)) s)"
+}
+submit "1-$shards"
 for k in $(seq "$shards"); do
   [ -f "$work/s$k/sweep.json" ] || fail "array task $k left no $work/s$k/sweep.json"
 done
-say "job array $jobid done ($((SECONDS - start)) s)"
+# A resubmission of one shard alone (its task count is 1): it must still run
+# shard $shards of $shards, as docs/sweeps.md says.
+rm -rf "$work/s$shards"
+submit "$shards"
+[ -f "$work/s$shards/sweep.json" ] || fail "the resubmitted task $shards left no sweep.json"
 
 dirs=()
 for k in $(seq "$shards"); do dirs+=("$work/s$k"); done
