@@ -553,6 +553,67 @@ static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nke
 }
 
 /* True if point i is among o->only (every point without it). */
+/* ---- shards ------------------------------------------------------------------
+ * Point i goes to shard (sum of its digits + its occurrence) mod N: a digit
+ * is the rank of the point's value of a swept key among that key's values
+ * (in order of first appearance); the occurrence counts earlier points with
+ * the same values (repeats). On a cartesian sweep this is a Latin square:
+ * every shard holds every value of every axis with at least N values, in
+ * equal shares, so each shard is a sample of the whole sweep, slow and fast
+ * regions alike, and shards cost about the same when cost follows the axes.
+ * It depends only on the points' resolved configs, so every shard of a
+ * sweep computes the same assignment. */
+
+/* Distinct values of one swept key, in order of first appearance. */
+struct ns__axis {
+  const struct nc_key *key;
+  char (*vals)[NC_STR_MAX];
+  size_t n;
+};
+
+/* Rank of cfg's value of axis a among the values seen (appended if new);
+ * -1 without memory. */
+static long ns__axis_rank(struct ns__axis *a, const struct nicsim_config *cfg) {
+  char v[NC_STR_MAX];
+  size_t k;
+  nc_value_format(cfg, a->key, v, sizeof(v));
+  for (k = 0; k < a->n; k++)
+    if (strcmp(a->vals[k], v) == 0)
+      return (long)k;
+  if ((a->n & (a->n - 1)) == 0) { /* grow at powers of two */
+    char (*nv)[NC_STR_MAX] = realloc(a->vals, (a->n ? 2 * a->n : 1) * sizeof(*nv));
+    if (nv == NULL)
+      return -1;
+    a->vals = nv;
+  }
+  snprintf(a->vals[a->n], sizeof(a->vals[0]), "%s", v);
+  return (long)a->n++;
+}
+
+struct ns__digits {
+  uint64_t tuple; /* hash of the point's digits */
+  size_t sum;     /* their sum */
+  size_t index;
+};
+
+static int ns__by_tuple(const void *a, const void *b) {
+  const struct ns__digits *x = a, *y = b;
+  if (x->tuple != y->tuple)
+    return x->tuple < y->tuple ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+
+/* shard[i] in [0, nshards) for every point from d[0..n) (each point's digit
+ * sum and tuple; d is reordered). */
+static void ns__assign_shards(struct ns__digits *d, size_t n, size_t nshards, size_t *shard) {
+  size_t i, occ = 0;
+  qsort(d, n, sizeof(*d), ns__by_tuple);
+  for (i = 0; i < n; i++) {
+    occ = i > 0 && d[i].tuple == d[i - 1].tuple ? occ + 1 : 0;
+    shard[d[i].index] = (d[i].sum + occ) % nshards;
+  }
+}
+
 static bool ns__wanted(const struct nicsim_sweep_opts *o, size_t i) {
   size_t k;
   if (o->only == NULL)
@@ -578,6 +639,10 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   int lock_fd = -1;
   long ncpu;
   int status, rc;
+  struct ns__digits *digits = NULL; /* per point, with --shard: its axis digits */
+  struct ns__axis *axes = NULL;      /* the swept keys' values */
+  size_t naxes = 0;
+  size_t *shard = NULL; /* per point: its shard (with --shard), from 0 */
 
   memset(&s, 0, sizeof(s));
   s.lock_fd = -1;
@@ -627,6 +692,12 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   s.done = calloc(s.n, sizeof(*s.done));
   s.mine = calloc(s.n, sizeof(*s.mine));
   s.skip = calloc(s.n, sizeof(*s.skip));
+  digits = calloc(s.n, sizeof(*digits));
+  shard = calloc(s.n, sizeof(*shard));
+  naxes = nc_scenario_nswept(scen);
+  axes = calloc(naxes ? naxes : 1, sizeof(*axes));
+  for (i = 0; axes != NULL && i < naxes; i++)
+    axes[i].key = nc_key_find(nc_scenario_swept_key(scen, i));
   s.cfg = calloc(1, sizeof(*s.cfg));
   s.res = calloc(1, sizeof(*s.res));
   s.file_cfg = calloc(1, sizeof(*s.file_cfg));
@@ -634,6 +705,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   swept = json_array();
   point_hashes = json_array();
   if (s.done == NULL || s.cfg == NULL || s.res == NULL || s.file_cfg == NULL || s.mine == NULL || s.skip == NULL ||
+      digits == NULL || shard == NULL || axes == NULL ||
       labels == NULL || swept == NULL || point_hashes == NULL) {
     ns_eprintf("nicsim sweep: out of memory\n");
     status = NICSIM_STUDY_BAD_INPUT;
@@ -653,7 +725,30 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
     }
-    if ((o->shard_n == 0 || i % o->shard_n == o->shard_k - 1) && ns__wanted(o, i))
+    if (o->shard_n > 0) {
+      uint64_t th = NS_HASH_BASIS;
+      digits[i] = (struct ns__digits){0, 0, i};
+      for (size_t k = 0; k < naxes; k++) {
+        if (axes[k].key == NULL)
+          continue; /* not a config key (none is, today) */
+        const long r = ns__axis_rank(&axes[k], s.cfg);
+        char rb[32];
+        if (r < 0) {
+          ns_eprintf("nicsim sweep: out of memory\n");
+          status = NICSIM_STUDY_BAD_INPUT;
+          goto out;
+        }
+        digits[i].sum += (size_t)r;
+        snprintf(rb, sizeof(rb), "%ld,", r);
+        th = ns_hash_text(th, rb);
+      }
+      digits[i].tuple = th;
+    }
+  }
+  if (o->shard_n > 0)
+    ns__assign_shards(digits, s.n, o->shard_n, shard);
+  for (i = 0; i < s.n; i++) {
+    if ((o->shard_n == 0 || shard[i] == o->shard_k - 1) && ns__wanted(o, i))
       s.mine[s.nmine++] = i;
     else
       s.skip[i] = true;
@@ -799,6 +894,11 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   status = s.write_failed ? NICSIM_STUDY_BAD_INPUT : (s.failed ? NICSIM_STUDY_FAILED : NICSIM_STUDY_OK);
 
 out:
+  free(digits);
+  for (i = 0; axes != NULL && i < naxes; i++)
+    free(axes[i].vals);
+  free(axes);
+  free(shard);
   free(s.done);
   free(s.file_cfg);
   free(s.mine);

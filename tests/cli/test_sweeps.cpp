@@ -194,6 +194,35 @@ TEST_F(Sweeps, ResumeAfterAKilledSweepEqualsAFullRun) {
   EXPECT_EQ(r.out, full.out);
 }
 
+// --shard K/N deals points as a Latin square over the swept values
+// (docs/sweeps.md): with a 3 x 3 sweep and N = 3, every shard holds every
+// frame size and every coalescing timer once, where slicing by index mod N
+// gave each shard one timer; together the shards hold every point once.
+TEST_F(Sweeps, EveryShardHoldsEveryValueOfEveryAxis) {
+  std::ofstream(path("coal.yaml")) << "name: coal\nplatform: x86-gen3\nrun: {duration_us: 100, warmup_us: 20}\n"
+                                      "sweep:\n  axes:\n    traffic.frame_bytes: [64, 512, 1518]\n"
+                                      "    nic.irq_coal_usecs: [5, 10, 20]\n";
+  std::set<std::string> all;
+  for (const char *k : {"1", "2", "3"}) {
+    auto r = run({"sweep", path("coal.yaml"), "-n", "--shard", std::string(k) + "/3"});
+    ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+    std::set<std::string> frames, timers;
+    std::vector<std::string> l = lines_of(r.out);
+    ASSERT_EQ(l.size(), 4u) << r.out;
+    for (size_t i = 1; i < l.size(); i++) {
+      std::smatch m;
+      ASSERT_TRUE(std::regex_search(l[i], m, std::regex("traffic.frame_bytes=([0-9]+)/nic.irq_coal_usecs=([0-9]+)")))
+          << l[i];
+      frames.insert(m[1]);
+      timers.insert(m[2]);
+      EXPECT_TRUE(all.insert(m[0]).second) << "in two shards: " << m[0];
+    }
+    EXPECT_EQ(frames, (std::set<std::string>{"64", "512", "1518"})) << "shard " << k << ":\n" << r.out;
+    EXPECT_EQ(timers, (std::set<std::string>{"5", "10", "20"})) << "shard " << k << ":\n" << r.out;
+  }
+  EXPECT_EQ(all.size(), 9u);
+}
+
 TEST_F(Sweeps, ResumeRerunsAKilledWorkersPoint) {
   const std::string dur = "run.duration_us=20000";
   pid_t pid = start({"sweep", data("sweep.yaml"), "-o", path("out"), "-j2", "--set", dur});
