@@ -73,10 +73,17 @@ static bool ns__numeric(const char *text) {
   return end != text && *end == '\0' && isfinite(v);
 }
 
-/* Unit of a metric ("" if unknown). */
+/* Unit of a metric as plotted ("" if unknown): a fraction is drawn in
+ * per cent, as the tables show it. */
 static const char *ns__metric_unit(const char *name) {
   long id = nicsim_metric_find(name);
-  return id >= 0 ? nicsim_metric_defs()[id].unit : "";
+  const char *u = id >= 0 ? nicsim_metric_defs()[id].unit : "";
+  return strcmp(u, "fraction") == 0 ? "%" : u;
+}
+
+/* The factor from a metric's value to its plotted value (100 for a fraction). */
+static double ns__metric_scale(const char *name) {
+  return strcmp(ns__metric_unit(name), "%") == 0 ? 100.0 : 1.0;
 }
 
 /* Fills in the automatic title and axis labels (with units). */
@@ -170,9 +177,10 @@ int ns_gnuplot(const char *cmd, const char *dir, const char *name, bool quiet) {
 /* What one plot's data file needs: per (x, column) the sum and count. */
 struct ns__grid {
   struct ns__vals xs, ss;
-  double *sum;
+  double *sum, *lo, *hi; /* per cell: the sum, least and greatest of its points' values */
   size_t *cnt;
   size_t cap;
+  bool repeats;          /* some cell averages more than one point */
 };
 
 /* Emits the data file of a plot (nicsim_emit_fn). */
@@ -206,6 +214,15 @@ static int ns__emit_dat(FILE *f, void *arg) {
     fputs(c->g->ss.v[col / c->p->ny][0] ? " " : "", f);
     nicsim_put_term(f, c->p->y[col % c->p->ny]);
   }
+  /* Then, per column, the least and the greatest value the mean is of (the
+   * error bars of repeats). */
+  for (int b = 0; b < 2; b++)
+    for (col = 0; col < ncol; col++) {
+      fputs(b ? "\tmax " : "\tmin ", f);
+      nicsim_put_term(f, c->g->ss.v[col / c->p->ny]);
+      fputs(c->g->ss.v[col / c->p->ny][0] ? " " : "", f);
+      nicsim_put_term(f, c->p->y[col % c->p->ny]);
+    }
   fputc('\n', f);
   for (xi = 0; xi < c->g->xs.n; xi++) {
     /* A label is a quoted string, so that one starting with '#' is no
@@ -214,14 +231,17 @@ static int ns__emit_dat(FILE *f, void *arg) {
       fputs(c->g->xs.v[xi], f);
     else
       nicsim_put_dat_label(f, c->g->xs.v[xi]);
-    for (col = 0; col < ncol; col++) {
-      size_t at = xi * ncol + col;
-      if (c->g->cnt[at] == 0)
-        snprintf(num, sizeof(num), "NaN");
-      else
-        nicsim_format_real(c->g->sum[at] / (double)c->g->cnt[at], num, sizeof(num));
-      fprintf(f, "\t%s", num);
-    }
+    for (int b = 0; b < 3; b++)
+      for (col = 0; col < ncol; col++) {
+        size_t at = xi * ncol + col;
+        const double scale = ns__metric_scale(c->p->y[col % c->p->ny]);
+        const double v = b == 0 ? c->g->sum[at] / (double)c->g->cnt[at] : b == 1 ? c->g->lo[at] : c->g->hi[at];
+        if (c->g->cnt[at] == 0)
+          snprintf(num, sizeof(num), "NaN");
+        else
+          nicsim_format_real(v * scale, num, sizeof(num));
+        fprintf(f, "\t%s", num);
+      }
     fputc('\n', f);
   }
   return ferror(f) ? -EIO : 0;
@@ -246,6 +266,18 @@ static int ns__emit_gp(FILE *f, void *arg) {
   fprintf(f, "\nset ylabel ");
   nicsim_put_gp_string(f, p->ylabel);
   fprintf(f, "\nset key below\nset grid ytics\n");
+  /* Okabe and Ito's colour-blind-safe colours (their yellow left out: it
+   * does not show on white), each line with its own point shape and dash
+   * pattern, so series that coincide or print in grey stay apart. */
+  {
+    static const char *const colour[] = {"#0072B2", "#D55E00", "#009E73", "#CC79A7",
+                                         "#E69F00", "#56B4E9", "#000000", "#777777"};
+    static const int point[] = {7, 5, 9, 13, 6, 4, 8, 12};
+    for (size_t l = 0; l < sizeof(colour) / sizeof(*colour); l++)
+      fprintf(f, "set linetype %zu lc rgb \"%s\" lw 2 pt %d ps 1.2 dt %zu\n", l + 1, colour[l], point[l],
+              l % 4 + 1);
+    fprintf(f, "set linetype cycle %zu\n", sizeof(colour) / sizeof(*colour));
+  }
   if (p->logx && numeric)
     fprintf(f, "set logscale x\n");
   if (p->logy)
@@ -275,10 +307,16 @@ static int ns__emit_gp(FILE *f, void *arg) {
       fputs(col ? ", \\\n     " : "", f);
       nicsim_put_gp_string(f, dat);
       fputc(' ', f);
+      /* With repeats, a line's points carry error bars from the least to the
+       * greatest repeat (columns after the means); bars show the mean. */
       if (p->bar)
         fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
+      else if (numeric && c->g->repeats)
+        fprintf(f, "using 1:%zu:%zu:%zu with yerrorlines", col + 2, col + 2 + ncol, col + 2 + 2 * ncol);
       else if (numeric)
         fprintf(f, "using 1:%zu with linespoints", col + 2);
+      else if (c->g->repeats)
+        fprintf(f, "using 0:%zu:%zu:%zu:xtic(1) with yerrorlines", col + 2, col + 2 + ncol, col + 2 + 2 * ncol);
       else
         fprintf(f, "using 0:%zu:xtic(1) with linespoints", col + 2);
       fprintf(f, " title ");
@@ -329,8 +367,10 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
         double v;
         size_t at = (size_t)xi * ncol + (size_t)si * p->ny + q;
         if (nicsim_results_get(d->res, p->y[q], &v) && isfinite(v)) {
+          g.lo[at] = g.cnt[at] == 0 || v < g.lo[at] ? v : g.lo[at];
+          g.hi[at] = g.cnt[at] == 0 || v > g.hi[at] ? v : g.hi[at];
           g.sum[at] += v;
-          g.cnt[at]++;
+          g.repeats |= ++g.cnt[at] > 1;
         }
       }
     }
@@ -338,8 +378,26 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
       g.cap = g.xs.n * g.ss.n * p->ny;
       g.sum = calloc(g.cap ? g.cap : 1, sizeof(*g.sum));
       g.cnt = calloc(g.cap ? g.cap : 1, sizeof(*g.cnt));
-      if (g.sum == NULL || g.cnt == NULL)
+      g.lo = calloc(g.cap ? g.cap : 1, sizeof(*g.lo));
+      g.hi = calloc(g.cap ? g.cap : 1, sizeof(*g.hi));
+      if (g.sum == NULL || g.cnt == NULL || g.lo == NULL || g.hi == NULL)
         status = NICSIM_STUDY_BAD_INPUT;
+    }
+  }
+  if (status == 0) {
+    size_t have = 0;
+    for (i = 0; i < g.cap; i++)
+      have += g.cnt[i] > 0;
+    if (have == 0) {
+      char ys[512] = "";
+      for (q = 0, ncol = 0; q < p->ny; q++)
+        ncol += (size_t)snprintf(ys + ncol, ncol < sizeof(ys) ? sizeof(ys) - ncol : 0, "%s%s", q ? ", " : "",
+                                 p->y[q]);
+      ns_eprintf("nicsim %s: plot '%s': no point of %s has a value of %s: nothing to draw\n"
+                 "  hint: check that the points simulated ('nicsim merge' lists missing ones) and that the "
+                 "metric applies to this workload (docs/metrics.md)\n",
+                 cmd, p->name, d->dir, ys);
+      status = NICSIM_STUDY_BAD_INPUT;
     }
   }
   if (status == 0 && g.ss.n * p->ny > NS__MAXCOLS) {
@@ -365,6 +423,8 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
   ns__vals_free(&g.xs);
   ns__vals_free(&g.ss);
   free(g.sum);
+  free(g.lo);
+  free(g.hi);
   free(g.cnt);
   return status;
 }

@@ -565,16 +565,57 @@ TEST_F(Sweeps, QuietHidesGnuplotsOutputUnlessItFails) {
     ASSERT_EQ(q.status, 0) << cmd << NICSIM_SHOW(q);
     EXPECT_EQ(nicsim_cli_test::without_sanitizer_noise(q.err), "") << cmd;
   }
-  // A metric no point has: gnuplot fails, and -q shows what it said.
+  // Zeros on a log scale: gnuplot fails, and -q shows what it said.
   std::string m = slurp(path("out/sweep.json"));
-  size_t at = m.find("\"rx.drops\"");
+  size_t at = m.find("\"logy\": false");
   ASSERT_NE(at, std::string::npos) << m;
-  m.replace(at, 10, "\"bus.data.bursts\"");
+  m.replace(at, 13, "\"logy\": true");
   std::ofstream(path("out/sweep.json")) << m;
   auto f = run({"plot", path("out"), "-q"});
   EXPECT_EQ(f.status, 1) << NICSIM_SHOW(f);
   EXPECT_NE(f.err.find("drops.gp\" line"), std::string::npos) << f.err;
   EXPECT_NE(f.err.find("gnuplot failed on"), std::string::npos) << f.err;
+  // A metric no point has: refused before gnuplot, saying so (exit 2).
+  at = m.find("\"rx.drops\"");
+  ASSERT_NE(at, std::string::npos) << m;
+  m.replace(at, 10, "\"bus.data.bursts\"");
+  std::ofstream(path("out/sweep.json")) << m;
+  f = run({"plot", path("out"), "-q"});
+  EXPECT_EQ(f.status, 2) << NICSIM_SHOW(f);
+  EXPECT_NE(f.err.find("plot 'drops': no point of "), std::string::npos) << f.err;
+  EXPECT_NE(f.err.find("has a value of bus.data.bursts: nothing to draw"), std::string::npos) << f.err;
+  EXPECT_EQ(f.err.find("gnuplot"), std::string::npos) << f.err;
+}
+
+// Plots for a review: Okabe-Ito colours with a shape and dash per line,
+// fractions in per cent as the tables show them, and with repeats error
+// bars from the least to the greatest repeat.
+TEST_F(Sweeps, PlotsUseAColourBlindPalettePerCentAndErrorBars) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  std::ofstream(path("x.yaml")) << "name: tiny\nplatform: x86-gen3\nrun: {duration_us: 60, warmup_us: 10}\n"
+                                   "sweep: {axes: {traffic.frame_bytes: [256, 1518]}, repeats: 2}\n"
+                                   "plots: [{name: cpu, x: traffic.frame_bytes, y: cpu.util}]\n";
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out"), "-q"});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  const std::string gp = slurp(path("out/plots/cpu.gp"));
+  EXPECT_NE(gp.find("set linetype 1 lc rgb \"#0072B2\" lw 2 pt 7"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("#F0E442"), std::string::npos) << "no yellow on white";
+  EXPECT_NE(gp.find("set ylabel \"cpu.util (%)\""), std::string::npos) << gp;
+  EXPECT_NE(gp.find("with yerrorlines"), std::string::npos) << gp;
+  // The .dat holds per cent: cpu.util of the first point times 100.
+  json_t *pt = nullptr;
+  for (const std::string &f : list_dir(path("out/points")))
+    if (f.rfind("0-", 0) == 0) pt = json_load_file(path("out/points/" + f).c_str(), 0, nullptr);
+  ASSERT_NE(pt, nullptr);
+  const double util = json_number_value(json_object_get(json_object_get(pt, "metrics"), "cpu.util"));
+  json_decref(pt);
+  ASSERT_GT(util, 0);
+  std::vector<std::string> dat = lines_of(slurp(path("out/plots/cpu.dat")));
+  ASSERT_GE(dat.size(), 2u);
+  const double mean = std::stod(dat[1].substr(dat[1].find('\t') + 1));
+  EXPECT_NEAR(mean, 100 * util, 1e-9 * 100 * util) << "per cent, not a fraction: " << dat[1];
 }
 
 TEST_F(Sweeps, ReportListsThePlotsInTheirDeclaredOrder) {
