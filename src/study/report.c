@@ -210,6 +210,22 @@ static int ns__emit_report(FILE *f, void *arg) {
     fputs(k ? ", " : "", f);
     ns__put(f, h, r->d->keys[k]);
   }
+  /* The command line's additions to every point (sweep.json of nicsim 0.x
+   * before they were recorded has neither list: nothing is said). */
+  for (int list = 0; list < 2; list++) {
+    const json_t *a = json_object_get(r->d->manifest, list ? "overlays" : "overrides");
+    if (!json_is_array(a))
+      continue;
+    fputs(h ? "</li>\n<li>" : "\n- ", f);
+    fputs(list ? "Overlay files (--overlay): " : "Overrides (--set): ", f);
+    if (json_array_size(a) == 0)
+      fputs("none", f);
+    for (size_t q = 0; q < json_array_size(a); q++) {
+      const char *v = json_string_value(json_array_get(a, q));
+      fputs(q ? ", " : "", f);
+      ns__put(f, h, v ? v : "?");
+    }
+  }
   fputs(h ? "</li>\n<li>Baseline for the deltas: " : "\n- Baseline for the deltas: ", f);
   ns__put(f, h, base[0] ? base : "(unlabelled)");
   fputs(h ? "</li>\n</ul>\n<h2>Setup</h2>\n<table>\n<tr><th>key</th><th>value</th></tr>\n"

@@ -832,6 +832,20 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
                       ? json_integer((json_int_t)nc_scenario_baseline(scen))
                       : json_null(),
                   "plots", ns__plots_json(scen), "point_hashes", point_hashes);
+  /* What the command line added to every point: --set overrides and
+   * --overlay files, in the order applied (the report's setup lists them). */
+  if (man != NULL) {
+    json_t *sets = json_array(), *ovl = json_array();
+    for (i = 0; sets != NULL && i < o->nsets; i++)
+      json_array_append_new(sets, json_string(o->sets[i]));
+    for (i = 0; ovl != NULL && i < o->noverlays; i++)
+      json_array_append_new(ovl, json_string(o->overlays[i]));
+    if (sets == NULL || ovl == NULL || json_object_set_new(man, "overrides", sets) != 0 ||
+        json_object_set_new(man, "overlays", ovl) != 0) {
+      json_decref(man);
+      man = NULL;
+    }
+  }
   /* A regress entry's directory says so: the next run may replace it. */
   if (man != NULL && o->regress_entry != NULL &&
       json_object_set_new(man, "regress", json_string(o->regress_entry)) != 0) {

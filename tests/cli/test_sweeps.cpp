@@ -460,6 +460,29 @@ void write_tiny_sweep(const std::string &file, const char *platform, const std::
                       << yaml;
 }
 
+// sweep.json records the command line's --set overrides and overlays, and
+// the report's setup lists them: a reader sees every change to the points.
+TEST_F(Sweeps, TheReportListsTheOverrides) {
+  write_tiny_sweep(path("x.yaml"), "x86-gen3", "");
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q", "--set", "run.seed=7", "--set",
+                "nic.rx_ring_size=256"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  json_t *m = json_load_file(path("out/sweep.json").c_str(), 0, nullptr);
+  ASSERT_NE(m, nullptr);
+  json_t *o = json_object_get(m, "overrides");
+  ASSERT_EQ(json_array_size(o), 2u);
+  EXPECT_STREQ(json_string_value(json_array_get(o, 0)), "run.seed=7");
+  EXPECT_STREQ(json_string_value(json_array_get(o, 1)), "nic.rx_ring_size=256");
+  EXPECT_EQ(json_array_size(json_object_get(m, "overlays")), 0u);
+  json_decref(m);
+  auto r = run({"report", path("out"), "-q", "--no-plots"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  const std::string md = slurp(path("out/report.md")), html = slurp(path("out/report.html"));
+  EXPECT_NE(md.find("- Overrides (--set): run.seed=7, nic.rx_ring_size=256"), std::string::npos) << md;
+  EXPECT_NE(md.find("- Overlay files (--overlay): none"), std::string::npos) << md;
+  EXPECT_NE(html.find("<li>Overrides (--set): run.seed=7, nic.rx_ring_size=256</li>"), std::string::npos) << html;
+}
+
 TEST_F(Sweeps, PlotTextsAreShownAndNeverRunByGnuplot) {
   if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
   // Each text would create a file if gnuplot ran or expanded it: backquotes
