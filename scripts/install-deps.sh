@@ -13,5 +13,5 @@ apt-get install -y --no-install-recommends \
   libsystemc-dev libyaml-dev libjansson-dev \
   libnlopt-dev libgsl-dev \
   googletest libgtest-dev \
-  gnuplot-nox parallel \
+  gnuplot-nox parallel chromium \
   clang-14 libclang-rt-14-dev

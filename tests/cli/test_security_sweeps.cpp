@@ -7,6 +7,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <fstream>
 #include <thread>
 
@@ -118,6 +119,48 @@ TEST_F(CliSweepSecurity, HostileTextsAreInertInEveryOutput) {
     EXPECT_EQ(md[i - 1], '\\') << "an unescaped '<' in report.md: " << md.substr(i, 30);
   for (const std::string &line : lines_of(md))
     EXPECT_NE(line.rfind("# Injected", 0), 0u) << "an injected heading: " << line;
+}
+
+// The report in a real browser (Debian's chromium, headless; skipped when it
+// is not installed): a sweep.json, labels and a plot file name that would
+// run script if they reached the HTML as markup leave the page unchanged,
+// and the page has its intended structure (setup, one row per point).
+TEST_F(CliSweepSecurity, ReportHtmlRunsNoScriptInABrowser) {
+  if (system("command -v chromium >/dev/null 2>&1") != 0)
+    GTEST_SKIP() << "chromium is not installed (Debian: apt-get install chromium)";
+  std::string scen = hostile_scenario();
+  auto sw = run({"sweep", scen, "-o", path("out"), "-q"});
+  ASSERT_EQ(sw.status, 0) << NICSIM_SHOW(sw);
+  const char *mark = "document.body.setAttribute('data-pwned','1')";
+  edit_json(path("out/sweep.json"), [mark](json_t *m) {
+    json_object_set_new(m, "hash", json_string((std::string("<img src=x onerror=\"") + mark + "\">").c_str()));
+    json_object_set_new(m, "description", json_string((std::string("<script>") + mark + "</script>").c_str()));
+    json_t *o = json_array();
+    json_array_append_new(o, json_string((std::string("<svg onload=\"") + mark + "\">").c_str()));
+    json_object_set_new(m, "overrides", o);
+  });
+  write("out/plots/x\" onerror=\"document.body.setAttribute('data-pwned','1').svg", "<svg/>");
+  auto rep = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(rep.status, 0) << NICSIM_SHOW(rep);
+  // As root (CI) chromium needs --no-sandbox; its profile goes to the scratch
+  // directory and its shared memory to /tmp, whatever HOME and /dev/shm are.
+  const std::string cmd = "timeout 60 chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage "
+                          "--user-data-dir='" + path("chromium-profile") + "' --dump-dom 'file://" +
+                          path("out/report.html") + "' 2>/dev/null";
+  FILE *p = popen(cmd.c_str(), "r");
+  ASSERT_NE(p, nullptr);
+  std::string dom;
+  char buf[4096];
+  for (size_t n; (n = fread(buf, 1, sizeof buf, p)) > 0;) dom.append(buf, n);
+  ASSERT_EQ(pclose(p), 0) << "chromium failed";
+  ASSERT_NE(dom.find("<h2>Setup</h2>"), std::string::npos) << dom;
+  EXPECT_EQ(dom.find("data-pwned=\"1\""), std::string::npos) << "a script ran:\n" << dom;
+  EXPECT_EQ(dom.find("<script"), std::string::npos) << dom;
+  EXPECT_EQ(dom.find("<img src=\"x\""), std::string::npos) << dom;
+  // The hostile texts are shown as text, and every point has its row.
+  EXPECT_NE(dom.find("&lt;img src=x onerror="), std::string::npos) << dom;
+  for (const char *label : {"=HYPERLINK(1)", "#hidden", "a\"b", "@SUM(1)"})
+    EXPECT_NE(dom.find(std::string("<td>") + label + "</td>"), std::string::npos) << label << "\n" << dom;
 }
 
 // Defect 5: a running sweep owns its directory; a killed one does not block.
