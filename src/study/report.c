@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results/analysis.h"
 #include "results/escape.h"
 #include "study/study_internal.h"
 
@@ -98,8 +99,52 @@ struct ns__report {
   char platform[NC_PATH_MAX], description[NC_STR_MAX];
   char (*plots)[256];
   size_t nplots;
+  char (*limit)[32];    /* per point: the bottleneck's name ("none") */
+  char (*verdict)[256]; /* per point: the one-line verdict */
   bool html;
 };
+
+/* "What limits throughput": for each bottleneck, the points it limits (in
+ * order of first appearance), then the verdict of every point. */
+static void ns__limits(FILE *f, const struct ns__report *r) {
+  const bool h = r->html;
+  size_t i, j, k;
+  fputs(h ? "<h2>What limits throughput</h2>\n<ul>\n" : "\n## What limits throughput\n\n", f);
+  for (i = 0; i < r->n; i++) {
+    bool seen = false;
+    size_t count = 0;
+    for (j = 0; j < i && !seen; j++)
+      seen = strcmp(r->limit[j], r->limit[i]) == 0;
+    if (seen)
+      continue;
+    for (j = i; j < r->n; j++)
+      count += strcmp(r->limit[j], r->limit[i]) == 0;
+    fputs(h ? "<li>" : "- ", f);
+    ns__put(f, h, r->limit[i]);
+    fprintf(f, ": %zu of %zu point%s (#", count, r->n, r->n == 1 ? "" : "s");
+    for (j = i, k = 0; j < r->n; j++)
+      if (strcmp(r->limit[j], r->limit[i]) == 0)
+        fprintf(f, "%s%zu", k++ ? ", " : "", r->idx[j]);
+    fputs(h ? ")</li>\n" : ")\n", f);
+  }
+  fputs(h ? "</ul>\n<p>" : "\n", f);
+  fputs("Each point's verdict (docs/analysis.md): the resource that limits throughput, what its time is "
+        "made of, and the one that trails it.",
+        f);
+  fputs(h ? "</p>\n<table>\n<tr><th>#</th><th>label</th><th>bottleneck</th></tr>\n"
+          : "\n\n| # | label | bottleneck |\n|---|---|---|\n",
+        f);
+  for (i = 0; i < r->n; i++) {
+    const char *label = ns_sweepdir_label(r->d, r->idx[i]);
+    fprintf(f, h ? "<tr><td>%zu</td><td>" : "| %zu | ", r->idx[i]);
+    ns__put(f, h, label[0] ? label : "(unlabelled)");
+    fputs(h ? "</td><td>" : " | ", f);
+    ns__put(f, h, r->verdict[i]);
+    fputs(h ? "</td></tr>\n" : " |\n", f);
+  }
+  if (h)
+    fputs("</table>\n", f);
+}
 
 /* The column definition of column c. */
 static const struct ns__col *ns__col(size_t c) {
@@ -261,6 +306,7 @@ static int ns__emit_report(FILE *f, void *arg) {
       fputs(h ? "\"></p>\n" : ".svg)\n\n", f);
     }
   }
+  ns__limits(f, r);
   fputs(h ? "<h2>Key metrics</h2>\n<p>" : "\n## Key metrics\n\n", f);
   fputs("Change against the baseline in parentheses (relative; absolute where the baseline is "
         "0). Counters cover the measurement window.",
@@ -373,7 +419,9 @@ int nicsim_study_report(const char *cmd, const char *dir, const char *baseline, 
   r.val = calloc(r.n * NS__NCOLS, sizeof(*r.val));
   r.keyv = calloc(r.n * (d.nkeys ? d.nkeys : 1), sizeof(*r.keyv));
   r.used = calloc(NS__NCOLS, sizeof(*r.used));
-  if (r.idx == NULL || r.val == NULL || r.keyv == NULL || r.used == NULL) {
+  r.limit = calloc(r.n ? r.n : 1, sizeof(*r.limit));
+  r.verdict = calloc(r.n ? r.n : 1, sizeof(*r.verdict));
+  if (r.idx == NULL || r.val == NULL || r.keyv == NULL || r.used == NULL || r.limit == NULL || r.verdict == NULL) {
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
@@ -385,6 +433,18 @@ int nicsim_study_report(const char *cmd, const char *dir, const char *baseline, 
       ns_eprintf("nicsim %s: %s\n", cmd, why);
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
+    }
+    {
+      /* The verdict from the point's config and metrics, as its run printed it. */
+      struct nicsim_analysis *a = malloc(sizeof(*a));
+      if (a == NULL) {
+        status = NICSIM_STUDY_BAD_INPUT;
+        goto out;
+      }
+      nicsim_analyse(d.cfg, d.res, a);
+      snprintf(r.limit[i], sizeof(r.limit[i]), "%s", nicsim_analysis_bottleneck(a));
+      nicsim_analysis_line(a, r.verdict[i], sizeof(r.verdict[i]));
+      free(a);
     }
     for (c = 0; c < NS__NCOLS; c++) {
       r.val[i * NS__NCOLS + c] = ns__col_value(ns__col(c), d.res);
@@ -435,6 +495,8 @@ out:
   free(r.val);
   free(r.keyv);
   free(r.used);
+  free(r.limit);
+  free(r.verdict);
   free(r.plots);
   ns_sweepdir_close(&d);
   return status;

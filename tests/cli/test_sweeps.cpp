@@ -481,6 +481,11 @@ TEST_F(Sweeps, TheReportListsTheOverrides) {
   EXPECT_NE(md.find("- Overrides (--set): run.seed=7, nic.rx_ring_size=256"), std::string::npos) << md;
   EXPECT_NE(md.find("- Overlay files (--overlay): none"), std::string::npos) << md;
   EXPECT_NE(html.find("<li>Overrides (--set): run.seed=7, nic.rx_ring_size=256</li>"), std::string::npos) << html;
+  // What limits throughput: each bottleneck with its points, then every point's verdict.
+  EXPECT_NE(md.find("\n## What limits throughput\n"), std::string::npos) << md;
+  EXPECT_TRUE(std::regex_search(md, std::regex("\n- [a-z0-9.]+: [12] of 2 points \\(#0")) ) << md;
+  EXPECT_TRUE(std::regex_search(md, std::regex("\n\\| 1 \\| traffic.frame_bytes=1518 \\| [^|]+; next: ")) ) << md;
+  EXPECT_NE(html.find("<h2>What limits throughput</h2>"), std::string::npos) << html;
 }
 
 TEST_F(Sweeps, PlotTextsAreShownAndNeverRunByGnuplot) {
