@@ -106,17 +106,29 @@ void TraceWriter::begin_event() {
 
 uint32_t TraceWriter::track(const char *name) {
   uint32_t tid = m_next_tid++;
+  m_names.emplace_back(name);
+  m_named.push_back(false);
+  return tid;
+}
+
+/* A track is named (thread_name, thread_sort_index) just before its first
+ * event, so a trace names no track that stayed empty (the TX queues' tracks
+ * of an RX-only run, say). */
+void TraceWriter::name_track(uint32_t tid) {
+  if (tid == 0 || tid > m_named.size() || m_named[tid - 1]) return;
+  m_named[tid - 1] = true;
   begin_event();
-  putf("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", tid, name);
+  putf("{\"name\":\"thread_name\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"name\":\"%s\"}}", tid,
+       m_names[tid - 1].c_str());
   begin_event();
   putf("{\"name\":\"thread_sort_index\",\"ph\":\"M\",\"pid\":1,\"tid\":%u,\"args\":{\"sort_index\":%u}}", tid,
        tid);
-  return tid;
 }
 
 void TraceWriter::complete(uint32_t tid, const char *name, uint64_t start_ps, uint64_t end_ps, uint64_t addr,
                            uint32_t len) {
   if (!want(start_ps, end_ps)) return;
+  name_track(tid);
   begin_event();
   putf("{\"name\":\"%s\",\"cat\":\"dma\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", name, tid);
   put_us(start_ps);
@@ -127,6 +139,7 @@ void TraceWriter::complete(uint32_t tid, const char *name, uint64_t start_ps, ui
 
 void TraceWriter::poll(uint32_t tid, uint64_t start_ps, uint64_t end_ps, int work, int budget) {
   if (!want(start_ps, end_ps)) return;
+  name_track(tid);
   begin_event();
   putf("{\"name\":\"napi_poll\",\"cat\":\"napi\",\"ph\":\"X\",\"pid\":1,\"tid\":%u,\"ts\":", tid);
   put_us(start_ps);
@@ -137,6 +150,7 @@ void TraceWriter::poll(uint32_t tid, uint64_t start_ps, uint64_t end_ps, int wor
 
 void TraceWriter::instant(uint32_t tid, const char *name, uint64_t ps) {
   if (!want(ps, ps)) return;
+  name_track(tid);
   begin_event();
   putf("{\"name\":\"%s\",\"cat\":\"irq\",\"ph\":\"i\",\"s\":\"t\",\"pid\":1,\"tid\":%u,\"ts\":", name, tid);
   put_us(ps);

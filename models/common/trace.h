@@ -6,6 +6,8 @@
 
 #include <cstdint>
 #include <cstdio>
+#include <string>
+#include <vector>
 
 #include "common/tlp.h"
 
@@ -51,7 +53,8 @@ class TraceWriter {
    * succeeded (errno set otherwise). *r (if not NULL) says how it went. */
   static bool finish_global(Report *r);
 
-  /* A new track (Chrome "thread") named name; returns its id. */
+  /* A new track (Chrome "thread") named name; returns its id. The name is
+   * written with the track's first event: an empty track is not named. */
   uint32_t track(const char *name);
   /* A span on track tid from start_ps to end_ps ("ph":"X"), with the DMA
    * address and length as arguments. */
@@ -69,6 +72,8 @@ class TraceWriter {
    * trace truncated (and returns false) once the size cap is reached. */
   bool want(uint64_t start_ps, uint64_t end_ps);
   void begin_event();
+  /* Writes track tid's name and sort index, once, before its first event. */
+  void name_track(uint32_t tid);
   void put(const char *s);
   void putf(const char *fmt, ...) __attribute__((format(printf, 2, 3)));
   void put_us(uint64_t ps);
@@ -81,6 +86,8 @@ class TraceWriter {
   bool m_failed = false;
   bool m_first = true;
   uint32_t m_next_tid = 1;
+  std::vector<std::string> m_names; /* track tid's name at [tid - 1] */
+  std::vector<bool> m_named;        /* its name is written */
 };
 
 }  // namespace nicsim
