@@ -129,6 +129,7 @@ set(NICSIM_PUBLIC_HEADERS
     models/cpu/kernel_locks.h
     models/cpu/kernel_scheduler.h
     models/cpu/memcpy_cost.h
+    models/cpu/softirq.h
     models/cpu/quantum_keeper.h
     models/cpu/wc_buffers.h
     models/dma/desc_codec.h

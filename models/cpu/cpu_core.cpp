@@ -99,6 +99,7 @@ void CpuCore::Params::bind(ParamBinder &b) {
   b.key("cpu.mlp_lines", mlp_lines);
   b.key("cpu.unaligned_trap_cycles", unaligned_trap_cycles);
   memcpy.bind(b);
+  softirq.bind(b);
   stack.bind(b);
   app.bind(b);
 }

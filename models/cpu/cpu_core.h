@@ -88,6 +88,7 @@ class CpuCore : public sc_core::sc_module {
     double mlp_lines = 10;             /* cpu.mlp_lines: misses a core keeps in flight */
     double unaligned_trap_cycles = 0;  /* cpu.unaligned_trap_cycles: one trapped unaligned load, cycles */
     MemcpyParams memcpy;               /* cpu.kind, cpu.memcpy_* */
+    SoftirqParams softirq;             /* cpu.ksoftirqd_defer, cpu.softirq_max_restart, cpu.hz */
     /* Facts of other layers the host sees (src/sim fills them). */
     uint64_t uncached_load_ps = 100000; /* memory.uncached_load_ns: ps */
     uint64_t dram_ps = 90000;           /* memory.dram_latency_ns: ps */

@@ -32,6 +32,14 @@ struct CpuCounters {
   uint64_t irq_latency_ps = 0;  /* sum over them of MSI arrival at memory to the kernel taking it, ps */
   uint64_t irq_latency_max_ps = 0; /* the longest of those, ps */
   uint64_t softirqs = 0;        /* NET_RX softirq runs */
+  /* who ran them (cpu/softirq.h) */
+  uint64_t softirq_do = 0;        /* __do_softirq runs begun at IRQ exit or local_bh_enable */
+  uint64_t softirq_restarts = 0;  /* net_rx_action runs of __do_softirq beyond its first */
+  uint64_t softirq_deferred = 0;  /* exits to task context that left pending NET_RX to a runnable ksoftirqd */
+  uint64_t ksoftirqd_wakeups = 0; /* times ksoftirqd was woken with NET_RX work */
+  uint64_t ksoftirqd_rounds = 0;  /* net_rx_action runs of ksoftirqd */
+  double softirq_do_cycles = 0;   /* cycles of the NET_RX rounds __do_softirq ran */
+  double ksoftirqd_cycles = 0;    /* cycles of the NET_RX rounds ksoftirqd ran */
   uint64_t rx_frames = 0;       /* frames the host sink received intact */
   uint64_t rx_frame_bytes = 0;  /* their Ethernet bytes, FCS included, B */
   uint64_t rx_delivered_bytes = 0; /* data frames' bytes (FCS included) by when the stack got them, B */

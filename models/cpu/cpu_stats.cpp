@@ -169,6 +169,34 @@ const D kDecls[] = {
             }),
     D::stat("irq.latency_ns_max", "ns", Kind::Real, "Longest time from an MSI reaching host memory to the kernel taking it",
             [](const E &e) { return static_cast<double>(e.f.window.irq_latency_max_ps) / 1000.0; }),
+    D::stat("softirq.do_softirq", "runs", Kind::Count,
+            "__do_softirq runs begun with NET_RX pending at IRQ exit or local_bh_enable, all cores (docs/host.md, "
+            "Softirq)",
+            window<&CpuCounters::softirq_do>),
+    D::stat("softirq.restarts", "runs", Kind::Count,
+            "net_rx_action runs __do_softirq made beyond its first, within cpu.softirq_max_restart and 2 ms",
+            window<&CpuCounters::softirq_restarts>),
+    D::stat("softirq.deferred", "exits", Kind::Count,
+            "IRQ exits and local_bh_enables that left pending NET_RX to a runnable ksoftirqd (cpu.ksoftirqd_defer)",
+            window<&CpuCounters::softirq_deferred>),
+    D::stat("softirq.ksoftirqd_wakeups", "wakeups", Kind::Count,
+            "Times ksoftirqd was woken with NET_RX work: __do_softirq ran out of restarts, time or the CPU (a task "
+            "woke)",
+            window<&CpuCounters::ksoftirqd_wakeups>),
+    D::stat("softirq.ksoftirqd_rounds", "runs", Kind::Count,
+            "net_rx_action runs ksoftirqd made, as a task the scheduler shares with the application",
+            window<&CpuCounters::ksoftirqd_rounds>),
+    D::stat("softirq.ksoftirqd_share", "fraction", Kind::Real,
+            "Share of the NET_RX rounds' CPU cycles that ran in ksoftirqd rather than at IRQ exit (perf's "
+            "ksoftirqd/N against the interrupted task)",
+            [](const E &e) {
+              const double k = e.f.window.ksoftirqd_cycles, all = k + e.f.window.softirq_do_cycles;
+              return all > 0 ? k / all : 0;
+            }),
+    D::stat("softirq.time_squeeze", "runs", Kind::Count,
+            "net_rx_action runs that stopped at cpu.netdev_budget packets or 2 jiffies with NAPI contexts left "
+            "(/proc/net/softnet_stat's third column)",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::time_squeeze); }),
     D::stat("tx.sndbuf_waits", "waits", Kind::Count,
             "Times the host's UDP sender slept on its full socket send buffer (traffic.sndbuf_bytes)",
             window<&CpuCounters::tx_sndbuf_waits>),

@@ -54,6 +54,12 @@ bool HostApp::active(uint64_t t, bool app, bool tx_blocked, bool tcp_closed) {
   return app && t < m_traffic_end_ps && !tx_blocked && !tcp_closed && !m_core.m_stack.sndbuf_wait(&m_sock_waiting);
 }
 
+bool HostApp::runnable(uint64_t t, bool app, bool tx_blocked) {
+  HostStack &stack = m_core.m_stack;
+  return app && t < m_traffic_end_ps && !tx_blocked && !(stack.tcp() && !stack.sender().can_send()) &&
+         !stack.sndbuf_blocked(m_sock_waiting) && due(t);
+}
+
 uint64_t HostApp::next_wake(uint64_t wake, bool active, bool tcp_closed) const {
   if (active) wake = std::min(wake, static_cast<uint64_t>(std::ceil(m_next_send_ps)));
   if (tcp_closed) wake = std::min(wake, m_core.m_stack.tcp_rto_due_ps());
@@ -125,10 +131,16 @@ void HostApp::run() {
       if (ran == 1) vr_softirq += d;
       if (ran == 2) vr_app += d;
       ran = 1;
-      if (sched.irq_core_irqs(&tx_blocked, &ack_blocked)) continue;
+      /* The task its IRQs interrupt: the application if it was runnable (copy or send). */
+      const bool task = nk_kernel_user_copy_pending(k) > 0 || runnable(t, app, tx_blocked);
+      if (sched.irq_core_irqs(&tx_blocked, &ack_blocked, task)) continue;
       if (sched.irq_core_acks(&ack_blocked)) continue;
       if (tx_blocked && sched.kwork_gen() != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
-      const bool rx_ready = nk_kernel_napi_pending(k);
+      /* __do_softirq first; else ksoftirqd and the application by CFS. */
+      const bool inl = sched.gate().in_do_softirq();
+      unsigned ev = 0;
+      const bool rx_ready = !inl && sched.gate().ksoftirqd_runnable(nk_kernel_napi_pending(k), &ev);
+      sched.count_sirq(ev);
       const bool send_ready = app && t < m_traffic_end_ps && !tx_blocked &&
                               !(stack.tcp() && !stack.sender().can_send()) && !stack.sndbuf_wait(&m_sock_waiting) &&
                               due(t);
@@ -137,9 +149,14 @@ void HostApp::run() {
       if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);
       rx_was_ready = rx_ready;
       app_was_ready = app_ready;
-      if (rx_ready && (!app_ready || vr_softirq <= vr_app)) {
+      if (inl || (rx_ready && (!app_ready || vr_softirq <= vr_app))) {
+        const double before = core.m_cur->busy_total;
         sched.irq_core_softirq(&ack_blocked);
         if (tx_blocked && sched.kwork_gen() != blocked_gen && !nk_kernel_tx_stopped(k)) tx_blocked = false;
+        const uint64_t now = core.local_time_ps();
+        sched.round_done(!inl, core.m_cur->busy_total - before,
+                         nk_kernel_user_copy_pending(k) > 0 || runnable(now, app, tx_blocked));
+        if (inl) ran = 0; /* __do_softirq: no task's vruntime */
         if (core.m_cur->qk.need_sync(kernel_now_ps())) core.qk_sync();
         continue;
       }
@@ -172,6 +189,8 @@ void HostApp::run() {
       if (rc == NETDEV_TX_OK && stack.tcp()) stack.tcp_sent(t, tseq, rtx);
       if (stack.sock_owned()) stack.sock_release();
       xmit_done(rc, t);
+      /* dev_queue_xmit's local_bh_enable: do_softirq if this core's NET_RX is pending. */
+      if (core.m_spread) sched.exit_to_task(true);
       if (rc == NETDEV_TX_OK) {
         prepaid = false;
       } else if (rc == NETDEV_TX_BUSY) {

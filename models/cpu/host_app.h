@@ -47,6 +47,10 @@ class HostApp {
   /* True if app sends at t (before the end of traffic), is not blocked
    * (tx_blocked: NETDEV_TX_BUSY; tcp_closed) and has socket memory. */
   bool active(uint64_t t, bool app, bool tx_blocked, bool tcp_closed);
+  /* True if the application (sending if app) is a runnable task at t: a
+   * frame is due and nothing blocks it (NETDEV_TX_BUSY, the TCP window, the
+   * socket's memory). Changes nothing: for the scheduler's need_resched. */
+  bool runnable(uint64_t t, bool app, bool tx_blocked);
   /* True if its next frame is due at local time t. */
   bool due(uint64_t t) const { return static_cast<double>(t) >= m_next_send_ps; }
   /* Sends the next frame at local time t through nk_kernel_xmit (stack and

@@ -201,6 +201,12 @@ void HostStack::tcp_sent(uint64_t t, uint64_t tseq, bool rtx) {
   m_tcp_inflight_max = std::max(m_tcp_inflight_max, (m_snd.max() - m_snd.una()) * m_tcp_seg_payload);
 }
 
+bool HostStack::sndbuf_blocked(bool waiting) const {
+  if (m_sndbuf == 0) return false;
+  const uint64_t wmem = nk_kernel_sk_wmem(m_core.m_kernel);
+  return waiting ? 2 * wmem > m_sndbuf : wmem >= m_sndbuf;
+}
+
 bool HostStack::sndbuf_wait(bool *waiting) {
   if (m_sndbuf == 0) return false;
   const uint64_t wmem = nk_kernel_sk_wmem(m_core.m_kernel);

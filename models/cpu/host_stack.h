@@ -84,6 +84,8 @@ class HostStack {
    * the socket down to half (sock_def_write_space wakes writers only then).
    * Counts each wait. */
   bool sndbuf_wait(bool *waiting);
+  /* sndbuf_wait's answer without its effects (no wait begins or ends, nothing counted). */
+  bool sndbuf_blocked(bool waiting) const;
 
  private:
   /* The host's ACK frame of its TX flow (h from nf_check; sack its blocks). */

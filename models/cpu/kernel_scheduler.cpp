@@ -19,8 +19,41 @@ constexpr uint64_t kDrainPollPs = 1000000; /* 1 us: drain re-check period after 
 sc_core::sc_time ps(uint64_t v) { return sc_core::sc_time::from_value(v); }
 }  // namespace
 
-KernelScheduler::KernelScheduler(CpuCore &core, uint64_t end_ps) : m_core(core), m_end_ps(end_ps) {
+KernelScheduler::KernelScheduler(CpuCore &core, uint64_t end_ps)
+    : m_core(core), m_end_ps(end_ps), m_sirq(core.m_cores.size(), SoftirqGate(core.m_p.softirq)) {
   m_napi_tid.assign(core.m_cores.size() * NK_NAPI_TRACKS, 0);
+}
+
+int KernelScheduler::cur_core() const { return m_core.cur_core(); }
+
+double KernelScheduler::core_busy() const {
+  return m_core.m_ncores >= 2 ? m_core.m_cur->busy_total : m_core.busy_cycles(false);
+}
+
+void KernelScheduler::count_sirq(unsigned ev) {
+  if (!ev) return;
+  m_core.count([ev](CpuCounters &c) {
+    if (ev & kSirqDo) c.softirq_do++;
+    if (ev & kSirqRestart) c.softirq_restarts++;
+    if (ev & kSirqWake) c.ksoftirqd_wakeups++;
+    if (ev & kSirqDeferred) c.softirq_deferred++;
+  });
+}
+
+void KernelScheduler::exit_to_task(bool task_runnable) {
+  count_sirq(gate().exit_to_task(m_core.local_time_ps(), nk_kernel_napi_pending(m_core.m_kernel), task_runnable));
+}
+
+void KernelScheduler::round_done(bool by_ksoftirqd, double cycles, bool task_runnable) {
+  if (by_ksoftirqd) {
+    m_core.count([cycles](CpuCounters &c) {
+      c.ksoftirqd_rounds++;
+      c.ksoftirqd_cycles += cycles;
+    });
+    return;
+  }
+  m_core.count([cycles](CpuCounters &c) { c.softirq_do_cycles += cycles; });
+  count_sirq(gate().action_done(m_core.local_time_ps(), nk_kernel_napi_pending(m_core.m_kernel), task_runnable));
 }
 
 void KernelScheduler::check_fault() {
@@ -146,7 +179,7 @@ void KernelScheduler::leave_kernel() {
   m_core.m_locks.unlock_kernel();
 }
 
-bool KernelScheduler::irq_core_irqs(bool *tx_blocked, bool *ack_blocked) {
+bool KernelScheduler::irq_core_irqs(bool *tx_blocked, bool *ack_blocked, bool task_runnable) {
   CpuCore &core = m_core;
   if (!(core.m_irq.pending() & core.my_vectors())) return false;
   if (enter_kernel()) {
@@ -156,8 +189,23 @@ bool KernelScheduler::irq_core_irqs(bool *tx_blocked, bool *ack_blocked) {
     core.m_irq.drop(core.my_vectors()); /* the driver is being removed: nothing takes them */
   }
   kernel_work_done();
+  exit_to_task(task_runnable);
   if (tx_blocked && *tx_blocked && !nk_kernel_tx_stopped(core.m_kernel)) *tx_blocked = false;
   if (*ack_blocked && !nk_kernel_tx_stopped(core.m_kernel)) *ack_blocked = false;
+  return true;
+}
+
+bool KernelScheduler::irq_core_net_rx(bool *ack_blocked, bool task_runnable) {
+  const bool inl = gate().in_do_softirq();
+  unsigned ev = 0;
+  if (!inl && !gate().ksoftirqd_runnable(nk_kernel_napi_pending(m_core.m_kernel), &ev)) {
+    count_sirq(ev);
+    return false;
+  }
+  count_sirq(ev);
+  const double before = core_busy();
+  irq_core_softirq(ack_blocked);
+  round_done(!inl, core_busy() - before, task_runnable);
   return true;
 }
 
@@ -200,10 +248,10 @@ void KernelScheduler::irq_core_thread(int c) {
       core.sync();
       return;
     }
-    if (irq_core_irqs(nullptr, &ack_blocked)) continue;
+    if (irq_core_irqs(nullptr, &ack_blocked, false)) continue;
     if (irq_core_acks(&ack_blocked)) continue;
-    if (nk_kernel_napi_pending(core.m_kernel)) {
-      irq_core_softirq(&ack_blocked);
+    /* No task on this core: __do_softirq, then ksoftirqd, runs alone. */
+    if (irq_core_net_rx(&ack_blocked, false)) {
       /* Let the rest of the model catch up between polls. */
       if (core.m_cur->qk.need_sync(kernel_now_ps())) core.qk_sync();
       continue;
@@ -277,28 +325,30 @@ void KernelScheduler::kernel_main() {
         return;
       }
     }
+    /* Hard IRQs and timers, then irq_exit: __do_softirq may begin. The task
+     * it interrupted is the application if it was runnable (else idle). */
     if (core.m_irq.pending() & core.my_vectors()) {
+      const bool task = happ.runnable(t, app, tx_blocked);
       locks.lock_kernel();
       deliver_irqs();
       locks.unlock_kernel();
       kernel_work_done();
       if (tx_blocked && !nk_kernel_tx_stopped(k)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(k)) ack_blocked = false;
+      exit_to_task(task);
       continue;
     }
     if (core.m_irq.next_timer_ps() <= t) {
+      const bool task = happ.runnable(t, app, tx_blocked);
       locks.lock_kernel();
       run_timers(t);
       locks.unlock_kernel();
       kernel_work_done();
       if (tx_blocked && !nk_kernel_tx_stopped(k)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(k)) ack_blocked = false;
+      exit_to_task(task);
       continue;
     }
-    /* Softirq work (NAPI) and the application share the core by consumed
-     * CPU time, as CFS shares it between ksoftirqd and the sending thread
-     * under load: the one that has run less goes next; one that was not
-     * runnable starts level with the other, banking no credit. */
     /* tcp: ACKs the stack queued and could not send yet (softirq context). */
     if (stack.tcp() && !ack_blocked && !stack.ack_sender_busy() && nk_kernel_ack_peek(k, nullptr, nullptr)) {
       const double before = core.busy_cycles(false);
@@ -310,16 +360,25 @@ void KernelScheduler::kernel_main() {
       if (core.m_cur->qk.need_sync(kernel_now_ps())) core.qk_sync();
       continue;
     }
+    /* __do_softirq: its net_rx_action runs go before any task. Its cycles
+     * count towards no task's vruntime (IRQ time accounting). */
+    const bool inl = gate().in_do_softirq();
+    /* Else ksoftirqd (NET_RX work left to it) and the application share the
+     * core by consumed CPU time, as CFS shares it between two tasks under
+     * load: the one that has run less goes next; one that was not runnable
+     * starts level with the other, banking no credit. */
     const bool tcp_closed = happ.tcp_closed(t, app);
-    const bool rx_ready = nk_kernel_napi_pending(k);
+    unsigned ev = 0;
+    const bool rx_ready = !inl && gate().ksoftirqd_runnable(nk_kernel_napi_pending(k), &ev);
+    count_sirq(ev);
     const bool app_active = happ.active(t, app, tx_blocked, tcp_closed);
     const bool app_ready = app_active && happ.due(t);
     if (rx_ready && !rx_was_ready) vr_softirq = std::max(vr_softirq, vr_app);
     if (app_ready && !app_was_ready) vr_app = std::max(vr_app, vr_softirq);
     rx_was_ready = rx_ready;
     app_was_ready = app_ready;
-    if (rx_ready && (!app_ready || vr_softirq <= vr_app)) {
-      const double before = core.busy_cycles(false);
+    if (inl || (rx_ready && (!app_ready || vr_softirq <= vr_app))) {
+      const double before = core_busy();
       core.count([](CpuCounters &c) { c.softirqs++; });
       locks.lock_kernel();
       const uint64_t polls = core.m_spread ? nk_kernel_cpu_stats(k, 0).napi_polls : 0;
@@ -330,9 +389,11 @@ void KernelScheduler::kernel_main() {
       if (stack.tcp() && !ack_blocked && !stack.send_acks()) ack_blocked = true;
       locks.unlock_kernel();
       kernel_work_done();
-      vr_softirq += core.busy_cycles(false) - before;
+      const double cycles = core_busy() - before;
+      if (!inl) vr_softirq += cycles;
       if (tx_blocked && !nk_kernel_tx_stopped(k)) tx_blocked = false;
       if (ack_blocked && !nk_kernel_tx_stopped(k)) ack_blocked = false;
+      round_done(!inl, cycles, happ.runnable(core.local_time_ps(), app, tx_blocked));
       /* Let the rest of the model catch up between polls. */
       if (core.m_cur->qk.need_sync(kernel_now_ps())) core.qk_sync();
       continue;
@@ -343,6 +404,8 @@ void KernelScheduler::kernel_main() {
       vr_app += core.busy_cycles(false) - before;
       /* Queue stopped or no skb free: retry once interrupt work has run. */
       if (rc == NETDEV_TX_BUSY) tx_blocked = true;
+      /* dev_queue_xmit's local_bh_enable: do_softirq if NET_RX is pending. */
+      exit_to_task(true);
       if (core.m_cur->qk.need_sync(kernel_now_ps())) core.qk_sync();
       continue;
     }

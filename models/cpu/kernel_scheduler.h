@@ -1,8 +1,8 @@
 /* kernel_scheduler.h: what each host core runs, part of CpuCore: the kernel
  * main loop of core 0 (driver probe, hard IRQs, kernel timers, the NET_RX
- * softirq and the TCP receiver's ACKs, sharing the core with the
- * application by consumed cycles as CFS does; the end of the run and the
- * driver's remove), and with cpu.irq_affinity spread the loop of every
+ * softirq as __do_softirq at IRQ exit or as ksoftirqd (SoftirqGate), which
+ * shares the core with the application by consumed cycles as CFS does, the
+ * TCP receiver's ACKs; the end of the run and the driver's remove), and with cpu.irq_affinity spread the loop of every
  * other core that takes vectors (its IRQs, its own softirq). Every entry
  * into the kernel layer goes through the locks (KernelLocks) and is
  * followed by a check for a kernel fault. The application core's loop is
@@ -13,6 +13,8 @@
 #include <cstdint>
 #include <systemc>
 #include <vector>
+
+#include "cpu/softirq.h"
 
 namespace nicsim {
 
@@ -47,14 +49,31 @@ class KernelScheduler {
   /* After every kernel entry: the kernel layer caught a driver bug (a violation). */
   void check_fault();
   /* spread: takes the current core's pending vectors (true if there were
-   * any; tx_blocked, ack_blocked cleared if the TX queue woke); runs one
-   * NET_RX softirq round on it, then its ACKs. */
-  bool irq_core_irqs(bool *tx_blocked, bool *ack_blocked);
+   * any; tx_blocked, ack_blocked cleared if the TX queue woke), then exits
+   * to task context (exit_to_task); runs one NET_RX softirq round on it,
+   * then its ACKs. */
+  bool irq_core_irqs(bool *tx_blocked, bool *ack_blocked, bool task_runnable);
   void irq_core_softirq(bool *ack_blocked);
+  /* spread: irq_core_softirq's round as the gate calls for it (by
+   * __do_softirq or a runnable ksoftirqd; task_runnable as for round_done);
+   * false if neither runs now. */
+  bool irq_core_net_rx(bool *ack_blocked, bool task_runnable);
   /* spread, tcp: if no core is sending the queued ACKs and none blocked
    * (*ack_blocked), sends them from the current core (its kernel entry, as
    * an IRQ core) and returns true; *ack_blocked if the driver was busy. */
   bool irq_core_acks(bool *ack_blocked);
+  /* When NET_RX runs on the current core (cpu/softirq.h). */
+  SoftirqGate &gate() { return m_sirq[static_cast<size_t>(cur_core())]; }
+  /* irq_exit (after hard IRQs or timers) or local_bh_enable (after the
+   * task's kernel entry) on the current core; task_runnable: a task, not
+   * the idle one, was running. May begin __do_softirq. */
+  void exit_to_task(bool task_runnable);
+  /* A NET_RX round of `cycles` ran on the current core, by __do_softirq
+   * (gate().in_do_softirq() was true) or by ksoftirqd; task_runnable now
+   * (for need_resched). Counts it and moves __do_softirq on. */
+  void round_done(bool by_ksoftirqd, double cycles, bool task_runnable);
+  /* Counts SoftirqEvent bits on the current core. */
+  void count_sirq(unsigned ev);
   /* The driver's remove has run (or is under way). */
   bool removed() const { return m_removed; }
   bool removing() const { return m_removing; }
@@ -80,8 +99,12 @@ class KernelScheduler {
   /* The kernel's NAPI hook: a poll of NAPI index started (end false) or ended. */
   static void napi_hook(void *ctx, int index, int rx_queue, bool end, int work, int budget);
 
+  int cur_core() const;
+  /* Busy cycles of the current core so far (whole run). */
+  double core_busy() const;
   CpuCore &m_core;
   const uint64_t m_end_ps; /* duration + drain */
+  std::vector<SoftirqGate> m_sirq; /* per core */
   /* txq: cores other than 0 inside the kernel (the application's
    * nk_kernel_xmit_prepared; with spread, IRQs and softirqs); finish() waits
    * for them to leave before the driver's remove (m_removing). */

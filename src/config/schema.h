@@ -65,6 +65,14 @@
     "Hard-IRQ entry plus exit (vector dispatch, register save/restore)")                   \
   X(cpu, softirq_cycles, REAL, "cycles", "500", 0, 1e7, "",                               \
     "Cost to raise and enter the NET_RX softirq and call one NAPI poll")                   \
+  X(cpu, ksoftirqd_defer, BOOL, "", "true", 0, 0, "",                                     \
+    "NET_RX raised while ksoftirqd is runnable is left to it at IRQ exit and local_bh_enable (Linux v4.9 to v6.4, 'softirq: Let ksoftirqd do its job'); false: __do_softirq runs at every IRQ exit (before v4.9, and from v6.5)") \
+  X(cpu, softirq_max_restart, INT, "", "10", 1, 1000, "",                                 \
+    "net_rx_action runs __do_softirq makes at most before it wakes ksoftirqd (MAX_SOFTIRQ_RESTART)") \
+  X(cpu, hz, INT, "Hz", "250", 100, 1000, "",                                              \
+    "Kernel tick rate (CONFIG_HZ): jiffies bound __do_softirq (MAX_SOFTIRQ_TIME, 2 ms rounded up to jiffies) and net_rx_action (2 jiffies)") \
+  X(cpu, netdev_budget, INT, "packets", "300", 1, 1000000, "",                             \
+    "Packets one net_rx_action processes over its NAPI polls before it yields (net.core.netdev_budget)") \
   X(cpu, stack_rx_cycles_per_byte, REAL, "cycles/B", "0.25", 0, 1e3, "",                  \
     "Copy to user space per received byte, with cpu.user_copy per_byte only (memcpy prices the copy itself)") \
   X(cpu, user_copy, ENUM, "", "per_byte", 0, 0, "per_byte|memcpy",                        \

@@ -69,9 +69,11 @@ void nk_kernel_remove(struct nk_kernel *k);
 void nk_kernel_irq(struct nk_kernel *k, int vec);
 /* True if a NAPI context is scheduled on the current CPU (nk_kernel_set_cpu). */
 bool nk_kernel_napi_pending(const struct nk_kernel *k);
-/* Runs the current CPU's NET_RX softirq once: charges cpu.softirq_cycles and
- * calls each NAPI poll scheduled on that CPU once with the budget. Returns
- * true if NAPI is still scheduled there afterwards (a poll used its budget). */
+/* Runs the current CPU's NET_RX softirq once (net_rx_action): charges
+ * cpu.softirq_cycles and calls each NAPI poll scheduled on that CPU once with
+ * its budget, until cpu.netdev_budget packets or 2 jiffies (cpu.hz, by the
+ * platform's now_ns) are spent. Returns true if NAPI is still scheduled there
+ * afterwards (a poll used its budget, or contexts were left: NET_RX raised). */
 bool nk_kernel_softirq(struct nk_kernel *k);
 /* CPUs with their own NET_RX state (poll list, GRO; Linux's softnet_data). */
 #define NK_CPU_MAX 64
@@ -88,6 +90,7 @@ struct nk_cpu_stats {
   uint64_t napi_polls; /* poll calls it made */
   uint64_t napi_work;  /* sum of those polls' return values */
   uint64_t rxq_mask;   /* bit q: its polls handed a frame of RX queue q to the stack */
+  uint64_t time_squeeze; /* its runs that stopped at netdev_budget or 2 jiffies with contexts left */
 };
 /* The NET_RX counts of cpu (zeros out of range). */
 struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu);
@@ -152,6 +155,7 @@ struct nk_kernel_stats {
   uint64_t irqs_spurious;   /* vectors with no handler */
   uint64_t irqs_none;       /* handler returned IRQ_NONE */
   uint64_t softirqs;        /* nk_kernel_softirq runs that polled something */
+  uint64_t time_squeeze;    /* of them, those that stopped at netdev_budget or 2 jiffies (softnet_stat's 3rd column) */
   uint64_t napi_polls;      /* poll calls */
   uint64_t napi_work;       /* sum of the polls' return values */
   uint64_t napi_full;       /* polls that used their whole budget */

@@ -169,7 +169,7 @@ bool nk_kernel_napi_pending(const struct nk_kernel *k) {
 }
 
 struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu) {
-  if (!k || cpu < 0 || cpu >= NK_CPU_MAX) return (struct nk_cpu_stats){0, 0, 0, 0};
+  if (!k || cpu < 0 || cpu >= NK_CPU_MAX) return (struct nk_cpu_stats){0};
   return k->softnet[cpu].stats;
 }
 
@@ -184,11 +184,20 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
   k->plat.ops->charge(k->plat.ctx, k->cfg->cpu.softirq_cycles);
   nk_prof_leave(prev);
 
+  /* net_rx_action polls the list as it stood once, each context once,
+   * until netdev_budget packets or 2 jiffies (netdev_budget_usecs' default,
+   * 2 * USEC_PER_SEC / HZ) are spent; those left and those that used their
+   * whole weight stay scheduled, and NET_RX is raised again. */
   struct napi_struct *list[NK_NAPI_MAX];
   int n = sd->npoll;
   memcpy(list, sd->poll_list, (size_t)n * sizeof list[0]);
   sd->npoll = 0; /* contexts scheduled from here on run in the next softirq */
-  for (int i = 0; i < n && !k->fault[0]; i++) {
+  long budget_left = (long)k->cfg->cpu.netdev_budget;
+  const uint64_t jiffy_ns = 1000000000ull / (uint64_t)(k->cfg->cpu.hz > 0 ? k->cfg->cpu.hz : 250);
+  const bool timed = k->plat.ops->now_ns != NULL;
+  const uint64_t time_limit = timed ? k->plat.ops->now_ns(k->plat.ctx) / jiffy_ns + 2 : 0;
+  int i = 0;
+  for (; i < n && !k->fault[0]; i++) {
     struct napi_struct *napi = list[i];
     if (!napi->scheduled || !napi->enabled) continue;
     int budget = napi->weight < k->cfg->driver.napi_budget ? napi->weight : (int)k->cfg->driver.napi_budget;
@@ -215,6 +224,21 @@ bool nk_kernel_softirq(struct nk_kernel *k) {
     } else if (napi->scheduled && !on_poll_list(sd, napi)) {
       nk__fault(k, "NAPI poll returned %d < budget %d without napi_complete_done: the context would never run again",
                 work, budget);
+    }
+    budget_left -= work > 0 ? work : 0;
+    if (budget_left <= 0 || (timed && k->plat.ops->now_ns(k->plat.ctx) / jiffy_ns >= time_limit)) {
+      /* time_squeeze: the contexts not polled go first at the next run */
+      k->stats.time_squeeze++;
+      sd->stats.time_squeeze++;
+      int rest = 0;
+      for (int j = i + 1; j < n; j++)
+        if (list[j]->scheduled && list[j]->enabled && !on_poll_list(sd, list[j])) list[rest++] = list[j];
+      if (rest > 0 && sd->npoll + rest <= NK_NAPI_MAX) {
+        memmove(&sd->poll_list[rest], &sd->poll_list[0], (size_t)sd->npoll * sizeof sd->poll_list[0]);
+        memcpy(&sd->poll_list[0], list, (size_t)rest * sizeof list[0]);
+        sd->npoll += rest;
+      }
+      break;
     }
   }
   nk__flush_user_copy(k);
