@@ -45,6 +45,21 @@ TEST_F(Cli, PlatformsListsEveryPlatformFileWithItsFacts) {
   EXPECT_NE(line_starting(r.out, "jh7100-stmmac ").find("bus "), std::string::npos);
 }
 
+// The current x86 servers (issue 27) are listed with their multi-core facts:
+// several cores, the Ethernet rate and the link, from the resolved platform.
+TEST_F(Cli, PlatformsListsTheCurrentX86Servers) {
+  auto r = run({"platforms"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::string g4 = line_starting(r.out, "x86-gen4-25g ");
+  ASSERT_FALSE(g4.empty()) << r.out;
+  for (const char *w : {"x86 x16 2400 MHz", "25 G", "generic", "PCIe Gen4 x8", "Ice Lake-SP"})
+    EXPECT_NE(g4.find(w), std::string::npos) << w << " in: " << g4;
+  std::string g5 = line_starting(r.out, "x86-gen5-100g ");
+  ASSERT_FALSE(g5.empty()) << r.out;
+  for (const char *w : {"x86 x32 2100 MHz", "100 G", "generic", "PCIe Gen5 x16", "Sapphire Rapids"})
+    EXPECT_NE(g5.find(w), std::string::npos) << w << " in: " << g5;
+}
+
 TEST_F(Cli, PlatformsTakesNoArguments) {
   auto r = run({"platforms", "x86-gen3"});
   EXPECT_EQ(r.status, 2);
