@@ -24,6 +24,10 @@ const char *const *nicsim_resource_names(void) { return nicsim__names; }
 #define NICSIM__DROP_NOTE 0.005
 /* RX drops below this share of the frames offered count as none. */
 #define NICSIM__NO_LOSS 0.001
+/* A host that takes less than this share of what the wire brought in the
+ * window falls behind: the frames wait in the ring and are delivered in the
+ * drain, so none is dropped in a short run, but the wire is not the limit. */
+#define NICSIM__BACKLOG 0.02
 
 static double nicsim__get(const struct nicsim_results *r, const char *name, bool *ok) {
   double v = 0;
@@ -170,6 +174,8 @@ void nicsim_analyse(const struct nicsim_config *cfg, const struct nicsim_results
   double rx_pkts = nicsim__get(r, "rx.pkts", NULL), rx_drops = nicsim__get(r, "rx.drops", NULL);
   if (rx_pkts + rx_drops > 0) a->rx_drop_frac = rx_drops / (rx_pkts + rx_drops);
   a->rx_drops_fifo = nicsim__get(r, "rx.drops_fifo", NULL);
+  double rx_gbps = nicsim__get(r, "rx.gbps", &ok2), delivered = nicsim__get(r, "rx.delivered_gbps", &ok);
+  if (ok && ok2 && rx_gbps > 0) a->rx_backlog_frac = nicsim__clamp(1.0 - delivered / rx_gbps);
   a->rx_drops_nodesc = nicsim__get(r, "rx.drops_nodesc", NULL);
   if (ok && cfg->nic.rx_ring_size > 0 && rx_pkts + rx_drops > 0 &&
       (x = nicsim__add(a, "ring.rx", 1.0 - rocc / cfg->nic.rx_ring_size)))
@@ -201,7 +207,8 @@ void nicsim_analyse(const struct nicsim_config *cfg, const struct nicsim_results
    * whatever else runs close behind: nothing downstream lost a frame. */
   for (size_t i = 0; i < a->n; i++)
     if (strcmp(a->res[i].name, "wire.rx") == 0 && a->res[i].util >= NICSIM_SATURATED &&
-        a->rx_drop_frac < NICSIM__NO_LOSS && best >= 0 && a->res[i].util + NICSIM__TIE >= a->res[best].util)
+        a->rx_drop_frac < NICSIM__NO_LOSS && a->rx_backlog_frac < NICSIM__BACKLOG && best >= 0 &&
+        a->res[i].util + NICSIM__TIE >= a->res[best].util)
       best = (int)i;
   if (best >= 0 && a->res[best].util >= NICSIM_SATURATED) a->bottleneck = best;
   int next = -1;
@@ -259,7 +266,7 @@ void nicsim_analysis_line(const struct nicsim_analysis *a, char *buf, size_t n) 
     len = nicsim__describe(&a->res[a->bottleneck], buf, n);
     if (a->next >= 0 && len + 8 < n) {
       len += (size_t)snprintf(buf + len, n - len, "; next: ");
-      if (len < n) nicsim__describe(&a->res[a->next], buf + len, n - len);
+      if (len < n) len += nicsim__describe(&a->res[a->next], buf + len, n - len);
     }
   } else if (a->next >= 0) {
     len = (size_t)snprintf(buf, n, "none saturated; highest: ");
@@ -267,6 +274,13 @@ void nicsim_analysis_line(const struct nicsim_analysis *a, char *buf, size_t n) 
   } else {
     len = (size_t)snprintf(buf, n, "none (nothing measured)");
   }
+  /* The host fell behind the wire: what it took, against what came in. */
+  if (a->rx_backlog_frac >= NICSIM__BACKLOG && len < n)
+    len += (size_t)snprintf(buf + len, n - len,
+                            "; the host stack took only %.0f %% of the frames the wire brought in the window, "
+                            "the rest waited in the RX ring",
+                            100 * (1 - a->rx_backlog_frac));
+  if (len >= n) return;
   /* Frames lost while nothing is saturated: the host answers too late
    * (moderation, scheduling), not too slowly. */
   if (a->bottleneck < 0 && a->rx_drop_frac >= NICSIM__DROP_NOTE && len < n)
@@ -282,7 +296,9 @@ json_t *nicsim_analysis_to_json(const struct nicsim_analysis *a) {
   if (json_object_set_new(o, "bottleneck", json_string(nicsim_analysis_bottleneck(a))) ||
       json_object_set_new(o, "next", a->next >= 0 ? json_string(a->res[a->next].name) : json_null()))
     goto fail;
-  if (json_object_set_new(o, "rx_drop_frac", json_real(a->rx_drop_frac))) goto fail;
+  if (json_object_set_new(o, "rx_drop_frac", json_real(a->rx_drop_frac)) ||
+      json_object_set_new(o, "rx_backlog_frac", json_real(a->rx_backlog_frac)))
+    goto fail;
   for (size_t i = 0; i < a->n; i++)
     if (json_object_set_new(u, a->res[i].name, json_real(a->res[i].util))) goto fail;
   if (json_object_set_new(o, "utilisation", u) == 0) return o;

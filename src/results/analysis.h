@@ -36,6 +36,8 @@ struct nicsim_analysis {
   int bottleneck; /* index into res, or -1: nothing saturated ("none") */
   int next;       /* the highest other resource, or -1 */
   double rx_drop_frac;          /* RX frames dropped / offered in the window */
+  double rx_backlog_frac;       /* share of the window's received frame bits the host stack had not taken by its
+                                 * end (1 - rx.delivered_gbps / rx.gbps): a backlog growing in the RX ring */
   double rx_drops_fifo, rx_drops_nodesc; /* the drops by cause */
 };
 
