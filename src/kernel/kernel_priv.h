@@ -162,6 +162,7 @@ struct nk_kernel {
    * by pktgen), the sends of it so far and whether the last send was taken. */
   struct sk_buff *pktgen_skb;
   u64 pktgen_clone_count;
+  u64 pktgen_sent; /* sends of pktgen_skb the driver took */
   bool pktgen_last_ok;
 
   struct page_pool pools[NK_POOL_MAX];

@@ -47,7 +47,6 @@ int nk_kernel_pktgen_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint64_t se
   nk__exec(k, k->cfg->stack.pktgen_xmit_instructions, 0, -1);
   /* If no skb or clone count exhausted then get new one. */
   const u64 clone_skb = (u64)k->cfg->traffic.pktgen_clone_skb;
-  bool built = false;
   if (!k->pktgen_skb || (k->pktgen_last_ok && ++k->pktgen_clone_count >= clone_skb)) {
     dev_kfree_skb_any(k->pktgen_skb); /* kfree_skb: its reference (the ring may hold others) */
     k->pktgen_skb = pktgen_fill_packet(k, frame_bytes, seq);
@@ -58,7 +57,7 @@ int nk_kernel_pktgen_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint64_t se
       return NETDEV_TX_BUSY; /* pktgen schedule()s and tries again */
     }
     k->pktgen_clone_count = 0;
-    built = true;
+    k->pktgen_sent = 0;
   }
   struct sk_buff *skb = k->pktgen_skb;
   const u32 txq = skb_get_queue_mapping(skb);
@@ -87,7 +86,8 @@ int nk_kernel_pktgen_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint64_t se
   k->pktgen_last_ok = true;
   k->stats.xmit_ok++;
   if (txq < NK_NAPI_MAX) k->txq_packets[txq]++;
-  if (clone) *clone = !built;
+  if (clone) *clone = k->pktgen_sent > 0; /* a retry after NETDEV_TX_BUSY is no clone */
+  k->pktgen_sent++;
   return NETDEV_TX_OK;
 }
 
@@ -97,4 +97,5 @@ void nk__pktgen_stop(struct nk_kernel *k) {
   k->pktgen_skb = NULL;
   k->pktgen_last_ok = false;
   k->pktgen_clone_count = 0;
+  k->pktgen_sent = 0;
 }
