@@ -130,6 +130,30 @@ ParamCheck CpuCore::Params::validate() const {
                        "traffic.sndbuf_bytes = %lld limits the host's UDP sender, but %s has none",
                        static_cast<long long>(stack.sndbuf_bytes),
                        !app.sends ? "traffic.mode = rx" : "traffic.protocol = tcp");
+  /* pktgen (net/core/pktgen.c) only sends, and sends UDP frames of one flow from no socket. */
+  if (app.pktgen && !app.sends)
+    return param_error({"traffic.sender", "traffic.mode"},
+                       "use traffic.sender socket, or traffic.mode tx or bidir",
+                       "traffic.sender = pktgen only sends, but traffic.mode = rx has the host send nothing");
+  if (app.pktgen && stack.tcp)
+    return param_error({"traffic.sender", "traffic.protocol"},
+                       "use traffic.protocol udp with pktgen, or traffic.sender socket for TCP",
+                       "traffic.sender = pktgen sends UDP frames, but traffic.protocol = tcp");
+  if (app.pktgen && app.flows != 1)
+    return param_error({"traffic.sender", "traffic.flows"},
+                       "set traffic.flows to 1 with pktgen, or use traffic.sender socket",
+                       "traffic.sender = pktgen sends one flow on TX queue 0 (queue_map 0), but traffic.flows = %lld",
+                       static_cast<long long>(app.flows));
+  if (app.pktgen && stack.sndbuf_bytes > 0)
+    return param_error({"traffic.sender", "traffic.sndbuf_bytes"},
+                       "set traffic.sndbuf_bytes to 0 with pktgen (it has no socket), or use traffic.sender socket",
+                       "traffic.sndbuf_bytes = %lld is a socket's buffer, but traffic.sender = pktgen has no socket",
+                       static_cast<long long>(stack.sndbuf_bytes));
+  if (!app.pktgen && app.clone_skb > 0)
+    return param_error({"traffic.pktgen_clone_skb", "traffic.sender"},
+                       "set traffic.pktgen_clone_skb to 0, or traffic.sender pktgen",
+                       "traffic.pktgen_clone_skb = %lld is pktgen's, but traffic.sender = socket",
+                       static_cast<long long>(app.clone_skb));
   /* SOCK_MIN_SNDBUF: 2 x (2048 + SKB_DATA_ALIGN(sizeof(struct sk_buff)));
    * Linux raises a smaller SO_SNDBUF to it. */
   if (stack.sndbuf_bytes > 0 && stack.sndbuf_bytes < 4608)

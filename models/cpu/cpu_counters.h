@@ -46,6 +46,7 @@ struct CpuCounters {
   uint64_t rx_goodput_bytes = 0;   /* their L4 payload bytes (what iperf counts), by the same time, B */
   uint64_t tx_frames = 0;       /* frames the host application handed to the driver */
   uint64_t tx_busy = 0;         /* NETDEV_TX_BUSY answers to the application */
+  uint64_t tx_pktgen_clones = 0; /* traffic.sender pktgen: frames sent from an skb already sent (clone_skb) */
   uint64_t tx_sndbuf_waits = 0; /* times the UDP sender slept on its socket send buffer */
   /* traffic.protocol tcp */
   uint64_t tcp_acks_sent = 0;     /* ACK frames the host handed to the driver (counted in tx_frames too) */

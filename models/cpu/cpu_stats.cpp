@@ -200,6 +200,10 @@ const D kDecls[] = {
     D::stat("tx.sndbuf_waits", "waits", Kind::Count,
             "Times the host's UDP sender slept on its full socket send buffer (traffic.sndbuf_bytes)",
             window<&CpuCounters::tx_sndbuf_waits>),
+    D::stat("tx.pktgen_clones", "frames", Kind::Count,
+            "traffic.sender pktgen: frames sent again from an skb already sent (traffic.pktgen_clone_skb: users "
+            "bumped, no skb allocated or built)",
+            window<&CpuCounters::tx_pktgen_clones>),
     D::stat("tx.wmem_max", "B", Kind::Count,
             "Most skb memory (truesize) the host's sending socket held at once over the run: frames not yet freed by "
             "TX completion",

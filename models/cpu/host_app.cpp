@@ -18,6 +18,8 @@ void HostApp::Params::bind(ParamBinder &b) {
   b.key("traffic.flows", flows);
   b.key("traffic.rate_gbps", rate_gbps);
   b.key("traffic.tx_pacing", average_pacing, {{"strict", false}, {"average", true}});
+  b.key("traffic.sender", pktgen, {{"socket", false}, {"pktgen", true}});
+  b.key("traffic.pktgen_clone_skb", clone_skb);
 }
 
 HostApp::HostApp(CpuCore &core, const Params &p)
@@ -33,6 +35,7 @@ HostApp::HostApp(CpuCore &core, const Params &p)
 double HostApp::interval_ps() const {
   if (m_p.rate_gbps > 0) return static_cast<double>(m_p.frame_bytes) * 8.0 * 1000.0 / m_p.rate_gbps;
   if (m_core.m_stack.sndbuf() > 0) return 0;
+  if (m_p.pktgen) return 0; /* pktgen with delay 0: back to back */
   return (static_cast<double>(m_p.frame_bytes) + 20) * 8.0 * 1000.0 / m_p.line_rate_gbps;
 }
 
@@ -66,8 +69,19 @@ uint64_t HostApp::next_wake(uint64_t wake, bool active, bool tcp_closed) const {
   return wake;
 }
 
+int HostApp::pktgen_xmit(bool *clone) {
+  return nk_kernel_pktgen_xmit(m_core.m_kernel, m_frame_bytes, m_seq - m_clones, clone);
+}
+
 int HostApp::xmit(uint64_t t) {
   HostStack &stack = m_core.m_stack;
+  if (m_p.pktgen) {
+    bool clone = false;
+    const int rc = pktgen_xmit(&clone);
+    m_core.m_sched.check_fault();
+    xmit_done(rc, t, clone);
+    return rc;
+  }
   bool rtx = false;
   const uint64_t tseq = stack.tcp() ? stack.sender().peek(&rtx) : 0;
   /* udp: frame n is flow n mod traffic.flows (as the wire peer's), so flows spread over TX queues */
@@ -78,10 +92,14 @@ int HostApp::xmit(uint64_t t) {
   return rc;
 }
 
-void HostApp::xmit_done(int rc, uint64_t t) {
+void HostApp::xmit_done(int rc, uint64_t t, bool clone) {
   if (rc == NETDEV_TX_OK) {
     m_seq++;
     m_core.count([](CpuCounters &c) { c.tx_frames++; });
+    if (clone) {
+      m_clones++;
+      m_core.count([](CpuCounters &c) { c.tx_pktgen_clones++; });
+    }
     if (m_p.average_pacing) {
       /* The average rate since the first frame (m_seq is now 1 after it): a
        * late sender catches up back to back (iperf3 -b). */
@@ -174,11 +192,26 @@ void HostApp::run() {
     if (app_active && due(t)) {
       /* The stack's work runs outside the kernel lock, then the driver's xmit inside it
        * (cpu.locking txq: no kernel lock; the xmit takes the TX queue lock). */
-      if (!prepaid) {
+      if (!prepaid && !m_p.pktgen) {
         nk_kernel_stack_tx(k, m_frame_bytes);
         prepaid = true;
       }
       if (!sched.enter_kernel()) continue;
+      if (m_p.pktgen) {
+        /* pktgen's kthread: pktgen_xmit calls the driver itself (no socket, no stack). */
+        bool clone = false;
+        const int rc = pktgen_xmit(&clone);
+        sched.check_fault();
+        sched.leave_kernel();
+        xmit_done(rc, t, clone);
+        if (core.m_spread) sched.exit_to_task(true); /* pktgen_xmit's local_bh_enable */
+        if (rc == NETDEV_TX_BUSY) {
+          tx_blocked = true;
+          blocked_gen = sched.kwork_gen();
+        }
+        if (core.m_cur->qk.need_sync(kernel_now_ps())) core.qk_sync();
+        continue;
+      }
       /* txq: core 0 runs meanwhile; its ACK processing waits for the socket. */
       if (core.m_txq && stack.tcp()) stack.sock_lock();
       bool rtx = false;

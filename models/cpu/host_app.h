@@ -25,6 +25,8 @@ class HostApp {
     int64_t flows = 1;            /* traffic.flows: udp frame n is flow n mod flows */
     double rate_gbps = 0;         /* traffic.rate_gbps: frame bits per second, Gbit/s (0: line rate) */
     bool average_pacing = false;  /* traffic.tx_pacing average (else strict) */
+    bool pktgen = false;          /* traffic.sender pktgen: the kernel's packet generator sends (no socket, no stack) */
+    int64_t clone_skb = 0;        /* traffic.pktgen_clone_skb: sends of each skb pktgen builds */
     double line_rate_gbps = 10;   /* the NIC's line rate, Gbit/s (src/sim: nic.line_rate_gbps) */
     uint64_t traffic_end_ps = 2000000000ull; /* the application stops, ps (src/sim: run.duration_us) */
     /* The traffic.* keys. */
@@ -54,8 +56,11 @@ class HostApp {
   /* True if its next frame is due at local time t. */
   bool due(uint64_t t) const { return static_cast<double>(t) >= m_next_send_ps; }
   /* Sends the next frame at local time t through nk_kernel_xmit (stack and
-   * driver); returns the driver's answer (NETDEV_TX_BUSY: retry later). */
+   * driver), or pktgen's nk_kernel_pktgen_xmit (traffic.sender pktgen);
+   * returns the driver's answer (NETDEV_TX_BUSY: retry later). */
   int xmit(uint64_t t);
+  /* True with traffic.sender pktgen. */
+  bool pktgen() const { return m_p.pktgen; }
   /* The earliest of wake, the next send (active) and the RTO (tcp_closed), ps. */
   uint64_t next_wake(uint64_t wake, bool active, bool tcp_closed) const;
 
@@ -68,7 +73,9 @@ class HostApp {
   /* The xmit of a frame at local time t returned rc: counts the frame and
    * paces the next one (strict or average, traffic.tx_pacing), counts a
    * NETDEV_TX_BUSY refusal, or reports any other result as a violation. */
-  void xmit_done(int rc, uint64_t t);
+  void xmit_done(int rc, uint64_t t, bool clone = false);
+  /* pktgen_xmit of the next frame (the seq of a new skb: the distinct skbs sent so far). */
+  int pktgen_xmit(bool *clone);
   /* The send interval: traffic.rate_gbps frame bits, else the line rate
    * with preamble and IFG, or 0 (as fast as it runs) for a sender with a
    * socket send buffer and no rate. */
@@ -83,6 +90,7 @@ class HostApp {
   double m_interval_ps = 0;
   double m_next_send_ps = 0;
   uint64_t m_seq = 0;          /* frames sent */
+  uint64_t m_clones = 0;       /* pktgen: of those, re-sends of an skb already sent */
   bool m_sock_waiting = false; /* traffic.sndbuf_bytes: asleep until the socket has room */
 };
 

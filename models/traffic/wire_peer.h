@@ -87,6 +87,7 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
     uint32_t tcp_ack_every = 2;   /* segments per ACK (TX direction, the peer receives) */
     uint32_t tcp_burst = 44;      /* a flow's segments in a row (TSO burst) */
     uint64_t tcp_rto_ps = 1000000000; /* RTO: every segment not SACKed is lost after this long without ACK progress */
+    int64_t pktgen_clone_skb = 0; /* traffic.pktgen_clone_skb: host frames may repeat (pktgen sends each skb this many times) */
     /* Facts of the run and the NIC, set by whoever builds the peer (src/sim): */
     double line_rate_gbps = 10;   /* the wire's rate, Gbit/s (nic.line_rate_gbps) */
     uint64_t duration_ps = 0;     /* frames start before this time, ps (run.duration_us) */

@@ -146,7 +146,14 @@
   X(stack, alloc_skb_instructions, REAL, "instructions", "191", 0, 1e7, "",                \
     "__alloc_skb per skb (napi_alloc_skb, netdev_alloc_skb, a send's skb): slab allocation and clearing the head") \
   X(stack, free_skb_instructions, REAL, "instructions", "147", 0, 1e7, "",                 \
-    "kfree_skb per skb freed (consumed by the reader, TX completion, a drop): release of data and head")
+    "kfree_skb per skb freed (consumed by the reader, TX completion, a drop): release of data and head") \
+  X(stack, pktgen_xmit_instructions, REAL, "instructions", "150", 0, 1e7, "",              \
+    "traffic.sender pktgen: pktgen_xmit per packet: the thread's loop, skb users bump, HARD_TX_LOCK, "  \
+    "local_bh_disable/enable and its counters, not the driver (E: Brouer's pktgen figures, docs/host.md)") \
+  X(stack, pktgen_fill_instructions, REAL, "instructions", "300", 0, 1e7, "",              \
+    "traffic.sender pktgen: fill_packet_ipv4 per skb built (not cloned): Ethernet, IP and UDP headers, " \
+    "ip_send_check, the pktgen header and its timestamp; not the skb allocation or the payload's zeroing " \
+    "(cpu.stack_tx_cycles_per_byte) (E)")
 
 /* memory: host memory seen by the CPU and by DMA. */
 #define NC_SECTION_memory(X)                                                                \
@@ -379,7 +386,16 @@
     "reader's recvmsg calls per batch, a TCP sender's sendmsg calls per segment, and where in its buffer " \
     "each payload lands with cpu.user_copy memcpy")                                        \
   X(traffic, tcp_rto_us, REAL, "us", "200000", 1, 1e9, "",                                \
-    "tcp: retransmission timeout: no ACK progress for this long sends the flow back to its oldest unacknowledged segment (Linux TCP_RTO_MIN 200 ms)")
+    "tcp: retransmission timeout: no ACK progress for this long sends the flow back to its oldest unacknowledged segment (Linux TCP_RTO_MIN 200 ms)") \
+  X(traffic, sender, ENUM, "", "socket", 0, 0, "socket|pktgen",                           \
+    "Host sender in tx / bidir mode: socket: the application's sendmsg through the UDP/IP stack; " \
+    "pktgen: the kernel's packet generator thread (net/core/pktgen.c) calling the driver's "  \
+    "ndo_start_xmit directly on TX queue 0 (queue_map 0), no socket or stack cost, not paced when rate_gbps is 0 " \
+    "(delay 0); udp, one flow")                                                             \
+  X(traffic, pktgen_clone_skb, INT, "packets", "0", 0, 1e9, "",                           \
+    "sender pktgen: its clone_skb: each skb it builds is sent this many times in all (pktgen_xmit's " \
+    "++clone_count >= clone_skb, users bumped per send), so 0 and 1 build a fresh skb per packet; " \
+    "the repeats carry the same sequence number")
 
 /* workload: what kind of simulation to build. */
 #define NC_SECTION_workload(X)                                                              \
@@ -441,6 +457,7 @@ enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
 enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };
 enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };
 enum nc_traffic_protocol { NC_PROTO_UDP, NC_PROTO_TCP };
+enum nc_traffic_sender { NC_SENDER_SOCKET, NC_SENDER_PKTGEN };
 enum nc_traffic_tx_pacing { NC_PACING_STRICT, NC_PACING_AVERAGE };
 enum nc_cpu_user_copy { NC_USER_COPY_PER_BYTE, NC_USER_COPY_MEMCPY };
 enum nc_cpu_locking { NC_LOCKING_BIG, NC_LOCKING_TXQ };

@@ -162,6 +162,7 @@ void nk_kernel_remove(struct nk_kernel *k) {
   k->remove_check_err[0] = '\0';
   /* The socket closes first: segments still held out of order are freed. */
   nk__tcp_ooo_purge(k);
+  nk__pktgen_stop(k);
   if (k->drv->check) k->remove_check_rc = k->drv->check(&k->dev, k->remove_check_err, sizeof k->remove_check_err);
   k->drv->remove(&k->dev);
   nk__timers_release(k);

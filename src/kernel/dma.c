@@ -73,7 +73,15 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
   for (u64 l = first; l <= last; l++) {
     u32 o = k->line_owner[l];
     if (o) {
-      const struct nk_dma_map *m = &k->maps[o - 1];
+      struct nk_dma_map *m = &k->maps[o - 1];
+      /* dma-debug's active_cacheline_insert ignores DMA_TO_DEVICE mappings:
+       * the device only reads, so the same buffer mapped again for the
+       * device (a pktgen clone queued twice) is legal. */
+      if (dir == DMA_TO_DEVICE && m->dir == DMA_TO_DEVICE && m->pa == pa && m->len == len && !coherent &&
+          !m->coherent) {
+        m->shares++;
+        return true;
+      }
       nk__fault(k,
                 "%s: pa %#" PRIx64 " + %" PRIu64 " shares cache line %#" PRIx64 " with the live mapping pa %#" PRIx64
                 " + %" PRIu64 " (%s): two mappings may not share a line",
@@ -88,7 +96,7 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
   u32 idx = k->maps_free;
   struct nk_dma_map *m = &k->maps[idx - 1];
   k->maps_free = m->next_free;
-  *m = (struct nk_dma_map){pa, len, attrs, dir, coherent, true, 0};
+  *m = (struct nk_dma_map){pa, len, attrs, dir, coherent, true, 0, 0};
   k->maps_live++;
   for (u64 l = first; l <= last; l++) k->line_owner[l] = idx;
   return true;
@@ -117,6 +125,10 @@ bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_directi
               what, pa, len, dir_str(dir), coherent ? " (coherent)" : "", m->pa, m->len, dir_str(m->dir),
               m->coherent ? " (coherent)" : "");
     return false;
+  }
+  if (m->shares) { /* one of the DMA_TO_DEVICE mappings of the same range */
+    m->shares--;
+    return true;
   }
   u64 first = pa >> k->line_shift, last = (pa + len - 1) >> k->line_shift;
   u32 idx = (u32)(m - k->maps) + 1;

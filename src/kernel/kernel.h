@@ -107,6 +107,15 @@ int nk_kernel_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uin
 void nk_kernel_stack_tx(struct nk_kernel *k, uint32_t frame_bytes);
 /* nk_kernel_xmit with the stack cost already charged by nk_kernel_stack_tx. */
 int nk_kernel_xmit_prepared(struct nk_kernel *k, uint32_t frame_bytes, uint32_t flow, uint64_t seq);
+/* traffic.sender pktgen: one pass of net/core/pktgen.c's pktgen_xmit for
+ * a frame of frame_bytes, number seq of flow 0 on TX queue 0: builds a new
+ * skb (alloc and fill_packet) unless the current one still has clones to
+ * send (traffic.pktgen_clone_skb), bumps its users and calls the driver's
+ * ndo_start_xmit under HARD_TX_LOCK, charging pktgen_xmit's loop. On
+ * NETDEV_TX_BUSY (queue stopped or the driver's refusal) the skb is kept and
+ * retried next time. *clone (if non-NULL) is true when a sent frame
+ * re-used the skb (not built for it). Returns as nk_kernel_xmit. */
+int nk_kernel_pktgen_xmit(struct nk_kernel *k, uint32_t frame_bytes, uint64_t seq, bool *clone);
 /* Multi-core (cpu.cores >= 2): received bytes whose copy to user space the
  * reader has not made yet (the softirq leaves it to the reader's core). */
 uint64_t nk_kernel_user_copy_pending(const struct nk_kernel *k);
@@ -265,6 +274,8 @@ enum nk_class { NK_CLASS_RX, NK_CLASS_TX, NK_CLASS_IRQ, NK_CLASS_OTHER, NK_CLASS
 #define NK_PROF_TCP_SEND_ACK "tcp_send_ack"
 #define NK_PROF_IP_OUTPUT "ip_output"
 #define NK_PROF_COPY_FROM_USER "copy_from_user"
+#define NK_PROF_PKTGEN_XMIT "pktgen_xmit"           /* traffic.sender pktgen: its loop per packet */
+#define NK_PROF_PKTGEN_FILL "fill_packet_ipv4"      /* pktgen: building a new skb's packet */
 /* either direction (self time, in the caller's class) */
 #define NK_PROF_ALLOC_SKB "__alloc_skb"
 #define NK_PROF_FREE_SKB "kfree_skb"
@@ -478,6 +489,7 @@ struct sk_buff {
   bool in_use;          /* allocated (double-free detection) */
   u16 queue_mapping;    /* TX: the queue the stack picked (skb_get_queue_mapping) */
   u32 wmem;             /* truesize charged to the sending socket; given back at free (sock_wfree) */
+  u32 users;            /* extra references (skb->users - 1): a free drops one while any remain (pktgen's clones) */
 };
 /* The TX queue the stack chose for skb (netdev_pick_tx). */
 static inline u16 skb_get_queue_mapping(const struct sk_buff *skb) { return skb->queue_mapping; }

@@ -46,6 +46,7 @@ struct nk_dma_map {
   bool coherent;
   bool live;
   u32 next_free; /* index + 1 of the next free record; 0 ends the list */
+  u32 shares;    /* further DMA_TO_DEVICE mappings of the same range (dma-debug allows them: the device only reads) */
 };
 
 struct page_pool {
@@ -107,6 +108,7 @@ struct nk_stack_prof {
   int gro, netif, ip_rcv, udp_rcv, tcp_rcv, tcp_ack, wakeup, udp_recvmsg, tcp_recvmsg;
   int udp_sendmsg, tcp_sendmsg, tcp_send_ack, ip_output, copy_from_user;
   int alloc_skb, free_skb, schedule;
+  int pktgen_xmit, pktgen_fill;
 };
 
 struct nk_ack {
@@ -156,6 +158,12 @@ struct nk_kernel {
    * skbs not yet freed (TX completion frees them); its peak is in stats. */
   u64 sk_wmem_alloc;
   u64 skb_chunk_pa;
+  /* traffic.sender pktgen (pktgen.c): its pkt_dev's skb (one reference held
+   * by pktgen), the sends of it so far and whether the last send was taken. */
+  struct sk_buff *pktgen_skb;
+  u64 pktgen_clone_count;
+  u64 pktgen_sent; /* sends of pktgen_skb the driver took */
+  bool pktgen_last_ok;
 
   struct page_pool pools[NK_POOL_MAX];
 
@@ -307,6 +315,8 @@ void nk__stack_wakeup(struct nk_kernel *k);
 void nk__stack_tx_ack(struct nk_kernel *k);
 /* skb alloc and free (__alloc_skb, kfree_skb), in the caller's class. */
 void nk__stack_alloc_skb(struct nk_kernel *k);
+/* pktgen_stop_device: pktgen drops its reference to its current skb. */
+void nk__pktgen_stop(struct nk_kernel *k);
 void nk__stack_free_skb(struct nk_kernel *k);
 
 /* skb pool (skb.c). */

@@ -83,6 +83,7 @@ static struct sk_buff *alloc_skb(struct net_device *dev, unsigned int len, const
   s->len = 0;
   s->queue_mapping = 0;
   s->wmem = 0;
+  s->users = 0;
   k->skbs_in_use++;
   nk__stack_alloc_skb(k);
   return s;
@@ -161,6 +162,10 @@ void dev_kfree_skb_any(struct sk_buff *skb) {
   if (!skb) return;
   struct nk_kernel *k = nk__dev_kernel(skb->dev, "dev_kfree_skb_any");
   if (!skb_free_ok(k, skb)) return;
+  if (skb->users) { /* skb_unref: another reference remains (a pktgen clone), nothing is freed */
+    skb->users--;
+    return;
+  }
   nk__stack_free_skb(k);
   nk__skb_release(k, skb);
 }

@@ -44,6 +44,8 @@ void nk__stack_init(struct nk_kernel *k) {
   p->tcp_send_ack = nk_prof_id(NK_PROF_TCP_SEND_ACK, NK_CLASS_TX);
   p->ip_output = nk_prof_id(NK_PROF_IP_OUTPUT, NK_CLASS_TX);
   p->copy_from_user = nk_prof_id(NK_PROF_COPY_FROM_USER, NK_CLASS_TX);
+  p->pktgen_xmit = nk_prof_id(NK_PROF_PKTGEN_XMIT, NK_CLASS_TX);
+  p->pktgen_fill = nk_prof_id(NK_PROF_PKTGEN_FILL, NK_CLASS_TX);
   /* Self time in the caller's class (ops->exec's bucket): registered as OTHER. */
   p->alloc_skb = nk_prof_id(NK_PROF_ALLOC_SKB, NK_CLASS_OTHER);
   p->free_skb = nk_prof_id(NK_PROF_FREE_SKB, NK_CLASS_OTHER);

@@ -152,6 +152,9 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("traffic.tx_pacing"), 2u);
   EXPECT_EQ(enum_of("traffic.tx_pacing", "strict"), NC_PACING_STRICT);
   EXPECT_EQ(enum_of("traffic.tx_pacing", "average"), NC_PACING_AVERAGE);
+  EXPECT_EQ(nchoices("traffic.sender"), 2u);
+  EXPECT_EQ(enum_of("traffic.sender", "socket"), NC_SENDER_SOCKET);
+  EXPECT_EQ(enum_of("traffic.sender", "pktgen"), NC_SENDER_PKTGEN);
   EXPECT_EQ(nchoices("cpu.user_copy"), 2u);
   EXPECT_EQ(enum_of("cpu.user_copy", "per_byte"), NC_USER_COPY_PER_BYTE);
   EXPECT_EQ(enum_of("cpu.user_copy", "memcpy"), NC_USER_COPY_MEMCPY);
@@ -191,7 +194,7 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 20u);
+  EXPECT_EQ(enums, 21u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {
