@@ -182,6 +182,7 @@ static const char *cli__layer_name(int layer) {
   case NC_LAYER_POINT: return "point";
   case NC_LAYER_OVERLAY: return "overlay";
   case NC_LAYER_SET: return "--set";
+  case NC_LAYER_REFUSED: return "refused";
   default: return "default";
   }
 }
@@ -232,7 +233,8 @@ int cli_cmd_config(int argc, char **argv) {
     status = CLI_EXIT_SIM;
     goto out;
   }
-  if ((status = ns_load_overlaid("config", path, (const char *const *)overlays.v, overlays.n, &scen)) != 0) goto out;
+  if ((status = ns_load_overlaid("config", path, (const char *const *)overlays.v, overlays.n,
+                                 (const char *const *)sets.v, sets.n, &scen)) != 0) goto out;
   if (point != NULL && (idx = nc_scenario_find_point(scen, point)) < 0) {
     ns_eprintf("nicsim config: --point %s: no such point in %s\n", point,
                 path ? path : "the built-in scenario");

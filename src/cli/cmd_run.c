@@ -261,7 +261,7 @@ int cli_cmd_run(int argc, char **argv) {
     goto out;
   }
 
-  if ((status = ns_load_overlaid("run", path, overlays.v, overlays.n, &scen)) != 0)
+  if ((status = ns_load_overlaid("run", path, overlays.v, overlays.n, sets.v, sets.n, &scen)) != 0)
     goto out;
   if ((status = ns_check_not_input("run", "--json", json, scen)) != 0 ||
       (status = ns_check_not_input("run", "--csv", csv, scen)) != 0 ||

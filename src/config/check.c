@@ -43,11 +43,22 @@ static int fail(const struct nicsim_config *c, enum nc_key_id id, struct nc_erro
   return nc_config_error(c, &id, 1, hint, msg, err);
 }
 
+/* A rule is broken (err filled): without a list, stop at it; with one, add
+ * it (unless it blames a refused value) and go on to the next rule. */
+#define RULE(call)                                                                                   \
+  do {                                                                                               \
+    (void)(call);                                                                                    \
+    if (!all) return -1;                                                                             \
+    nc_errors_add_blamed(all, c, err);                                                               \
+    bad = -1;                                                                                        \
+  } while (0)
+
 /* The MAC's FIFO and pause rules on the values derived from the traffic's
  * longest frame (config/derived.h; the MAC is built from them); part of
  * nc_config_check. */
-static int check_mac_rules(const struct nicsim_config *c, struct nc_error *err) {
+static int check_mac_rules(const struct nicsim_config *c, struct nc_error *err, struct nc_errors *all) {
   char hint[512], a[48];
+  int bad = 0;
   const bool nic = c->workload.kind == NC_WORKLOAD_NIC;
 
   if (!nic) return 0;
@@ -59,10 +70,10 @@ static int check_mac_rules(const struct nicsim_config *c, struct nc_error *err) 
     const enum nc_key_id ids[] = {NC_KEY_nic_tx_fifo_bytes, NC_KEY_traffic_frame_bytes};
     nc__fmt(hint, sizeof hint, "set nic.tx_fifo_bytes to at least %" PRId64 " (or 0: two longest frames)",
             longest);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
+    RULE(fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "nic.tx_fifo_bytes = %" PRId64 " cannot hold the longest frame: %" PRId64
                 " B without its FCS (the larger of 1518 and traffic.frame_bytes = %" PRId64 ")",
-                c->nic.tx_fifo_bytes, longest, c->traffic.frame_bytes);
+                c->nic.tx_fifo_bytes, longest, c->traffic.frame_bytes));
   }
 
   /* Mac: flow control resumes (XON) below the level that paused it (XOFF). */
@@ -75,20 +86,21 @@ static int check_mac_rules(const struct nicsim_config *c, struct nc_error *err) 
     nc__fmt(hint, sizeof hint,
             "set nic.pause_xon_bytes below %" PRId64 " (or 0: half of XOFF), or nic.pause_xoff_bytes above %" PRId64,
             xoff, xon);
-    return fail(c, nc_config_blame(c, ids, c->nic.pause_xoff_bytes > 0 ? 2 : 3), err, hint,
+    RULE(fail(c, nc_config_blame(c, ids, c->nic.pause_xoff_bytes > 0 ? 2 : 3), err, hint,
                 "nic.pause_xon_bytes = %" PRId64 " B is not below the XOFF level (%s): the MAC would send XON "
                 "while still above XOFF",
-                xon, a);
+                xon, a));
   }
 
-  return 0;
+  return bad;
 }
 
 /* The drain against the timers that hold a burst's last frames (the NIC's
  * coalescing and ITR timers, stmmac's TX coalescing timer): a cross-layer
  * rule (run, nic, driver); part of nc_config_check. */
-static int check_drain_rules(const struct nicsim_config *c, struct nc_error *err) {
+static int check_drain_rules(const struct nicsim_config *c, struct nc_error *err, struct nc_errors *all) {
   char hint[512], a[48], b[48];
+  int bad = 0;
 
   /* The drain: past run.drain_us the run goes on while frames are in flight,
    * up to NC_DRAIN_EXTENSION (docs/config.md). A timer that holds the last
@@ -119,14 +131,15 @@ static int check_drain_rules(const struct nicsim_config *c, struct nc_error *err
       nc__real_format(timers[i].us, b, sizeof b);
       nc__fmt(hint, sizeof hint, "set run.drain_us to at least %.0f, or a shorter %s",
               ceil(timers[i].us), nc_keys()[timers[i].id].path);
-      return fail(c, nc_config_blame(c, ids, 2), err, hint,
+      RULE(fail(c, nc_config_blame(c, ids, 2), err, hint,
                   "run.drain_us = %s is too short: %s = %s us can hold the last frames that long "
                   "after the traffic stops, beyond the drain's automatic extension (to %.0f us: "
                   "10 x run.drain_us, at least 10 ms more)",
-                  a, nc_keys()[timers[i].id].path, b, limit);
+                  a, nc_keys()[timers[i].id].path, b, limit));
+      break; /* one timer too long is enough to say */
     }
   }
-  return 0;
+  return bad;
 }
 
 /* The longest drain a run may take; see config.h. */
@@ -135,11 +148,11 @@ double nc_drain_limit_us(double drain_us) {
   return drain_us + extra;
 }
 
-/* Checks cross-key rules; see config.h. */
-int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
-  struct nc_error dummy;
-  if (!err) err = &dummy;
+/* Checks the cross-key rules: all NULL stops at the first broken one (in
+ * *err), else every broken one is added to *all. */
+static int check_rules(const struct nicsim_config *c, struct nc_error *err, struct nc_errors *all) {
   char hint[512], a[48], b[48];
+  int bad = 0;
 
   /* The NIC family and its driver: each C driver speaks one descriptor format. */
   static const char *const fam_names[] = {"generic", "lan743x", "stmmac", "i40e", "mvneta"};
@@ -150,10 +163,10 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
     const enum nc_key_id ids[] = {NC_KEY_driver_name, NC_KEY_nic_family};
     nc__fmt(hint, sizeof hint, "set driver.name: %s, or nic.family: %s",
             fam_names[c->nic.family], drv_names[c->driver.name]);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
+    RULE(fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "driver.name = %s cannot drive nic.family = %s: each driver speaks only its "
                 "family's descriptors and registers",
-                drv_names[c->driver.name], fam_names[c->nic.family]);
+                drv_names[c->driver.name], fam_names[c->nic.family]));
   }
   /* nic.desc_spacing's rules are the drivers' (check_config: each family's
    * stride) and the NIC's (NicDevice::Params::validate: at least the
@@ -165,8 +178,14 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
    * set_ringparam limits), in src/drivers. */
 
   /* The MAC's rules on what it derives from the traffic. */
-  if (check_mac_rules(c, err) != 0) return -1;
-  if (check_drain_rules(c, err) != 0) return -1;
+  if (check_mac_rules(c, err, all) != 0) {
+    if (!all) return -1;
+    bad = -1;
+  }
+  if (check_drain_rules(c, err, all) != 0) {
+    if (!all) return -1;
+    bad = -1;
+  }
 
   int64_t need_buf = c->traffic.frame_bytes - 4;
   if (need_buf > c->driver.rx_buf_bytes) {
@@ -176,9 +195,9 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
             "driver.rx_buf_bytes to at least %" PRId64 ", or traffic.frame_bytes to at most "
             "%" PRId64,
             need_buf, c->driver.rx_buf_bytes + 4);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
+    RULE(fail(c, nc_config_blame(c, ids, 2), err, hint,
                 "traffic.frame_bytes = %" PRId64 " does not fit in driver.rx_buf_bytes = %" PRId64,
-                c->traffic.frame_bytes, c->driver.rx_buf_bytes);
+                c->traffic.frame_bytes, c->driver.rx_buf_bytes));
   }
 
   if (c->traffic.rate_gbps > c->nic.line_rate_gbps) {
@@ -186,8 +205,8 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
     nc__real_format(c->traffic.rate_gbps, a, sizeof a);
     nc__real_format(c->nic.line_rate_gbps, b, sizeof b);
     nc__fmt(hint, sizeof hint, "set traffic.rate_gbps to at most %s, or 0 for line rate", b);
-    return fail(c, nc_config_blame(c, ids, 2), err, hint,
-                "traffic.rate_gbps = %s exceeds nic.line_rate_gbps = %s", a, b);
+    RULE(fail(c, nc_config_blame(c, ids, 2), err, hint,
+                "traffic.rate_gbps = %s exceeds nic.line_rate_gbps = %s", a, b));
   }
 
   /* The bench's window lies in host memory. */
@@ -196,10 +215,10 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
       const enum nc_key_id ids[] = {NC_KEY_workload_window_bytes, NC_KEY_memory_size_mb};
       nc__fmt(hint, sizeof hint, "set workload.window_bytes to at most %" PRId64 ", or raise memory.size_mb",
               c->memory.size_mb * (int64_t)MIB);
-      return fail(c, nc_config_blame(c, ids, 2), err, hint,
+      RULE(fail(c, nc_config_blame(c, ids, 2), err, hint,
                   "workload.window_bytes = %" PRId64 " B does not fit in host memory "
                   "(memory.size_mb = %" PRId64 " MiB)",
-                  c->workload.window_bytes, c->memory.size_mb);
+                  c->workload.window_bytes, c->memory.size_mb));
     }
   }
 
@@ -214,10 +233,24 @@ int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
     int64_t need_mb = (int64_t)ceil(need / MIB);
     nc__fmt(hint, sizeof hint,
             "set memory.size_mb to at least %" PRId64 ", or use smaller rings or buffers", need_mb);
-    return fail(c, nc_config_blame(c, ids, 6), err, hint,
+    RULE(fail(c, nc_config_blame(c, ids, 6), err, hint,
                 "host memory (memory.size_mb = %" PRId64 " MiB) is too small for the rings and "
                 "buffers, which need %" PRId64 " MiB (with 1 MiB slack)",
-                c->memory.size_mb, need_mb);
+                c->memory.size_mb, need_mb));
   }
-  return 0;
+  return bad;
+}
+
+/* Checks cross-key rules; see config.h. */
+int nc_config_check(const struct nicsim_config *c, struct nc_error *err) {
+  struct nc_error dummy;
+  if (!err) err = &dummy;
+  return check_rules(c, err, NULL);
+}
+
+/* Checks every cross-key rule, adding each broken one; see config.h. */
+int nc_config_check_all(const struct nicsim_config *c, struct nc_errors *all) {
+  struct nc_error err;
+  memset(&err, 0, sizeof err);
+  return check_rules(c, &err, all);
 }

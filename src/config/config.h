@@ -55,7 +55,11 @@ enum nc_layer {
   NC_LAYER_SCENARIO,
   NC_LAYER_POINT,
   NC_LAYER_OVERLAY, /* an overlay file (--overlay, nc_scenario_add_overlay) */
-  NC_LAYER_SET
+  NC_LAYER_SET,
+  /* A value refused while errors are collected (nc_scenario_load_all): the
+   * field keeps the value of the layers below, its origin names the refused
+   * text, and a rule that blames it is not checked (nc_errors_add_blamed). */
+  NC_LAYER_REFUSED
 };
 
 /* Where a value came from. file is "<default>" for schema defaults,
@@ -122,6 +126,41 @@ struct nc_error {
 /* Prints "file:line:col: error: msg" and, if any, "  hint: ..." to f. */
 void nc_error_print(const struct nc_error *e, FILE *f);
 
+/* ---- error lists ---------------------------------------------------------- */
+
+/* A list of errors, for checking a whole file at once (`nicsim validate`):
+ * the loader goes on past each error where it safely can and adds every one
+ * here. Zero-initialise it; free it with nc_errors_free. */
+#define NC_ERRORS_SHOWN 50  /* errors a command prints per file, then "and N more" */
+#define NC_ERRORS_KEPT 1000 /* errors a list holds; more are only counted */
+struct nc_errors {
+  struct nc_error *v; /* kept errors, sorted by nc_errors_sort */
+  size_t n, cap;
+  size_t more;        /* errors found past NC_ERRORS_KEPT: counted, not kept */
+  size_t skipped;     /* rules not checked: they blame a refused value */
+  bool no_rules;      /* the cross-key and model rules were not checked (a
+                         platform or overlay could not be read) */
+  bool no_points;     /* the sweep's points were not resolved (the sweep has errors) */
+  bool fatal;         /* out of memory: the list may miss errors */
+};
+/* Adds a copy of e unless the list already holds one identical to it (the
+ * same rule broken in several sweep points is one error). */
+void nc_errors_add(struct nc_errors *l, const struct nc_error *e);
+/* Adds e, a rule's error on config c, unless it stands at a value refused
+ * earlier (origin layer NC_LAYER_REFUSED: it speaks of a value nobody wrote;
+ * counted in l->skipped) or where the list holds an error already. */
+void nc_errors_add_blamed(struct nc_errors *l, const struct nicsim_config *c,
+                          const struct nc_error *e);
+/* All errors found (kept and counted). */
+size_t nc_errors_count(const struct nc_errors *l);
+/* Sorts the kept errors into file order: by file (in the order first named),
+ * then line and column; errors without a position keep their place first. */
+void nc_errors_sort(struct nc_errors *l);
+/* Prints the first max errors (nc_error_print each), "... and N more errors"
+ * past them, and a note for each kind of check that was skipped. */
+void nc_errors_print(const struct nc_errors *l, size_t max, FILE *f);
+void nc_errors_free(struct nc_errors *l);
+
 /* Fills c with the schema defaults, every origin "<default>" (no file). */
 void nc_config_defaults(struct nicsim_config *c);
 /* Applies one --set override "KEY=VALUE" to c with the file parser's rules;
@@ -148,12 +187,29 @@ int nc_scenario_load_string(const char *name, const char *text, struct nc_scenar
  * scenarios/default.yaml, then scenarios/seeds/default.yaml). */
 int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct nc_error *err);
 void nc_scenario_free(struct nc_scenario *s);
+/* The scenario file's display name (as given, or "<builtin>/..."). */
+const char *nc_scenario_file(const struct nc_scenario *s);
 /* The files on disk a loaded scenario was read from (the scenario itself,
  * its platform files; not built-in ones): the i-th one's display name and
  * identity (st_dev, st_ino), for callers that must not write over an input.
  * False past the last. */
 bool nc_scenario_input(const struct nc_scenario *s, size_t i, const char **path, uint64_t *dev,
                        uint64_t *ino);
+
+/* The same, collecting every error into *errs (see struct nc_errors) instead
+ * of stopping at the first: unknown keys, types, ranges, enums, duplicate
+ * keys, sweep and plot declarations. A YAML syntax error still ends the
+ * file's parse (one error). Returns 0 (no error), or -1 with the errors
+ * added. *out is set (and must be freed) whenever the scenario can still be
+ * resolved to check the cross-key and model rules (nc_scenario_resolve_all):
+ * a refused value is then left out (its key keeps the value of the layers
+ * below, with origin layer NC_LAYER_REFUSED), a broken sweep has no points
+ * (errs->no_points); *out is NULL when nothing more can be checked (the file
+ * cannot be read or parsed, or is no scenario). Never use a scenario loaded
+ * with errors for anything but resolving it with nc_scenario_resolve_all. */
+int nc_scenario_load_all(const char *path, struct nc_scenario **out, struct nc_errors *errs);
+int nc_scenario_load_string_all(const char *name, const char *text, struct nc_scenario **out,
+                                struct nc_errors *errs);
 
 /* Adds an overlay file to a loaded scenario: a file of configuration keys
  * (sections or dotted keys, plus optional name and description, as a
@@ -162,6 +218,9 @@ bool nc_scenario_input(const struct nc_scenario *s, size_t i, const char **path,
  * writes one (calibrated.yaml); run, sweep and validate take --overlay FILE.
  * Returns 0, or -1 with *err at the file:line:col of the mistake. */
 int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_error *err);
+/* The same, adding every error of the overlay to *errs (as
+ * nc_scenario_load_all); a value it refuses is left out. -1 if any. */
+int nc_scenario_add_overlay_all(struct nc_scenario *s, const char *path, struct nc_errors *errs);
 /* Number of overlays added, and overlay i's file (NULL if none). */
 size_t nc_scenario_noverlays(const struct nc_scenario *s);
 const char *nc_scenario_overlay_file(const struct nc_scenario *s, size_t i);
@@ -184,10 +243,21 @@ const char *nc_scenario_swept_key(const struct nc_scenario *s, size_t i);
 int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *const *sets,
                         size_t nsets, struct nicsim_config *out, struct nc_error *err);
 
+/* The same, adding every error to *errs: of the --set overrides, and of
+ * every cross-key rule (nc_config_check_all) unless errs->no_rules. A rule
+ * that blames a refused value is skipped (errs->skipped). 0 if this point
+ * added no error, else -1. */
+int nc_scenario_resolve_all(const struct nc_scenario *s, long point, const char *const *sets,
+                            size_t nsets, struct nicsim_config *out, struct nc_errors *errs);
+
 /* Cross-key (semantic) checks on a resolved config, e.g. warmup below
  * duration, spacing not below the descriptor size. Called by resolve. A rule
  * on several keys blames the one set latest (nc_config_blame). */
 int nc_config_check(const struct nicsim_config *c, struct nc_error *err);
+
+/* The same, checking every rule and adding each broken one to *errs
+ * (nc_errors_add_blamed). 0 if none is broken, else -1. */
+int nc_config_check_all(const struct nicsim_config *c, struct nc_errors *errs);
 
 /* The key a rule on the keys ids[0..n-1] (n >= 1) blames: the one set in the
  * latest layer (origin[].layer; so never a default if another was set), the

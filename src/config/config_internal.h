@@ -104,6 +104,12 @@ struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
  * gives positions only. */
 struct nc__node *nc__yaml_parse_ex(const char *name, const char *text, size_t len,
                                    bool (*known)(const char *key), struct nc_error *err);
+/* The same, going on past a duplicate key (it and its value are left out)
+ * with the error added to *all; other errors still end the parse (*err),
+ * and then nothing is added to *all. */
+struct nc__node *nc__yaml_parse_all(const char *name, const char *text, size_t len,
+                                    bool (*known)(const char *key), struct nc_error *err,
+                                    struct nc_errors *all);
 void nc__node_free(struct nc__node *n);
 /* Human name of a node kind: "a mapping", "a sequence", "a single value". */
 const char *nc__node_kind_name(const struct nc__node *n);

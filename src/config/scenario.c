@@ -26,6 +26,7 @@ struct nc__assign {
   const struct nc_key *key;
   struct nc__pos at;
   union nc__v v;
+  bool refused; /* collecting errors: the value was refused (v is unset) */
 };
 
 /* The keys set by one file or one sweep point, in the order written. */
@@ -112,12 +113,19 @@ struct nc_scenario {
   struct nc__layer *overlays; /* overlay files, in the order added */
   int *overlay_file;          /* index into files of each overlay */
   size_t noverlays;
+  bool no_rules;  /* loaded with errors that make the rules meaningless (a platform) */
+  bool no_points; /* loaded with sweep errors: no points */
 };
 
 /* Loading context. */
 struct loader {
   struct nc_scenario *s;
   struct nc_error *err;
+  struct nc_errors *all;    /* collecting: every error goes here too, loading goes on */
+  size_t nerr;              /* errors reported so far */
+  bool fatal;               /* out of memory: stop */
+  bool not_ours;            /* the file last read by load_top is no nicsim file */
+  bool plots_bad;           /* `plots:` has an error (collecting) */
   bool builtin;             /* relative platform paths resolve in the built-in table */
   char dir[NC_PATH_MAX];    /* directory of the scenario file ("" for the current one) */
 };
@@ -154,13 +162,28 @@ static int fail(struct loader *L, int file, const struct nc__node *n, const char
   va_end(ap);
   if (r < 0) msg[0] = 0;
   nc__error_set(L->err, L->s->files[file], n ? n->line : 0, n ? n->col : 0, hint, "%s", msg);
+  L->nerr++;
+  if (L->all) nc_errors_add(L->all, L->err);
   return -1;
 }
+
+/* Adds *L->err, filled by a callee rather than fail(), to the collected
+ * errors; returns -1. */
+static int failed_elsewhere(struct loader *L) {
+  L->nerr++;
+  if (L->all) nc_errors_add(L->all, L->err);
+  return -1;
+}
+
+/* True if loading goes on past an error: errors are being collected and
+ * nothing fatal happened. */
+static bool go_on(const struct loader *L) { return L->all && !L->fatal; }
 
 /* Reports out of memory; returns -1. */
 static int oom(struct loader *L) {
   nc__error_set(L->err, L->s->files[0], 0, 0, NULL, "out of memory");
-  return -1;
+  L->fatal = true;
+  return failed_elsewhere(L);
 }
 
 /* The position of node n in file `file`. */
@@ -221,6 +244,7 @@ static int layer_push(struct nc__layer *l, const struct nc_key *k, struct nc__po
   l->a[l->n].key = k;
   l->a[l->n].at = at;
   l->a[l->n].v = v;
+  l->a[l->n].refused = false;
   l->n++;
   return 0;
 }
@@ -294,7 +318,13 @@ static int assign(struct loader *L, int file, struct nc__layer *l, const struct 
                                    "{axes: {%s: [a, b]}}",
           k->path);
   union nc__v v2;
-  if (parse_value(L, file, k, v, &v2, seq_hint)) return -1;
+  if (parse_value(L, file, k, v, &v2, seq_hint)) {
+    /* Collecting: remember the key as refused, so that it counts as set
+     * (a second setting is still reported) and its rules are skipped. */
+    memset(&v2, 0, sizeof v2);
+    if (L->all && layer_push(l, k, pos_of(file, v), v2) == 0) l->a[l->n - 1].refused = true;
+    return -1;
+  }
   if (layer_push(l, k, pos_of(file, v), v2)) {
     free_value(k, &v2);
     return oom(L);
@@ -339,18 +369,20 @@ static int load_section(struct loader *L, int file, struct nc__layer *l, const c
     return fail(L, file, v, hint, "section '%s' must be a mapping of keys, but it is %s", sec,
                 nc__node_kind_name(v));
   }
-  for (size_t i = 0; i < v->n; i++) {
+  int r = 0;
+  for (size_t i = 0; i < v->n && (r == 0 || go_on(L)); i++) {
     const struct nc__node *kn = v->items[2 * i], *vn = v->items[2 * i + 1];
     const struct nc_key *k = nc__key_find2(sec, kn->text);
     if (!k) {
       char path[300];
       nc__fmt(path, sizeof path, "%s.%s", sec, kn->text);
       unknown_key_hint(path, hint, sizeof hint);
-      return fail(L, file, kn, hint, "unknown key '%s'", path);
+      r = fail(L, file, kn, hint, "unknown key '%s'", path);
+    } else if (assign(L, file, l, k, kn, vn, kind)) {
+      r = -1;
     }
-    if (assign(L, file, l, k, kn, vn, kind)) return -1;
   }
-  return 0;
+  return r;
 }
 
 /* Handles a section or a dotted key. Returns 0, -1 (error) or 1 (not a key). */
@@ -604,14 +636,33 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
     return oom(L);
   }
   bool disk = owned != NULL;
-  struct nc__node *root = nc__yaml_parse_ex(disp, text, len, top_key_known, L->err);
+  size_t n0 = L->all ? L->all->n : 0;
+  struct nc__node *root = nc__yaml_parse_all(disp, text, len, top_key_known, L->err, L->all);
   free(owned);
   struct nc__layer layer = {0};
-  if (!root || load_top(L, pfile, root, KIND_PLATFORM, &layer)) {
+  L->not_ours = false;
+  int r = root ? load_top(L, pfile, root, KIND_PLATFORM, &layer) : failed_elsewhere(L);
+  if (L->all && L->all->n > n0) { /* parse errors (duplicate keys) count too */
+    r = -1;
+    for (size_t i = n0; i < L->all->n; i++) {
+      char hint2[sizeof L->err->hint];
+      struct nc_error *e = &L->all->v[i];
+      nc__fmt(hint2, sizeof hint2, "%s%s(platform named at %s)", e->hint, e->hint[0] ? " " : "",
+              where);
+      memcpy(e->hint, hint2, sizeof hint2);
+    }
+  }
+  if (r) {
     char hint2[sizeof L->err->hint];
     nc__fmt(hint2, sizeof hint2, "%s%s(platform named at %s)", L->err->hint,
             L->err->hint[0] ? " " : "", where);
     memcpy(L->err->hint, hint2, sizeof hint2);
+  }
+  /* Collecting, a platform with refused values still serves its point; one
+   * that is no platform file (or unreadable) does not. */
+  bool usable = root && !L->not_ours && go_on(L);
+  L->not_ours = false;
+  if (r && !usable) {
     nc__node_free(root);
     layer_free(&layer);
     return -1;
@@ -633,7 +684,7 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
     return oom(L);
   }
   out->plat = (int)s->nplats++;
-  return 0;
+  return r ? -1 : 0;
 }
 
 /* ---- sweeps ---------------------------------------------------------------------------- */
@@ -843,40 +894,49 @@ static int load_points(struct loader *L, int file, const struct nc__node *v) {
                 "the sweep has more than %d points", NC__MAX_POINTS);
   s->pts = calloc(v->n, sizeof *s->pts);
   if (!s->pts) return oom(L);
-  for (size_t i = 0; i < v->n; i++) {
+  /* Collecting errors, every entry of every point is read (but then the
+   * labels are not compared). */
+  int bad = 0;
+  for (size_t i = 0; i < v->n && (!bad || go_on(L)); i++) {
     const struct nc__node *item = v->items[i];
     struct nc__point *pt = &s->pts[s->npts++];
     pt->plat.plat = -1;
-    if (item->kind != NC__MAP)
-      return fail(L, file, item, "write e.g. '- {label: small, nic.desc_spacing: 16}'",
-                  "sweep point %zu must be a mapping with a label, but it is %s", i + 1,
-                  nc__node_kind_name(item));
-    for (size_t j = 0; j < item->n; j++) {
+    if (item->kind != NC__MAP) {
+      bad = fail(L, file, item, "write e.g. '- {label: small, nic.desc_spacing: 16}'",
+                 "sweep point %zu must be a mapping with a label, but it is %s", i + 1,
+                 nc__node_kind_name(item));
+      continue;
+    }
+    int r = 0;
+    for (size_t j = 0; j < item->n && (!r || go_on(L)); j++) {
       const struct nc__node *kn = item->items[2 * j], *vn = item->items[2 * j + 1];
       const char *w = kn->text;
       if (strcmp(w, "label") == 0) {
         if (get_string(L, file, vn, "a point label", &pt->label) ||
             no_ctrl(L, file, vn, "the point label", pt->label))
-          return -1;
-        if (!pt->label[0]) return fail(L, file, vn, "write a short name, e.g. label: baseline",
-                                       "the point label is empty");
-        pt->at = pos_of(file, vn);
+          r = -1;
+        else if (!pt->label[0])
+          r = fail(L, file, vn, "write a short name, e.g. label: baseline", "the point label is empty");
+        else
+          pt->at = pos_of(file, vn);
       } else if (strcmp(w, "platform") == 0) {
-        if (platform_ref(L, file, vn, &pt->plat)) return -1;
+        if (platform_ref(L, file, vn, &pt->plat)) r = -1;
       } else if (strcmp(w, "name") == 0 || strcmp(w, "description") == 0 ||
                  strcmp(w, "sweep") == 0) {
-        return fail(L, file, kn, "a sweep point holds 'label', 'platform' and configuration keys",
-                    "'%s' cannot be set in a sweep point", w);
+        r = fail(L, file, kn, "a sweep point holds 'label', 'platform' and configuration keys",
+                 "'%s' cannot be set in a sweep point", w);
       } else {
-        int r = load_entry(L, file, &pt->layer, kn, vn, KIND_POINT);
-        if (r == 1) return unknown_top(L, file, kn, KIND_POINT);
-        if (r) return -1;
+        int e = load_entry(L, file, &pt->layer, kn, vn, KIND_POINT);
+        if (e == 1) e = unknown_top(L, file, kn, KIND_POINT);
+        if (e) r = -1;
       }
     }
-    if (!pt->label)
-      return fail(L, file, item, "add 'label: NAME'; the label names the point in results",
-                  "sweep point %zu has no label", i + 1);
+    if (!r && !pt->label)
+      r = fail(L, file, item, "add 'label: NAME'; the label names the point in results",
+               "sweep point %zu has no label", i + 1);
+    if (r) bad = -1;
   }
+  if (bad) return -1;
   /* Duplicate labels in O(n log n); report the earliest repeat. */
   struct dupkey *keys = malloc(s->npts * sizeof *keys);
   if (!keys) return oom(L);
@@ -1008,29 +1068,35 @@ static int load_sweep(struct loader *L, int file, const struct nc__node *v) {
     return fail(L, file, v, "write 'sweep:' with 'axes:' and/or 'points:' under it",
                 "sweep must be a mapping with 'axes' and/or 'points', but it is %s",
                 v->kind == NC__MAP ? "an empty mapping" : nc__node_kind_name(v));
-  for (size_t i = 0; i < v->n; i++) {
+  /* Collecting errors, each of axes, zip, points, repeats and baseline is
+   * read even after another failed (its own first error is reported), but
+   * a sweep with any error is not expanded. */
+  int bad = 0;
+  for (size_t i = 0; i < v->n && (!bad || go_on(L)); i++) {
     const struct nc__node *kn = v->items[2 * i], *vn = v->items[2 * i + 1];
     if (strcmp(kn->text, "axes") == 0) {
-      if (load_axes(L, file, vn, false)) return -1;
+      if (load_axes(L, file, vn, false)) bad = -1;
     } else if (strcmp(kn->text, "zip") == 0) {
-      if (load_zip(L, file, vn)) return -1;
+      if (load_zip(L, file, vn)) bad = -1;
     } else if (strcmp(kn->text, "points") == 0) {
-      if (load_points(L, file, vn)) return -1;
+      if (load_points(L, file, vn)) bad = -1;
     } else if (strcmp(kn->text, "repeats") == 0) {
-      if (load_repeats(L, file, vn)) return -1;
+      if (load_repeats(L, file, vn)) bad = -1;
     } else if (strcmp(kn->text, "baseline") == 0) {
       if (get_string(L, file, vn, "sweep.baseline", &L->s->baseline) ||
           no_ctrl(L, file, vn, "sweep.baseline", L->s->baseline))
-        return -1;
-      L->s->baseline_at = pos_of(file, vn);
+        bad = -1;
+      else
+        L->s->baseline_at = pos_of(file, vn);
     } else {
       size_t da = nc__edit_distance(kn->text, "axes"), dp = nc__edit_distance(kn->text, "points");
       const char *hint = da <= 2 && da <= dp ? "did you mean 'axes'?"
                          : dp <= 2          ? "did you mean 'points'?"
                                             : "sweep holds 'axes', 'zip', 'points', 'repeats' and 'baseline'";
-      return fail(L, file, kn, hint, "unknown key 'sweep.%s'", kn->text);
+      bad = fail(L, file, kn, hint, "unknown key 'sweep.%s'", kn->text);
     }
   }
+  if (bad) return -1;
   /* Only repeats: 1 and a baseline: one point with nothing to tell it by
    * (an empty label), which no sweep means. */
   if (L->s->ndims == 0 && L->s->npts == 0 && L->s->repeats <= 1)
@@ -1184,6 +1250,7 @@ static bool plot_key_ok(const struct nc_scenario *s, const char *key) {
 static int check_plots(struct loader *L) {
   struct nc_scenario *s = L->s;
   char list[400] = "label";
+  int r = 0;
   for (size_t i = 0; i < s->nswept; i++) {
     size_t used = strlen(list);
     nc__fmt(list + used, sizeof list - used, ", %s", s->swept[i]);
@@ -1192,7 +1259,7 @@ static int check_plots(struct loader *L) {
     nc__error_set(L->err, s->plots[0].at.file, s->plots[0].at.line, s->plots[0].at.col,
                   "plots draw the points of a sweep: add a 'sweep:' section",
                   "plots are declared but there is no sweep");
-    return -1;
+    return failed_elsewhere(L);
   }
   for (size_t i = 0; i < s->nplots; i++) {
     const struct nc_plot *pl = &s->plots[i];
@@ -1203,9 +1270,10 @@ static int check_plots(struct loader *L) {
     nc__fmt(hint, sizeof hint, "x and series name swept keys: %s", list);
     nc__error_set(L->err, pl->at.file, pl->at.line, pl->at.col, hint,
                   "plot '%s': '%s' is not a swept key", pl->name, bad);
-    return -1;
+    r = failed_elsewhere(L);
+    if (!go_on(L)) return r;
   }
-  return 0;
+  return r;
 }
 
 /* ---- files ------------------------------------------------------------------------- */
@@ -1218,7 +1286,11 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
   /* Is it a nicsim file at all? Checked before any value is read, so that no
    * error quotes a file that is not one (unknown_top). */
   for (size_t i = 0; i < root->n; i++)
-    if (!top_key_known(root->items[2 * i]->text)) return unknown_top(L, file, root->items[2 * i], kind);
+    if (!top_key_known(root->items[2 * i]->text)) {
+      L->not_ours = true; /* no file of ours: nothing more is read from it */
+      return unknown_top(L, file, root->items[2 * i], kind);
+    }
+  int bad = 0;
   for (size_t i = 0; i < root->n; i++) {
     const struct nc__node *kn = root->items[2 * i], *vn = root->items[2 * i + 1];
     const char *w = kn->text;
@@ -1228,10 +1300,14 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
       r = get_string(L, file, vn, w, dst);
     } else if (strcmp(w, "platform") == 0 && kind == KIND_SCENARIO) {
       r = platform_ref(L, file, vn, &s->base_plat);
+      /* Without its platform, no rule on the config would speak of it. */
+      if (r && s->base_plat.plat < 0) s->no_rules = true;
     } else if (strcmp(w, "sweep") == 0 && kind == KIND_SCENARIO) {
       r = load_sweep(L, file, vn);
+      if (r) s->no_points = true;
     } else if (strcmp(w, "plots") == 0 && kind == KIND_SCENARIO) {
       r = load_plots(L, file, vn);
+      if (r) L->plots_bad = true; /* then no check of the plots' keys */
     } else if (kind == KIND_PLATFORM && (strcmp(w, "platform") == 0 || strcmp(w, "sweep") == 0 ||
                                          strcmp(w, "plots") == 0)) {
       r = fail(L, file, kn,
@@ -1248,13 +1324,14 @@ static int load_top(struct loader *L, int file, const struct nc__node *root, enu
       r = load_entry(L, file, layer, kn, vn, kind);
       if (r == 1) r = unknown_top(L, file, kn, kind);
     }
-    if (r) {
+    if (r && !go_on(L)) {
       free(ignored);
       return -1;
     }
+    if (r) bad = -1;
   }
   free(ignored);
-  return 0;
+  return bad;
 }
 
 /* Frees a scenario and everything it owns. */
@@ -1301,7 +1378,7 @@ void nc_scenario_free(struct nc_scenario *s) {
 
 /* Loads a scenario from text of len bytes; name is its display name. */
 static int load_text(const char *name, const char *text, size_t len, const struct stat *st,
-                     struct nc_scenario **out, struct nc_error *err) {
+                     struct nc_scenario **out, struct nc_error *err, struct nc_errors *all) {
   struct nc_error dummy;
   if (!err) err = &dummy;
   *out = NULL;
@@ -1310,9 +1387,11 @@ static int load_text(const char *name, const char *text, size_t len, const struc
   memset(&L, 0, sizeof L);
   L.s = s;
   L.err = err;
+  L.all = all;
   if (!s || add_file(s, name, st) < 0) {
     nc_scenario_free(s);
     nc__error_set(err, name, 0, 0, NULL, "out of memory");
+    if (all) nc_errors_add(all, err);
     return -1;
   }
   s->base_plat.plat = -1;
@@ -1328,19 +1407,30 @@ static int load_text(const char *name, const char *text, size_t len, const struc
     nc__error_set(err, name, 0, 0, "move the scenario to a shorter path, or run from nearer it",
                   "the scenario's path is %zu bytes long; the limit is %d", strlen(name),
                   NC_PATH_MAX - 1);
+    if (all) nc_errors_add(all, err);
     return -1;
   }
   const char *slash = strrchr(path, '/');
   if (slash) nc__fmt(L.dir, sizeof L.dir, "%.*s", (int)(slash == path ? 1 : slash - path), path);
-  struct nc__node *root = nc__yaml_parse_ex(name, text, len, top_key_known, err);
-  if (!root || load_top(&L, 0, root, KIND_SCENARIO, &s->base) || check_plots(&L)) {
-    nc__node_free(root);
+  size_t n0 = all ? nc_errors_count(all) : 0;
+  struct nc__node *root = nc__yaml_parse_all(name, text, len, top_key_known, err, all);
+  if (!root) {
+    if (all) nc_errors_add(all, err);
     nc_scenario_free(s);
     return -1;
   }
+  int r = load_top(&L, 0, root, KIND_SCENARIO, &s->base);
   nc__node_free(root);
-  *out = s;
-  return 0;
+  if ((r == 0 || (go_on(&L) && !L.not_ours)) && !s->no_points && !L.plots_bad &&
+      check_plots(&L))
+    r = -1;
+  if (all && nc_errors_count(all) > n0) r = -1; /* duplicate keys count too */
+  if (r && (!all || L.fatal || L.not_ours)) {
+    nc_scenario_free(s);
+    return -1;
+  }
+  *out = s; /* collecting: usable for resolve_all even with errors */
+  return r;
 }
 
 /* Loads a scenario file; NULL loads the built-in default scenario. */
@@ -1351,9 +1441,46 @@ int nc_scenario_load(const char *path, struct nc_scenario **out, struct nc_error
   struct stat st;
   char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, &st, &len, err);
   if (!text) return -1;
-  int r = load_text(path, text, len, S_ISREG(st.st_mode) ? &st : NULL, out, err);
+  int r = load_text(path, text, len, S_ISREG(st.st_mode) ? &st : NULL, out, err, NULL);
   free(text);
   return r;
+}
+
+/* Loads a scenario file collecting every error; see config.h. */
+int nc_scenario_load_all(const char *path, struct nc_scenario **out, struct nc_errors *errs) {
+  struct nc_error err;
+  memset(&err, 0, sizeof err);
+  *out = NULL;
+  if (!path) {
+    if (nc_scenario_load_builtin("scenarios/default.yaml", out, &err) == 0) return 0;
+    nc_errors_add(errs, &err);
+    return -1;
+  }
+  size_t len = 0;
+  struct stat st;
+  char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, &st, &len, &err);
+  if (!text) {
+    nc_errors_add(errs, &err);
+    return -1;
+  }
+  int r = load_text(path, text, len, S_ISREG(st.st_mode) ? &st : NULL, out, &err, errs);
+  free(text);
+  return r;
+}
+
+/* The same from a string. */
+int nc_scenario_load_string_all(const char *name, const char *text, struct nc_scenario **out,
+                                struct nc_errors *errs) {
+  struct nc_error err;
+  memset(&err, 0, sizeof err);
+  *out = NULL;
+  if (!name) name = "<string>";
+  if (!text) {
+    nc__error_set(&err, name, 0, 0, NULL, "no scenario text");
+    nc_errors_add(errs, &err);
+    return -1;
+  }
+  return load_text(name, text, strlen(text), NULL, out, &err, errs);
 }
 
 /* Loads a scenario from a string; name is used in error positions. */
@@ -1365,7 +1492,7 @@ int nc_scenario_load_string(const char *name, const char *text, struct nc_scenar
     nc__error_set(err, name, 0, 0, NULL, "no scenario text");
     return -1;
   }
-  return load_text(name, text, strlen(text), NULL, out, err);
+  return load_text(name, text, strlen(text), NULL, out, err, NULL);
 }
 
 /* Loads a built-in scenario by table path or short name. */
@@ -1399,13 +1526,33 @@ int nc_scenario_load_builtin(const char *name, struct nc_scenario **out, struct 
     return -1;
   }
   nc__fmt(disp, sizeof disp, "%s%s", BUILTIN_PREFIX, rel);
-  return load_text(disp, text, strlen(text), NULL, out, err);
+  return load_text(disp, text, strlen(text), NULL, out, err, NULL);
 }
+
+/* Adds an overlay file (all: collecting errors, else NULL). */
+static int add_overlay(struct nc_scenario *s, const char *path, struct nc_error *err,
+                       struct nc_errors *all);
 
 /* Adds an overlay file: its keys apply to every point after the sweep point. */
 int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_error *err) {
   struct nc_error dummy;
   if (!err) err = &dummy;
+  return add_overlay(s, path, err, NULL);
+}
+
+/* The same, collecting every error; see config.h. */
+int nc_scenario_add_overlay_all(struct nc_scenario *s, const char *path, struct nc_errors *errs) {
+  struct nc_error err;
+  memset(&err, 0, sizeof err);
+  size_t n0 = nc_errors_count(errs), nov = nc_scenario_noverlays(s);
+  int r = add_overlay(s, path, &err, errs);
+  if (r && nc_errors_count(errs) == n0) nc_errors_add(errs, &err);
+  if (r && s && nc_scenario_noverlays(s) == nov) s->no_rules = true; /* not applied */
+  return r;
+}
+
+static int add_overlay(struct nc_scenario *s, const char *path, struct nc_error *err,
+                       struct nc_errors *all) {
   if (!s || !path || !path[0]) {
     nc__error_set(err, path ? path : "", 0, 0, NULL, "no overlay file given");
     return -1;
@@ -1439,20 +1586,30 @@ int nc_scenario_add_overlay(struct nc_scenario *s, const char *path, struct nc_e
   memset(&L, 0, sizeof L);
   L.s = s;
   L.err = err;
+  L.all = all;
   struct nc__layer layer = {0};
-  struct nc__node *root = nc__yaml_parse_ex(path, text, len, top_key_known, err);
+  size_t n0 = all ? nc_errors_count(all) : 0;
+  struct nc__node *root = nc__yaml_parse_all(path, text, len, top_key_known, err, all);
   free(text);
-  if (!root || load_top(&L, file, root, KIND_OVERLAY, &layer)) {
-    nc__node_free(root);
+  int r = root ? load_top(&L, file, root, KIND_OVERLAY, &layer) : -1;
+  nc__node_free(root);
+  if (all && nc_errors_count(all) > n0) r = -1;
+  /* Collecting, an overlay with refused values still applies (the rest of
+   * its keys); one that cannot be read or is no overlay leaves the rules
+   * unchecked. */
+  if (r && (!all || !root || L.fatal || L.not_ours)) {
+    if (all) s->no_rules = true;
     layer_free(&layer);
     return -1;
   }
-  nc__node_free(root);
   s->overlays[s->noverlays] = layer;
   s->overlay_file[s->noverlays] = file;
   s->noverlays++;
-  return 0;
+  return r;
 }
+
+/* The scenario file's display name. */
+const char *nc_scenario_file(const struct nc_scenario *s) { return s ? s->files[0] : ""; }
 
 /* Number of overlays added. */
 size_t nc_scenario_noverlays(const struct nc_scenario *s) { return s ? s->noverlays : 0; }
@@ -1486,7 +1643,9 @@ bool nc_scenario_input(const struct nc_scenario *s, size_t i, const char **path,
 }
 
 /* Number of sweep points (0 without a sweep). */
-size_t nc_scenario_npoints(const struct nc_scenario *s) { return s ? s->npoints : 0; }
+size_t nc_scenario_npoints(const struct nc_scenario *s) {
+  return s && !s->no_points ? s->npoints : 0; /* a sweep with errors has none */
+}
 
 /* Label of point i, or NULL if out of range. */
 const char *nc_scenario_point_label(const struct nc_scenario *s, size_t i) {
@@ -1541,31 +1700,67 @@ static void apply_one(const struct nc_scenario *s, struct nicsim_config *c, enum
   o->layer = layer;
 }
 
-/* Applies every value of a layer. */
+/* Marks key k as refused at `at` (collecting errors): the value stays that of
+ * the layers below; the origin names the refused text. */
+static void refuse_one(const struct nc_scenario *s, struct nicsim_config *c, const struct nc_key *k,
+                       struct nc__pos at) {
+  struct nc_origin *o = &c->origin[k - nc_keys()];
+  nc__fmt(o->file, sizeof o->file, "%s", s->files[at.file]);
+  o->line = at.line;
+  o->col = at.col;
+  o->layer = NC_LAYER_REFUSED;
+}
+
+/* Applies every value of a layer (a refused one only as its origin). */
 static void apply_layer(const struct nc_scenario *s, struct nicsim_config *c, enum nc_layer layer,
                         const struct nc__layer *l) {
-  for (size_t i = 0; i < l->n; i++) apply_one(s, c, layer, l->a[i].key, &l->a[i].v, l->a[i].at);
+  for (size_t i = 0; i < l->n; i++) {
+    if (l->a[i].refused)
+      refuse_one(s, c, l->a[i].key, l->a[i].at);
+    else
+      apply_one(s, c, layer, l->a[i].key, &l->a[i].v, l->a[i].at);
+  }
 }
+
+/* Resolves one point (all: collecting errors, else NULL). */
+static int resolve(const struct nc_scenario *s, long point, const char *const *sets, size_t nsets,
+                   struct nicsim_config *out, struct nc_error *err, struct nc_errors *all);
 
 /* Resolves one point, applies --set overrides and checks the result. */
 int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *const *sets,
                         size_t nsets, struct nicsim_config *out, struct nc_error *err) {
   struct nc_error dummy;
   if (!err) err = &dummy;
+  return resolve(s, point, sets, nsets, out, err, NULL);
+}
+
+/* The same, collecting every error; see config.h. */
+int nc_scenario_resolve_all(const struct nc_scenario *s, long point, const char *const *sets,
+                            size_t nsets, struct nicsim_config *out, struct nc_errors *errs) {
+  struct nc_error err;
+  memset(&err, 0, sizeof err);
+  return resolve(s, point, sets, nsets, out, &err, errs);
+}
+
+static int resolve(const struct nc_scenario *s, long point, const char *const *sets, size_t nsets,
+                   struct nicsim_config *out, struct nc_error *err, struct nc_errors *all) {
   if (!s || !out) {
     nc__error_set(err, "", 0, 0, NULL, "no scenario to resolve");
+    if (all) nc_errors_add(all, err);
     return -1;
   }
-  if (point < -1 || (point >= 0 && (size_t)point >= s->npoints)) {
+  if (point < -1 || (point >= 0 && (size_t)point >= nc_scenario_npoints(s))) {
     char hint[200];
     if (s->npoints)
       nc__fmt(hint, sizeof hint, "points are numbered 0 to %zu", s->npoints - 1);
     else
       nc__fmt(hint, sizeof hint, "this scenario has no sweep; resolve point -1");
     nc__error_set(err, s->files[0], 0, 0, hint, "sweep point %ld does not exist", point);
+    if (all) nc_errors_add(all, err);
     return -1;
   }
   nc_config_defaults(out);
+  int bad = 0;
   const struct nc__platref *plat = &s->base_plat;
   size_t p = 0, rep = 0, ax[NC_KEY__COUNT + 1];
   if (point >= 0) {
@@ -1595,9 +1790,13 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
                       "lower run.seed so that run.seed + repeats - 1 stays in range",
                       "repeat %zu would set run.seed to %lld, above %lld", rep + 1,
                       (long long)v.i, (long long)nc__int_bound(k->max));
-        return -1;
+        if (!all) return -1;
+        nc_errors_add(all, err);
+        bad = -1;
+        refuse_one(s, out, k, s->repeats_at);
+      } else {
+        apply_one(s, out, NC_LAYER_POINT, k, &v, s->repeats_at);
       }
-      apply_one(s, out, NC_LAYER_POINT, k, &v, s->repeats_at);
     }
   }
   if (s->name) {
@@ -1612,7 +1811,29 @@ int nc_scenario_resolve(const struct nc_scenario *s, long point, const char *con
   }
   if (s->description) nc__fmt(out->description, sizeof out->description, "%s", s->description);
   for (size_t i = 0; i < s->noverlays; i++) apply_layer(s, out, NC_LAYER_OVERLAY, &s->overlays[i]);
-  for (size_t i = 0; i < nsets; i++)
-    if (nc_config_set(out, sets[i], err)) return -1;
-  return nc_config_check(out, err);
+  for (size_t i = 0; i < nsets; i++) {
+    if (nc_config_set(out, sets[i], err) == 0) continue;
+    if (!all) return -1;
+    nc_errors_add(all, err);
+    bad = -1;
+    /* A refused --set of a known key: its rules are skipped. */
+    const char *eq = strchr(sets[i], '=');
+    char key[200];
+    if (eq && (size_t)(eq - sets[i]) < sizeof key) {
+      nc__fmt(key, sizeof key, "%.*s", (int)(eq - sets[i]), sets[i]);
+      const struct nc_key *k = nc_key_find(key);
+      if (k) {
+        struct nc_origin *o = &out->origin[k - nc_keys()];
+        *o = err->where;
+        o->layer = NC_LAYER_REFUSED;
+      }
+    }
+  }
+  if (!all) return nc_config_check(out, err);
+  if (s->no_rules) {
+    all->no_rules = true;
+    return bad;
+  }
+  if (s->no_points) all->no_points = true;
+  return nc_config_check_all(out, all) || bad ? -1 : 0;
 }

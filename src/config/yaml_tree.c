@@ -36,6 +36,9 @@ struct builder {
   int ndocs;
   bool failed;
   bool quiet;                 /* errors never quote the text (nc__yaml_parse_ex) */
+  struct nc_errors *all;      /* duplicate keys go here, parsing goes on (NULL: stop) */
+  bool skip_value;            /* the next node is a duplicate key's value: dropped */
+  int skip_depth;             /* open collections inside a dropped value */
   bool have_end;              /* end_line and end_col are computed */
   size_t end_line, end_col;   /* see end_of_text() */
 };
@@ -375,6 +378,15 @@ static bool attach(struct builder *b, struct nc__node *child, yaml_mark_t m) {
         nc__fmt(msg, sizeof msg, "duplicate key '%s' (first defined at %s:%d:%d)", full, b->name,
                 k->line, k->col);
       nc__node_free(child);
+      if (b->all) { /* collecting: report it, drop the key and its value, go on */
+        struct nc_error e;
+        yaml_mark_t cm = clamp_mark(b, m);
+        nc__error_set(&e, b->name, (int)cm.line + 1, (int)cm.column + 1,
+                      "a key may appear once in a mapping; merge the two or delete one", "%s", msg);
+        nc_errors_add(b->all, &e);
+        b->skip_value = true;
+        return false;
+      }
       fail_at(b, m, "a key may appear once in a mapping; merge the two or delete one", msg);
       return false;
     }
@@ -491,6 +503,15 @@ static void on_start(struct builder *b, const yaml_event_t *ev, enum nc__node_ki
 /* Handles one event; sets b->failed on error. Returns false at the stream end. */
 static bool on_event(struct builder *b, const yaml_event_t *ev) {
   char msg[300];
+  /* The value of a duplicate key (collecting errors): dropped whole. */
+  if (b->skip_depth > 0 || (b->skip_value && ev->type != YAML_STREAM_END_EVENT)) {
+    if (ev->type == YAML_SEQUENCE_START_EVENT || ev->type == YAML_MAPPING_START_EVENT)
+      b->skip_depth++;
+    else if (ev->type == YAML_SEQUENCE_END_EVENT || ev->type == YAML_MAPPING_END_EVENT)
+      b->skip_depth--;
+    b->skip_value = false;
+    return true;
+  }
   switch (ev->type) {
   case YAML_STREAM_END_EVENT: return false;
   case YAML_DOCUMENT_START_EVENT:
@@ -519,19 +540,27 @@ static bool on_event(struct builder *b, const yaml_event_t *ev) {
 }
 
 static struct nc__node *parse(const char *name, const char *text, size_t len,
-                              bool (*known)(const char *key), struct nc_error *err);
+                              bool (*known)(const char *key), struct nc_error *err,
+                              struct nc_errors *all);
 
 /* Parses a YAML document; see config_internal.h. */
 struct nc__node *nc__yaml_parse(const char *name, const char *text, size_t len,
                                 struct nc_error *err) {
-  return parse(name, text, len, NULL, err);
+  return parse(name, text, len, NULL, err, NULL);
 }
 
 /* The same, quoting the text in an error only in a file whose top-level keys
  * read so far are all known; see config_internal.h. */
 struct nc__node *nc__yaml_parse_ex(const char *name, const char *text, size_t len,
                                    bool (*known)(const char *key), struct nc_error *err) {
-  return parse(name, text, len, known, err);
+  return parse(name, text, len, known, err, NULL);
+}
+
+/* The same, adding each duplicate key to *all and going on; see config_internal.h. */
+struct nc__node *nc__yaml_parse_all(const char *name, const char *text, size_t len,
+                                    bool (*known)(const char *key), struct nc_error *err,
+                                    struct nc_errors *all) {
+  return parse(name, text, len, known, err, all);
 }
 
 /* True if the (partial) tree's top level is a mapping with at least one key,
@@ -544,16 +573,22 @@ static bool top_keys_known(const struct nc__node *root, bool (*known)(const char
 }
 
 /* The parser: with known set, quietly first (no error quotes the text), and
- * again verbosely only if the file is recognisably one of ours. */
+ * again verbosely only if the file is recognisably one of ours. With all set,
+ * duplicate keys are collected (in a list of this parse's own, handed on only
+ * if the parse succeeds: a syntax error is reported alone). */
 static struct nc__node *parse(const char *name, const char *text, size_t len,
-                              bool (*known)(const char *key), struct nc_error *err) {
+                              bool (*known)(const char *key), struct nc_error *err,
+                              struct nc_errors *all) {
   struct builder b;
+  struct nc_errors dups;
   memset(&b, 0, sizeof b);
+  memset(&dups, 0, sizeof dups);
   b.quiet = known != NULL;
   b.name = name;
   b.text = text;
   b.len = len;
   b.err = err;
+  b.all = all ? &dups : NULL;
   yaml_parser_t p;
   if (!yaml_parser_initialize(&p)) {
     nc__error_set(err, name, 0, 0, NULL, "out of memory while reading YAML");
@@ -572,11 +607,17 @@ static struct nc__node *parse(const char *name, const char *text, size_t len,
   }
   yaml_parser_delete(&p);
   for (int d = 0; d < NC__MAX_DEPTH; d++) keyset_free(&b.keys[d]);
-  if (b.failed) {
+  if (b.failed || (known && dups.n && top_keys_known(b.root, known))) {
+    /* Failed, or collected quiet duplicates: verbosely again if ours. */
     bool ours = known && top_keys_known(b.root, known);
+    nc_errors_free(&dups);
     nc__node_free(b.root);
-    return ours ? parse(name, text, len, NULL, err) : NULL;
+    if (!b.failed) return parse(name, text, len, NULL, err, all);
+    return ours ? parse(name, text, len, NULL, err, NULL) : NULL;
   }
+  for (size_t i = 0; i < dups.n; i++) nc_errors_add(all, &dups.v[i]);
+  if (all) all->more += dups.more, all->fatal |= dups.fatal;
+  nc_errors_free(&dups);
   struct nc__node *root = b.root;
   if (!root || (root->kind == NC__SCALAR && !root->quoted && root->text[0] == 0)) {
     nc__node_free(root);

@@ -14,3 +14,14 @@ extern "C" int nicsim_check_config(const struct nicsim_config *cfg, struct nc_er
   if (nk_driver_check_config(cfg, err) != 0) return -1;
   return nicsim::check_model_params(*cfg, err);
 }
+
+extern "C" int nicsim_check_config_all(const struct nicsim_config *cfg, struct nc_errors *errs) {
+  nc_error err{};
+  int bad = 0;
+  if (nk_driver_check_config(cfg, &err) != 0) {
+    nc_errors_add_blamed(errs, cfg, &err);
+    bad = -1;
+  }
+  if (nicsim::check_model_params_all(*cfg, errs) != 0) bad = -1;
+  return bad;
+}

@@ -92,4 +92,23 @@ int check_model_params(const nicsim_config &cfg, nc_error *err) {
   return e ? param_config_error(cfg, *e, err) : 0;
 }
 
+int check_model_params_all(const nicsim_config &cfg, nc_errors *errs) {
+  const ParamCheck groups[] = {
+      check_run_window(cfg),
+      cpu_params(cfg).validate(),
+      memory_params(cfg).validate(),
+      cfg.bus.enabled ? bus_params(cfg).validate() : pcie_params(cfg).validate(),
+      cfg.workload.kind == NC_WORKLOAD_NIC ? nic_params(cfg).validate() : dma_bench_params(cfg).validate(),
+  };
+  int bad = 0;
+  for (const ParamCheck &e : groups) {
+    if (!e) continue;
+    nc_error err{};
+    param_config_error(cfg, *e, &err);
+    nc_errors_add_blamed(errs, &cfg, &err);
+    bad = -1;
+  }
+  return bad;
+}
+
 }  // namespace nicsim

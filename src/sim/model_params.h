@@ -32,6 +32,9 @@ DmaBenchParams dma_bench_params(const nicsim_config &cfg);
  * interconnect, its workload), as a config error at the blamed key: -1 with
  * *err filled; else 0. */
 int check_model_params(const nicsim_config &cfg, nc_error *err);
+/* The same, adding the first broken rule of each group (the run's window,
+ * each model) to *errs (nc_errors_add_blamed). 0 or -1. */
+int check_model_params_all(const nicsim_config &cfg, nc_errors *errs);
 
 }  // namespace nicsim
 #endif

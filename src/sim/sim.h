@@ -35,6 +35,12 @@ struct nicsim_sim_error {
  * file:line:col. The CLI calls it before simulating; so should a program
  * that calls nicsim_simulate on configs it did not check. */
 int nicsim_check_config(const struct nicsim_config *cfg, struct nc_error *err);
+/* The same, adding to *errs the first broken rule of each group instead of
+ * stopping at the first of all: the driver's, the run's window, and each
+ * model's validate() (a model reports one rule at a time). A rule that
+ * blames a value refused while loading is skipped (nc_errors_add_blamed).
+ * 0 if no rule is broken, else -1. */
+int nicsim_check_config_all(const struct nicsim_config *cfg, struct nc_errors *errs);
 
 /* Runs one simulation. Returns 0 with *res filled, or 1 with *err filled
  * (a config that breaks a rule of the configuration or of a model: component

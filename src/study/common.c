@@ -68,64 +68,89 @@ int ns_bad_input(const char *cmd, const char *fmt, ...) {
   return NICSIM_STUDY_BAD_INPUT;
 }
 
-/* Loads a scenario, printing any error. */
-int ns_load(const char *path, struct nc_scenario **out) {
-  struct nc_error err;
+/* Prints an error list and its count line; see study_internal.h. */
+void ns_print_errors(const char *file, struct nc_errors *errs) {
+  size_t n = nc_errors_count(errs);
 
-  memset(&err, 0, sizeof(err));
-  if (nc_scenario_load(path, out, &err) != 0) {
-    nc_error_print(&err, stderr);
+  nc_errors_sort(errs);
+  nc_errors_print(errs, NC_ERRORS_SHOWN, stderr);
+  if (n > 0)
+    ns_eprintf("%zu error%s in %s\n", n, n == 1 ? "" : "s", file);
+}
+
+/* Loads a scenario, printing every error it holds (nc_scenario_load_all). */
+int ns_load(const char *path, struct nc_scenario **out) {
+  struct nc_errors errs;
+
+  memset(&errs, 0, sizeof(errs));
+  if (nc_scenario_load_all(path, out, &errs) != 0) {
+    nc_scenario_free(*out); /* loaded with errors: only for resolve_all */
+    *out = NULL;
+    ns_print_errors(path ? path : "the built-in default scenario", &errs);
+    nc_errors_free(&errs);
     return NICSIM_STUDY_BAD_INPUT;
   }
+  nc_errors_free(&errs);
   return 0;
+}
+
+/* Warns of overlay i of s setting a swept key (as command cmd). */
+static void ns__warn_overlay_swept(const char *cmd, const struct nc_scenario *s, size_t i,
+                                   const char *overlay) {
+  size_t k;
+
+  for (k = 0; k < nc_scenario_nswept(s); k++) {
+    const struct nc_key *key = nc_key_find(nc_scenario_swept_key(s, k));
+    if (key != NULL && nc_scenario_overlay_sets(s, i, key))
+      ns_eprintf("nicsim %s: warning: overlay %s sets the swept key %s in every point\n", cmd,
+                 overlay, key->path);
+  }
 }
 
 /* Loads a scenario and adds the overlay files, printing any error; warns of
  * an overlay that sets a swept key. */
+static int ns__check_point(const struct nc_scenario *s, long point, const char *const *sets,
+                           size_t nsets, struct nicsim_config *cfg, struct nc_errors *errs);
+
 int ns_load_overlaid(const char *cmd, const char *path, const char *const *overlays,
-                     size_t noverlays, struct nc_scenario **out) {
-  struct nc_error err;
-  size_t i, k;
-  int status;
+                     size_t noverlays, const char *const *sets, size_t nsets,
+                     struct nc_scenario **out) {
+  struct nc_errors errs;
+  struct nicsim_config *cfg;
+  size_t i;
+  int bad;
 
-  if ((status = ns_load(path, out)) != 0)
-    return status;
-  for (i = 0; i < noverlays; i++) {
-    memset(&err, 0, sizeof(err));
-    if (nc_scenario_add_overlay(*out, overlays[i], &err) != 0) {
-      nc_error_print(&err, stderr);
-      nc_scenario_free(*out);
-      *out = NULL;
-      return NICSIM_STUDY_BAD_INPUT;
-    }
-    for (k = 0; k < nc_scenario_nswept(*out); k++) {
-      const struct nc_key *key = nc_key_find(nc_scenario_swept_key(*out, k));
-      if (key != NULL && nc_scenario_overlay_sets(*out, i, key))
-        ns_eprintf("nicsim %s: warning: overlay %s sets the swept key %s in every point\n", cmd,
-                    overlays[i], key->path);
-    }
+  memset(&errs, 0, sizeof(errs));
+  bad = nc_scenario_load_all(path, out, &errs) != 0;
+  for (i = 0; *out != NULL && i < noverlays; i++) {
+    size_t nov = nc_scenario_noverlays(*out);
+    if (nc_scenario_add_overlay_all(*out, overlays[i], &errs) != 0)
+      bad = 1;
+    if (!bad && nc_scenario_noverlays(*out) > nov)
+      ns__warn_overlay_swept(cmd, *out, nov, overlays[i]);
   }
-  return 0;
-}
-
-/* Resolves one point and checks it against its driver's rules, printing any error. */
-int ns_resolve(const struct nc_scenario *s, long point, const char *const *sets, size_t nsets,
-               struct nicsim_config *out) {
-  struct nc_error err;
-
-  memset(&err, 0, sizeof(err));
-  if (nc_scenario_resolve(s, point, sets, nsets, out, &err) != 0 ||
-      nicsim_check_config(out, &err) != 0) {
-    nc_error_print(&err, stderr);
+  if (bad) {
+    /* What loaded despite the errors: the base point's rules too, so that
+     * the list is validate's (but for the sweep's points). */
+    if (*out != NULL && (cfg = malloc(sizeof(*cfg))) != NULL) {
+      ns__check_point(*out, -1, sets, nsets, cfg, &errs);
+      free(cfg);
+    }
+    nc_scenario_free(*out); /* loaded with errors: only for resolve_all */
+    *out = NULL;
+    ns_print_errors(path ? path : "the built-in default scenario", &errs);
+    nc_errors_free(&errs);
     return NICSIM_STUDY_BAD_INPUT;
   }
+  nc_errors_free(&errs);
   return 0;
 }
 
-/* Checks that every metric the scenario's plots name exists (the loader
- * cannot: metrics are not config), printing the first unknown one. */
-int ns_check_plots(const struct nc_scenario *s) {
+/* Checks the plots' metrics, adding each unknown one to errs. */
+static int ns__check_plots_all(const struct nc_scenario *s, struct nc_errors *errs) {
+  struct nc_error e;
   size_t i, q;
+  int bad = 0;
 
   for (i = 0; i < nc_scenario_nplots(s); i++) {
     const struct nc_plot *pl = nc_scenario_plot(s, i);
@@ -133,17 +158,93 @@ int ns_check_plots(const struct nc_scenario *s) {
       const char *near;
       if (nicsim_metric_find(pl->y[q]) >= 0 || nicsim_metric_is_extra_name(pl->y[q]))
         continue;
-      ns_eprintf("%s:%d:%d: error: plot '%s': unknown metric '%s'\n", pl->y_at[q].file,
-              pl->y_at[q].line, pl->y_at[q].col, pl->name, pl->y[q]);
+      memset(&e, 0, sizeof(e));
+      e.where = pl->y_at[q];
+      snprintf(e.msg, sizeof(e.msg), "plot '%s': unknown metric '%s'", pl->name, pl->y[q]);
       if ((near = nicsim_metric_suggest(pl->y[q])) != NULL)
-        ns_eprintf("  hint: did you mean '%s'? y names metrics of docs/metrics.md\n", near);
+        snprintf(e.hint, sizeof(e.hint), "did you mean '%s'? y names metrics of docs/metrics.md",
+                 near);
       else
-        ns_eprintf("  hint: y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, "
-                        "irq.per_sec\n");
-      return NICSIM_STUDY_BAD_INPUT;
+        snprintf(e.hint, sizeof(e.hint),
+                 "y names metrics of docs/metrics.md, e.g. rx.gbps, cpu.util, irq.per_sec");
+      nc_errors_add(errs, &e);
+      bad = -1;
     }
   }
+  return bad;
+}
+
+/* Resolves point (-1: the base) collecting every error; 0 or -1. */
+static int ns__check_point(const struct nc_scenario *s, long point, const char *const *sets,
+                           size_t nsets, struct nicsim_config *cfg, struct nc_errors *errs) {
+  int bad;
+
+  if (s == NULL || point < -1 || (point >= 0 && (size_t)point >= nc_scenario_npoints(s)))
+    return nc_scenario_resolve_all(s, point, sets, nsets, cfg, errs); /* the error, nothing to check */
+  bad = nc_scenario_resolve_all(s, point, sets, nsets, cfg, errs);
+  if (!errs->no_rules && nicsim_check_config_all(cfg, errs) != 0)
+    bad = -1;
+  return bad;
+}
+
+/* Checks a scenario file whole; see study_internal.h. */
+int ns_check_all(const char *cmd, const char *path, const char *const *overlays, size_t noverlays,
+                 const char *const *sets, size_t nsets, struct nicsim_config *cfg,
+                 struct nc_errors *errs, size_t *npoints) {
+  struct nc_scenario *s = NULL;
+  size_t i, n;
+  int bad;
+
+  *npoints = 0;
+  bad = nc_scenario_load_all(path, &s, errs) != 0;
+  for (i = 0; s != NULL && i < noverlays; i++) {
+    size_t nov = nc_scenario_noverlays(s);
+    if (nc_scenario_add_overlay_all(s, overlays[i], errs) != 0)
+      bad = 1;
+    if (!bad && nc_scenario_noverlays(s) > nov)
+      ns__warn_overlay_swept(cmd, s, nov, overlays[i]);
+  }
+  if (s == NULL)
+    return NICSIM_STUDY_BAD_INPUT;
+  if (ns__check_plots_all(s, errs) != 0)
+    bad = 1;
+  if (ns__check_point(s, -1, sets, nsets, cfg, errs) != 0)
+    bad = 1;
+  n = nc_scenario_npoints(s);
+  for (i = 0; i < n && !errs->fatal; i++)
+    if (ns__check_point(s, (long)i, sets, nsets, cfg, errs) != 0)
+      bad = 1;
+  *npoints = n;
+  nc_scenario_free(s);
+  return bad || nc_errors_count(errs) > 0 ? NICSIM_STUDY_BAD_INPUT : 0;
+}
+
+/* Resolves one point and checks it against its driver's rules, printing any error. */
+int ns_resolve(const struct nc_scenario *s, long point, const char *const *sets, size_t nsets,
+               struct nicsim_config *out) {
+  struct nc_errors errs;
+
+  memset(&errs, 0, sizeof(errs));
+  if (ns__check_point(s, point, sets, nsets, out, &errs) != 0 || nc_errors_count(&errs) > 0) {
+    ns_print_errors(nc_scenario_file(s), &errs);
+    nc_errors_free(&errs);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  nc_errors_free(&errs);
   return 0;
+}
+
+/* Checks that every metric the scenario's plots name exists (the loader
+ * cannot: metrics are not config), printing each unknown one. */
+int ns_check_plots(const struct nc_scenario *s) {
+  struct nc_errors errs;
+  int bad;
+
+  memset(&errs, 0, sizeof(errs));
+  bad = ns__check_plots_all(s, &errs);
+  nc_errors_print(&errs, NC_ERRORS_SHOWN, stderr);
+  nc_errors_free(&errs);
+  return bad ? NICSIM_STUDY_BAD_INPUT : 0;
 }
 
 /* Checks, before simulating, that an output file can be written at path. */

@@ -38,18 +38,36 @@ int ns_bad_input(const char *cmd, const char *fmt, ...) __attribute__((format(pr
 /* Loads a scenario (NULL: the built-in default); on error prints it and
  * returns NICSIM_STUDY_BAD_INPUT, else 0. */
 int ns_load(const char *path, struct nc_scenario **out);
-/* ns_load, then nc_scenario_add_overlay of overlays[0..noverlays) in order;
- * errors are printed (as command cmd) and give NICSIM_STUDY_BAD_INPUT. An
- * overlay that sets a key the sweep varies gets a warning. */
+/* Loads a scenario (NULL: the built-in default) and adds the overlay files
+ * overlays[0..noverlays) in order. Every error is printed (as
+ * nc_scenario_load_all finds them; if the scenario still loads, with the
+ * base point's rule errors under the overrides sets[0..nsets)), with the
+ * count line, and gives NICSIM_STUDY_BAD_INPUT. An overlay that sets a key
+ * the sweep varies gets a warning (as command cmd). */
 int ns_load_overlaid(const char *cmd, const char *path, const char *const *overlays,
-                     size_t noverlays, struct nc_scenario **out);
+                     size_t noverlays, const char *const *sets, size_t nsets,
+                     struct nc_scenario **out);
 /* Resolves one point with the overrides sets[0..nsets) ("KEY=VALUE") and
  * checks it against the models' and its driver's rules (nicsim_check_config); on
  * error prints it and returns NICSIM_STUDY_BAD_INPUT, else 0. */
 int ns_resolve(const struct nc_scenario *s, long point, const char *const *sets, size_t nsets,
                struct nicsim_config *out);
+/* Checks a scenario file whole, as `nicsim validate` does, collecting every
+ * error into *errs (struct nc_errors): the file, its platforms and the
+ * overlays (nc_scenario_load_all), the plots' metrics, and the base point
+ * and every sweep point with the overrides sets[0..nsets): the cross-key
+ * rules and the driver's and models' (nicsim_check_config_all). cfg is
+ * scratch; *npoints gets the sweep points (0 without a sweep). Overlay
+ * warnings are printed as ns_load_overlaid does (as command cmd). 0 if the
+ * file is valid, else NICSIM_STUDY_BAD_INPUT. */
+int ns_check_all(const char *cmd, const char *path, const char *const *overlays, size_t noverlays,
+                 const char *const *sets, size_t nsets, struct nicsim_config *cfg,
+                 struct nc_errors *errs, size_t *npoints);
+/* Prints errs on stderr in file order, at most NC_ERRORS_SHOWN of them and
+ * "... and N more errors", the notes, and "N errors in FILE". */
+void ns_print_errors(const char *file, struct nc_errors *errs);
 /* Checks the metrics named by the scenario's plots (shared by validate and
- * sweep); 0, or NICSIM_STUDY_BAD_INPUT after printing file:line:col and a hint. */
+ * sweep); 0, or NICSIM_STUDY_BAD_INPUT after printing each unknown one (file:line:col and a hint). */
 int ns_check_plots(const struct nc_scenario *s);
 /* Checks, before a long simulation, that an output file can go at path as
  * nicsim_write_atomic will write it: a new or regular file (through any

@@ -667,7 +667,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
         goto out;
       }
     }
-  } else if ((status = ns_load_overlaid("sweep", path, o->overlays, o->noverlays, &scen)) != 0) {
+  } else if ((status = ns_load_overlaid("sweep", path, o->overlays, o->noverlays, o->sets, o->nsets,
+                                     &scen)) != 0) {
     goto out;
   }
   s.n = nc_scenario_npoints(scen);

@@ -313,3 +313,71 @@ TEST_F(Cli, SweepUnusableOutputDirectory) {
 }
 
 }  // namespace
+
+// `nicsim validate` reports every error of a file (issue 27): an unknown
+// key, an out-of-range value, a bad enum, a duplicate key and a cross-layer
+// rule, each at its own line and column, in file order, then the count.
+TEST_F(Cli, ValidateReportsEveryErrorInFileOrder) {
+  const std::string f = data("many-errors.yaml");
+  auto r = run({"validate", f});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_EQ(r.out, "");
+  // Each error's "file:line:col: error:" line, in the order printed.
+  std::vector<std::string> at;
+  for (const std::string &l : lines_of(r.err))
+    if (l.rfind(f + ":", 0) == 0 && l.find(": error: ") != std::string::npos)
+      at.push_back(l.substr(f.size() + 1, l.find(": error: ") - f.size() - 1));
+  const std::vector<std::string> want = {"6:3", "7:17", "9:9", "10:16", "13:3"};
+  EXPECT_EQ(at, want) << r.err;
+  EXPECT_NE(r.err.find("did you mean 'nic.desc_spacing'?"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("duplicate key 'run.seed' (first defined at " + f + ":12:3)"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("traffic.frame_bytes = 9000 does not fit in driver.rx_buf_bytes"),
+            std::string::npos)
+      << r.err;
+  EXPECT_NE(r.err.find("\n5 errors in " + f + "\n"), std::string::npos) << r.err;
+
+  // run, sweep and config stop at the same file with the same list.
+  for (const char *cmd : {"run", "sweep", "config"}) {
+    auto c = run({cmd, f});
+    EXPECT_EQ(c.status, 2) << cmd << "\n" << NICSIM_SHOW(c);
+    EXPECT_EQ(c.err.find("simulating"), std::string::npos) << cmd;
+    for (const std::string &w : want)
+      EXPECT_NE(c.err.find(f + ":" + w + ": error: "), std::string::npos) << cmd << " " << w << "\n" << c.err;
+  }
+}
+
+// The list printed is capped at 50 errors, then says how many more there are.
+TEST_F(Cli, ValidateCapsTheListAt50) {
+  std::string text = "nic:\n";
+  const int n = 70;
+  for (int i = 0; i < n; i++) text += "  bogus_key_" + std::to_string(i) + ": 1\n";
+  const std::string f = path("seventy.yaml");
+  std::ofstream(f) << text;
+  auto r = run({"validate", f});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  int shown = 0;
+  for (const std::string &l : lines_of(r.err))
+    if (l.find(": error: unknown key 'nic.bogus_key_") != std::string::npos) shown++;
+  EXPECT_EQ(shown, 50) << r.err;
+  EXPECT_NE(r.err.find("... and " + std::to_string(n - 50) + " more errors\n"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find(std::to_string(n) + " errors in " + f), std::string::npos) << r.err;
+  // The first shown is the first in the file.
+  EXPECT_NE(r.err.find(f + ":2:3: error: unknown key 'nic.bogus_key_0'"), std::string::npos) << r.err;
+}
+
+// A YAML syntax error ends the check: one error with its line and column.
+TEST_F(Cli, ValidateSyntaxErrorIsOneError) {
+  const std::string f = path("syntax.yaml");
+  std::ofstream(f) << "nic:\n  desc_spacng: 32\n  rx_ring_size: [1, 2\nrun: {seed: 1}\n";
+  auto r = run({"validate", f});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  int errors = 0;
+  for (const std::string &l : lines_of(r.err))
+    if (l.find(": error: ") != std::string::npos) errors++;
+  EXPECT_EQ(errors, 1) << r.err;
+  EXPECT_TRUE(std::regex_search(r.err, std::regex("syntax\\.yaml:[0-9]+:[0-9]+: error: YAML syntax error")))
+      << r.err;
+  EXPECT_NE(r.err.find("1 error in " + f), std::string::npos) << r.err;
+}

@@ -22,7 +22,10 @@
  *    config that passes nc_config_check, whose every value is in its key's
  *    range, formats (nc_value_format) to text that reads back (nc_config_set)
  *    to the identical value, and whose origins are valid positions;
- *  - out-of-range points (-2, npoints) are refused with a complete error.
+ *  - out-of-range points (-2, npoints) are refused with a complete error;
+ *  - the collecting loader (nc_scenario_load_all, `nicsim validate`) agrees
+ *    on validity, and every error it collects (also while resolving what it
+ *    kept despite errors) is complete and inside the input.
  *
  * Relative platform paths in "fuzz.yaml" are read from the current directory;
  * scripts/fuzz.sh and the ctest replay run in tests/fuzz/workdir, which holds
@@ -296,6 +299,30 @@ static void check_scenario(const struct input *in, const struct nc_scenario *s) 
 }
 
 /* Loads text under a name and checks everything above. */
+/* The collecting loader (nc_scenario_load_all) on the same input: valid
+ * exactly when the one-error loader is, each error complete and inside the
+ * input, and a scenario it keeps despite errors resolves (base, first and
+ * last point) without crashing, adding only complete errors. */
+static void run_all(const struct input *in, int rc) {
+  struct nc_errors errs;
+  struct nc_scenario *s = NULL;
+  memset(&errs, 0, sizeof errs);
+  int rca = nc_scenario_load_string_all(in->name, in->text, &s, &errs);
+  CHECK(in, rca == rc, "collecting load returned %d, the one-error load %d", rca, rc);
+  CHECK(in, (rca == 0) == (nc_errors_count(&errs) == 0), "collecting load returned %d with %zu errors",
+        rca, nc_errors_count(&errs));
+  if (s) {
+    struct nicsim_config *c = malloc(sizeof *c);
+    size_t np = nc_scenario_npoints(s);
+    long pts[3] = {-1, 0, (long)np - 1};
+    for (size_t i = 0; c && i < (np ? 3u : 1u); i++) nc_scenario_resolve_all(s, pts[i], NULL, 0, c, &errs);
+    free(c);
+  }
+  for (size_t i = 0; i < errs.n; i++) check_error(in, &errs.v[i], "collecting errors");
+  nc_scenario_free(s);
+  nc_errors_free(&errs);
+}
+
 static void run_one(const char *name, const char *text, size_t len) {
   struct input in = {name, text, len, count_lines(text, len),
                      len == 0 || (text[len - 1] != '\n' && text[len - 1] != '\r')};
@@ -311,6 +338,7 @@ static void run_one(const char *name, const char *text, size_t len) {
   memset(&e2, 0, sizeof e2);
   int rc2 = nc_scenario_load_string(name, text, &s2, &e2);
   CHECK(&in, rc2 == rc, "second load returned %d, first %d", rc2, rc);
+  run_all(&in, rc);
 
   if (rc != 0) {
     CHECK(&in, s == NULL, "failed load left *out set");
