@@ -435,10 +435,6 @@ static irqreturn_t lan743x_intr_entry_isr(int irq, void *ptr) {
 /* ---- open / close (probe / remove) --------------------------------------------------- */
 
 /* The largest frame of the run, FCS included (a 1500-byte MTU at least). */
-static u32 lan743x_max_frame(const struct nicsim_config *cfg) {
-  u32 f = (u32)cfg->traffic.frame_bytes;
-  return f > LAN743X_MIN_MTU_FRAME ? f : LAN743X_MIN_MTU_FRAME;
-}
 
 /* Checks the config against what this driver and the LAN743x can do. */
 static int lan743x_check_config(const struct nicsim_config *cfg, struct nk_config_error *e) {
@@ -454,6 +450,28 @@ static int lan743x_check_config(const struct nicsim_config *cfg, struct nk_confi
                           "nic.rx_ring_size = %" PRId64 ": lan743x needs a multiple of 8 (it moves RX_TAIL only at "
                           "indices with index & 7 == 7)",
                           rs);
+  }
+  /* driver.rx_buf_bytes is rx->buffer_length: MTU + ETH_HLEN + ETH_FCS_LEN
+   * + RX_HEAD_PADDING since v5.12 ("lan743x: boost performance on cpu archs
+   * w/o dma cache snooping", 2021), LAN743X_MAX_FRAME_SIZE (9216) + 14 + 4 +
+   * RX_HEAD_PADDING before it. The whole frame, FCS included, lands in one
+   * buffer after the padding; the descriptor holds 14 bits of length. */
+  const int64_t buf = cfg->driver.rx_buf_bytes;
+  const int64_t need = cfg->traffic.frame_bytes + LAN743X_RX_HEAD_PADDING;
+  if (buf > LAN743X_RX_DESC_DATA0_BUF_LENGTH_MASK)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_bytes), "use at most 16383",
+                          "driver.rx_buf_bytes = %" PRId64 ": the lan743x RX descriptor's buffer length has 14 bits",
+                          buf);
+  if (cfg->traffic.mode != NC_MODE_TX && need > buf) {
+    char hint[160];
+    snprintf(hint, sizeof hint,
+             "set driver.rx_buf_bytes to at least %" PRId64 " (the MTU + 18, as Linux sizes it), or "
+             "traffic.frame_bytes to at most %" PRId64,
+             need, buf - LAN743X_RX_HEAD_PADDING);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes), hint,
+                          "traffic.frame_bytes = %" PRId64 " does not fit a lan743x RX buffer of driver.rx_buf_bytes "
+                          "= %" PRId64 " (the frame lands whole, with its FCS)",
+                          cfg->traffic.frame_bytes, buf);
   }
   return nk_config_ring_min(cfg, 8, 2, "lan743x", e);
 }
@@ -641,8 +659,9 @@ static int lan743x_pcidev_probe(struct net_device *netdev, char *err, size_t err
   const u32 spacing = (u32)cfg->nic.desc_spacing; /* DEFAULT_DMA_DESCRIPTOR_SPACING: the seed's knob */
   adapter->rx = (struct lan743x_rx){.adapter = adapter, .ring_size = (u32)cfg->nic.rx_ring_size,
                                     .desc_spacing = spacing};
-  /* MTU + ETH_HLEN + ETH_FCS_LEN + RX_HEAD_PADDING, with the MTU of the largest frame. */
-  adapter->rx.buffer_length = lan743x_max_frame(cfg) + LAN743X_RX_HEAD_PADDING;
+  /* MTU + ETH_HLEN + ETH_FCS_LEN + RX_HEAD_PADDING (v5.12 on), or 9 KiB
+   * before: the platform states which (lan743x_check_config). */
+  adapter->rx.buffer_length = (u32)cfg->driver.rx_buf_bytes;
   adapter->tx = (struct lan743x_tx){.adapter = adapter, .ring_size = (u32)cfg->nic.tx_ring_size,
                                     .desc_spacing = spacing};
 

@@ -20,7 +20,6 @@ extern "C" {
 #define LAN743X_RX_HEAD_PADDING 0
 #define LAN743X_ETH_HLEN 14
 #define LAN743X_ETH_FCS_LEN 4
-#define LAN743X_MIN_MTU_FRAME 1518u /* a 1500-byte MTU: the buffer is never smaller */
 
 /* lan743x_rx_process_buffer results (RX_PROCESS_RESULT_*). */
 #define LAN743X_RX_NOTHING_TO_DO 0
@@ -76,7 +75,7 @@ struct lan743x_rx {
   size_t ring_allocation_size;
   u32 ring_size;
   u32 desc_spacing;
-  u32 buffer_length; /* MTU + ETH_HLEN + ETH_FCS_LEN + RX_HEAD_PADDING */
+  u32 buffer_length; /* driver.rx_buf_bytes: MTU + ETH_HLEN + ETH_FCS_LEN + RX_HEAD_PADDING (v5.12 on) */
   struct lan743x_rx_buffer_info *buffer_info;
   u32 last_head; /* next descriptor to process */
   u32 last_tail; /* last descriptor processed */

@@ -12,8 +12,10 @@
 int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
   const struct nicsim_config *c = k->cfg;
   /* Data room for the largest frame of the run (at least a standard 1518-byte
-   * one): skbs hold frames, not whole RX buffers. */
+   * one), or for a whole RX buffer where the driver arms each RX slot with
+   * an skb of its buffer size (lan743x: driver.rx_buf_bytes). */
   u64 frame = c->traffic.frame_bytes > NK_SKB_MIN_FRAME ? (u64)c->traffic.frame_bytes : NK_SKB_MIN_FRAME;
+  if (k->rx_slot_skbs && (u64)c->driver.rx_buf_bytes > frame) frame = (u64)c->driver.rx_buf_bytes;
   /* every TX ring full (nic.tx_queues of them) */
   u64 n = (u64)c->nic.tx_ring_size * (u64)c->nic.tx_queues + k->rx_slot_skbs + (1 + nk__polling_cpus(c)) * (u64)c->driver.napi_budget +
           NK_SKB_SLACK;

@@ -13,7 +13,8 @@ namespace {
 
 constexpr uint32_t kFrame = 1518;      // on the wire, FCS included
 constexpr uint32_t kLen = kFrame - 4;  // DMA'd and passed up: 1514 bytes
-// RX: buffer_length = 1518 (MTU 1500 + 14 + 4 + RX_HEAD_PADDING 0). An skb's
+// RX: buffer_length = driver.rx_buf_bytes = 1518 (MTU 1500 + 14 + 4 +
+// RX_HEAD_PADDING 0, the rig's). An skb's
 // data is head + 66 with head on a line: the new buffer's map covers
 // [66, 1584) = lines 1..24 = 24 lines; the old buffer's sync covers
 // used_length = min(FRAME_LENGTH 1518, 1518) from +66: the same 24 lines.
@@ -71,6 +72,39 @@ TEST(Lan743xCounts, RxPerPacketOnANonCoherentPlatform) {
   EXPECT_EQ(r.rx_bad, 0u);
   EXPECT_EQ(r.t.dev()->stats.rx_packets, N);
   EXPECT_EQ(r.t.check(), "");
+}
+
+// Before v5.12 the buffers were LAN743X_MAX_FRAME_SIZE (9216) + ETH_HLEN 14 +
+// 4 + RX_HEAD_PADDING 0 = 9234 bytes whatever the MTU (driver.rx_buf_bytes =
+// 9234): the new skb's map invalidates all of it, [66, 9300) = lines 1..145,
+// while the old buffer's sync still covers only FRAME_LENGTH (24 lines).
+TEST(Lan743xCounts, NineKiBBuffersOfBeforeV512InvalidateTheWholeBufferOnEveryRefill) {
+  Lan743xRig r;
+  ASSERT_TRUE(r.start(false, [](nicsim_config &c) { c.driver.rx_buf_bytes = 9216 + 14 + 4; })) << r.probe_err;
+  const uint64_t N = 10;
+  uint64_t seq = 0;
+  ASSERT_EQ(r.rx_counted(N, kFrame, &seq), 1);
+  const uint64_t map_lines = (66 + 9234 - 1) / 64 - 66 / 64 + 1;
+  ASSERT_EQ(map_lines, 145u);
+  EXPECT_EQ(C(r).cache_calls[NK_CACHE_INVALIDATE], 2 * N);
+  EXPECT_EQ(C(r).cache_lines[NK_CACHE_INVALIDATE], N * (map_lines + kRxLines));
+  EXPECT_EQ(r.rx_ok, N);
+  EXPECT_EQ(r.t.check(), "");
+}
+
+// lan743x_check_config: a frame (with its FCS) must fit the buffer, and the
+// descriptor's 14-bit length must hold the buffer.
+TEST(Lan743xCounts, BufferSizeRulesNameDriverRxBufBytes) {
+  Lan743xRig small;
+  EXPECT_FALSE(small.start(false, [](nicsim_config &c) {
+    c.driver.rx_buf_bytes = 1517;
+    c.traffic.frame_bytes = 1518;
+  }));
+  EXPECT_NE(small.probe_err.find("does not fit a lan743x RX buffer of driver.rx_buf_bytes = 1517"), std::string::npos)
+      << small.probe_err;
+  Lan743xRig big;
+  EXPECT_FALSE(big.start(false, [](nicsim_config &c) { c.driver.rx_buf_bytes = 16384; }));
+  EXPECT_NE(big.probe_err.find("buffer length has 14 bits"), std::string::npos) << big.probe_err;
 }
 
 // The same path on a coherent platform: the same accesses, cached, no maintenance.
