@@ -1155,7 +1155,7 @@ static int plot_bool(struct loader *L, int file, const struct nc__node *v, const
  * swept keys once the whole file is read). */
 static int load_plots(struct loader *L, int file, const struct nc__node *v) {
   struct nc_scenario *s = L->s;
-  static const char *const words[] = {"name", "title", "x", "y", "series", "kind",
+  static const char *const words[] = {"name", "title", "x", "y", "series", "panels", "kind",
                                       "logx", "logy", "xlabel", "ylabel"};
   if (v->kind != NC__SEQ || v->n == 0)
     return fail(L, file, v, "write one '- {x: KEY, y: METRIC}' item per plot",
@@ -1219,6 +1219,20 @@ static int load_plots(struct loader *L, int file, const struct nc__node *v) {
           origin_of(s, file, m, &pl->y_at[q]);
         }
         pl->ny = n;
+      } else if (strcmp(w, "panels") == 0) {
+        size_t n = vn->kind == NC__SEQ ? vn->n : 1;
+        if (vn->kind == NC__MAP || n == 0 || n > NC_PLOT_MAX_PANEL_KEYS)
+          return fail(L, file, vn,
+                      "write one swept key (panels: nic.desc_spacing) or a list "
+                      "(panels: [nic.desc_spacing, traffic.frame_bytes])",
+                      "plot panels must be a swept key or a list of 1 to %d swept keys",
+                      NC_PLOT_MAX_PANEL_KEYS);
+        for (size_t q = 0; q < n && !r; q++) {
+          const struct nc__node *m = vn->kind == NC__SEQ ? vn->items[q] : vn;
+          r = plot_text(L, file, m, "panels", pl->panels[q], sizeof pl->panels[q]);
+          origin_of(s, file, m, &pl->panels_at[q]);
+        }
+        pl->npanels = n;
       } else {
         char hint[300] = "a plot holds", *o = hint + strlen(hint);
         for (size_t q = 0; q < sizeof words / sizeof *words; q++)
@@ -1265,13 +1279,40 @@ static int check_plots(struct loader *L) {
     const struct nc_plot *pl = &s->plots[i];
     const char *bad = !plot_key_ok(s, pl->x) ? pl->x
                       : pl->series[0] && !plot_key_ok(s, pl->series) ? pl->series : NULL;
-    if (!bad) continue;
-    char hint[512];
-    nc__fmt(hint, sizeof hint, "x and series name swept keys: %s", list);
-    nc__error_set(L->err, pl->at.file, pl->at.line, pl->at.col, hint,
-                  "plot '%s': '%s' is not a swept key", pl->name, bad);
-    r = failed_elsewhere(L);
-    if (!go_on(L)) return r;
+    if (bad) {
+      char hint[512];
+      nc__fmt(hint, sizeof hint, "x and series name swept keys: %s", list);
+      nc__error_set(L->err, pl->at.file, pl->at.line, pl->at.col, hint,
+                    "plot '%s': '%s' is not a swept key", pl->name, bad);
+      r = failed_elsewhere(L);
+      if (!go_on(L)) return r;
+      continue;
+    }
+    /* A panel key is a swept key the plot does not already show, named once
+     * ("label" is one per point: a panel each would show single points). */
+    for (size_t q = 0; q < pl->npanels; q++) {
+      const char *k = pl->panels[q];
+      const struct nc_origin *o = &pl->panels_at[q];
+      char hint[512];
+      bool twice = false;
+      for (size_t p = 0; p < q; p++)
+        twice = twice || strcmp(pl->panels[p], k) == 0;
+      nc__fmt(hint, sizeof hint, "panels name swept keys other than x and series: %s",
+              strlen(list) > strlen("label, ") ? list + strlen("label, ") : "none");
+      if (strcmp(k, "label") == 0 || !plot_key_ok(s, k)) {
+        nc__error_set(L->err, o->file, o->line, o->col, hint,
+                      "plot '%s': panels key '%s' is not a swept key", pl->name, k);
+      } else if (strcmp(k, pl->x) == 0 || strcmp(k, pl->series) == 0 || twice) {
+        nc__error_set(L->err, o->file, o->line, o->col,
+                      "a key splits panels, or is x, or is the series: name it once",
+                      "plot '%s': panels key '%s' is already %s", pl->name, k,
+                      twice ? "a panels key" : strcmp(k, pl->x) == 0 ? "x" : "the series");
+      } else {
+        continue;
+      }
+      r = failed_elsewhere(L);
+      if (!go_on(L)) return r;
+    }
   }
   return r;
 }

@@ -13,6 +13,8 @@ extern "C" {
 #endif
 
 #define NC_PLOT_MAX_Y 8
+/* Most keys a plot's `panels:` may name. */
+#define NC_PLOT_MAX_PANEL_KEYS 4
 
 enum nc_plot_kind { NC_PLOT_LINE, NC_PLOT_BAR };
 
@@ -28,6 +30,11 @@ struct nc_plot {
   bool logx, logy;
   char xlabel[NC_STR_MAX];     /* "" = the key and its unit */
   char ylabel[NC_STR_MAX];     /* "" = the metric(s) and unit */
+  /* Swept keys whose values split the plot into panels (one per combination);
+   * npanels 0: every swept key the plot does not show that varies. */
+  char panels[NC_PLOT_MAX_PANEL_KEYS][NC_STR_MAX];
+  size_t npanels;
+  struct nc_origin panels_at[NC_PLOT_MAX_PANEL_KEYS];
   struct nc_origin at;         /* the plot's entry in the file */
   struct nc_origin y_at[NC_PLOT_MAX_Y];
 };

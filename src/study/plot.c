@@ -16,13 +16,20 @@
 #include "config/sweep.h"
 
 #define NS__MAXCOLS 64
+/* Most panels one plot is split into: beyond, a plot is too small to read
+ * (and the sweep has too many values of keys the plot does not show). */
+#define NS__MAXPANELS 12
 
 /* One plot being drawn. */
 struct ns__plot {
   char name[64], title[NC_STR_MAX], x[NC_STR_MAX], series[NC_STR_MAX];
   char xlabel[NC_STR_MAX], ylabel[NC_STR_MAX];
   const char *y[NC_PLOT_MAX_Y];
+  char unit[NC_PLOT_MAX_Y][24];   /* each y's unit as plotted ("%" for a fraction; "" unknown) */
+  double scale[NC_PLOT_MAX_Y];    /* from a y's value to its plotted value (100 for a fraction) */
   size_t ny;
+  const char *panels[NC_PLOT_MAX_PANEL_KEYS]; /* declared panel keys (none: the varying ones) */
+  size_t npanels;
   bool bar, logx, logy;
 };
 
@@ -73,32 +80,54 @@ static bool ns__numeric(const char *text) {
   return end != text && *end == '\0' && isfinite(v);
 }
 
-/* Unit of a metric as plotted ("" if unknown): a fraction is drawn in
- * per cent, as the tables show it. */
-static const char *ns__metric_unit(const char *name) {
+/* Unit of metric name in the metrics catalogue (docs/metrics.md), or for an
+ * extra (cpu.core<N>.util) as the point's results give it; "" if none. */
+static const char *ns__catalogue_unit(const char *name, const struct nicsim_results *res) {
   long id = nicsim_metric_find(name);
-  const char *u = id >= 0 ? nicsim_metric_defs()[id].unit : "";
-  return strcmp(u, "fraction") == 0 ? "%" : u;
+  size_t i;
+  if (id >= 0)
+    return nicsim_metric_defs()[id].unit;
+  for (i = 0; res != NULL && i < res->nextra; i++)
+    if (strcmp(res->extra[i].name, name) == 0)
+      return res->extra[i].unit;
+  return "";
 }
 
-/* The factor from a metric's value to its plotted value (100 for a fraction). */
-static double ns__metric_scale(const char *name) {
-  return strcmp(ns__metric_unit(name), "%") == 0 ? 100.0 : 1.0;
+/* Which reference line a y metric gets. */
+enum { NS__REF_NONE, NS__REF_LINE_RATE, NS__REF_FULL };
+static int ns__ref_kind(const struct ns__plot *p, size_t q) {
+  const char *y = p->y[q];
+  const size_t n = strlen(y);
+  /* A wire throughput (rx.*, tx.* in Gbit/s) is bounded by the line rate. */
+  if (strcmp(p->unit[q], "Gbit/s") == 0 && (strncmp(y, "rx.", 3) == 0 || strncmp(y, "tx.", 3) == 0))
+    return NS__REF_LINE_RATE;
+  /* A utilisation (a busy fraction, drawn in %) by 100 %. */
+  if (strcmp(p->unit[q], "%") == 0 && ((n >= 4 && strcmp(y + n - 4, "util") == 0) ||
+                                       (n >= 9 && strcmp(y + n - 9, "busy_frac") == 0)))
+    return NS__REF_FULL;
+  return NS__REF_NONE;
 }
 
-/* Fills in the automatic title and axis labels (with units). */
+/* Fills in the automatic title and axis labels: the key and the metrics
+ * with their units (the schema's and the metrics catalogue's). */
 static void ns__plot_labels(struct ns__plot *p) {
   const struct nc_key *k = nc_key_find(p->x);
   char ys[512] = "";
   size_t q, used = 0;
   bool same = true;
 
+  for (q = 0; q < p->ny; q++)
+    same = same && strcmp(p->unit[q], p->unit[0]) == 0;
   for (q = 0; q < p->ny; q++) {
-    used += (size_t)snprintf(ys + used, used < sizeof(ys) ? sizeof(ys) - used : 0, "%s%s",
-                             q ? ", " : "", p->y[q]);
+    /* Metrics of different units each carry theirs. */
+    if (!same && p->unit[q][0])
+      used += (size_t)snprintf(ys + used, used < sizeof(ys) ? sizeof(ys) - used : 0, "%s%s (%s)",
+                               q ? ", " : "", p->y[q], p->unit[q]);
+    else
+      used += (size_t)snprintf(ys + used, used < sizeof(ys) ? sizeof(ys) - used : 0, "%s%s",
+                               q ? ", " : "", p->y[q]);
     if (used >= sizeof(ys))
       used = sizeof(ys) - 1;
-    same = same && strcmp(ns__metric_unit(p->y[q]), ns__metric_unit(p->y[0])) == 0;
   }
   if (!p->xlabel[0]) {
     /* A label longer than the field is cut short, which is fine for an axis
@@ -111,13 +140,22 @@ static void ns__plot_labels(struct ns__plot *p) {
     (void)len;
   }
   if (!p->ylabel[0]) {
-    if (same && ns__metric_unit(p->y[0])[0])
-      snprintf(p->ylabel, sizeof(p->ylabel), "%.200s (%s)", ys, ns__metric_unit(p->y[0]));
+    if (same && p->unit[0][0])
+      snprintf(p->ylabel, sizeof(p->ylabel), "%.200s (%s)", ys, p->unit[0]);
     else
       snprintf(p->ylabel, sizeof(p->ylabel), "%.200s", ys);
   }
-  if (!p->title[0])
+  if (!p->title[0]) {
+    /* The title names the metrics without their units (the y axis has them). */
+    used = 0;
+    for (q = 0; q < p->ny; q++) {
+      used += (size_t)snprintf(ys + used, used < sizeof(ys) ? sizeof(ys) - used : 0, "%s%s",
+                               q ? ", " : "", p->y[q]);
+      if (used >= sizeof(ys))
+        used = sizeof(ys) - 1;
+    }
     snprintf(p->title, sizeof(p->title), "%.120s vs %.120s", ys, p->x);
+  }
 }
 
 /* Copies what gnuplot printed (held in log) to stderr. */
@@ -174,20 +212,32 @@ int ns_gnuplot(const char *cmd, const char *dir, const char *name, bool quiet) {
   return status;
 }
 
-/* What one plot's data file needs: per (x, column) the sum and count. */
-struct ns__grid {
-  struct ns__vals xs, ss;
-  double *sum, *lo, *hi; /* per cell: the sum, least and greatest of its points' values */
-  size_t *cnt;
-  size_t cap;
-  bool repeats;          /* some cell averages more than one point */
+/* One point of a plot, as loaded: where it goes and its values. */
+struct ns__pt {
+  size_t xi, si, pi;            /* its x value, line (series and keys drawn as lines), panel */
+  double v[NC_PLOT_MAX_Y];      /* each y's value as stored (not yet scaled) */
+  bool has[NC_PLOT_MAX_Y];      /* the point reports y and it is finite */
+  double line_rate;             /* nic.line_rate_gbps of its config: the wire's rate */
 };
 
-/* Emits the data file of a plot (nicsim_emit_fn). */
+/* What one plot's data file needs: per (panel, x, column) the sum, count,
+ * least and greatest of its points' values. Columns are line x metric. */
+struct ns__grid {
+  struct ns__vals xs, ss, ps;   /* x values, line texts, panel texts */
+  struct ns__pt *pts;
+  size_t npts;
+  double *sum, *lo, *hi;
+  size_t *cnt;
+  size_t cap;
+  bool repeats;                 /* some cell averages more than one point (repeats only) */
+};
+
+/* Emits the data file or script of a plot (nicsim_emit_fn). */
 struct ns__emit_ctx {
   const struct ns__plot *p;
   struct ns__grid *g;
 };
+
 /* True if the x values are numbers plotted on a numeric axis (not bars). */
 static bool ns__xs_numeric(const struct ns__emit_ctx *c) {
   size_t xi;
@@ -197,71 +247,219 @@ static bool ns__xs_numeric(const struct ns__emit_ctx *c) {
   return numeric;
 }
 
+/* The header text of column col ("<line> <metric>", or the metric alone). */
+static void ns__put_col_head(FILE *f, const struct ns__emit_ctx *c, size_t col) {
+  const char *line = c->g->ss.v[col / c->p->ny];
+  nicsim_put_term(f, line);
+  fputs(line[0] ? " " : "", f);
+  nicsim_put_term(f, c->p->y[col % c->p->ny]);
+}
+
 static int ns__emit_dat(FILE *f, void *arg) {
   struct ns__emit_ctx *c = arg;
-  size_t xi, col, ncol = c->g->ss.n * c->p->ny;
+  size_t xi, col, pi, ncol = c->g->ss.n * c->p->ny;
   char num[40];
-
   bool numeric = ns__xs_numeric(c);
 
-  /* The header is a comment: its texts (from sweep.json) have their control
+  /* One block per panel (gnuplot's "index N"), two blank lines apart. The
+   * headers are comments: their texts (from sweep.json) have their control
    * characters escaped, so none can end the comment line. */
-  fputs("# ", f);
-  nicsim_put_term(f, c->p->x);
-  for (col = 0; col < ncol; col++) {
-    fputc('\t', f);
-    nicsim_put_term(f, c->g->ss.v[col / c->p->ny]);
-    fputs(c->g->ss.v[col / c->p->ny][0] ? " " : "", f);
-    nicsim_put_term(f, c->p->y[col % c->p->ny]);
-  }
-  /* Then, per column, the least and the greatest value the mean is of (the
-   * error bars of repeats). */
-  for (int b = 0; b < 2; b++)
-    for (col = 0; col < ncol; col++) {
-      fputs(b ? "\tmax " : "\tmin ", f);
-      nicsim_put_term(f, c->g->ss.v[col / c->p->ny]);
-      fputs(c->g->ss.v[col / c->p->ny][0] ? " " : "", f);
-      nicsim_put_term(f, c->p->y[col % c->p->ny]);
+  for (pi = 0; pi < c->g->ps.n; pi++) {
+    if (pi > 0)
+      fputs("\n\n", f);
+    if (c->g->ps.n > 1) {
+      fprintf(f, "# panel %zu: ", pi);
+      nicsim_put_term(f, c->g->ps.v[pi]);
+      fputc('\n', f);
     }
-  fputc('\n', f);
-  for (xi = 0; xi < c->g->xs.n; xi++) {
-    /* A label is a quoted string, so that one starting with '#' is no
-     * comment and one holding '"' is read whole (nicsim_put_dat_label). */
-    if (numeric)
-      fputs(c->g->xs.v[xi], f);
-    else
-      nicsim_put_dat_label(f, c->g->xs.v[xi]);
-    for (int b = 0; b < 3; b++)
+    fputs("# ", f);
+    nicsim_put_term(f, c->p->x);
+    for (col = 0; col < ncol; col++) {
+      fputc('\t', f);
+      ns__put_col_head(f, c, col);
+    }
+    /* Then, per column, the least and the greatest value the mean is of (the
+     * error bars of repeats). */
+    for (int b = 0; b < 2; b++)
       for (col = 0; col < ncol; col++) {
-        size_t at = xi * ncol + col;
-        const double scale = ns__metric_scale(c->p->y[col % c->p->ny]);
-        const double v = b == 0 ? c->g->sum[at] / (double)c->g->cnt[at] : b == 1 ? c->g->lo[at] : c->g->hi[at];
-        if (c->g->cnt[at] == 0)
-          snprintf(num, sizeof(num), "NaN");
-        else
-          nicsim_format_real(v * scale, num, sizeof(num));
-        fprintf(f, "\t%s", num);
+        fputs(b ? "\tmax " : "\tmin ", f);
+        ns__put_col_head(f, c, col);
       }
     fputc('\n', f);
+    for (xi = 0; xi < c->g->xs.n; xi++) {
+      /* A label is a quoted string, so that one starting with '#' is no
+       * comment and one holding '"' is read whole (nicsim_put_dat_label). */
+      if (numeric)
+        fputs(c->g->xs.v[xi], f);
+      else
+        nicsim_put_dat_label(f, c->g->xs.v[xi]);
+      for (int b = 0; b < 3; b++)
+        for (col = 0; col < ncol; col++) {
+          size_t at = (pi * c->g->xs.n + xi) * ncol + col;
+          const double scale = c->p->scale[col % c->p->ny];
+          const double v = b == 0 ? c->g->sum[at] / (double)c->g->cnt[at] : b == 1 ? c->g->lo[at] : c->g->hi[at];
+          if (c->g->cnt[at] == 0)
+            snprintf(num, sizeof(num), "NaN");
+          else
+            nicsim_format_real(v * scale, num, sizeof(num));
+          fprintf(f, "\t%s", num);
+        }
+      fputc('\n', f);
+    }
   }
   return ferror(f) ? -EIO : 0;
+}
+
+/* The reference lines of panel pi: their plotted values and texts (at most
+ * max); the wire's line rate on a wire throughput, 100 % on a utilisation.
+ * Each comes from the points' recorded configuration. */
+static size_t ns__refs(const struct ns__emit_ctx *c, size_t pi, double *val, char (*text)[64],
+                       size_t max) {
+  const struct ns__plot *p = c->p;
+  size_t n = 0, q, i, r;
+  char num[40];
+
+  for (q = 0; q < p->ny; q++) {
+    const int kind = ns__ref_kind(p, q);
+    for (i = 0; kind != NS__REF_NONE && i < c->g->npts; i++) {
+      const double v = kind == NS__REF_FULL ? 100.0 : c->g->pts[i].line_rate;
+      bool seen = false;
+      if (c->g->pts[i].pi != pi || !(v > 0) || n >= max)
+        continue;
+      nicsim_format_real(v, num, sizeof(num));
+      if (kind == NS__REF_FULL)
+        snprintf(text[n], sizeof(text[n]), "100 %%");
+      else
+        snprintf(text[n], sizeof(text[n]), "line rate %s Gbit/s", num);
+      for (r = 0; r < n; r++)
+        seen = seen || strcmp(text[r], text[n]) == 0;
+      if (!seen)
+        val[n++] = v;
+    }
+  }
+  return n;
+}
+
+/* The plot command of panel pi (data block pi of the .dat). */
+static void ns__emit_plot_cmd(FILE *f, const struct ns__emit_ctx *c, size_t pi, bool numeric) {
+  const struct ns__plot *p = c->p;
+  size_t col, r, nref, ncol = c->g->ss.n * p->ny;
+  char dat[sizeof(p->name) + 8], idx[32] = "", ref_text[8][64];
+  double ref[8];
+
+  snprintf(dat, sizeof(dat), "%s.dat", p->name);
+  if (c->g->ps.n > 1)
+    snprintf(idx, sizeof(idx), " index %zu", pi);
+  fprintf(f, "plot ");
+  for (col = 0; col < ncol; col++) {
+    char title[NC_STR_MAX + 200];
+    const char *line = c->g->ss.v[col / p->ny];
+    if (line[0] && p->ny > 1)
+      snprintf(title, sizeof(title), "%s %s", line, p->y[col % p->ny]);
+    else if (line[0])
+      snprintf(title, sizeof(title), "%s", line);
+    else
+      snprintf(title, sizeof(title), "%s", p->y[col % p->ny]);
+    fputs(col ? ", \\\n     " : "", f);
+    nicsim_put_gp_string(f, dat);
+    fputs(idx, f);
+    fputc(' ', f);
+    /* With repeats, a line's points carry error bars from the least to the
+     * greatest repeat (columns after the means); bars show the mean. */
+    if (p->bar)
+      fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
+    else if (numeric && c->g->repeats)
+      fprintf(f, "using 1:%zu:%zu:%zu with yerrorlines", col + 2, col + 2 + ncol, col + 2 + 2 * ncol);
+    else if (numeric)
+      fprintf(f, "using 1:%zu with linespoints", col + 2);
+    else if (c->g->repeats)
+      fprintf(f, "using 0:%zu:%zu:%zu:xtic(1) with yerrorlines", col + 2, col + 2 + ncol, col + 2 + 2 * ncol);
+    else
+      fprintf(f, "using 0:%zu:xtic(1) with linespoints", col + 2);
+    fprintf(f, " title ");
+    nicsim_put_gp_string(f, title);
+  }
+  /* Reference lines: dashed grey, named in the key. */
+  nref = ns__refs(c, pi, ref, ref_text, sizeof(ref) / sizeof(*ref));
+  for (r = 0; r < nref; r++) {
+    char num[40];
+    nicsim_format_real(ref[r], num, sizeof(num));
+    fprintf(f, ", \\\n     %s with lines lc rgb \"#777777\" lw 1.5 dt 2 title ", num);
+    nicsim_put_gp_string(f, ref_text[r]);
+  }
+  fputc('\n', f);
+}
+
+/* The y range every panel shares, so that panels compare: the least and
+ * greatest plotted value (error bars and reference lines included), with a
+ * margin. False if there is none. */
+static bool ns__shared_yrange(const struct ns__emit_ctx *c, double *lo, double *hi) {
+  const struct ns__plot *p = c->p;
+  size_t at, pi, r, nref, ncol = c->g->ss.n * p->ny;
+  double ref[8];
+  char ref_text[8][64];
+  bool any = false;
+
+  for (at = 0; at < c->g->cap; at++) {
+    const double scale = p->scale[at % ncol % p->ny];
+    const double v[2] = {c->g->lo[at] * scale, c->g->hi[at] * scale};
+    for (int b = 0; b < 2 && c->g->cnt[at] > 0; b++) {
+      if (p->logy && !(v[b] > 0))
+        continue;
+      *lo = any && *lo < v[b] ? *lo : v[b];
+      *hi = any && *hi > v[b] ? *hi : v[b];
+      any = true;
+    }
+  }
+  for (pi = 0; pi < c->g->ps.n; pi++) {
+    nref = ns__refs(c, pi, ref, ref_text, sizeof(ref) / sizeof(*ref));
+    for (r = 0; r < nref && any; r++) {
+      *lo = *lo < ref[r] ? *lo : ref[r];
+      *hi = *hi > ref[r] ? *hi : ref[r];
+    }
+  }
+  if (!any)
+    return false;
+  if (p->logy) {
+    *lo /= 1.25;
+    *hi *= 1.25;
+  } else {
+    double span = *hi - *lo > 0 ? *hi - *lo : fabs(*hi) > 0 ? fabs(*hi) : 1.0;
+    if (p->bar && *lo > 0)
+      *lo = 0;
+    else
+      *lo -= 0.05 * span;
+    *hi += 0.05 * span;
+  }
+  return true;
 }
 
 /* Emits the gnuplot script of a plot (nicsim_emit_fn). */
 static int ns__emit_gp(FILE *f, void *arg) {
   struct ns__emit_ctx *c = arg;
   const struct ns__plot *p = c->p;
-  size_t col, ncol = c->g->ss.n * p->ny;
+  const size_t npan = c->g->ps.n;
   bool numeric = ns__xs_numeric(c);
-  char dat[sizeof(p->name) + 8], out[sizeof(p->name) + 8];
+  char out[sizeof(p->name) + 8];
+  size_t cols = 1, rows = 1, pi;
+  double ylo = 0, yhi = 0;
+  bool shared = npan > 1 && ns__shared_yrange(c, &ylo, &yhi);
   int t;
 
+  /* Panels in a grid about as wide as tall, each about half the size of a
+   * lone plot. */
+  while (cols * cols < npan)
+    cols++;
+  rows = (npan + cols - 1) / cols;
   fprintf(f, "# %s.gp: generated by nicsim plot; edit and run 'gnuplot %s.gp' to restyle.\n",
           p->name, p->name);
   fprintf(f, "set datafile separator \"\\t\"\nset datafile missing \"NaN\"\n");
-  fprintf(f, "set title ");
-  nicsim_put_gp_string(f, p->title);
-  fprintf(f, "\nset xlabel ");
+  if (npan == 1) {
+    fprintf(f, "set title ");
+    nicsim_put_gp_string(f, p->title);
+    fputc('\n', f);
+  }
+  fprintf(f, "set xlabel ");
   nicsim_put_gp_string(f, p->xlabel);
   fprintf(f, "\nset ylabel ");
   nicsim_put_gp_string(f, p->ylabel);
@@ -288,43 +486,189 @@ static int ns__emit_gp(FILE *f, void *arg) {
             p->logy ? "*" : "0");
   else if (!numeric)
     fprintf(f, "set xtics rotate by -30\n");
-  snprintf(dat, sizeof(dat), "%s.dat", p->name);
+  if (shared) {
+    char a[40], b[40];
+    nicsim_format_real(ylo, a, sizeof(a));
+    nicsim_format_real(yhi, b, sizeof(b));
+    fprintf(f, "# every panel on the same y range, so that they compare\nset yrange [%s:%s]\n", a, b);
+  }
   for (t = 0; t < 2; t++) {
     snprintf(out, sizeof(out), "%s.%s", p->name, t == 0 ? "png" : "svg");
-    fprintf(f, "\nset terminal %s noenhanced size 960,600\nset output ",
-            t == 0 ? "pngcairo" : "svg");
+    fprintf(f, "\nset terminal %s noenhanced size %zu,%zu\nset output ", t == 0 ? "pngcairo" : "svg",
+            npan == 1 ? (size_t)960 : cols * 560, npan == 1 ? (size_t)600 : rows * 420 + 40);
     nicsim_put_gp_string(f, out);
-    fprintf(f, "\nplot ");
-    for (col = 0; col < ncol; col++) {
-      char title[NC_STR_MAX + 100];
-      const char *sv = c->g->ss.v[col / p->ny];
-      if (p->series[0] && p->ny > 1)
-        snprintf(title, sizeof(title), "%s=%s %s", p->series, sv, p->y[col % p->ny]);
-      else if (p->series[0])
-        snprintf(title, sizeof(title), "%s=%s", p->series, sv);
-      else
-        snprintf(title, sizeof(title), "%s", p->y[col % p->ny]);
-      fputs(col ? ", \\\n     " : "", f);
-      nicsim_put_gp_string(f, dat);
-      fputc(' ', f);
-      /* With repeats, a line's points carry error bars from the least to the
-       * greatest repeat (columns after the means); bars show the mean. */
-      if (p->bar)
-        fprintf(f, "using %zu%s", col + 2, col == 0 ? ":xtic(1)" : "");
-      else if (numeric && c->g->repeats)
-        fprintf(f, "using 1:%zu:%zu:%zu with yerrorlines", col + 2, col + 2 + ncol, col + 2 + 2 * ncol);
-      else if (numeric)
-        fprintf(f, "using 1:%zu with linespoints", col + 2);
-      else if (c->g->repeats)
-        fprintf(f, "using 0:%zu:%zu:%zu:xtic(1) with yerrorlines", col + 2, col + 2 + ncol, col + 2 + 2 * ncol);
-      else
-        fprintf(f, "using 0:%zu:xtic(1) with linespoints", col + 2);
-      fprintf(f, " title ");
-      nicsim_put_gp_string(f, title);
+    fputc('\n', f);
+    if (npan == 1) {
+      ns__emit_plot_cmd(f, c, 0, numeric);
+    } else {
+      /* One panel per combination of the keys the plot does not show as x
+       * or a line, titled with them. */
+      fprintf(f, "set multiplot layout %zu,%zu title ", rows, cols);
+      nicsim_put_gp_string(f, p->title);
+      fputc('\n', f);
+      for (pi = 0; pi < npan; pi++) {
+        fprintf(f, "set title ");
+        nicsim_put_gp_string(f, c->g->ps.v[pi]);
+        fputc('\n', f);
+        ns__emit_plot_cmd(f, c, pi, numeric);
+      }
+      fprintf(f, "unset multiplot\n");
     }
-    fprintf(f, "\nunset output\n");
+    fprintf(f, "unset output\n");
   }
   return ferror(f) ? -EIO : 0;
+}
+
+/* Appends "key=value" to buf (used bytes in *used), after ", " unless first. */
+static void ns__append_kv(char *buf, size_t n, size_t *used, const char *key, const char *val) {
+  int w = snprintf(buf + *used, *used < n ? n - *used : 0, "%s%s=%s", *used ? ", " : "", key, val);
+  *used += w > 0 ? (size_t)w : 0;
+  if (*used >= n)
+    *used = n - 1;
+}
+
+/* Loads the plot's points into g: each point's x, its line and panel, its
+ * values. The swept keys the plot does not show as x or series ("other
+ * keys") never average: those that vary among points of the same x and
+ * series split the plot into panels (or, with declared panels, the declared
+ * ones do and the others become lines). Only points apart from run.seed
+ * (repeats) share a cell. 0 or an exit status after reporting. */
+static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
+                           struct ns__grid *g) {
+  const char *other[NC_KEY__COUNT + 1];
+  struct ns__vals kv[NC_KEY__COUNT + 1], sraw = {0};
+  size_t nother = 0, k, i, q, *kidx = NULL, *sri = NULL, *first = NULL;
+  bool varies[NC_KEY__COUNT + 1] = {false}, panel[NC_KEY__COUNT + 1] = {false};
+  char xt[NC_PATH_MAX], st[NC_PATH_MAX], why[512];
+  int status = 0;
+
+  memset(kv, 0, sizeof(kv));
+  for (k = 0; k < d->nkeys; k++)
+    if (strcmp(d->keys[k], p->x) != 0 && strcmp(d->keys[k], p->series) != 0)
+      other[nother++] = d->keys[k];
+  g->pts = calloc(d->n ? d->n : 1, sizeof(*g->pts));
+  kidx = calloc(d->n * nother + 1, sizeof(*kidx));
+  sri = calloc(d->n + 1, sizeof(*sri));
+  if (g->pts == NULL || kidx == NULL || sri == NULL)
+    status = NICSIM_STUDY_BAD_INPUT;
+  for (i = 0; i < d->n && status == 0; i++) {
+    struct ns__pt *pt = &g->pts[g->npts];
+    long xi, si;
+    if (!d->have[i])
+      continue;
+    if (ns_sweepdir_load(d, i, why, sizeof(why)) != 0) {
+      ns_eprintf("nicsim %s: %s\n", cmd, why);
+      status = NICSIM_STUDY_BAD_INPUT;
+      break;
+    }
+    ns__key_text(d->cfg, p->x, xt, sizeof(xt));
+    if (p->series[0])
+      ns__key_text(d->cfg, p->series, st, sizeof(st));
+    else
+      st[0] = '\0';
+    xi = ns__vals_add(&g->xs, xt);
+    si = ns__vals_add(&sraw, st);
+    if (xi < 0 || si < 0) {
+      status = NICSIM_STUDY_BAD_INPUT;
+      break;
+    }
+    pt->xi = (size_t)xi;
+    sri[g->npts] = (size_t)si;
+    for (k = 0; k < nother; k++) {
+      long vi;
+      ns__key_text(d->cfg, other[k], st, sizeof(st));
+      if ((vi = ns__vals_add(&kv[k], st)) < 0) {
+        status = NICSIM_STUDY_BAD_INPUT;
+        break;
+      }
+      kidx[g->npts * nother + k] = (size_t)vi;
+    }
+    for (q = 0; q < p->ny; q++) {
+      const char *u = ns__catalogue_unit(p->y[q], d->res);
+      pt->has[q] = nicsim_results_get(d->res, p->y[q], &pt->v[q]) && isfinite(pt->v[q]);
+      if (!p->unit[q][0] && u[0]) {
+        /* A fraction is drawn in per cent, as the tables show it. */
+        snprintf(p->unit[q], sizeof(p->unit[q]), "%s", strcmp(u, "fraction") == 0 ? "%" : u);
+        p->scale[q] = strcmp(u, "fraction") == 0 ? 100.0 : 1.0;
+      }
+    }
+    pt->line_rate = d->cfg->nic.line_rate_gbps;
+    g->npts++;
+  }
+  /* Which other keys vary among the points of one x and series (a key
+   * zipped with x or the series does not). run.seed is the repeat. */
+  if (status == 0 && (first = malloc((g->xs.n * sraw.n + 1) * sizeof(*first))) == NULL)
+    status = NICSIM_STUDY_BAD_INPUT;
+  for (k = 0; k < nother && status == 0; k++) {
+    if (strcmp(other[k], "run.seed") == 0)
+      continue;
+    for (i = 0; i < g->xs.n * sraw.n; i++)
+      first[i] = (size_t)-1;
+    for (i = 0; i < g->npts && !varies[k]; i++) {
+      size_t *f = &first[g->pts[i].xi * sraw.n + sri[i]];
+      varies[k] = *f != (size_t)-1 && *f != kidx[i * nother + k];
+      *f = kidx[i * nother + k];
+    }
+  }
+  for (k = 0; k < nother; k++) {
+    if (p->npanels == 0)
+      panel[k] = varies[k];
+    for (q = 0; q < p->npanels; q++)
+      panel[k] = panel[k] || strcmp(p->panels[q], other[k]) == 0;
+  }
+  /* Each point's line: the series, then the varying keys not in panels; its
+   * panel: the panel keys. */
+  for (i = 0; i < g->npts && status == 0; i++) {
+    char line[NC_STR_MAX + 512], pan[NC_STR_MAX + 512];
+    size_t ul = 0, up = 0;
+    long si, pi;
+    line[0] = pan[0] = '\0';
+    if (p->series[0])
+      ns__append_kv(line, sizeof(line), &ul, p->series, sraw.v[sri[i]]);
+    for (k = 0; k < nother; k++)
+      if (panel[k])
+        ns__append_kv(pan, sizeof(pan), &up, other[k], kv[k].v[kidx[i * nother + k]]);
+      else if (varies[k])
+        ns__append_kv(line, sizeof(line), &ul, other[k], kv[k].v[kidx[i * nother + k]]);
+    si = ns__vals_add(&g->ss, line);
+    pi = ns__vals_add(&g->ps, pan);
+    if (si < 0 || pi < 0)
+      status = NICSIM_STUDY_BAD_INPUT;
+    else {
+      g->pts[i].si = (size_t)si;
+      g->pts[i].pi = (size_t)pi;
+    }
+  }
+  if (status == 0 && g->ps.n > NS__MAXPANELS) {
+    char keys[512];
+    size_t used = 0;
+    keys[0] = '\0';
+    for (k = 0; k < nother; k++)
+      if (panel[k]) {
+        int w = snprintf(keys + used, sizeof(keys) - used, "%s%s", used ? ", " : "", other[k]);
+        used += w > 0 && (size_t)w < sizeof(keys) - used ? (size_t)w : 0;
+      }
+    ns_eprintf("nicsim %s: plot '%s' would need %zu panels, one per combination of %s (swept keys "
+               "it does not show as x or series, which are never averaged); the limit is %d\n"
+               "  hint: declare the plot in the scenario with 'panels: KEY' (the key to split "
+               "panels by; the other keys become lines) or 'series: KEY', or sweep fewer values "
+               "of these keys (docs/sweeps.md, Plots)\n",
+               cmd, p->name, g->ps.n, keys, NS__MAXPANELS);
+    status = NICSIM_STUDY_BAD_INPUT;
+  }
+  if (status == 0 && g->ss.n * p->ny > NS__MAXCOLS) {
+    ns_eprintf("nicsim %s: plot '%s' would have %zu lines; the limit is %d\n"
+               "  hint: declare 'panels:' with the keys that make the lines, or fewer y metrics\n",
+               cmd, p->name, g->ss.n * p->ny, NS__MAXCOLS);
+    status = NICSIM_STUDY_BAD_INPUT;
+  }
+  for (k = 0; k < nother; k++)
+    ns__vals_free(&kv[k]);
+  ns__vals_free(&sraw);
+  free(kidx);
+  free(sri);
+  free(first);
+  return status;
 }
 
 /* Draws one plot from the sweep directory's points. */
@@ -332,57 +676,38 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
                     const char *pdir, bool quiet) {
   struct ns__grid g;
   struct ns__emit_ctx ctx = {p, &g};
-  char xt[NC_PATH_MAX], st[NC_PATH_MAX], why[512], path[NC_PATH_MAX + 128];
+  char path[NC_PATH_MAX + 128];
   size_t i, q, ncol;
-  int status = 0, rc;
+  int status, rc;
 
   memset(&g, 0, sizeof(g));
-  ns__plot_labels(p);
-  /* First pass: the x and series values; second: the sums. */
-  for (int pass = 0; pass < 2 && status == 0; pass++) {
-    for (i = 0; i < d->n; i++) {
-      long xi, si;
-      if (!d->have[i])
-        continue;
-      if (ns_sweepdir_load(d, i, why, sizeof(why)) != 0) {
-        ns_eprintf("nicsim %s: %s\n", cmd, why);
-        status = NICSIM_STUDY_BAD_INPUT;
-        break;
-      }
-      ns__key_text(d->cfg, p->x, xt, sizeof(xt));
-      if (p->series[0])
-        ns__key_text(d->cfg, p->series, st, sizeof(st));
-      else
-        st[0] = '\0';
-      xi = ns__vals_add(&g.xs, xt);
-      si = ns__vals_add(&g.ss, st);
-      if (xi < 0 || si < 0) {
-        status = NICSIM_STUDY_BAD_INPUT;
-        break;
-      }
-      if (pass == 0)
-        continue;
-      ncol = g.ss.n * p->ny;
+  for (q = 0; q < p->ny; q++) {
+    p->unit[q][0] = '\0';
+    p->scale[q] = 1.0;
+  }
+  status = ns__load_points(cmd, d, p, &g);
+  if (status == 0) {
+    ns__plot_labels(p);
+    ncol = g.ss.n * p->ny;
+    g.cap = g.ps.n * g.xs.n * ncol;
+    g.sum = calloc(g.cap ? g.cap : 1, sizeof(*g.sum));
+    g.cnt = calloc(g.cap ? g.cap : 1, sizeof(*g.cnt));
+    g.lo = calloc(g.cap ? g.cap : 1, sizeof(*g.lo));
+    g.hi = calloc(g.cap ? g.cap : 1, sizeof(*g.hi));
+    if (g.sum == NULL || g.cnt == NULL || g.lo == NULL || g.hi == NULL)
+      status = NICSIM_STUDY_BAD_INPUT;
+    for (i = 0; i < g.npts && status == 0; i++)
       for (q = 0; q < p->ny; q++) {
-        double v;
-        size_t at = (size_t)xi * ncol + (size_t)si * p->ny + q;
-        if (nicsim_results_get(d->res, p->y[q], &v) && isfinite(v)) {
-          g.lo[at] = g.cnt[at] == 0 || v < g.lo[at] ? v : g.lo[at];
-          g.hi[at] = g.cnt[at] == 0 || v > g.hi[at] ? v : g.hi[at];
-          g.sum[at] += v;
-          g.repeats |= ++g.cnt[at] > 1;
-        }
+        const struct ns__pt *pt = &g.pts[i];
+        const size_t at = (pt->pi * g.xs.n + pt->xi) * ncol + pt->si * p->ny + q;
+        const double v = pt->v[q];
+        if (!pt->has[q])
+          continue;
+        g.lo[at] = g.cnt[at] == 0 || v < g.lo[at] ? v : g.lo[at];
+        g.hi[at] = g.cnt[at] == 0 || v > g.hi[at] ? v : g.hi[at];
+        g.sum[at] += v;
+        g.repeats |= ++g.cnt[at] > 1;
       }
-    }
-    if (pass == 0 && status == 0) {
-      g.cap = g.xs.n * g.ss.n * p->ny;
-      g.sum = calloc(g.cap ? g.cap : 1, sizeof(*g.sum));
-      g.cnt = calloc(g.cap ? g.cap : 1, sizeof(*g.cnt));
-      g.lo = calloc(g.cap ? g.cap : 1, sizeof(*g.lo));
-      g.hi = calloc(g.cap ? g.cap : 1, sizeof(*g.hi));
-      if (g.sum == NULL || g.cnt == NULL || g.lo == NULL || g.hi == NULL)
-        status = NICSIM_STUDY_BAD_INPUT;
-    }
   }
   if (status == 0) {
     size_t have = 0;
@@ -399,11 +724,6 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
                  cmd, p->name, d->dir, ys);
       status = NICSIM_STUDY_BAD_INPUT;
     }
-  }
-  if (status == 0 && g.ss.n * p->ny > NS__MAXCOLS) {
-    ns_eprintf("nicsim %s: plot '%s' would have %zu lines; the limit is %d\n", cmd, p->name,
-            g.ss.n * p->ny, NS__MAXCOLS);
-    status = NICSIM_STUDY_BAD_INPUT;
   }
   if (status == 0) {
     snprintf(path, sizeof(path), "%s/%.63s.dat", pdir, p->name);
@@ -422,6 +742,8 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
     ns_eprintf("nicsim: plot %s/%s.{png,svg}\n", pdir, p->name);
   ns__vals_free(&g.xs);
   ns__vals_free(&g.ss);
+  ns__vals_free(&g.ps);
+  free(g.pts);
   free(g.sum);
   free(g.lo);
   free(g.hi);
@@ -523,6 +845,8 @@ static int ns__plot_list(const char *cmd, struct ns_sweepdir *d, struct ns__plot
     p->logy = json_is_true(json_object_get(e, "logy"));
     for (q = 0; q < json_array_size(y) && q < NC_PLOT_MAX_Y; q++)
       p->y[p->ny++] = ns_json_at(y, q, "");
+    for (q = 0; q < json_array_size(json_object_get(e, "panels")) && q < NC_PLOT_MAX_PANEL_KEYS; q++)
+      p->panels[p->npanels++] = ns_json_at(json_object_get(e, "panels"), q, "");
     /* sweep.json may have been edited: its name becomes a file name. */
     bad = nc_plot_name_bad_char(p->name);
     if (!p->name[0] || bad != NULL || p->ny == 0) {
@@ -558,6 +882,19 @@ static int ns__plot_list(const char *cmd, struct ns_sweepdir *d, struct ns__plot
         ns_eprintf("nicsim %s: %s/sweep.json: plot '%s': %s '%s' is not a configuration key\n"
                     "  hint: x and series name swept keys (or label)\n",
                     cmd, d->dir, p->name, q == 0 ? "x" : "series", k);
+        return NICSIM_STUDY_BAD_INPUT;
+      }
+    }
+    for (q = 0; q < p->npanels; q++) {
+      size_t k;
+      bool swept = false;
+      for (k = 0; k < d->nkeys; k++)
+        swept = swept || strcmp(d->keys[k], p->panels[q]) == 0;
+      if (!swept || strcmp(p->panels[q], p->x) == 0 || strcmp(p->panels[q], p->series) == 0) {
+        ns_eprintf("nicsim %s: %s/sweep.json: plot '%s': panels key '%s' is %s\n"
+                   "  hint: panels name swept keys other than x and series; run 'nicsim sweep' "
+                   "again to rewrite sweep.json\n",
+                   cmd, d->dir, p->name, p->panels[q], swept ? "x or the series" : "not a swept key");
         return NICSIM_STUDY_BAD_INPUT;
       }
     }

@@ -79,8 +79,10 @@ int nicsim_study_merge(const char *const *dirs, size_t ndirs, const char *out, b
 
 /* Renders the plots of sweep directory dir with gnuplot into dir/plots/
  * (NAME.dat, NAME.gp, NAME.png, NAME.svg): those the scenario declares, else
- * the headline metrics. cmd names the command in messages ("nicsim CMD: ";
- * NULL: "plot"). */
+ * the headline metrics. Swept keys a plot does not show as x or series
+ * split it into panels (at most 12, else NICSIM_STUDY_BAD_INPUT); only
+ * repeats are averaged (docs/sweeps.md, Plots). cmd names the command in
+ * messages ("nicsim CMD: "; NULL: "plot"). */
 int nicsim_study_plot(const char *cmd, const char *dir, bool quiet);
 
 /* Writes dir/report.md and dir/report.html, rendering the plots first if

@@ -459,14 +459,17 @@ static json_t *ns__plots_json(const struct nc_scenario *scen) {
 
   for (i = 0; arr && i < nc_scenario_nplots(scen); i++) {
     const struct nc_plot *p = nc_scenario_plot(scen, i);
-    json_t *y = json_array();
+    json_t *y = json_array(), *panels = json_array();
     for (q = 0; y && q < p->ny; q++)
       json_array_append_new(y, json_string(p->y[q]));
+    for (q = 0; panels && q < p->npanels; q++)
+      json_array_append_new(panels, json_string(p->panels[q]));
     json_array_append_new(
-        arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:s, s:b, s:b, s:s, s:s}", "name", p->name,
+        arr, json_pack("{s:s, s:s, s:s, s:s, s:o, s:o, s:s, s:b, s:b, s:s, s:s}", "name", p->name,
                        "title", p->title, "x", p->x, "series", p->series, "y", y ? y : json_null(),
-                       "kind", p->kind == NC_PLOT_BAR ? "bar" : "line", "logx", p->logx, "logy",
-                       p->logy, "xlabel", p->xlabel, "ylabel", p->ylabel));
+                       "panels", panels ? panels : json_null(), "kind",
+                       p->kind == NC_PLOT_BAR ? "bar" : "line", "logx", p->logx, "logy", p->logy,
+                       "xlabel", p->xlabel, "ylabel", p->ylabel));
   }
   return arr;
 }

@@ -5,6 +5,8 @@
 #include <pty.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <cmath>
 #include <map>
 #include <regex>
 
@@ -644,6 +646,240 @@ TEST_F(Sweeps, PlotsUseAColourBlindPalettePerCentAndErrorBars) {
   ASSERT_GE(dat.size(), 2u);
   const double mean = std::stod(dat[1].substr(dat[1].find('\t') + 1));
   EXPECT_NEAR(mean, 100 * util, 1e-9 * 100 * util) << "per cent, not a fraction: " << dat[1];
+}
+
+// A plot's data file, as nicsim plot writes it: per panel (block), its
+// title, then per row (x) each column's mean, least and greatest value.
+struct DatPanel {
+  std::string title;                                       // "" for a lone panel
+  std::vector<std::string> cols;                           // mean columns' headers
+  std::map<std::string, std::vector<double>> rows;         // x -> means, mins, maxes
+};
+std::vector<DatPanel> read_dat(const std::string &file) {
+  std::vector<DatPanel> out;
+  std::string text = slurp(file);
+  size_t at = 0;
+  while (at < text.size()) {
+    size_t end = text.find("\n\n\n", at);
+    std::string block = text.substr(at, end == std::string::npos ? std::string::npos : end - at);
+    at = end == std::string::npos ? text.size() : end + 3;
+    DatPanel p;
+    for (const std::string &l : lines_of(block)) {
+      if (l.rfind("# panel ", 0) == 0) {
+        p.title = l.substr(l.find(": ") + 2);
+      } else if (l.rfind("# ", 0) == 0) {
+        std::vector<std::string> f;
+        std::stringstream ss(l);
+        std::string c;
+        while (std::getline(ss, c, '\t')) f.push_back(c);
+        p.cols.assign(f.begin() + 1, f.begin() + 1 + (f.size() - 1) / 3);
+      } else if (!l.empty()) {
+        std::stringstream ss(l);
+        std::string x, c;
+        std::getline(ss, x, '\t');
+        std::vector<double> v;
+        while (std::getline(ss, c, '\t')) v.push_back(c == "NaN" ? NAN : std::stod(c));
+        p.rows[x] = v;
+      }
+    }
+    out.push_back(p);
+  }
+  return out;
+}
+
+// A point file's resolved config value (section.key) and metric.
+struct PointFile {
+  json_t *j = nullptr;
+  explicit PointFile(const std::string &file) : j(json_load_file(file.c_str(), 0, nullptr)) {}
+  ~PointFile() { json_decref(j); }
+  json_t *key(const char *section, const char *k) const {
+    return json_object_get(json_object_get(json_object_get(j, "config"), section), k);
+  }
+  double metric(const char *name) const {
+    return json_number_value(json_object_get(json_object_get(j, "metrics"), name));
+  }
+};
+
+size_t count_of(const std::string &s, const std::string &what) {
+  size_t n = 0;
+  for (size_t at = s.find(what); at != std::string::npos; at = s.find(what, at + 1)) n++;
+  return n;
+}
+
+// A third swept key (the line rate, which moves rx.gbps) is drawn as one
+// panel per value, never averaged: every cell of the .dat is one point's own
+// value, its least and greatest the same; each panel's reference line is
+// its points' configured line rate. Declared panels make the leftover key
+// lines.
+TEST_F(Sweeps, AThirdSweptKeyBecomesPanelsWithTheirOwnLineRate) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  std::ofstream(path("x.yaml"))
+      << "name: third\nplatform: x86-gen3\nrun: {duration_us: 60, warmup_us: 10}\n"
+         "sweep: {axes: {traffic.frame_bytes: [256, 1518], nic.desc_spacing: [16, 64],\n"
+         "               nic.line_rate_gbps: [10, 25]}}\n"
+         "plots:\n"
+         "  - {name: rate, x: traffic.frame_bytes, series: nic.desc_spacing, y: rx.gbps}\n"
+         "  - {name: byrate, x: traffic.frame_bytes, y: rx.gbps, panels: nic.line_rate_gbps}\n"
+         "  - {name: cpu, x: traffic.frame_bytes, series: nic.desc_spacing, y: cpu.util}\n";
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out"), "-q"});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  expect_png_and_svg(path("out/plots/rate"));
+  const std::string gp = slurp(path("out/plots/rate.gp"));
+  EXPECT_EQ(count_of(gp, "set multiplot layout 1,2 title \"rx.gbps vs traffic.frame_bytes\""), 2u) << gp;
+  EXPECT_EQ(count_of(gp, "set title \"nic.line_rate_gbps="), 4u) << gp;  // 2 panels, PNG and SVG
+  EXPECT_NE(gp.find("\"rate.dat\" index 1 using 1:"), std::string::npos) << gp;
+  EXPECT_EQ(gp.find("yerrorlines"), std::string::npos) << "no repeats, no error bars\n" << gp;
+  EXPECT_NE(gp.find("set yrange ["), std::string::npos) << "panels share a y range\n" << gp;
+  std::vector<DatPanel> dat = read_dat(path("out/plots/rate.dat"));
+  ASSERT_EQ(dat.size(), 2u);
+  size_t checked = 0;
+  std::set<std::string> rates;
+  for (const std::string &f : list_dir(path("out/points"))) {
+    PointFile pt(path("out/points/" + f));
+    ASSERT_NE(pt.j, nullptr) << f;
+    const double rate = json_number_value(pt.key("nic", "line_rate_gbps"));
+    char title[64], col[64];
+    snprintf(title, sizeof title, "nic.line_rate_gbps=%g", rate);
+    snprintf(col, sizeof col, "nic.desc_spacing=%lld rx.gbps",
+             (long long)json_integer_value(pt.key("nic", "desc_spacing")));
+    const std::string x = std::to_string(json_integer_value(pt.key("traffic", "frame_bytes")));
+    rates.insert(title);
+    for (const DatPanel &d : dat) {
+      if (d.title != title) continue;
+      size_t c = std::find(d.cols.begin(), d.cols.end(), col) - d.cols.begin();
+      ASSERT_LT(c, d.cols.size()) << col;
+      ASSERT_EQ(d.rows.count(x), 1u) << x;
+      const std::vector<double> &v = d.rows.at(x);
+      ASSERT_EQ(v.size(), 3 * d.cols.size());
+      const double own = pt.metric("rx.gbps");
+      EXPECT_NEAR(v[c], own, 1e-9 * own) << f << ": the point's own value, not an average";
+      EXPECT_EQ(v[c + d.cols.size()], v[c + 2 * d.cols.size()]) << f << ": one point per cell";
+      checked++;
+    }
+  }
+  EXPECT_EQ(checked, 8u);
+  EXPECT_EQ(rates.size(), 2u);
+  // The two line rates' panels differ: averaging would have hidden this.
+  EXPECT_GT(dat[1].rows.at("1518")[0], 1.5 * dat[0].rows.at("1518")[0]);
+  // Each panel its own reference line, from its points' configuration.
+  const size_t p10 = gp.find("set title \"nic.line_rate_gbps=10\""), p25 = gp.find("set title \"nic.line_rate_gbps=25\"");
+  ASSERT_NE(p10, std::string::npos);
+  ASSERT_NE(p25, std::string::npos);
+  EXPECT_NE(gp.find("10 with lines lc rgb \"#777777\" lw 1.5 dt 2 title \"line rate 10 Gbit/s\"", p10), std::string::npos) << gp;
+  EXPECT_NE(gp.find("25 with lines lc rgb \"#777777\" lw 1.5 dt 2 title \"line rate 25 Gbit/s\"", p25), std::string::npos) << gp;
+  EXPECT_LT(gp.find("line rate 10 Gbit/s", p10), p25) << gp;
+  // Declared panels: the spacing (varying, not in panels) becomes lines.
+  const std::string by = slurp(path("out/plots/byrate.gp"));
+  EXPECT_EQ(count_of(by, "set multiplot layout 1,2"), 2u) << by;
+  EXPECT_NE(by.find("title \"nic.desc_spacing=64\""), std::string::npos) << by;
+  // A utilisation plot: a 100 % line, and values in per cent.
+  const std::string cpu = slurp(path("out/plots/cpu.gp"));
+  EXPECT_NE(cpu.find("100 with lines lc rgb \"#777777\" lw 1.5 dt 2 title \"100 %\""), std::string::npos) << cpu;
+  EXPECT_EQ(cpu.find("line rate"), std::string::npos) << cpu;
+}
+
+// Repeats (points apart from run.seed) are still averaged, with error bars
+// from the least to the greatest; the line-rate line follows --set.
+TEST_F(Sweeps, RepeatsAreAveragedAndTheLineRateLineFollowsTheConfig) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  std::ofstream(path("x.yaml")) << "name: rep\nplatform: x86-gen3\nrun: {duration_us: 60, warmup_us: 10}\n"
+                                   "traffic: {frame_dist: imix}\n"
+                                   "sweep: {axes: {traffic.frame_bytes: [256, 1518]}, repeats: 2}\n"
+                                   "plots: [{name: rate, x: traffic.frame_bytes, y: rx.gbps}]\n";
+  for (const char *rate : {"10", "40"}) {
+    const std::string out = path(std::string("out") + rate);
+    auto s = run({"sweep", path("x.yaml"), "-o", out, "-q", "--set",
+                  std::string("nic.line_rate_gbps=") + rate});
+    ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+    auto p = run({"plot", out, "-q"});
+    ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+    const std::string gp = slurp(out + "/plots/rate.gp");
+    EXPECT_EQ(gp.find("multiplot"), std::string::npos) << "repeats are no panels\n" << gp;
+    EXPECT_NE(gp.find("with yerrorlines"), std::string::npos) << gp;
+    EXPECT_NE(gp.find(std::string(rate) + " with lines lc rgb \"#777777\" lw 1.5 dt 2 title \"line rate " +
+                      rate + " Gbit/s\""),
+              std::string::npos)
+        << gp;
+    EXPECT_EQ(count_of(gp, "line rate "), 2u) << gp;  // once per terminal, no other rate
+    // Each row: the mean of the two seeds, and their least and greatest.
+    std::map<std::string, std::vector<double>> seen;
+    for (const std::string &f : list_dir(out + "/points")) {
+      PointFile pt(out + "/points/" + f);
+      ASSERT_NE(pt.j, nullptr) << f;
+      seen[std::to_string(json_integer_value(pt.key("traffic", "frame_bytes")))].push_back(
+          pt.metric("rx.gbps"));
+    }
+    std::vector<DatPanel> dat = read_dat(out + "/plots/rate.dat");
+    ASSERT_EQ(dat.size(), 1u);
+    ASSERT_EQ(seen.size(), 2u);
+    for (auto &kv : seen) {
+      ASSERT_EQ(kv.second.size(), 2u);
+      const std::vector<double> &v = dat[0].rows.at(kv.first);
+      ASSERT_EQ(v.size(), 3u);
+      const double a = kv.second[0], b = kv.second[1];
+      EXPECT_NEAR(v[0], (a + b) / 2, 1e-9 * (a + b)) << kv.first;
+      EXPECT_NEAR(v[1], std::min(a, b), 1e-9 * (a + b)) << kv.first;
+      EXPECT_NEAR(v[2], std::max(a, b), 1e-9 * (a + b)) << kv.first;
+    }
+  }
+}
+
+// Beyond 12 panels a plot is refused (exit 2), saying what to do; declaring
+// panels: KEY then draws the other key as lines.
+TEST_F(Sweeps, TooManyPanelsIsRefusedWithWhatToDo) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  const std::string head = "name: many\nplatform: x86-gen3\nrun: {duration_us: 20, warmup_us: 5}\n"
+                           "sweep: {axes: {traffic.frame_bytes: [1518], nic.desc_spacing: [16, 32, 64],\n"
+                           "               nic.rx_ring_size: [64, 128, 256, 512, 1024]}}\n";
+  std::ofstream(path("x.yaml")) << head << "plots: [{name: p, x: traffic.frame_bytes, y: rx.gbps}]\n";
+  auto s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out"), "-q"});
+  EXPECT_EQ(p.status, 2) << NICSIM_SHOW(p);
+  EXPECT_NE(p.err.find("plot 'p' would need 15 panels, one per combination of nic.desc_spacing, "
+                       "nic.rx_ring_size"),
+            std::string::npos)
+      << p.err;
+  EXPECT_NE(p.err.find("'panels: KEY'"), std::string::npos) << p.err;
+  EXPECT_FALSE(exists(path("out/plots/p.gp")));
+  // The same points with panels declared: 3 panels of 5 lines.
+  std::ofstream(path("x.yaml")) << head
+                                << "plots: [{name: p, x: traffic.frame_bytes, y: rx.gbps, panels: nic.desc_spacing}]\n";
+  s = run({"sweep", path("x.yaml"), "-o", path("out"), "-q", "--resume"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  p = run({"plot", path("out"), "-q"});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  const std::string gp = slurp(path("out/plots/p.gp"));
+  EXPECT_EQ(count_of(gp, "set multiplot layout 2,2"), 2u) << gp;
+  EXPECT_EQ(count_of(gp, "set title \"nic.desc_spacing="), 6u) << gp;
+  EXPECT_EQ(count_of(gp, "title \"nic.rx_ring_size="), 30u) << gp;  // 5 lines x 3 panels x 2
+}
+
+// A bad panels key is a config error at its own line and column (exit 2).
+TEST_F(Sweeps, ABadPanelsKeyIsAConfigErrorAtItsPlace) {
+  const std::string head = "name: bad\nplatform: x86-gen3\n"
+                           "sweep: {axes: {traffic.frame_bytes: [256, 1518], nic.desc_spacing: [16, 64]}}\n"
+                           "plots:\n";
+  struct Case {
+    const char *line, *key, *msg;
+  } cases[] = {
+      {"  - {name: p, x: traffic.frame_bytes, y: rx.gbps, panels: nic.rx_ring_size}", "nic.rx_ring_size",
+       "plot 'p': panels key 'nic.rx_ring_size' is not a swept key"},
+      {"  - {name: p, x: traffic.frame_bytes, y: rx.gbps, panels: [nic.desc_spacing, traffic.frame_bytes]}",
+       "traffic.frame_bytes]", "plot 'p': panels key 'traffic.frame_bytes' is already x"},
+      {"  - {name: p, x: traffic.frame_bytes, y: rx.gbps, panels: {a: b}}", "{a: b}",
+       "plot panels must be a swept key or a list"},
+  };
+  for (const Case &c : cases) {
+    std::ofstream(path("p.yaml")) << head << c.line << "\n";
+    auto r = run({"validate", path("p.yaml")});
+    EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+    const size_t col = std::string(c.line).find(c.key) + 1;
+    EXPECT_NE(r.err.find(path("p.yaml") + ":5:" + std::to_string(col) + ": error: " + c.msg), std::string::npos)
+        << c.line << "\n" << r.err;
+  }
 }
 
 TEST_F(Sweeps, ReportListsThePlotsInTheirDeclaredOrder) {
