@@ -5,6 +5,8 @@
 #include <pty.h>
 #include <signal.h>
 
+#include <algorithm>
+#include <cstring>
 #include <map>
 #include <regex>
 
@@ -810,3 +812,175 @@ TEST_F(Sweeps, ACorruptManifestIsNamedWithItsParseError) {
 }
 
 }  // namespace
+
+// ---- The report's Summary (issue 27): every figure checked against results.csv.
+
+// results.csv as rows of column name -> cell (labels hold no commas here).
+static std::vector<std::map<std::string, std::string>> csv_rows(const std::string &csv) {
+  std::vector<std::string> lines = lines_of(csv);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  std::vector<std::string> head = split(lines[0]);
+  for (size_t i = 1; i < lines.size(); i++) {
+    std::vector<std::string> f = split(lines[i]);
+    std::map<std::string, std::string> row;
+    for (size_t c = 0; c < head.size() && c < f.size(); c++) row[head[c]] = f[c];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The index of the point labelled label in DIR/sweep.json.
+static size_t point_index(const std::string &dir, const std::string &label) {
+  json_t *m = json_load_file((dir + "/sweep.json").c_str(), 0, nullptr);
+  EXPECT_NE(m, nullptr);
+  size_t i, n = json_array_size(json_object_get(m, "labels"));
+  for (i = 0; i < n; i++)
+    if (label == json_string_value(json_array_get(json_object_get(m, "labels"), i))) break;
+  json_decref(m);
+  EXPECT_LT(i, n) << label;
+  return i;
+}
+
+static std::string fmt(const char *f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// Frame size 64 / 1518 B at 10 GbE line rate, a label with Markdown and HTML
+// metacharacters, and two points that fail at run time (a dma-bench whose
+// drain is too short: CliSim.SweepGoesOnAfterFailingPointsAndExits1).
+TEST_F(Sweeps, TheReportSummaryNamesBestWorstBottleneckAndFailedPoints) {
+  std::ofstream(path("s.yaml")) << "name: summary\nplatform: x86-gen3\n"
+                                   "run: {duration_us: 60, warmup_us: 10}\n"
+                                   "sweep:\n"
+                                   "  axes: {traffic.frame_bytes: [64, 1518]}\n"
+                                   "  points:\n"
+                                   "    - {label: \"ok<b>|*x*\", driver.napi_budget: 64}\n"
+                                   "    - {label: \"dma[1]\", workload.kind: dma-bench, pcie.tags: 1,\n"
+                                   "       workload.window_bytes: 2097152, run.drain_us: 0.01}\n";
+  auto s = run({"sweep", path("s.yaml"), "-o", path("out"), "-q", "-j2"});
+  ASSERT_EQ(s.status, 1) << NICSIM_SHOW(s);
+  auto rows = csv_rows(slurp(path("out/results.csv")));
+  ASSERT_EQ(rows.size(), 2u);
+  // The best and worst by rx.gbps, from the CSV; the baseline is point 0.
+  size_t best = 0, worst = 0;
+  for (size_t i = 0; i < rows.size(); i++) {
+    if (std::stod(rows[i]["rx.gbps"]) > std::stod(rows[best]["rx.gbps"])) best = i;
+    if (std::stod(rows[i]["rx.gbps"]) < std::stod(rows[worst]["rx.gbps"])) worst = i;
+  }
+  // The mechanism: 1518 B frames fill the wire, 64 B ones load the CPU with 19x the packets.
+  EXPECT_EQ(rows[best]["traffic.frame_bytes"], "1518");
+  EXPECT_EQ(rows[worst]["traffic.frame_bytes"], "64");
+  const double b = std::stod(rows[best]["rx.gbps"]), w = std::stod(rows[worst]["rx.gbps"]);
+  ASSERT_EQ(point_index(path("out"), rows[0]["label"]), 0u);
+  const double base = std::stod(rows[0]["rx.gbps"]);  // the baseline: the first point
+  auto md_label = [](std::string l) {
+    std::string o;
+    for (char c : l) o += std::string(std::strchr("\\`*[]<>|", c) ? "\\" : "") + c;
+    return o;
+  };
+  auto r = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::string md = slurp(path("out/report.md")), html = slurp(path("out/report.html"));
+  EXPECT_EQ(md.find("# Sweep report: summary\n\n## Summary\n\n- Headline metric: rx.gbps (RX)"), 0u) << md;
+  const std::string best_line =
+      "- Best: " + fmt("%.3f", b) + " Gbit/s at #" +
+      std::to_string(point_index(path("out"), rows[best]["label"])) + " " +
+      md_label(rows[best]["label"]) + " (" + fmt("%+.1f %%", 100 * (b - base) / base) + ", " +
+      fmt("%+.3f", b - base) + " Gbit/s against the baseline)\n";
+  EXPECT_NE(md.find(best_line), std::string::npos) << best_line << md;
+  EXPECT_NE(md.find("- Worst: " + fmt("%.3f", w) + " Gbit/s at #" +
+                    std::to_string(point_index(path("out"), rows[worst]["label"])) + " " +
+                    md_label(rows[worst]["label"]) + " (the baseline)\n"),
+            std::string::npos)
+      << md;
+  // Where the bottleneck moves: the frame size decides it.
+  std::string lim = rows[0]["bottleneck"] == rows[1]["bottleneck"]
+                        ? rows[0]["bottleneck"] + " at every point with results"
+                        : rows[0]["bottleneck"] + " at traffic.frame_bytes = 64; " +
+                              rows[1]["bottleneck"] + " at traffic.frame_bytes = 1518";
+  EXPECT_NE(md.find("- Bottleneck: " + lim + "\n"), std::string::npos) << lim << "\n" << md;
+  // The failed points with their error records.
+  EXPECT_NE(md.find("- 2 of 4 points have results; 2 without:\n"), std::string::npos) << md;
+  for (size_t i : {2, 3}) {
+    const std::string label = i == 2 ? "dma[1]/traffic.frame_bytes=64" : "dma[1]/traffic.frame_bytes=1518";
+    std::string err = lines_of(slurp(path("out/points/" + std::to_string(i) + "-dma_1__traffic.frame_bytes_" +
+                                          (i == 2 ? "64" : "1518") + ".error")))[0];
+    ASSERT_EQ(err.rfind("simulation error in ", 0), 0u) << err;
+    EXPECT_NE(md.find("  - #" + std::to_string(i) + " " + md_label(label) + ": " + err + "\n"),
+              std::string::npos)
+        << err << "\n" << md;
+    EXPECT_NE(html.find("<li>#" + std::to_string(i) + " " + label + ": " + err + "</li>"),
+              std::string::npos)
+        << html;
+  }
+  // Labels and error texts are escaped: no tag, table cell or link opens.
+  EXPECT_NE(html.find("ok&lt;b&gt;|*x*/traffic.frame_bytes=1518"), std::string::npos) << html;
+  EXPECT_EQ(html.find("ok<b>"), std::string::npos) << html;
+  EXPECT_EQ(md.find("ok<b>"), std::string::npos) << md;
+  std::ofstream(path("out/points/2-dma_1__traffic.frame_bytes_64.error"))
+      << "<script>alert(1)</script> | *y* [z](javascript:x)\n";
+  r = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  md = slurp(path("out/report.md"));
+  html = slurp(path("out/report.html"));
+  EXPECT_NE(md.find(": \\<script\\>alert(1)\\</script\\> \\| \\*y\\* \\[z\\](javascript:x)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(html.find(": &lt;script&gt;alert(1)&lt;/script&gt; | *y* [z](javascript:x)</li>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("<script>"), std::string::npos) << html;
+}
+
+// cpu.cores (zipped with the queue pairs, one vector per core) at 64 and
+// 1518 B: the line where throughput stops scaling, computed again here from
+// results.csv with the documented 5 % rule.
+TEST_F(Sweeps, TheReportSummarySaysWhereThroughputStopsScaling) {
+  std::ofstream(path("c.yaml")) << "name: cores\nplatform: x86-gen3\n"
+                                   "traffic: {mode: rx, rate_gbps: 0, flows: 16}\n"
+                                   "cpu: {locking: txq, irq_affinity: spread}\n"
+                                   "nic: {rx_ring_size: 64}\n"
+                                   "run: {duration_us: 300, warmup_us: 50, drain_us: 2000}\n"
+                                   "sweep:\n"
+                                   "  axes: {traffic.frame_bytes: [64, 1518]}\n"
+                                   "  zip: {cpu.cores: [1, 2, 4, 8], nic.rx_queues: [1, 2, 4, 8],\n"
+                                   "        nic.tx_queues: [1, 2, 4, 8]}\n";
+  auto s = run({"sweep", path("c.yaml"), "-o", path("out"), "-q", "-j2"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto rows = csv_rows(slurp(path("out/results.csv")));
+  ASSERT_EQ(rows.size(), 8u);
+  auto r = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  const std::string md = slurp(path("out/report.md"));
+  std::map<std::string, std::string> stops;
+  for (const char *frame : {"64", "1518"}) {
+    std::vector<std::pair<int, double>> v;
+    for (auto &row : rows)
+      if (row["traffic.frame_bytes"] == frame)
+        v.push_back({std::stoi(row["cpu.cores"]), std::stod(row["rx.gbps"])});
+    std::sort(v.begin(), v.end());
+    ASSERT_EQ(v.size(), 4u);
+    size_t k = 0;
+    while (k + 1 < v.size() && 100 * (v[k + 1].second - v[k].second) / v[k].second >= 5) k++;
+    std::string line = "  - throughput ";
+    if (k + 1 < v.size())
+      line += "stops scaling at cpu.cores = " + std::to_string(v[k].first) + " (" +
+              fmt("%+.1f %%", 100 * (v[k + 1].second - v[k].second) / v[k].second) + " from " +
+              std::to_string(v[k].first) + " to " + std::to_string(v[k + 1].first) + ")";
+    else
+      line += "keeps scaling up to cpu.cores = 8 (every step gains 5 % or more)";
+    line += std::string(", with nic.rx_queues, nic.tx_queues, at traffic.frame_bytes = ") + frame + "\n";
+    EXPECT_NE(md.find(line), std::string::npos) << line << md;
+    stops[frame] = k + 1 < v.size() ? std::to_string(v[k].first) : "none";
+    if (std::string(frame) == "64") {  // a second core takes half the polling: 64 B frames scale
+      EXPECT_GE(v[1].second, 1.05 * v[0].second);
+    }
+  }
+  // One core keeps up with 1518 B at 10 GbE: the wire limits, more cores gain nothing.
+  EXPECT_EQ(stops["1518"], "1");
+  EXPECT_NE(md.find("- Scaling along each numeric swept key (where a step to the next value gains less than 5 % of rx.gbps"),
+            std::string::npos) << md;
+}
