@@ -6,6 +6,7 @@
 #include <signal.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
 #include <map>
 #include <regex>
@@ -92,13 +93,17 @@ TEST_F(Sweeps, DryRunListsThePointsAndSimulatesNothing) {
   EXPECT_NE(r.err.find("8 points, config hash "), std::string::npos) << r.err;
   EXPECT_FALSE(exists(path("out")));
 
-  auto s = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", "2/3"});
-  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
-  l = lines_of(s.out);
-  ASSERT_EQ(l.size(), 4u) << s.out;
-  EXPECT_EQ(l[1].substr(0, 3), "1  ");
-  EXPECT_EQ(l[2].substr(0, 3), "4  ");
-  EXPECT_EQ(l[3].substr(0, 3), "7  ");
+  // The three shards list every point once, each with its estimated cost.
+  std::multiset<int> indices;
+  for (const char *k : {"1/3", "2/3", "3/3"}) {
+    auto s = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", k});
+    ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+    l = lines_of(s.out);
+    ASSERT_GE(l.size(), 3u) << s.out;
+    EXPECT_TRUE(std::regex_search(l[0], std::regex(" run.seed +est.cost$"))) << l[0];
+    for (size_t i = 1; i < l.size(); i++) indices.insert(std::stoi(l[i]));
+  }
+  EXPECT_EQ(indices, (std::multiset<int>{0, 1, 2, 3, 4, 5, 6, 7}));
 
   for (const char *bad : {"0/3", "4/3", "3", "1/0", "a/b", "1/3x"}) {
     auto b = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", bad});
@@ -196,10 +201,11 @@ TEST_F(Sweeps, ResumeAfterAKilledSweepEqualsAFullRun) {
   EXPECT_EQ(r.out, full.out);
 }
 
-// --shard K/N deals points as a Latin square over the swept values
-// (docs/sweeps.md): with a 3 x 3 sweep and N = 3, every shard holds every
-// frame size and every coalescing timer once, where slicing by index mod N
-// gave each shard one timer; together the shards hold every point once.
+// --shard K/N balances the points' estimated costs, ties dealt as a Latin
+// square over the swept values (docs/sweeps.md): with a 3 x 3 sweep whose
+// cost follows the frame size and N = 3, every shard holds every frame size
+// and every coalescing timer once, where slicing by index mod N gave each
+// shard one timer; together the shards hold every point once.
 TEST_F(Sweeps, EveryShardHoldsEveryValueOfEveryAxis) {
   std::ofstream(path("coal.yaml")) << "name: coal\nplatform: x86-gen3\nrun: {duration_us: 100, warmup_us: 20}\n"
                                       "sweep:\n  axes:\n    traffic.frame_bytes: [64, 512, 1518]\n"
@@ -983,4 +989,94 @@ TEST_F(Sweeps, TheReportSummarySaysWhereThroughputStopsScaling) {
   EXPECT_EQ(stops["1518"], "1");
   EXPECT_NE(md.find("- Scaling along each numeric swept key (where a step to the next value gains less than 5 % of rx.gbps"),
             std::string::npos) << md;
+}
+
+// ---- Shards balanced by estimated cost (issue 27).
+
+// A point's estimated cost by the formula of docs/sweeps.md ("Distributing"),
+// for an RX point at 10 GbE line rate with the default 2000 us drain.
+static unsigned long long doc_cost(double duration_us, int frame_bytes) {
+  const unsigned long long ns = std::llround((duration_us + 2000) * 1000), mbps = 10000;
+  return ns * mbps / 1000 / (8 * (frame_bytes + 20)) + 2000;
+}
+
+// One shard's dry run: its points (index -> frame size, estimated cost) and
+// the total it reports on stderr.
+struct ShardList {
+  std::map<int, std::pair<std::string, unsigned long long>> points;
+  unsigned long long total = 0, all = 0, mean = 0;
+  std::string out;
+};
+
+
+// Frame size 64 / 256 / 1518 B x a second key, in 3 shards: each shard's
+// estimated total within the greedy (LPT) bound of the mean, the largest
+// point's cost (docs/sweeps.md), every point in exactly one shard, the same
+// assignment on a second run; where the second key costs nothing
+// (nic.irq_coal_usecs), each shard still holds every frame size.
+TEST_F(Sweeps, ShardsBalanceTheEstimatedCost) {
+  auto shard_list = [this](const std::string &file, const std::string &k) {
+    ShardList s;
+    auto r = run({"sweep", file, "-n", "--shard", k + "/3"});
+    EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+    s.out = r.out;
+    for (const std::string &l : lines_of(r.out)) {
+      std::smatch m;
+      if (std::regex_search(l, m, std::regex("^([0-9]+) +traffic.frame_bytes=([0-9]+)/.* ([0-9]+)$")))
+        s.points[std::stoi(m[1])] = {m[2], std::stoull(m[3])};
+    }
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(r.err, m, std::regex("shard " + k + "/3: estimated cost ([0-9]+) of ([0-9]+) "
+                                                       "\\(mean per shard ([0-9]+);")))
+        << r.err;
+    if (m.size() == 4) {
+      s.total = std::stoull(m[1]);
+      s.all = std::stoull(m[2]);
+      s.mean = std::stoull(m[3]);
+    }
+    return s;
+  };
+  for (const char *second : {"nic.irq_coal_usecs: [5, 10, 20]", "run.duration_us: [100, 400, 1600]"}) {
+    SCOPED_TRACE(second);
+    std::ofstream(path("b.yaml")) << "name: bal\nplatform: x86-gen3\nrun: {duration_us: 100, warmup_us: 20}\n"
+                                     "sweep:\n  axes:\n    traffic.frame_bytes: [64, 256, 1518]\n    "
+                                  << second << "\n";
+    const bool costly = std::string(second).rfind("run.duration_us", 0) == 0;
+    std::map<int, int> seen;
+    unsigned long long sum = 0, largest = 0;
+    std::vector<ShardList> shards;
+    for (const char *k : {"1", "2", "3"}) shards.push_back(shard_list(path("b.yaml"), k));
+    for (size_t k = 0; k < 3; k++) {
+      const ShardList &s = shards[k];
+      unsigned long long total = 0;
+      std::set<std::string> frames;
+      for (auto &[i, p] : s.points) {
+        seen[i]++;
+        // The estimate is the documented formula of the point's config.
+        static const double durations[3] = {100, 400, 1600};
+        const double dur = costly ? durations[i % 3] : 100;
+        EXPECT_EQ(p.second, doc_cost(dur, std::stoi(p.first))) << i;
+        total += p.second;
+        largest = std::max(largest, p.second);
+        frames.insert(p.first);
+      }
+      EXPECT_EQ(total, s.total) << s.out;
+      sum += total;
+      if (!costly) {
+        EXPECT_EQ(frames, (std::set<std::string>{"64", "256", "1518"})) << s.out;
+      }
+      // The same assignment on a second run.
+      EXPECT_EQ(shard_list(path("b.yaml"), std::to_string(k + 1)).out, s.out);
+    }
+    EXPECT_EQ(seen.size(), 9u);
+    for (auto &[i, n] : seen) EXPECT_EQ(n, 1) << "point " << i;
+    EXPECT_EQ(sum, shards[0].all);
+    const double mean = sum / 3.0;
+    for (const ShardList &s : shards) {
+      EXPECT_LE(std::fabs(double(s.total) - mean), double(largest)) << s.out;
+      if (!costly) {
+        EXPECT_EQ(double(s.total), mean) << "a Latin square of equal shares";
+      }
+    }
+  }
 }
