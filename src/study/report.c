@@ -212,6 +212,385 @@ static void ns__table(FILE *f, struct ns__report *r, size_t c0, size_t c1) {
     fputs("</table>\n", f);
 }
 
+/* ---- Summary ------------------------------------------------------------------
+ * The opening section, every sentence of it computed from the points' figures
+ * (docs/sweeps.md, "Report"): the best and worst points by the headline
+ * throughput metric with their change against the baseline, where throughput
+ * stops scaling along each numeric swept key, where the bottleneck moves,
+ * and the points that failed. */
+
+/* A step along a numeric swept key that gains less than this (per cent of
+ * the value before the step) is where throughput stops scaling. */
+#define NS__SCALING_PCT 5.0
+/* Along a key, contexts (values of the other swept keys) listed one by one
+ * up to this many; beyond it only the baseline's. */
+#define NS__MAX_CONTEXTS 8
+/* Failed points named one by one up to this many. */
+#define NS__MAX_FAILED 20
+
+/* The headline column: 0 (rx.gbps) or 1 (tx.gbps), whichever the sweep moves
+ * more (greater spread over the points, then greater maximum; rx on a tie);
+ * -1 if no point reports either. */
+static int ns__headline(const struct ns__report *r) {
+  double lo[2] = {INFINITY, INFINITY}, hi[2] = {-INFINITY, -INFINITY};
+  size_t i, c, cnt[2] = {0, 0};
+  for (i = 0; i < r->n; i++)
+    for (c = 0; c < 2; c++) {
+      double v = r->val[i * NS__NCOLS + c];
+      if (!isfinite(v))
+        continue;
+      cnt[c]++;
+      lo[c] = v < lo[c] ? v : lo[c];
+      hi[c] = v > hi[c] ? v : hi[c];
+    }
+  if (cnt[0] == 0 || cnt[1] == 0)
+    return cnt[0] ? 0 : cnt[1] ? 1 : -1;
+  if (hi[1] - lo[1] != hi[0] - lo[0])
+    return hi[1] - lo[1] > hi[0] - lo[0] ? 1 : 0;
+  return hi[1] > hi[0] ? 1 : 0;
+}
+
+/* Row i's value of swept key k (as the tables show it). */
+static const char *ns__kv(const struct ns__report *r, size_t i, size_t k) {
+  return r->keyv[i * r->d->nkeys + k];
+}
+
+/* first[k * n + i]: the first row with row i's value of key k. */
+static size_t *ns__first_rows(const struct ns__report *r) {
+  size_t nk = r->d->nkeys, i, j, k;
+  size_t *first = malloc((nk ? nk : 1) * (r->n ? r->n : 1) * sizeof(*first));
+  if (first == NULL)
+    return NULL;
+  for (k = 0; k < nk; k++)
+    for (i = 0; i < r->n; i++) {
+      for (j = 0; j < i && strcmp(ns__kv(r, j, k), ns__kv(r, i, k)) != 0; j++)
+        ;
+      first[k * r->n + i] = j;
+    }
+  return first;
+}
+
+/* True if key a's value determines key b's over the rows (first: ns__first_rows). */
+static bool ns__determines(const struct ns__report *r, const size_t *first, size_t a, size_t b) {
+  for (size_t i = 0; i < r->n; i++)
+    if (first[b * r->n + first[a * r->n + i]] != first[b * r->n + i])
+      return false;
+  return true;
+}
+
+/* True if swept key k is run.seed (repeats: averaged, never an axis). */
+static bool ns__is_seed(const struct ns__report *r, size_t k) {
+  return strcmp(r->d->keys[k], "run.seed") == 0;
+}
+
+/* Writes "KEY = VALUE" of row i for key k. */
+static void ns__put_kv(FILE *f, const struct ns__report *r, size_t i, size_t k) {
+  ns__put(f, r->html, r->d->keys[k]);
+  fputs(" = ", f);
+  ns__put(f, r->html, ns__kv(r, i, k));
+}
+
+/* A value of a numeric key along one context: the mean headline figure of
+ * its rows. */
+struct ns__step {
+  double x, sum;
+  size_t n, row; /* rows averaged; the first of them */
+};
+
+static int ns__by_x(const void *a, const void *b) {
+  const struct ns__step *p = a, *q = b;
+  return p->x < q->x ? -1 : p->x > q->x;
+}
+
+/* One list item: "- " or "<li>", closed by ns__item_end. */
+static void ns__item(FILE *f, bool h, int depth) {
+  if (h)
+    fputs("<li>", f);
+  else
+    fprintf(f, "%*s- ", 2 * depth, "");
+}
+static void ns__item_end(FILE *f, bool h) {
+  fputs(h ? "</li>\n" : "\n", f);
+}
+
+/* The scaling lines of numeric key k (partners: keys that vary with it, a
+ * zip group) at every context, or the baseline's when there are many.
+ * first: ns__first_rows; hc: the headline column. Returns lines written. */
+static size_t ns__scaling_key(FILE *f, const struct ns__report *r, const size_t *first, size_t k,
+                              int hc, const char *unit) {
+  const bool h = r->html;
+  const size_t nk = r->d->nkeys, n = r->n;
+  bool *ctx_key = calloc(nk ? nk : 1, sizeof(*ctx_key));
+  size_t *ctx = malloc(n * sizeof(*ctx)), nctx = 0, i, j, c, written = 0;
+  struct ns__step *st = malloc(n * sizeof(*st));
+
+  if (ctx_key == NULL || ctx == NULL || st == NULL)
+    goto out;
+  /* The context of a row: its values of the keys that do not vary with k. */
+  for (c = 0; c < nk; c++) {
+    bool varies = false;
+    for (i = 0; i < n && !varies; i++)
+      varies = first[c * n + i] != 0;
+    ctx_key[c] = varies && c != k && !ns__is_seed(r, c) &&
+                 !(ns__determines(r, first, k, c) && ns__determines(r, first, c, k));
+  }
+  for (i = 0; i < n; i++) {
+    for (j = 0; j < i; j++) {
+      for (c = 0; c < nk && (!ctx_key[c] || first[c * n + i] == first[c * n + j]); c++)
+        ;
+      if (c == nk)
+        break;
+    }
+    ctx[i] = j; /* the first row of the same context */
+    nctx += j == i;
+  }
+  for (size_t c0 = 0; c0 < n; c0++) {
+    size_t ns = 0, s;
+    double x;
+    char *end;
+    if (ctx[c0] != c0 || (nctx > NS__MAX_CONTEXTS && ctx[r->base] != c0))
+      continue;
+    for (i = c0; i < n; i++) {
+      double v = r->val[i * NS__NCOLS + hc];
+      if (ctx[i] != c0 || !isfinite(v))
+        continue;
+      x = strtod(ns__kv(r, i, k), &end);
+      if (end == ns__kv(r, i, k) || *end != '\0' || !isfinite(x))
+        goto out; /* not a number after all: no line for this key */
+      for (s = 0; s < ns && st[s].x != x; s++)
+        ;
+      if (s == ns)
+        st[ns++] = (struct ns__step){x, 0, 0, i};
+      st[s].sum += v;
+      st[s].n++;
+    }
+    if (ns < 2)
+      continue;
+    qsort(st, ns, sizeof(*st), ns__by_x);
+    ns__item(f, h, 1);
+    for (s = 0; s + 1 < ns; s++) {
+      double a = st[s].sum / (double)st[s].n, b = st[s + 1].sum / (double)st[s + 1].n;
+      double gain = a > 0 ? 100.0 * (b - a) / a : b > a ? INFINITY : 0;
+      if (gain < NS__SCALING_PCT)
+        break;
+    }
+    fputs("throughput ", f);
+    if (s + 1 < ns) {
+      double a = st[s].sum / (double)st[s].n, b = st[s + 1].sum / (double)st[s + 1].n;
+      fputs("stops scaling at ", f);
+      ns__put_kv(f, r, st[s].row, k);
+      fputs(" (", f);
+      if (a > 0)
+        fprintf(f, "%+.1f %%", 100.0 * (b - a) / a);
+      else
+        fprintf(f, "%+.3f %s", b - a, unit);
+      fputs(" from ", f);
+      ns__put(f, h, ns__kv(r, st[s].row, k));
+      fputs(" to ", f);
+      ns__put(f, h, ns__kv(r, st[s + 1].row, k));
+      fputc(')', f);
+    } else {
+      fputs("keeps scaling up to ", f);
+      ns__put_kv(f, r, st[ns - 1].row, k);
+      fprintf(f, " (every step gains %.0f %% or more)", NS__SCALING_PCT);
+    }
+    for (c = 0, j = 0; c < nk; c++)
+      if (c != k && !ctx_key[c] && !ns__is_seed(r, c) && ns__determines(r, first, k, c) &&
+          ns__determines(r, first, c, k)) {
+        fputs(j++ ? ", " : ", with ", f);
+        ns__put(f, h, r->d->keys[c]);
+      }
+    for (c = 0, j = 0; c < nk; c++)
+      if (ctx_key[c]) {
+        fputs(j++ ? ", " : ", at ", f);
+        ns__put_kv(f, r, c0, c);
+      }
+    if (nctx > NS__MAX_CONTEXTS)
+      fputs(" (the baseline's values)", f);
+    ns__item_end(f, h);
+    written++;
+  }
+out:
+  free(ctx_key);
+  free(ctx);
+  free(st);
+  return written;
+}
+
+/* The bottleneck and where it moves: by the first swept key whose value
+ * decides it, else by point index. */
+static void ns__summary_limits(FILE *f, const struct ns__report *r, const size_t *first) {
+  const bool h = r->html;
+  const size_t n = r->n, nk = r->d->nkeys;
+  size_t i, j, k, q, by = nk;
+  bool one = true;
+
+  for (i = 1; i < n; i++)
+    one = one && strcmp(r->limit[i], r->limit[0]) == 0;
+  ns__item(f, h, 0);
+  fputs("Bottleneck: ", f);
+  if (one) {
+    ns__put(f, h, r->limit[0]);
+    fputs(" at every point with results", f);
+    ns__item_end(f, h);
+    return;
+  }
+  for (k = 0; k < nk && by == nk; k++) {
+    bool decides = !ns__is_seed(r, k);
+    for (i = 0; i < n && decides; i++)
+      decides = strcmp(r->limit[i], r->limit[first[k * n + i]]) == 0;
+    if (decides)
+      by = k;
+  }
+  for (i = 0, q = 0; i < n; i++) {
+    bool seen = false;
+    for (j = 0; j < i && !seen; j++)
+      seen = strcmp(r->limit[j], r->limit[i]) == 0;
+    if (seen)
+      continue;
+    fputs(q++ ? "; " : "", f);
+    ns__put(f, h, r->limit[i]);
+    if (by < nk) {
+      fputs(" at ", f);
+      ns__put(f, h, r->d->keys[by]);
+      fputs(" = ", f);
+      for (j = i, k = 0; j < n; j++)
+        if (strcmp(r->limit[j], r->limit[i]) == 0 && first[by * n + j] == j) {
+          fputs(k++ ? ", " : "", f);
+          ns__put(f, h, ns__kv(r, j, by));
+        }
+    } else {
+      fputs(" at #", f);
+      for (j = i, k = 0; j < n; j++)
+        if (strcmp(r->limit[j], r->limit[i]) == 0)
+          fprintf(f, "%s%zu", k++ ? ", #" : "", r->idx[j]);
+    }
+  }
+  ns__item_end(f, h);
+}
+
+/* A point's index and label: "#3 LABEL". */
+static void ns__put_point(FILE *f, const struct ns__report *r, size_t index) {
+  const char *label = ns_sweepdir_label(r->d, index);
+  fprintf(f, "#%zu ", index);
+  ns__put(f, r->html, label[0] ? label : "(unlabelled)");
+}
+
+/* Best or worst row: its value and change against the baseline. */
+static void ns__summary_extreme(FILE *f, const struct ns__report *r, const char *what, size_t row,
+                                int hc, const char *unit) {
+  const bool h = r->html;
+  double v = r->val[row * NS__NCOLS + hc], b = r->val[r->base * NS__NCOLS + hc];
+  ns__item(f, h, 0);
+  fprintf(f, "%s: %.3f %s at ", what, v, unit);
+  ns__put_point(f, r, r->idx[row]);
+  if (row == r->base)
+    fputs(" (the baseline)", f);
+  else if (isfinite(b)) {
+    fputs(" (", f);
+    if (b != 0)
+      fprintf(f, "%+.1f %%, ", 100.0 * (v - b) / fabs(b));
+    fprintf(f, "%+.3f %s against the baseline)", v - b, unit);
+  }
+  ns__item_end(f, h);
+}
+
+/* Writes the Summary section. */
+static void ns__summary(FILE *f, const struct ns__report *r) {
+  const bool h = r->html;
+  const int hc = ns__headline(r);
+  const char *metric = hc == 1 ? "tx.gbps" : "rx.gbps", *unit = "Gbit/s";
+  size_t *first = ns__first_rows(r);
+  size_t i, k, best = 0, worst = 0, nfailed = 0, lines = 0;
+  char why[512];
+
+  fputs(h ? "<h2>Summary</h2>\n<ul>\n" : "\n## Summary\n\n", f);
+  if (hc < 0) {
+    ns__item(f, h, 0);
+    fputs("No point reports rx.gbps or tx.gbps: no throughput to compare.", f);
+    ns__item_end(f, h);
+  } else {
+    bool found = false;
+    for (i = 0; i < r->n; i++) {
+      double v = r->val[i * NS__NCOLS + hc];
+      if (!isfinite(v))
+        continue;
+      if (!found || v > r->val[best * NS__NCOLS + hc])
+        best = i;
+      if (!found || v < r->val[worst * NS__NCOLS + hc])
+        worst = i;
+      found = true;
+    }
+    ns__item(f, h, 0);
+    fprintf(f, "Headline metric: %s (%s), the throughput the sweep moves most; baseline ", metric,
+            hc == 1 ? "TX" : "RX");
+    ns__put_point(f, r, r->idx[r->base]);
+    if (isfinite(r->val[r->base * NS__NCOLS + hc]))
+      fprintf(f, " at %.3f %s", r->val[r->base * NS__NCOLS + hc], unit);
+    fputc('.', f);
+    ns__item_end(f, h);
+    ns__summary_extreme(f, r, "Best", best, hc, unit);
+    ns__summary_extreme(f, r, "Worst", worst, hc, unit);
+    ns__item(f, h, 0);
+    fprintf(f, "Scaling along each numeric swept key (where a step to the next value gains less "
+               "than %.0f %% of %s, averaged over repeats):",
+            NS__SCALING_PCT, metric);
+    fputs(h ? "\n<ul>\n" : "\n", f);
+    for (k = 0; first != NULL && k < r->d->nkeys; k++) {
+      const struct nc_key *key = nc_key_find(r->d->keys[k]);
+      size_t j;
+      bool earlier_partner = false;
+      if (key == NULL || (key->type != NC_INT && key->type != NC_REAL) || ns__is_seed(r, k))
+        continue;
+      /* A zip group gets one line, under its first key. */
+      for (j = 0; j < k && !earlier_partner; j++)
+        earlier_partner = ns__determines(r, first, k, j) && ns__determines(r, first, j, k);
+      if (!earlier_partner)
+        lines += ns__scaling_key(f, r, first, k, hc, unit);
+    }
+    if (lines == 0) {
+      ns__item(f, h, 1);
+      fputs("no numeric swept key with two or more values that have results", f);
+      ns__item_end(f, h);
+    }
+    fputs(h ? "</ul></li>\n" : "", f); /* (the nested list ended the item's line) */
+  }
+  if (first != NULL)
+    ns__summary_limits(f, r, first);
+  ns__item(f, h, 0);
+  fprintf(f, "%zu of %zu points have results", r->n, r->d->n);
+  for (i = 0; i < r->d->n; i++)
+    nfailed += !r->d->have[i];
+  if (nfailed == 0) {
+    fputc('.', f);
+    ns__item_end(f, h);
+  } else {
+    fprintf(f, "; %zu without:", nfailed);
+    fputs(h ? "\n<ul>\n" : "\n", f);
+    for (i = 0, k = 0; i < r->d->n && k < NS__MAX_FAILED; i++) {
+      if (r->d->have[i])
+        continue;
+      k++;
+      ns__item(f, h, 1);
+      ns__put_point(f, r, i);
+      fputs(": ", f);
+      if (ns_sweepdir_point_error(r->d, i, why, sizeof(why)))
+        ns__put(f, h, why);
+      else
+        fputs("no result and no error record (not run yet, or another shard's)", f);
+      ns__item_end(f, h);
+    }
+    if (nfailed > k) {
+      ns__item(f, h, 1);
+      fprintf(f, "and %zu more", nfailed - k);
+      ns__item_end(f, h);
+    }
+    fputs(h ? "</ul></li>\n" : "", f);
+  }
+  fputs(h ? "</ul>\n" : "", f);
+  free(first);
+}
+
 /* Writes the whole report (nicsim_emit_fn), Markdown or HTML. */
 static int ns__emit_report(FILE *f, void *arg) {
   struct ns__report *r = arg;
@@ -233,11 +612,15 @@ static int ns__emit_report(FILE *f, void *arg) {
           "tr.base{background:#eef}img{max-width:100%}</style></head><body>\n<h1>Sweep report: ",
           f);
     ns__put(f, h, name);
-    fputs("</h1>\n<p>", f);
+    fputs("</h1>\n", f);
+    ns__summary(f, r);
+    fputs("<p>", f);
   } else {
     fprintf(f, "# Sweep report: ");
     ns__put(f, h, name);
-    fputs("\n\n", f);
+    fputs("\n", f);
+    ns__summary(f, r);
+    fputs("\n", f);
   }
   ns__put(f, h, r->description);
   /* (No Markdown code span: escapes are not read inside one.) */

@@ -6,6 +6,7 @@
 
 #include <dirent.h>
 #include <errno.h>
+#include <math.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdint.h>
@@ -60,6 +61,7 @@ struct ns__sweep {
   size_t *mine;   /* the points of this shard (all without --shard), in order */
   size_t nmine;
   bool *skip;     /* per point: not to be run (another shard's, or resumed) */
+  uint64_t *cost; /* per point: its estimated cost (ns__point_cost) */
   size_t ntorun, nrun_done, nrun_failed; /* this invocation's simulations */
   bool bar;       /* a progress bar (stderr is a terminal) */
   struct timespec t0;
@@ -527,8 +529,9 @@ static bool ns__resume_point(struct ns__sweep *s, size_t i) {
   return same;
 }
 
-/* Prints the points (of this shard) for --dry-run: index, label, swept keys. */
-static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nkeys) {
+/* Prints the points (of this shard) for --dry-run: index, label, swept keys,
+ * and with --shard each point's estimated cost (ns__point_cost). */
+static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nkeys, bool costs) {
   size_t j, k, wl = 5, wi = (size_t)s->digits;
   char val[NC_PATH_MAX];
 
@@ -539,6 +542,8 @@ static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nke
   ns_printf("%-*s  %-*s", (int)wi, "#", (int)wl, "label");
   for (k = 0; k < nkeys; k++)
     ns_printf("  %s", keys[k]);
+  if (costs)
+    ns_printf("  %10s", "est.cost");
   ns_printf("\n");
   for (j = 0; j < s->nmine; j++) {
     const struct nicsim_config *c = ns__cfg(s, s->mine[j]);
@@ -551,21 +556,25 @@ static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nke
         snprintf(val, sizeof(val), "%s", strcmp(keys[k], "platform") == 0 ? c->platform : "");
       ns_printf("  %*s", (int)strlen(keys[k]), val);
     }
+    if (costs)
+      ns_printf("  %10llu", (unsigned long long)s->cost[s->mine[j]]);
     ns_printf("\n");
   }
 }
 
 /* True if point i is among o->only (every point without it). */
 /* ---- shards ------------------------------------------------------------------
- * Point i goes to shard (sum of its digits + its occurrence) mod N: a digit
- * is the rank of the point's value of a swept key among that key's values
- * (in order of first appearance); the occurrence counts earlier points with
- * the same values (repeats). On a cartesian sweep this is a Latin square:
- * every shard holds every value of every axis with at least N values, in
- * equal shares, so each shard is a sample of the whole sweep, slow and fast
- * regions alike, and shards cost about the same when cost follows the axes.
- * It depends only on the points' resolved configs, so every shard of a
- * sweep computes the same assignment. */
+ * Points are dealt to balance their estimated costs (ns__point_cost,
+ * ns__balance_shards); ties go by a Latin square: point i's Latin-square
+ * shard is (sum of its digits + its occurrence) mod N, a digit being the
+ * rank of the point's value of a swept key among that key's values (in
+ * order of first appearance), the occurrence counting earlier points with
+ * the same values (repeats). On a cartesian sweep every Latin-square shard
+ * holds every value of every axis with at least N values, in equal shares,
+ * so a sweep whose cost follows one axis is dealt as that square: each
+ * shard a sample of the whole sweep. It depends only on the points'
+ * resolved configs, so every shard of a sweep computes the same
+ * assignment. */
 
 /* Distinct values of one swept key, in order of first appearance. */
 struct ns__axis {
@@ -606,15 +615,89 @@ static int ns__by_tuple(const void *a, const void *b) {
   return x->index < y->index ? -1 : x->index > y->index;
 }
 
-/* shard[i] in [0, nshards) for every point from d[0..n) (each point's digit
+/* latin[i] in [0, nshards) for every point from d[0..n) (each point's digit
  * sum and tuple; d is reordered). */
-static void ns__assign_shards(struct ns__digits *d, size_t n, size_t nshards, size_t *shard) {
+static void ns__latin_shards(struct ns__digits *d, size_t n, size_t nshards, size_t *latin) {
   size_t i, occ = 0;
   qsort(d, n, sizeof(*d), ns__by_tuple);
   for (i = 0; i < n; i++) {
     occ = i > 0 && d[i].tuple == d[i - 1].tuple ? occ + 1 : 0;
-    shard[d[i].index] = (d[i].sum + occ) % nshards;
+    latin[d[i].index] = (d[i].sum + occ) % nshards;
   }
+}
+
+/* ---- the estimated cost of a point ------------------------------------------
+ * Wall time of a point ~ the frames it simulates plus a fixed cost, in units
+ * of one simulated frame:
+ *   frames = (run.duration_us + run.drain_us) x rate / (8 x (frame_bytes + 20))
+ *            x directions
+ * rate: traffic.rate_gbps, or nic.line_rate_gbps when it is 0 or above it;
+ * 20 B: preamble, SFD and inter-frame gap; directions: 2 for bidir, else 1.
+ * The drain is counted as traffic time (the backlog and the checks run in
+ * it). Fixed: NS__POINT_FIXED_COST frames (E: elaborating the models and the
+ * point's process, measured on one x86 host: a 1 us run takes about 20 ms of
+ * wall time, and a 1518 B RX frame at 10 GbE about 10 us more: ~2000
+ * frames). A dma-bench point has no frames: its cost is the fixed one.
+ * Integer arithmetic (rates in Mbit/s and times in ns, rounded once with
+ * llround), so every host computes the same costs and the same shards. */
+#define NS__POINT_FIXED_COST 2000u
+static uint64_t ns__point_cost(const struct nicsim_config *c) {
+  double rate = c->traffic.rate_gbps;
+  uint64_t mbps, ns, frames;
+  if (c->workload.kind != NC_WORKLOAD_NIC)
+    return NS__POINT_FIXED_COST;
+  if (rate <= 0 || rate > c->nic.line_rate_gbps)
+    rate = c->nic.line_rate_gbps;
+  mbps = (uint64_t)llround(rate * 1000);
+  ns = (uint64_t)llround((c->run.duration_us + c->run.drain_us) * 1000);
+  /* bits in the time: ns x Mbit/s / 1000; at most 1.1e12 x 1e5: no overflow */
+  frames = ns * mbps / 1000 / (8 * ((uint64_t)c->traffic.frame_bytes + 20));
+  if (c->traffic.mode == NC_MODE_BIDIR)
+    frames *= 2;
+  return frames + NS__POINT_FIXED_COST;
+}
+
+/* Greedy balance (LPT): points by estimated cost, largest first (then by
+ * their Latin-square shard, then index), each to the shard with the least
+ * total so far; among equally loaded shards the point's Latin-square shard
+ * if it is one of them, else the lowest. Where costs tie (a cost that follows
+ * one axis, another that costs nothing), the Latin square decides, so every
+ * shard still holds every value of the axes. total[k]: shard k's sum. */
+struct ns__lpt {
+  uint64_t cost;
+  size_t latin, index;
+};
+static int ns__by_cost(const void *a, const void *b) {
+  const struct ns__lpt *x = a, *y = b;
+  if (x->cost != y->cost)
+    return x->cost > y->cost ? -1 : 1;
+  if (x->latin != y->latin)
+    return x->latin < y->latin ? -1 : 1;
+  return x->index < y->index ? -1 : x->index > y->index;
+}
+static int ns__balance_shards(const uint64_t *cost, const size_t *latin, size_t n, size_t nshards,
+                              size_t *shard, uint64_t *total) {
+  struct ns__lpt *p = calloc(n ? n : 1, sizeof(*p));
+  size_t i, k;
+  if (p == NULL)
+    return -1;
+  for (i = 0; i < n; i++)
+    p[i] = (struct ns__lpt){cost[i], latin[i], i};
+  qsort(p, n, sizeof(*p), ns__by_cost);
+  for (k = 0; k < nshards; k++)
+    total[k] = 0;
+  for (i = 0; i < n; i++) {
+    size_t best = 0;
+    for (k = 1; k < nshards; k++)
+      if (total[k] < total[best])
+        best = k;
+    if (total[p[i].latin] == total[best])
+      best = p[i].latin;
+    shard[p[i].index] = best;
+    total[best] += p[i].cost;
+  }
+  free(p);
+  return 0;
 }
 
 static bool ns__wanted(const struct nicsim_sweep_opts *o, size_t i) {
@@ -646,6 +729,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   struct ns__axis *axes = NULL;      /* the swept keys' values */
   size_t naxes = 0;
   size_t *shard = NULL; /* per point: its shard (with --shard), from 0 */
+  size_t *latin = NULL; /* per point: its Latin-square shard (the tie-break) */
+  uint64_t *shard_total = NULL; /* per shard: its estimated cost */
 
   memset(&s, 0, sizeof(s));
   s.lock_fd = -1;
@@ -698,6 +783,9 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   s.skip = calloc(s.n, sizeof(*s.skip));
   digits = calloc(s.n, sizeof(*digits));
   shard = calloc(s.n, sizeof(*shard));
+  latin = calloc(s.n, sizeof(*latin));
+  s.cost = calloc(s.n, sizeof(*s.cost));
+  shard_total = calloc(o->shard_n ? o->shard_n : 1, sizeof(*shard_total));
   naxes = nc_scenario_nswept(scen);
   axes = calloc(naxes ? naxes : 1, sizeof(*axes));
   for (i = 0; axes != NULL && i < naxes; i++)
@@ -709,7 +797,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   swept = json_array();
   point_hashes = json_array();
   if (s.done == NULL || s.cfg == NULL || s.res == NULL || s.file_cfg == NULL || s.mine == NULL || s.skip == NULL ||
-      digits == NULL || shard == NULL || axes == NULL ||
+      digits == NULL || shard == NULL || latin == NULL || s.cost == NULL ||
+      shard_total == NULL || axes == NULL ||
       labels == NULL || swept == NULL || point_hashes == NULL) {
     ns_eprintf("nicsim sweep: out of memory\n");
     status = NICSIM_STUDY_BAD_INPUT;
@@ -719,6 +808,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   for (i = 0; i < s.n; i++) {
     if ((status = ns_resolve(scen, ns__index(scen, i), o->sets, o->nsets, s.cfg)) != 0)
       goto out;
+    s.cost[i] = ns__point_cost(s.cfg);
     uint64_t ph = NS_HASH_BASIS;
     char phex[32];
     if (ns_hash_config(s.cfg, &h) != 0 || ns_hash_config(s.cfg, &ph) != 0 ||
@@ -749,8 +839,14 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
       digits[i].tuple = th;
     }
   }
-  if (o->shard_n > 0)
-    ns__assign_shards(digits, s.n, o->shard_n, shard);
+  if (o->shard_n > 0) {
+    ns__latin_shards(digits, s.n, o->shard_n, latin);
+    if (ns__balance_shards(s.cost, latin, s.n, o->shard_n, shard, shard_total) != 0) {
+      ns_eprintf("nicsim sweep: out of memory\n");
+      status = NICSIM_STUDY_BAD_INPUT;
+      goto out;
+    }
+  }
   for (i = 0; i < s.n; i++) {
     if ((o->shard_n == 0 || shard[i] == o->shard_k - 1) && ns__wanted(o, i))
       s.mine[s.nmine++] = i;
@@ -766,9 +862,18 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   s.digits = ns_point_digits(s.n);
 
   if (o->dry_run) {
-    ns__dry_run(&s, keys, nkeys);
+    ns__dry_run(&s, keys, nkeys, o->shard_n > 0);
     ns_eprintf("nicsim: %s: %zu points%s, config hash %s (dry run: nothing simulated)\n",
             name[0] ? name : path, s.nmine, o->shard_n ? " in this shard" : "", hash);
+    if (o->shard_n > 0) {
+      uint64_t all = 0;
+      for (i = 0; i < o->shard_n; i++)
+        all += shard_total[i];
+      ns_eprintf("nicsim: shard %zu/%zu: estimated cost %llu of %llu (mean per shard %llu; "
+                 "docs/sweeps.md, Distributing)\n",
+                 o->shard_k, o->shard_n, (unsigned long long)shard_total[o->shard_k - 1],
+                 (unsigned long long)all, (unsigned long long)(all / o->shard_n));
+    }
     status = NICSIM_STUDY_OK;
     goto out;
   }
@@ -917,6 +1022,9 @@ out:
     free(axes[i].vals);
   free(axes);
   free(shard);
+  free(latin);
+  free(shard_total);
+  free(s.cost);
   free(s.done);
   free(s.file_cfg);
   free(s.mine);

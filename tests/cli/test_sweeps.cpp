@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <map>
 #include <regex>
 
@@ -92,13 +93,17 @@ TEST_F(Sweeps, DryRunListsThePointsAndSimulatesNothing) {
   EXPECT_NE(r.err.find("8 points, config hash "), std::string::npos) << r.err;
   EXPECT_FALSE(exists(path("out")));
 
-  auto s = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", "2/3"});
-  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
-  l = lines_of(s.out);
-  ASSERT_EQ(l.size(), 4u) << s.out;
-  EXPECT_EQ(l[1].substr(0, 3), "1  ");
-  EXPECT_EQ(l[2].substr(0, 3), "4  ");
-  EXPECT_EQ(l[3].substr(0, 3), "7  ");
+  // The three shards list every point once, each with its estimated cost.
+  std::multiset<int> indices;
+  for (const char *k : {"1/3", "2/3", "3/3"}) {
+    auto s = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", k});
+    ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+    l = lines_of(s.out);
+    ASSERT_GE(l.size(), 3u) << s.out;
+    EXPECT_TRUE(std::regex_search(l[0], std::regex(" run.seed +est.cost$"))) << l[0];
+    for (size_t i = 1; i < l.size(); i++) indices.insert(std::stoi(l[i]));
+  }
+  EXPECT_EQ(indices, (std::multiset<int>{0, 1, 2, 3, 4, 5, 6, 7}));
 
   for (const char *bad : {"0/3", "4/3", "3", "1/0", "a/b", "1/3x"}) {
     auto b = run({"sweep", data("sweep-spec.yaml"), "-n", "--shard", bad});
@@ -196,10 +201,11 @@ TEST_F(Sweeps, ResumeAfterAKilledSweepEqualsAFullRun) {
   EXPECT_EQ(r.out, full.out);
 }
 
-// --shard K/N deals points as a Latin square over the swept values
-// (docs/sweeps.md): with a 3 x 3 sweep and N = 3, every shard holds every
-// frame size and every coalescing timer once, where slicing by index mod N
-// gave each shard one timer; together the shards hold every point once.
+// --shard K/N balances the points' estimated costs, ties dealt as a Latin
+// square over the swept values (docs/sweeps.md): with a 3 x 3 sweep whose
+// cost follows the frame size and N = 3, every shard holds every frame size
+// and every coalescing timer once, where slicing by index mod N gave each
+// shard one timer; together the shards hold every point once.
 TEST_F(Sweeps, EveryShardHoldsEveryValueOfEveryAxis) {
   std::ofstream(path("coal.yaml")) << "name: coal\nplatform: x86-gen3\nrun: {duration_us: 100, warmup_us: 20}\n"
                                       "sweep:\n  axes:\n    traffic.frame_bytes: [64, 512, 1518]\n"
@@ -1046,3 +1052,265 @@ TEST_F(Sweeps, ACorruptManifestIsNamedWithItsParseError) {
 }
 
 }  // namespace
+
+// ---- The report's Summary (issue 27): every figure checked against results.csv.
+
+// results.csv as rows of column name -> cell (labels hold no commas here).
+static std::vector<std::map<std::string, std::string>> csv_rows(const std::string &csv) {
+  std::vector<std::string> lines = lines_of(csv);
+  std::vector<std::map<std::string, std::string>> rows;
+  if (lines.empty()) return rows;
+  std::vector<std::string> head = split(lines[0]);
+  for (size_t i = 1; i < lines.size(); i++) {
+    std::vector<std::string> f = split(lines[i]);
+    std::map<std::string, std::string> row;
+    for (size_t c = 0; c < head.size() && c < f.size(); c++) row[head[c]] = f[c];
+    rows.push_back(row);
+  }
+  return rows;
+}
+
+// The index of the point labelled label in DIR/sweep.json.
+static size_t point_index(const std::string &dir, const std::string &label) {
+  json_t *m = json_load_file((dir + "/sweep.json").c_str(), 0, nullptr);
+  EXPECT_NE(m, nullptr);
+  size_t i, n = json_array_size(json_object_get(m, "labels"));
+  for (i = 0; i < n; i++)
+    if (label == json_string_value(json_array_get(json_object_get(m, "labels"), i))) break;
+  json_decref(m);
+  EXPECT_LT(i, n) << label;
+  return i;
+}
+
+static std::string fmt(const char *f, double v) {
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+// Frame size 64 / 1518 B at 10 GbE line rate, a label with Markdown and HTML
+// metacharacters, and two points that fail at run time (a dma-bench whose
+// drain is too short: CliSim.SweepGoesOnAfterFailingPointsAndExits1).
+TEST_F(Sweeps, TheReportSummaryNamesBestWorstBottleneckAndFailedPoints) {
+  std::ofstream(path("s.yaml")) << "name: summary\nplatform: x86-gen3\n"
+                                   "run: {duration_us: 60, warmup_us: 10}\n"
+                                   "sweep:\n"
+                                   "  axes: {traffic.frame_bytes: [64, 1518]}\n"
+                                   "  points:\n"
+                                   "    - {label: \"ok<b>|*x*\", driver.napi_budget: 64}\n"
+                                   "    - {label: \"dma[1]\", workload.kind: dma-bench, pcie.tags: 1,\n"
+                                   "       workload.window_bytes: 2097152, run.drain_us: 0.01}\n";
+  auto s = run({"sweep", path("s.yaml"), "-o", path("out"), "-q", "-j2"});
+  ASSERT_EQ(s.status, 1) << NICSIM_SHOW(s);
+  auto rows = csv_rows(slurp(path("out/results.csv")));
+  ASSERT_EQ(rows.size(), 2u);
+  // The best and worst by rx.gbps, from the CSV; the baseline is point 0.
+  size_t best = 0, worst = 0;
+  for (size_t i = 0; i < rows.size(); i++) {
+    if (std::stod(rows[i]["rx.gbps"]) > std::stod(rows[best]["rx.gbps"])) best = i;
+    if (std::stod(rows[i]["rx.gbps"]) < std::stod(rows[worst]["rx.gbps"])) worst = i;
+  }
+  // The mechanism: 1518 B frames fill the wire, 64 B ones load the CPU with 19x the packets.
+  EXPECT_EQ(rows[best]["traffic.frame_bytes"], "1518");
+  EXPECT_EQ(rows[worst]["traffic.frame_bytes"], "64");
+  const double b = std::stod(rows[best]["rx.gbps"]), w = std::stod(rows[worst]["rx.gbps"]);
+  ASSERT_EQ(point_index(path("out"), rows[0]["label"]), 0u);
+  const double base = std::stod(rows[0]["rx.gbps"]);  // the baseline: the first point
+  auto md_label = [](std::string l) {
+    std::string o;
+    for (char c : l) o += std::string(std::strchr("\\`*[]<>|", c) ? "\\" : "") + c;
+    return o;
+  };
+  auto r = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::string md = slurp(path("out/report.md")), html = slurp(path("out/report.html"));
+  EXPECT_EQ(md.find("# Sweep report: summary\n\n## Summary\n\n- Headline metric: rx.gbps (RX)"), 0u) << md;
+  const std::string best_line =
+      "- Best: " + fmt("%.3f", b) + " Gbit/s at #" +
+      std::to_string(point_index(path("out"), rows[best]["label"])) + " " +
+      md_label(rows[best]["label"]) + " (" + fmt("%+.1f %%", 100 * (b - base) / base) + ", " +
+      fmt("%+.3f", b - base) + " Gbit/s against the baseline)\n";
+  EXPECT_NE(md.find(best_line), std::string::npos) << best_line << md;
+  EXPECT_NE(md.find("- Worst: " + fmt("%.3f", w) + " Gbit/s at #" +
+                    std::to_string(point_index(path("out"), rows[worst]["label"])) + " " +
+                    md_label(rows[worst]["label"]) + " (the baseline)\n"),
+            std::string::npos)
+      << md;
+  // Where the bottleneck moves: the frame size decides it.
+  std::string lim = rows[0]["bottleneck"] == rows[1]["bottleneck"]
+                        ? rows[0]["bottleneck"] + " at every point with results"
+                        : rows[0]["bottleneck"] + " at traffic.frame_bytes = 64; " +
+                              rows[1]["bottleneck"] + " at traffic.frame_bytes = 1518";
+  EXPECT_NE(md.find("- Bottleneck: " + lim + "\n"), std::string::npos) << lim << "\n" << md;
+  // The failed points with their error records.
+  EXPECT_NE(md.find("- 2 of 4 points have results; 2 without:\n"), std::string::npos) << md;
+  for (size_t i : {2, 3}) {
+    const std::string label = i == 2 ? "dma[1]/traffic.frame_bytes=64" : "dma[1]/traffic.frame_bytes=1518";
+    std::string err = lines_of(slurp(path("out/points/" + std::to_string(i) + "-dma_1__traffic.frame_bytes_" +
+                                          (i == 2 ? "64" : "1518") + ".error")))[0];
+    ASSERT_EQ(err.rfind("simulation error in ", 0), 0u) << err;
+    EXPECT_NE(md.find("  - #" + std::to_string(i) + " " + md_label(label) + ": " + err + "\n"),
+              std::string::npos)
+        << err << "\n" << md;
+    EXPECT_NE(html.find("<li>#" + std::to_string(i) + " " + label + ": " + err + "</li>"),
+              std::string::npos)
+        << html;
+  }
+  // Labels and error texts are escaped: no tag, table cell or link opens.
+  EXPECT_NE(html.find("ok&lt;b&gt;|*x*/traffic.frame_bytes=1518"), std::string::npos) << html;
+  EXPECT_EQ(html.find("ok<b>"), std::string::npos) << html;
+  EXPECT_EQ(md.find("ok<b>"), std::string::npos) << md;
+  std::ofstream(path("out/points/2-dma_1__traffic.frame_bytes_64.error"))
+      << "<script>alert(1)</script> | *y* [z](javascript:x)\n";
+  r = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  md = slurp(path("out/report.md"));
+  html = slurp(path("out/report.html"));
+  EXPECT_NE(md.find(": \\<script\\>alert(1)\\</script\\> \\| \\*y\\* \\[z\\](javascript:x)\n"),
+            std::string::npos)
+      << md;
+  EXPECT_NE(html.find(": &lt;script&gt;alert(1)&lt;/script&gt; | *y* [z](javascript:x)</li>"),
+            std::string::npos)
+      << html;
+  EXPECT_EQ(html.find("<script>"), std::string::npos) << html;
+}
+
+// cpu.cores (zipped with the queue pairs, one vector per core) at 64 and
+// 1518 B: the line where throughput stops scaling, computed again here from
+// results.csv with the documented 5 % rule.
+TEST_F(Sweeps, TheReportSummarySaysWhereThroughputStopsScaling) {
+  std::ofstream(path("c.yaml")) << "name: cores\nplatform: x86-gen3\n"
+                                   "traffic: {mode: rx, rate_gbps: 0, flows: 16}\n"
+                                   "cpu: {locking: txq, irq_affinity: spread}\n"
+                                   "nic: {rx_ring_size: 64}\n"
+                                   "run: {duration_us: 300, warmup_us: 50, drain_us: 2000}\n"
+                                   "sweep:\n"
+                                   "  axes: {traffic.frame_bytes: [64, 1518]}\n"
+                                   "  zip: {cpu.cores: [1, 2, 4, 8], nic.rx_queues: [1, 2, 4, 8],\n"
+                                   "        nic.tx_queues: [1, 2, 4, 8]}\n";
+  auto s = run({"sweep", path("c.yaml"), "-o", path("out"), "-q", "-j2"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto rows = csv_rows(slurp(path("out/results.csv")));
+  ASSERT_EQ(rows.size(), 8u);
+  auto r = run({"report", path("out"), "--no-plots", "-q"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  const std::string md = slurp(path("out/report.md"));
+  std::map<std::string, std::string> stops;
+  for (const char *frame : {"64", "1518"}) {
+    std::vector<std::pair<int, double>> v;
+    for (auto &row : rows)
+      if (row["traffic.frame_bytes"] == frame)
+        v.push_back({std::stoi(row["cpu.cores"]), std::stod(row["rx.gbps"])});
+    std::sort(v.begin(), v.end());
+    ASSERT_EQ(v.size(), 4u);
+    size_t k = 0;
+    while (k + 1 < v.size() && 100 * (v[k + 1].second - v[k].second) / v[k].second >= 5) k++;
+    std::string line = "  - throughput ";
+    if (k + 1 < v.size())
+      line += "stops scaling at cpu.cores = " + std::to_string(v[k].first) + " (" +
+              fmt("%+.1f %%", 100 * (v[k + 1].second - v[k].second) / v[k].second) + " from " +
+              std::to_string(v[k].first) + " to " + std::to_string(v[k + 1].first) + ")";
+    else
+      line += "keeps scaling up to cpu.cores = 8 (every step gains 5 % or more)";
+    line += std::string(", with nic.rx_queues, nic.tx_queues, at traffic.frame_bytes = ") + frame + "\n";
+    EXPECT_NE(md.find(line), std::string::npos) << line << md;
+    stops[frame] = k + 1 < v.size() ? std::to_string(v[k].first) : "none";
+    if (std::string(frame) == "64") {  // a second core takes half the polling: 64 B frames scale
+      EXPECT_GE(v[1].second, 1.05 * v[0].second);
+    }
+  }
+  // One core keeps up with 1518 B at 10 GbE: the wire limits, more cores gain nothing.
+  EXPECT_EQ(stops["1518"], "1");
+  EXPECT_NE(md.find("- Scaling along each numeric swept key (where a step to the next value gains less than 5 % of rx.gbps"),
+            std::string::npos) << md;
+}
+
+// ---- Shards balanced by estimated cost (issue 27).
+
+// A point's estimated cost by the formula of docs/sweeps.md ("Distributing"),
+// for an RX point at 10 GbE line rate with the default 2000 us drain.
+static unsigned long long doc_cost(double duration_us, int frame_bytes) {
+  const unsigned long long ns = std::llround((duration_us + 2000) * 1000), mbps = 10000;
+  return ns * mbps / 1000 / (8 * (frame_bytes + 20)) + 2000;
+}
+
+// One shard's dry run: its points (index -> frame size, estimated cost) and
+// the total it reports on stderr.
+struct ShardList {
+  std::map<int, std::pair<std::string, unsigned long long>> points;
+  unsigned long long total = 0, all = 0, mean = 0;
+  std::string out;
+};
+
+
+// Frame size 64 / 256 / 1518 B x a second key, in 3 shards: each shard's
+// estimated total within the greedy (LPT) bound of the mean, the largest
+// point's cost (docs/sweeps.md), every point in exactly one shard, the same
+// assignment on a second run; where the second key costs nothing
+// (nic.irq_coal_usecs), each shard still holds every frame size.
+TEST_F(Sweeps, ShardsBalanceTheEstimatedCost) {
+  auto shard_list = [this](const std::string &file, const std::string &k) {
+    ShardList s;
+    auto r = run({"sweep", file, "-n", "--shard", k + "/3"});
+    EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+    s.out = r.out;
+    for (const std::string &l : lines_of(r.out)) {
+      std::smatch m;
+      if (std::regex_search(l, m, std::regex("^([0-9]+) +traffic.frame_bytes=([0-9]+)/.* ([0-9]+)$")))
+        s.points[std::stoi(m[1])] = {m[2], std::stoull(m[3])};
+    }
+    std::smatch m;
+    EXPECT_TRUE(std::regex_search(r.err, m, std::regex("shard " + k + "/3: estimated cost ([0-9]+) of ([0-9]+) "
+                                                       "\\(mean per shard ([0-9]+);")))
+        << r.err;
+    if (m.size() == 4) {
+      s.total = std::stoull(m[1]);
+      s.all = std::stoull(m[2]);
+      s.mean = std::stoull(m[3]);
+    }
+    return s;
+  };
+  for (const char *second : {"nic.irq_coal_usecs: [5, 10, 20]", "run.duration_us: [100, 400, 1600]"}) {
+    SCOPED_TRACE(second);
+    std::ofstream(path("b.yaml")) << "name: bal\nplatform: x86-gen3\nrun: {duration_us: 100, warmup_us: 20}\n"
+                                     "sweep:\n  axes:\n    traffic.frame_bytes: [64, 256, 1518]\n    "
+                                  << second << "\n";
+    const bool costly = std::string(second).rfind("run.duration_us", 0) == 0;
+    std::map<int, int> seen;
+    unsigned long long sum = 0, largest = 0;
+    std::vector<ShardList> shards;
+    for (const char *k : {"1", "2", "3"}) shards.push_back(shard_list(path("b.yaml"), k));
+    for (size_t k = 0; k < 3; k++) {
+      const ShardList &s = shards[k];
+      unsigned long long total = 0;
+      std::set<std::string> frames;
+      for (auto &[i, p] : s.points) {
+        seen[i]++;
+        // The estimate is the documented formula of the point's config.
+        static const double durations[3] = {100, 400, 1600};
+        const double dur = costly ? durations[i % 3] : 100;
+        EXPECT_EQ(p.second, doc_cost(dur, std::stoi(p.first))) << i;
+        total += p.second;
+        largest = std::max(largest, p.second);
+        frames.insert(p.first);
+      }
+      EXPECT_EQ(total, s.total) << s.out;
+      sum += total;
+      if (!costly) {
+        EXPECT_EQ(frames, (std::set<std::string>{"64", "256", "1518"})) << s.out;
+      }
+      // The same assignment on a second run.
+      EXPECT_EQ(shard_list(path("b.yaml"), std::to_string(k + 1)).out, s.out);
+    }
+    EXPECT_EQ(seen.size(), 9u);
+    for (auto &[i, n] : seen) EXPECT_EQ(n, 1) << "point " << i;
+    EXPECT_EQ(sum, shards[0].all);
+    const double mean = sum / 3.0;
+    for (const ShardList &s : shards) {
+      EXPECT_LE(std::fabs(double(s.total) - mean), double(largest)) << s.out;
+      if (!costly) {
+        EXPECT_EQ(double(s.total), mean) << "a Latin square of equal shares";
+      }
+    }
+  }
+}
