@@ -4,6 +4,7 @@
 #include <signal.h>
 
 #include <atomic>
+#include <cstring>
 #include <map>
 #include <algorithm>
 #include <regex>
