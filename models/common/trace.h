@@ -1,17 +1,22 @@
 /* trace.h: optional Chrome/Perfetto trace-event JSON timeline of a run
  * (descriptor fetches, data DMA, write-backs, MSIs, moderation), one track
- * per DMA context; viewable in ui.perfetto.dev or chrome://tracing. */
+ * per DMA context; with TLP detail also each TLP and DLLP on the PCIe link;
+ * counter tracks (ring occupancy, tags, credits, core busy, interrupt rate);
+ * viewable in ui.perfetto.dev or chrome://tracing. */
 #ifndef NICSIM_MODELS_COMMON_TRACE_H
 #define NICSIM_MODELS_COMMON_TRACE_H
 
 #include <cstdint>
 #include <cstdio>
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "common/tlp.h"
 
 namespace nicsim {
+
+class TraceSampler;
 
 /*
  * One writer per process (SystemC elaborates once per process). Events are
@@ -30,6 +35,8 @@ class TraceWriter {
     uint64_t from_ps = 0;
     uint64_t to_ps = UINT64_MAX;
     uint64_t max_bytes = 0;
+    bool tlp = false;               /* TLP detail: the link's TLPs and DLLPs too */
+    uint64_t sample_ps = 10000000;  /* the interval of sampled counters (10 us) */
   };
   /* How a finished trace went. */
   struct Report {
@@ -66,6 +73,35 @@ class TraceWriter {
   /* A point event on track tid at ps ("ph":"i"). */
   void instant(uint32_t tid, const char *name, uint64_t ps);
 
+  /* ---- TLP detail (Limits::tlp) ---------------------------------------- */
+  /* Sets the detail and the sampled counters' interval (ps, > 0); before the run. */
+  void set_detail(bool tlp, uint64_t sample_ps) {
+    m_lim.tlp = tlp;
+    m_lim.sample_ps = sample_ps;
+  }
+  /* True if the link's TLPs and DLLPs are to be traced. */
+  bool tlp_detail() const { return m_lim.tlp; }
+  /* One TLP on link track tid, its first byte leaving at start_ps and its
+   * last at end_ps, named by type (MWr, MRd, CplD), with its payload length,
+   * address and tag (tag < 0: none) as arguments. */
+  void tlp(uint32_t tid, const char *type, uint64_t start_ps, uint64_t end_ps, uint64_t addr, uint32_t len,
+           int tag);
+  /* One DLLP (Ack, UpdateFC-P, UpdateFC-NP) on link track tid, on the wire from start_ps to end_ps. */
+  void dllp(uint32_t tid, const char *type, uint64_t start_ps, uint64_t end_ps);
+
+  /* ---- counter tracks ("ph":"C") ---------------------------------------- */
+  /* A counter track's value at ps: Perfetto draws each name as a graph that
+   * holds the value until the next event. A counter that never gets an
+   * event names no track. name must outlive the writer's use of it. */
+  void counter(const char *name, uint64_t ps, double value);
+  /* The interval (ps) of sampled counters (TraceSampler). */
+  uint64_t sample_ps() const { return m_lim.sample_ps; }
+
+  /* A new sampled counter named name (owned by the writer, TraceSampler). */
+  TraceSampler *sampler(const char *name, double scale);
+  /* The run ended at end_ps: writes every sampler's open interval. */
+  void end_run(uint64_t end_ps);
+
  private:
   TraceWriter(std::FILE *f, bool owned, const Limits &lim);
   /* True if an event over [start_ps, end_ps] is to be written; marks the
@@ -88,6 +124,35 @@ class TraceWriter {
   uint32_t m_next_tid = 1;
   std::vector<std::string> m_names; /* track tid's name at [tid - 1] */
   std::vector<bool> m_named;        /* its name is written */
+  std::vector<std::unique_ptr<TraceSampler>> m_samplers;
+  friend class TraceSampler;
+};
+
+/* A counter sampled per interval of sample_ps(): what is added during
+ * [k S, (k + 1) S) is written at k S, divided by S and multiplied by
+ * scale (busy ps / S: a busy fraction; MSIs * 1e12 / S: MSIs per second).
+ * An interval is written once a later one is reached (or at end_run);
+ * intervals with nothing added are written only as the first 0 after a
+ * non-zero one, so an idle counter costs nothing. Fed in time order (an
+ * addition before the current interval counts in the current one). */
+class TraceSampler {
+ public:
+  /* Adds amount at ps. */
+  void add(uint64_t ps, uint64_t amount);
+  /* Adds the span [start_ps, end_ps), split over the intervals it covers. */
+  void add_span(uint64_t start_ps, uint64_t end_ps);
+
+ private:
+  friend class TraceWriter;
+  TraceSampler(TraceWriter *t, std::string name, double scale) : m_t(t), m_name(std::move(name)), m_scale(scale) {}
+  /* Writes interval m_cur and moves to interval k (> m_cur). */
+  void close(uint64_t k);
+  TraceWriter *m_t;
+  std::string m_name;
+  double m_scale;
+  uint64_t m_cur = 0;   /* the interval being summed */
+  uint64_t m_acc = 0;   /* what it has so far */
+  bool m_nonzero = false; /* the last value written is not 0 */
 };
 
 }  // namespace nicsim
@@ -99,6 +164,12 @@ extern "C" {
 int nicsim_trace_open(const char *path);
 int nicsim_trace_close(void);
 int nicsim_trace_start(std::FILE *f, double from_us, double to_us, uint64_t max_bytes);
+/* Sets the trace's detail (tlp: 1 for the link's TLPs and DLLPs) and the
+ * interval of its sampled counters (sample_us > 0), between start/open and
+ * nicsim_simulate. */
+int nicsim_trace_set_detail(int tlp, double sample_us);
+/* The run ended at end_ps (called by nicsim_simulate): writes the sampled counters' last intervals. */
+void nicsim_trace_end_run(uint64_t end_ps);
 int nicsim_trace_finish(uint64_t *bytes, int *truncated, double *truncated_at_us);
 }
 

@@ -7,6 +7,7 @@
 #include "common/lookahead.h"
 #include "common/ps_time.h"
 #include "common/tlp.h"
+#include "common/trace.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -204,6 +205,11 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const Params &p, HostMemoryIf &me
     m_prof_iommu_unmap = nk_prof_id("iommu_unmap", NK_CLASS_OTHER);
   }
   std::memset(m_prof_cls, -1, sizeof m_prof_cls);
+  if (TraceWriter *t = TraceWriter::global()) {
+    /* Each core's busy fraction (charged time over the trace's sample interval). */
+    for (size_t c = 0; c < m_cores.size(); c++)
+      m_cores[c].busy_trace = t->sampler(("cpu" + std::to_string(c) + " busy").c_str(), 1.0);
+  }
 
   /* The device's accesses to memory reach the cache (snoop, DDIO, staleness). */
   mem.on_dma = [this](uint64_t pa, uint32_t len, bool write) { dma_access(pa, len, write); };
@@ -327,6 +333,7 @@ void CpuCore::account(double cycles, uint64_t start_ps, uint64_t dur_ps, int sel
     m_cur->bucket_total[b] += cycles;
   }
   const uint64_t end_ps = start_ps + dur_ps;
+  if (m_cur->busy_trace) m_cur->busy_trace->add_span(start_ps, end_ps);
   double in_win = 0;
   if (start_ps >= m_win_start_ps && end_ps <= m_win_end_ps) {
     in_win = cycles;

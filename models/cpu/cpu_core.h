@@ -53,6 +53,7 @@
 namespace nicsim {
 
 struct CpuSnapshot;
+class TraceSampler;
 namespace stats {
 class Registry;
 }
@@ -308,6 +309,7 @@ class CpuCore : public sc_core::sc_module {
     nk_prof_state prof{};
     nk_kernel *kern = nullptr;
     double busy_total = 0, busy_window = 0;
+    TraceSampler *busy_trace = nullptr; /* the trace's busy-fraction counter (nullptr: no trace) */
     double bucket_total[NK_PROF_MAX + 1] = {};
     double bucket_window[NK_PROF_MAX + 1] = {};
     uint64_t softirqs_window = 0, napi_polls_window = 0; /* spread: its NET_RX work in the window */

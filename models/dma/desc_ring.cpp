@@ -4,6 +4,7 @@
 #include <algorithm>
 
 #include "common/ps_time.h"
+#include "common/trace.h"
 
 namespace nicsim {
 
@@ -56,6 +57,19 @@ void DescRing::reset() {
   m_cache_first = m_cache_count = 0;
   m_gen++;
   m_halted = false;
+  if (m_trace) trace_owned();
+}
+
+void DescRing::set_trace(TraceWriter *t, const char *name) {
+  m_trace = t;
+  m_trace_name = name;
+}
+
+void DescRing::trace_owned() {
+  const uint32_t n = owned();
+  if (n == m_traced) return;
+  m_traced = n;
+  m_trace->counter(m_trace_name.c_str(), now_ps(), n);
 }
 
 const char *DescRing::set_tail(uint32_t tail) {
@@ -67,6 +81,7 @@ const char *DescRing::set_tail(uint32_t tail) {
   account();
   m_tail = tail;
   m_occ_max = std::max(m_occ_max, owned());
+  if (m_trace) trace_owned();
   m_fetch_kick.notify();
   return nullptr;
 }
@@ -120,6 +135,7 @@ DmaDesc DescRing::pop_cached(uint32_t *idx) {
 void DescRing::advance_head(uint32_t n) {
   account();
   m_head = mod(m_head + n, m_size);
+  if (m_trace) trace_owned();
 }
 
 }  // namespace nicsim

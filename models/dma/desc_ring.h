@@ -5,6 +5,7 @@
 #define NICSIM_MODELS_DMA_DESC_RING_H
 
 #include <cstdint>
+#include <string>
 #include <systemc>
 #include <vector>
 
@@ -12,6 +13,8 @@
 #include "dma/desc_codec.h"
 
 namespace nicsim {
+
+class TraceWriter;
 
 /*
  * Indices, all modulo size:
@@ -98,6 +101,8 @@ class DescRing {
   uint64_t occupancy_integral() const;
   /* Most descriptors the device has owned at once. */
   uint32_t occupancy_max() const { return m_occ_max; }
+  /* A trace counter named name of owned(), written when it changes (t nullptr: none). */
+  void set_trace(TraceWriter *t, const char *name);
 
   /* Halts the ring after a violation: nothing more is fetched or processed. */
   void halt() { m_halted = true; }
@@ -125,6 +130,8 @@ class DescRing {
 
  private:
   void account();
+  /* Writes owned() to the trace counter if it changed. */
+  void trace_owned();
   /* owns() for an offset inside the ring's span. */
   bool owns_slot(uint64_t off) const;
   /* Recomputes m_span from size and geometry. */
@@ -156,6 +163,9 @@ class DescRing {
   std::vector<Cached> m_cache; /* ring of cache_entries */
   uint32_t m_cache_first = 0;
   uint32_t m_cache_count = 0;
+  TraceWriter *m_trace = nullptr;
+  std::string m_trace_name;
+  int64_t m_traced = -1; /* owned() last written (-1: none yet) */
   WaitedEvent m_fetch_kick;
   WaitedEvent m_desc_ready;
   sc_core::sc_event m_desc_ready_nb; /* for next_trigger_desc_ready */

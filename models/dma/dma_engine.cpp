@@ -177,6 +177,15 @@ void DmaEngine::set_trace(TraceWriter *t) {
     m_tx_wb_x[q]->set_trace(t, t->track(name));
   }
   for (uint32_t v = 0; v < vectors(); v++) irq(v).set_trace(t);
+  /* Counter tracks: descriptors each ring's device owns ([head, tail)). */
+  for (uint32_t q = 0; q < rx_queues(); q++) {
+    std::snprintf(name, sizeof name, "rxq%u ring owned", q);
+    m_rx[q]->set_trace(t, name);
+  }
+  for (uint32_t q = 0; q < tx_queues(); q++) {
+    std::snprintf(name, sizeof name, "txq%u ring owned", q);
+    m_tx[q]->set_trace(t, name);
+  }
 }
 
 void DmaEngine::set_owns_window() {

@@ -38,6 +38,9 @@ void IrqModerator::set_trace(TraceWriter *t) {
   m_xfer.set_trace(t, t->track(name));
   std::snprintf(name, sizeof name, "irq%u.moderation", m_vec);
   m_trace_tid = t->track(name);
+  /* MSIs per second, per interval of the trace's sample time. */
+  std::snprintf(name, sizeof name, "irq%u MSI rate (/s)", m_vec);
+  m_msi_rate = t->sampler(name, 1e12);
 }
 
 int IrqModerator::dir_of(uint32_t cause) { return (cause & GN_INT_RX) ? 0 : 1; }
@@ -140,7 +143,10 @@ void IrqModerator::send_msi() {
   m_any_msi = true;
   m_last_msi_ps = now_ps();
   m_cnt.raised++;
-  if (m_trace) m_trace->instant(m_trace_tid, "raise", m_last_msi_ps);
+  if (m_trace) {
+    m_trace->instant(m_trace_tid, "raise", m_last_msi_ps);
+    m_msi_rate->add(m_last_msi_ps, 1);
+  }
   m_msi_queued++;
   m_msi_kick.notify();
 }

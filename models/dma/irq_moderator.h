@@ -13,6 +13,8 @@
 
 namespace nicsim {
 
+class TraceSampler;
+
 /*
  * Moderation. Each completion sets its cause in the status register and
  * counts as un-notified. The moderation condition holds when the un-notified
@@ -162,6 +164,7 @@ class IrqModerator : public sc_core::sc_module {
   } m_dir[2];
   TraceWriter *m_trace = nullptr;
   uint32_t m_trace_tid = 0;      /* moderation decisions track */
+  TraceSampler *m_msi_rate = nullptr; /* the MSI-rate counter (with m_trace) */
   uint64_t m_itr_ps;             /* least MSI spacing, ps; 0: none */
   bool m_any_msi = false;        /* an MSI has been sent (m_last_msi_ps is valid) */
   uint64_t m_last_msi_ps = 0;    /* when the latest MSI was raised */

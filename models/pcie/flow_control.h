@@ -13,6 +13,8 @@
 
 namespace nicsim {
 
+class TraceWriter;
+
 /* Credits of one FC type, with the times at which consumed credits come back. */
 class FcCredits {
  public:
@@ -33,6 +35,11 @@ class FcCredits {
   /* Credits in use at the last ready_ps() call. */
   uint32_t hdr_in_use() const { return m_hdr_used; }
   uint32_t data_in_use() const { return m_data_used; }
+  /* Trace counters of the credits available (limit - in use), header and
+   * data, named hdr_name / data_name (static strings), written when they
+   * change: a return at its time, a TLP's take at its ready_ps time. An
+   * infinite kind gets no counter. */
+  void set_trace(TraceWriter *t, const char *hdr_name, const char *data_name);
 
  private:
   struct Return {
@@ -41,6 +48,8 @@ class FcCredits {
     uint32_t data = 0;
   };
   bool fits(uint32_t hdr_used, uint32_t data_used, uint32_t hdr, uint32_t data) const;
+  /* Writes the available credits at ps, those that changed since the last write. */
+  void trace_avail(uint64_t ps);
 
   uint32_t m_hdr_limit;
   uint32_t m_data_limit;
@@ -48,6 +57,10 @@ class FcCredits {
   uint32_t m_data_used = 0;
   uint64_t m_last_return_ps = 0;
   TimeRing<Return> m_returns;
+  uint64_t m_ready_at_ps = 0; /* the time of the last ready_ps() call */
+  TraceWriter *m_trace = nullptr;
+  const char *m_trace_name[2] = {};
+  int64_t m_traced[2] = {-1, -1}; /* header / data credits last written (-1: none yet) */
 };
 
 }  // namespace nicsim

@@ -5,6 +5,8 @@
 #include <stdexcept>
 #include <string>
 
+#include "common/trace.h"
+
 namespace nicsim {
 
 PcieDirection::PcieDirection(const TlpFormat &fmt, uint64_t latency_ps)
@@ -52,7 +54,8 @@ void PcieDirection::send_due_dllps(uint64_t now_ps) {
    * else used this direction in between (that would have booked it). A DLLP
    * due at now_ps goes before the item being reserved now. */
   while (!m_dllps.empty() && m_dllps.front().at_ps <= now_ps) {
-    book_dllp(m_w, m_dllps.front().at_ps);
+    const TlpReservation r = book_dllp(m_w, m_dllps.front().at_ps);
+    if (m_trace) m_trace->dllp(m_trace_tid, m_dllps.front().kind, r.start_ps, r.end_ps);
     m_dllps.pop();
   }
 }
@@ -82,16 +85,19 @@ TlpReservation PcieDirection::reserve(uint64_t now_ps, uint32_t wire_bytes, uint
 TlpReservation PcieDirection::reserve_dllp(uint64_t now_ps) {
   send_due_dllps(now_ps);
   m_last_ps = now_ps;
-  return book_dllp(m_w, now_ps);
+  const TlpReservation r = book_dllp(m_w, now_ps);
+  if (m_trace) m_trace->dllp(m_trace_tid, "DLLP", r.start_ps, r.end_ps);
+  return r;
 }
 
-void PcieDirection::queue_dllp(uint64_t due_ps) {
+void PcieDirection::queue_dllp(uint64_t due_ps, const char *kind) {
   /* Booked later at due_ps: it must not go before what is booked already. */
   if (due_ps < m_last_ps)
     throw std::logic_error("PcieDirection: DLLP queued for " + std::to_string(due_ps) +
                            " ps, before the last reservation at " + std::to_string(m_last_ps) + " ps");
-  TimeStamp t;
+  QueuedDllp t;
   t.at_ps = due_ps;
+  t.kind = kind;
   m_dllps.insert(t);
 }
 

@@ -22,6 +22,8 @@
 
 namespace nicsim {
 
+class TraceWriter;
+
 /* When one TLP is on the wire and when it has arrived, in ps. */
 struct TlpReservation {
   uint64_t start_ps;   /* first byte leaves the sender */
@@ -47,7 +49,7 @@ class PcieDirection {
    * time): it is booked as reserve_dllp(due_ps) would, just before the
    * direction is next used or read at or after due_ps. Throws
    * std::logic_error if due_ps is before the last reservation's time. */
-  void queue_dllp(uint64_t due_ps);
+  void queue_dllp(uint64_t due_ps, const char *kind = "DLLP");
   /* Counts one TLP that waited wait_ps (ps) for flow-control credits. */
   void count_credit_stall(uint64_t wait_ps);
   /* Time (ps) at which the serialiser becomes idle, as seen at at_ps (ps,
@@ -58,6 +60,12 @@ class PcieDirection {
   PcieDirCounters counters(uint64_t at_ps) const;
   /* DLLPs queued and not booked yet. */
   size_t dllps_pending() const { return m_dllps.size(); }
+  /* TLP detail: each DLLP booked from now on is a slice on trace track tid
+   * (t nullptr: none). The TLPs are traced by the link, which knows them. */
+  void set_trace(TraceWriter *t, uint32_t tid) {
+    m_trace = t;
+    m_trace_tid = tid;
+  }
 
  private:
   /* What the wire has booked: when it is idle, the next SKP's due time, the counters. */
@@ -81,7 +89,14 @@ class PcieDirection {
   bool m_skp;
   Wire m_w;
   uint64_t m_last_ps = 0;      /* time of the last reservation, ps */
-  TimeRing<TimeStamp> m_dllps; /* DLLPs queued, not booked yet, by send time */
+  /* A DLLP queued: its send time and kind (a static name: "Ack", "UpdateFC-P"...). */
+  struct QueuedDllp {
+    uint64_t at_ps = 0;
+    const char *kind = nullptr;
+  };
+  TimeRing<QueuedDllp> m_dllps; /* DLLPs queued, not booked yet, by send time */
+  TraceWriter *m_trace = nullptr;
+  uint32_t m_trace_tid = 0;
 };
 
 }  // namespace nicsim

@@ -10,6 +10,7 @@
 #include <stdexcept>
 
 #include "common/ps_time.h"
+#include "common/trace.h"
 #include "pcie/pcie_stats.h"
 
 namespace nicsim {
@@ -56,6 +57,18 @@ PcieLink::PcieLink(sc_core::sc_module_name name, const PcieParams &p)
   m_reg_gp.set_data_ptr(m_reg_buf);
   for (uint32_t t = p.tags; t-- > 0;) m_tag_ids.push_back(static_cast<uint16_t>(t));
   m_rc_delayed.reserve(p.tags);
+  if (TraceWriter *t = TraceWriter::global()) {
+    /* Counters with any trace; each TLP and DLLP with TLP detail only. */
+    m_trace = t;
+    m_fc_p.set_trace(t, "pcie credits P hdr", "pcie credits P data");
+    m_fc_np.set_trace(t, "pcie credits NP hdr", "pcie credits NP data");
+    if (t->tlp_detail()) {
+      m_trace_up = t->track("pcie up (device to host)");
+      m_trace_down = t->track("pcie down (host to device)");
+      m_up.set_trace(t, m_trace_up);
+      m_down.set_trace(t, m_trace_down);
+    }
+  }
 
   SC_HAS_PROCESS(PcieLink);
   SC_METHOD(deliver_up);
@@ -121,27 +134,34 @@ void PcieLink::outstanding_change(int delta) {
   m_outstanding_since_ps = now;
   m_outstanding = static_cast<uint32_t>(static_cast<int64_t>(m_outstanding) + delta);
   m_rd.outstanding_max = std::max<uint64_t>(m_rd.outstanding_max, m_outstanding);
+  if (m_trace) m_trace->counter("pcie tags in use", now, m_outstanding);
 }
 
-uint64_t PcieLink::schedule_dllp(DllpStream &s, PcieDirection &dir, uint64_t event_ps) {
+void PcieLink::trace_tlp(bool up, const char *type, const TlpReservation &r, uint64_t addr, uint32_t len,
+                         int tag) {
+  if (m_trace_up) m_trace->tlp(up ? m_trace_up : m_trace_down, type, r.start_ps, r.end_ps, addr, len, tag);
+}
+
+uint64_t PcieLink::schedule_dllp(DllpStream &s, PcieDirection &dir, uint64_t event_ps, const char *kind) {
   if (s.any && event_ps <= s.last_due_ps) return s.last_due_ps;
   s.last_due_ps = event_ps + m_fmt.ack_latency_ps();
   s.any = true;
   /* The direction books it at its send time, before anything later uses or reads the wire. */
-  if (m_p.dllp) dir.queue_dllp(s.last_due_ps);
+  if (m_p.dllp) dir.queue_dllp(s.last_due_ps, kind);
   return s.last_due_ps;
 }
 
 void PcieLink::ack(DllpStream *receiver_streams, PcieDirection &dir, uint64_t arrival_ps) {
   if (!m_p.dllp) return;
-  schedule_dllp(receiver_streams[kAck], dir, arrival_ps);
+  schedule_dllp(receiver_streams[kAck], dir, arrival_ps, "Ack");
 }
 
 uint64_t PcieLink::update_fc(int stream, uint64_t free_ps) {
   /* The root port returns credits with an UpdateFC DLLP, coalesced like Acks;
    * the credits are usable once it has reached the device (whether or not
    * pcie.dllp puts it on the wire, and whatever is booked on the wire). */
-  const uint64_t send = schedule_dllp(m_down_dllps[stream], m_down, free_ps);
+  const uint64_t send =
+      schedule_dllp(m_down_dllps[stream], m_down, free_ps, stream == kUpdateP ? "UpdateFC-P" : "UpdateFC-NP");
   return send + m_fmt.serialise_ps(m_fmt.dllp_wire_bytes()) + m_p.latency_ps;
 }
 
@@ -247,6 +267,7 @@ TlpReservation PcieLink::post_tlp(uint64_t addr, const uint8_t *data, uint32_t n
   const bool ro = attrs.relaxed_ordering;
   const uint64_t now = kernel_now_ps(); /* notifications are relative to the kernel's time */
   const TlpReservation r = m_up.reserve(at_ps, m_fmt.wire_bytes(TlpKind::MemWrite, addr, n), n, purpose);
+  if (m_trace_up) trace_tlp(true, "MWr", r, addr, n, -1);
   const uint64_t c = commit(r.arrival_ps, addr, n, ro, purpose == DmaPurpose::Msi);
   if (ro) m_up_ro_tlps++;
   if (!m_fc_p.infinite()) {
@@ -381,6 +402,7 @@ void PcieLink::device_read(tlm_generic_payload &p, DmaPurpose purpose, const Tlp
     up_enter(&m_fc_np, 1, 0);
     const uint64_t now = now_ps();
     const TlpReservation r = m_up.reserve(now, m_fmt.wire_bytes(TlpKind::MemRead, addr + off, 0), 0, purpose);
+    if (m_trace_up) trace_tlp(true, "MRd", r, addr + off, n, tag);
     m_rd.mrds++;
     /* The root complex answers rd_latency after the MRd arrived, and not
      * before every earlier posted write is committed (a read must not pass
@@ -483,6 +505,7 @@ void PcieLink::send_completions(const PendingRead &r, bool ok) {
     const uint32_t cn = m_fmt.completion_chunk(r.addr + c, r.len - c);
     const TlpReservation cr =
         m_down.reserve(now, m_fmt.wire_bytes(TlpKind::Completion, r.addr + c, cn), cn, r.purpose);
+    if (m_trace_up) trace_tlp(false, "CplD", cr, r.addr + c, cn, r.tag);
     ack(m_up_dllps, m_up, cr.arrival_ps);
     last = cr.arrival_ps;
     c += cn;
@@ -527,6 +550,7 @@ bool PcieLink::send_paced_chunk(DelayedRead &d) {
   const uint32_t cn = m_fmt.completion_chunk(r.addr + d.off, r.len - d.off);
   const TlpReservation cr =
       m_down.reserve(now_ps(), m_fmt.wire_bytes(TlpKind::Completion, r.addr + d.off, cn), cn, r.purpose);
+  if (m_trace_up) trace_tlp(false, "CplD", cr, r.addr + d.off, cn, r.tag);
   ack(m_up_dllps, m_up, cr.arrival_ps);
   d.off += cn;
   if (d.off >= r.len) {
@@ -698,6 +722,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   if (p.is_write()) {
     /* Posted: queued behind earlier downstream TLPs, applied on arrival; the CPU goes on. */
     const TlpReservation r = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemWrite, len), len, DmaPurpose::Mmio);
+    if (m_trace_up) trace_tlp(false, "MWr", r, p.get_address(), len, -1);
     ack(m_up_dllps, m_up, r.arrival_ps);
     const bool was_empty = m_down_q.empty();
     /* Behind a PCH the write crossed DMI first: it reaches the device one hop later. */
@@ -713,6 +738,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   }
   /* Non-posted: MRd down, the device answers, CplD up; the CPU waits throughout. */
   const TlpReservation rq = m_down.reserve(now, m_fmt.bar_wire_bytes(TlpKind::MemRead, 0), 0, DmaPurpose::Mmio);
+  if (m_trace_up) trace_tlp(false, "MRd", rq, p.get_address(), len, -1);
   ack(m_up_dllps, m_up, rq.arrival_ps);
   wait_until(rq.arrival_ps + m_p.pch_hop_ps);
   sc_time rd = sc_core::SC_ZERO_TIME;
@@ -723,6 +749,7 @@ void PcieLink::b_transport_host(tlm_generic_payload &p, sc_time &d) {
   up_enter(nullptr, 0, 0);
   const TlpReservation rc =
       m_up.reserve(now_ps(), m_fmt.bar_wire_bytes(TlpKind::Completion, len), len, DmaPurpose::Mmio);
+  if (m_trace_up) trace_tlp(true, "CplD", rc, p.get_address(), len, -1);
   ack(m_down_dllps, m_down, rc.arrival_ps);
   up_leave();
   wait_until(rc.arrival_ps + m_p.pch_hop_ps);

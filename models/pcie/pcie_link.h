@@ -36,6 +36,7 @@
 namespace nicsim {
 
 class PcieLink;
+class TraceWriter;
 namespace stats {
 class Registry;
 }
@@ -220,7 +221,7 @@ class PcieLink : public sc_core::sc_module {
   void tag_release();         /* SC_METHOD: frees tags as their last CplD arrives */
   /* Send time (ps) of the DLLP of stream s covering an event at event_ps; a
    * new one is queued on dir (the direction it goes on) if pcie.dllp is on. */
-  uint64_t schedule_dllp(DllpStream &s, PcieDirection &dir, uint64_t event_ps);
+  uint64_t schedule_dllp(DllpStream &s, PcieDirection &dir, uint64_t event_ps, const char *kind);
   /* Schedules the Ack, on dir, for a TLP arriving at arrival_ps through the
    * opposite direction; receiver_streams are the receiver's. */
   void ack(DllpStream *receiver_streams, PcieDirection &dir, uint64_t arrival_ps);
@@ -232,6 +233,8 @@ class PcieLink : public sc_core::sc_module {
   /* Commit time of a posted write of len bytes at addr arriving at arrival_ps. */
   uint64_t commit(uint64_t arrival_ps, uint64_t addr, uint32_t len, bool ro, bool msi);
   void outstanding_change(int delta);
+  /* TLP detail: TLP r (up: device to host) as a slice named type (tag < 0: none). */
+  void trace_tlp(bool up, const char *type, const TlpReservation &r, uint64_t addr, uint32_t len, int tag);
   void wait_until(uint64_t t_ps);
   void violation(const std::string &msg);
 
@@ -300,6 +303,11 @@ class PcieLink : public sc_core::sc_module {
   HostMemAccess m_mem; /* root complex -> memory, one access per MRd served or MWr committed */
   tlm::tlm_generic_payload m_reg_gp; /* MMIO write delivery -> device */
   uint8_t m_reg_buf[8] = {};
+
+  /* Trace (nullptr: none): the tags counter; with TLP detail the two link tracks (0: no TLP detail). */
+  TraceWriter *m_trace = nullptr;
+  uint32_t m_trace_up = 0;
+  uint32_t m_trace_down = 0;
 };
 
 }  // namespace nicsim

@@ -20,6 +20,8 @@ enum {
   OPT_TRACE_MAX,
   OPT_TRACE_FROM,
   OPT_TRACE_TO,
+  OPT_TRACE_DETAIL,
+  OPT_TRACE_SAMPLE,
   OPT_QUIET,
   OPT_HELP,
   OPT_OVERLAY
@@ -28,12 +30,16 @@ enum {
 /* The default size cap of --trace, in MiB (docs/cli.md). */
 #define CLI_TRACE_MAX_MB_DEFAULT 256
 #define CLI_TRACE_MAX_MB_LIMIT 1048576
+/* The default interval of the trace's sampled counters (core busy, MSI
+ * rate), in us (docs/cli.md): a few NAPI polls' worth at 10 GbE rates. */
+#define CLI_TRACE_SAMPLE_US_DEFAULT 10.0
 
 static const struct cli_opt cli__run_opts[] = {
     {"set", 's', true, OPT_SET},     {"point", 'p', true, OPT_POINT},
     {"json", 0, true, OPT_JSON},     {"csv", 0, true, OPT_CSV},
     {"trace", 0, true, OPT_TRACE},   {"trace-max-mb", 0, true, OPT_TRACE_MAX},
     {"trace-from-us", 0, true, OPT_TRACE_FROM}, {"trace-to-us", 0, true, OPT_TRACE_TO},
+    {"trace-detail", 0, true, OPT_TRACE_DETAIL}, {"trace-sample-us", 0, true, OPT_TRACE_SAMPLE},
     {"overlay", 'O', true, OPT_OVERLAY},
     {"quiet", 'q', false, OPT_QUIET}, {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
@@ -60,7 +66,15 @@ void cli_help_run(FILE *f) {
           "                       every metric\n"
           "      --trace FILE     Write a timeline of the run (descriptor fetches, data\n"
           "                       DMA, write-backs, interrupts) as Chrome/Perfetto\n"
-          "                       trace-event JSON; open it in ui.perfetto.dev\n"
+          "                       trace-event JSON, with counter tracks (ring occupancy,\n"
+          "                       PCIe tags and credits, core busy, MSI rate); open it in\n"
+          "                       ui.perfetto.dev\n"
+          "      --trace-detail D dma (default): DMA-level spans; tlp: also each TLP and\n"
+          "                       DLLP on each PCIe link direction (PCIe only: not the\n"
+          "                       on-chip bus)\n"
+          "      --trace-sample-us T\n"
+          "                       Interval of the sampled counters, core busy fraction\n"
+          "                       and MSI rate (default %g us)\n"
           "      --trace-max-mb N Stop tracing before the file passes N MiB (default %d,\n"
           "                       0: no cap); the trace then ends with a note\n"
           "      --trace-from-us T, --trace-to-us T\n"
@@ -80,7 +94,7 @@ void cli_help_run(FILE *f) {
           "  nicsim run\n"
           "  nicsim run my-sweep.yaml --point after --json after.json\n"
           "  nicsim run my.yaml --set traffic.frame_bytes=64 --set run.duration_us=500 -q\n",
-          cli_synopsis("run"), CLI_TRACE_MAX_MB_DEFAULT);
+          cli_synopsis("run"), CLI_TRACE_SAMPLE_US_DEFAULT, CLI_TRACE_MAX_MB_DEFAULT);
 }
 
 /* Lists the labels of a scenario's sweep points on stderr. */
@@ -170,7 +184,8 @@ int cli_cmd_run(int argc, char **argv) {
   const char *path = NULL, *point = NULL, *json = NULL, *csv = NULL, *trace = NULL;
   const char *trace_opt = NULL;
   int64_t trace_mb = CLI_TRACE_MAX_MB_DEFAULT;
-  double trace_from = 0, trace_to = 0;
+  double trace_from = 0, trace_to = 0, trace_sample = CLI_TRACE_SAMPLE_US_DEFAULT;
+  int trace_tlp = 0;
   bool quiet = false, trace_window = false;
   struct nicsim_atomic ta;
   bool trace_open = false;
@@ -233,6 +248,28 @@ int cli_cmd_run(int argc, char **argv) {
         status = cli_usage_error("run", "%s '%s': expected a time in microseconds of simulated "
                                         "time, a number >= 0 such as 200 or 1e3",
                                  trace_opt, a.arg);
+        goto out;
+      }
+      break;
+    case OPT_TRACE_DETAIL:
+      trace_opt = "--trace-detail";
+      if (strcmp(a.arg, "dma") == 0) {
+        trace_tlp = 0;
+      } else if (strcmp(a.arg, "tlp") == 0) {
+        trace_tlp = 1;
+      } else {
+        status = cli_usage_error("run", "--trace-detail '%s': expected dma (DMA-level spans) or tlp "
+                                        "(also each PCIe TLP and DLLP)",
+                                 a.arg);
+        goto out;
+      }
+      break;
+    case OPT_TRACE_SAMPLE:
+      trace_opt = "--trace-sample-us";
+      if (cli_parse_us(a.arg, &trace_sample) != 0 || !(trace_sample > 0)) {
+        status = cli_usage_error("run", "--trace-sample-us '%s': expected an interval in microseconds "
+                                        "of simulated time above 0, such as 10 or 0.5",
+                                 a.arg);
         goto out;
       }
       break;
@@ -319,6 +356,10 @@ int cli_cmd_run(int argc, char **argv) {
     }
     trace_open = true;
     nicsim_trace_start(ta.f, trace_from, trace_to, (uint64_t)trace_mb << 20);
+    nicsim_trace_set_detail(trace_tlp, trace_sample);
+    if (trace_tlp && cfg->bus.enabled)
+      ns_eprintf("nicsim run: note: --trace-detail tlp traces the PCIe link only; this device "
+                 "reaches memory over the on-chip bus (bus.enabled), so the trace has no TLP tracks\n");
   }
   int sim_rc = nicsim_simulate(cfg, res, &serr, 0);
   if (trace != NULL)

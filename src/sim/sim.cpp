@@ -115,6 +115,7 @@ int run_dma_bench(const nicsim_config &cfg, nicsim_results *res, nicsim_sim_erro
     sc_core::sc_set_time_resolution(1, sc_core::SC_PS);
     top = new nicsim::DmaBenchTop("top", cfg);
     sc_core::sc_start(sc_core::sc_time::from_value(top->time_limit_ps()));
+    nicsim_trace_end_run(sc_core::sc_time_stamp().value());
   } catch (const sc_core::sc_report &r) {
     set_error(err, "systemc", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s: %s",
               r.get_msg_type(), r.get_msg());
@@ -190,6 +191,7 @@ extern "C" int nicsim_simulate(const struct nicsim_config *cfg, struct nicsim_re
     const bool txq_cores = cfg->cpu.cores >= 2 && cfg->cpu.locking == NC_LOCKING_TXQ;
     nicsim::set_lookahead_limit_ps(cfg->run.lookahead && !txq_cores ? top->time_limit_ps() : 0);
     sc_core::sc_start(sc_core::sc_time::from_value(top->time_limit_ps()));
+    nicsim_trace_end_run(sc_core::sc_time_stamp().value());
   } catch (const sc_core::sc_report &r) {
     set_error(err, "systemc", static_cast<double>(sc_core::sc_time_stamp().value()) / 1000.0, "%s: %s",
               r.get_msg_type(), r.get_msg());

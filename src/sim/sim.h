@@ -64,6 +64,14 @@ int nicsim_trace_start(FILE *f, double from_us, double to_us, uint64_t max_bytes
 int nicsim_trace_finish(uint64_t *bytes, int *truncated, double *truncated_at_us);
 int nicsim_trace_open(const char *path);
 int nicsim_trace_close(void);
+/* After start/open, before nicsim_simulate: tlp = 1 adds each TLP and DLLP
+ * of the PCIe link (`--trace-detail tlp`); sample_us (> 0) is the interval
+ * of the sampled counters, core busy and interrupt rate (`--trace-sample-us`).
+ * 0, or -1 (errno EINVAL) with no trace open or sample_us not positive.
+ * nicsim_simulate calls nicsim_trace_end_run (the sampled counters' last
+ * intervals) itself. */
+int nicsim_trace_set_detail(int tlp, double sample_us);
+void nicsim_trace_end_run(uint64_t end_ps);
 
 #ifdef __cplusplus
 }
