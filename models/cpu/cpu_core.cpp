@@ -8,6 +8,7 @@
 #include "common/ps_time.h"
 #include "common/tlp.h"
 #include "common/trace.h"
+#include "memory/iommu.h"
 
 #include <algorithm>
 #include <cinttypes>
@@ -58,6 +59,7 @@ void op_read_headers(void *ctx, uint64_t pa, uint32_t len, unsigned misaligned) 
 double op_stream_read_cycles(void *ctx, uint64_t pa, uint64_t len) { return core(ctx)->stream_read_cycles(pa, len); }
 
 void op_iommu_map(void *ctx, uint64_t pa, uint64_t len, bool map) { core(ctx)->iommu_map(pa, len, map); }
+void op_iommu_inv(void *ctx, uint64_t pa, uint64_t len, enum nk_iommu_inv why) { core(ctx)->iommu_inv(pa, len, why); }
 void op_spin(void *ctx, unsigned id, bool acquire) { core(ctx)->spin(id, acquire); }
 uint64_t op_now_ns(void *ctx) { return core(ctx)->local_time_ps() / 1000u; }
 
@@ -66,13 +68,13 @@ const nk_platform_ops kOps = {op_load,    op_store,  op_copy,     op_cache_maint
                               op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                               op_user_copy_cycles,
                               op_iommu_map, nullptr, op_now_ns,
-                              op_exec,      op_read_headers, op_stream_read_cycles};
+                              op_exec,      op_read_headers, op_stream_read_cycles, op_iommu_inv};
 /* cpu.locking txq with several cores: the kernel's spinlocks spin. */
 const nk_platform_ops kOpsTxq = {op_load,    op_store,  op_copy,     op_cache_maint, op_mmio_read32, op_mmio_write32,
                                  op_barrier, op_charge, op_set_attr, op_host_rx,     op_timer_arm,
                                  op_user_copy_cycles,
                                  op_iommu_map, op_spin, op_now_ns,
-                                 op_exec,      op_read_headers, op_stream_read_cycles};
+                                 op_exec,      op_read_headers, op_stream_read_cycles, op_iommu_inv};
 
 }  // namespace
 
@@ -203,6 +205,9 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const Params &p, HostMemoryIf &me
   if (p.iommu) {
     m_prof_iommu_map = nk_prof_id("iommu_map", NK_CLASS_OTHER);
     m_prof_iommu_unmap = nk_prof_id("iommu_unmap", NK_CLASS_OTHER);
+    /* Where perf shows the spin on the sync: VT-d's qi_submit_sync, SMMUv3's
+     * arm_smmu_cmdq_issue_cmdlist (its CMD_SYNC poll is inlined there). */
+    m_prof_iommu_inv = nk_prof_id(p.iommu_smmuv3 ? "arm_smmu_cmdq_issue_cmdlist" : "qi_submit_sync", NK_CLASS_OTHER);
   }
   std::memset(m_prof_cls, -1, sizeof m_prof_cls);
   if (TraceWriter *t = TraceWriter::global()) {
@@ -788,6 +793,7 @@ void CpuCore::wc_bursts(unsigned n) {
 }
 
 void CpuCore::iommu_map(uint64_t pa, uint64_t len, bool map) {
+  (void)pa; /* the page-table work costs the same wherever the mapping is */
   if (!m_p.iommu || len == 0) return;
   if (map) {
     count([](CpuCounters &c) { c.iommu_maps++; });
@@ -796,10 +802,29 @@ void CpuCore::iommu_map(uint64_t pa, uint64_t len, bool map) {
   }
   count([](CpuCounters &c) { c.iommu_unmaps++; });
   spend(m_p.iommu_unmap_cycles, m_prof_iommu_unmap);
-  /* Strict mode: the unmap returns once the IOTLB invalidation is done, so
-   * it takes effect at the core's time; no DMA after it uses the old entry. */
+}
+
+void CpuCore::iommu_inv(uint64_t pa, uint64_t len, nk_iommu_inv why) {
+  if (!m_p.iommu) return;
+  const uint32_t cmds =
+      Iommu::inv_commands(m_p.iommu_smmuv3 ? IommuParams::Kind::Smmuv3 : IommuParams::Kind::Vtd, pa, len);
+  /* The commands and the sync into the queue (16 B each: two 8-byte
+   * stores), then the tail / PROD register write. */
+  spend(2.0 * (cmds + 1) * m_p.cached_access_cycles + m_p.uncached_store_cycles, m_prof_iommu_inv);
+  /* The queue is shared by the cores: the submission happens at this core's time. */
   sync();
-  m_mem.iommu_invalidate(pa, len);
+  const uint64_t t = local_time_ps();
+  const uint64_t done = m_mem.iommu_queue_invalidate(t, pa, len);
+  /* The poll sees the status the IOMMU wrote: a miss on its line. */
+  const uint64_t wait = done - t + m_dram_ps;
+  count([cmds, wait, why](CpuCounters &c) {
+    c.iommu_inv_cmds += cmds;
+    c.iommu_inv_syncs++;
+    c.iommu_inv_wait_ps += wait;
+    if (why == NK_IOMMU_INV_FQ_FULL) c.iommu_fq_flushes_full++;
+    if (why == NK_IOMMU_INV_FQ_TIMER) c.iommu_fq_flushes_timer++;
+  });
+  spend_ps(wait, m_prof_iommu_inv);
 }
 
 void CpuCore::charge(double cycles) { spend(cycles); }

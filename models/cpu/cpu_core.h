@@ -95,9 +95,10 @@ class CpuCore : public sc_core::sc_module {
     uint64_t dram_ps = 90000;           /* memory.dram_latency_ns: ps */
     bool coherent_dma = true;           /* memory.coherent_dma */
     bool ddio = false;                  /* memory.ddio */
-    bool iommu = false;                 /* iommu.enabled: the DMA API maps through the IOMMU */
+    bool iommu = false;                 /* iommu.mode not off: the DMA API maps through the IOMMU */
+    bool iommu_smmuv3 = false;          /* iommu.kind smmuv3 (else VT-d): the invalidation queue's commands */
     double iommu_map_cycles = 500;      /* iommu.map_cycles: cycles */
-    double iommu_unmap_cycles = 2000;   /* iommu.unmap_cycles: cycles */
+    double iommu_unmap_cycles = 500;    /* iommu.unmap_cycles: cycles */
     uint64_t end_ps = 4000000000ull;    /* run.duration_us + run.drain_us: the kernel's main loop ends, ps */
     HostStack::Params stack;
     HostApp::Params app;
@@ -183,10 +184,18 @@ class CpuCore : public sc_core::sc_module {
    * holder's release; taking a lock the core holds, or releasing one it
    * does not hold, is a violation. */
   void spin(unsigned id, bool acquire) { m_locks.spin(id, acquire); }
-  /* The DMA API mapped (map true) or unmapped [pa, pa + len): with
-   * iommu.enabled charges iommu.map_cycles / unmap_cycles (buckets iommu_map,
-   * iommu_unmap) and, on unmap, invalidates the IOTLB; else nothing. */
+  /* The DMA API mapped (map true) or unmapped [pa, pa + len): with the
+   * IOMMU on charges iommu.map_cycles / unmap_cycles (buckets iommu_map,
+   * iommu_unmap); else nothing. */
   void iommu_map(uint64_t pa, uint64_t len, bool map);
+  /* The kernel invalidates [pa, pa + len) (len 0: the domain) and waits
+   * (platform.h iommu_inv): the core writes the commands and the sync into
+   * the queue (two cached stores each), rings the doorbell (an uncached
+   * store), then spins until the IOMMU's status write (HostMemoryIf::
+   * iommu_queue_invalidate) and its own poll's miss on that line
+   * (memory.dram_latency_ns), in bucket qi_submit_sync (VT-d) or
+   * arm_smmu_cmdq_issue_cmdlist (SMMUv3); nothing with the IOMMU off. */
+  void iommu_inv(uint64_t pa, uint64_t len, nk_iommu_inv why);
 
   /* ---- the device side ------------------------------------------------- */
   /* A DMA access of len bytes at pa has just been applied to memory (now, in
@@ -201,6 +210,7 @@ class CpuCore : public sc_core::sc_module {
   /* Profile buckets of IOMMU map and unmap (-1 unless iommu.enabled). */
   int iommu_map_bucket() const { return m_prof_iommu_map; }
   int iommu_unmap_bucket() const { return m_prof_iommu_unmap; }
+  int iommu_inv_bucket() const { return m_prof_iommu_inv; }
   /* The core's write-combining buffers. */
   const WcBuffers &wc() const { return m_wc; }
 
@@ -454,6 +464,7 @@ class CpuCore : public sc_core::sc_module {
   int m_prof_cache_maint;
   int m_prof_iommu_map = -1;
   int m_prof_iommu_unmap = -1;
+  int m_prof_iommu_inv = -1;
   WcBuffers m_wc;
   /* quiet_until() as of the thread's last resume (try_skip_sync): while the
    * thread runs no other process does, so nothing can queue an earlier

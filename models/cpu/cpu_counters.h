@@ -55,8 +55,13 @@ struct CpuCounters {
   /* write-combining memory and the IOMMU */
   uint64_t wc_stores = 0;    /* stores to write-combining memory (merged in the WC buffers) */
   uint64_t wc_flushes = 0;   /* write-combining bursts that left the core */
-  uint64_t iommu_maps = 0;   /* IOMMU mappings created (iommu.enabled) */
-  uint64_t iommu_unmaps = 0; /* IOMMU mappings removed, each with its IOTLB invalidation */
+  uint64_t iommu_maps = 0;   /* IOMMU mappings created (iommu.mode not off) */
+  uint64_t iommu_unmaps = 0; /* IOMMU mappings removed */
+  uint64_t iommu_inv_cmds = 0;         /* IOTLB invalidation commands the CPU queued (syncs not counted) */
+  uint64_t iommu_inv_syncs = 0;        /* syncs it queued and waited for (one per submission) */
+  uint64_t iommu_inv_wait_ps = 0;      /* time it spun waiting for them, ps */
+  uint64_t iommu_fq_flushes_full = 0;  /* lazy mode: flushes because a CPU's flush queue was full */
+  uint64_t iommu_fq_flushes_timer = 0; /* lazy mode: flushes by the flush queue's timer */
 };
 
 }  // namespace nicsim

@@ -88,8 +88,11 @@ class HostMemory : public sc_core::sc_module, public HostMemoryIf {
   }
   /* HostMemoryIf: the DRAM channel has a bandwidth limit. */
   bool dram_limited() const override { return m_dram.limited(); }
-  /* HostMemoryIf: strict-mode IOTLB invalidation of [pa, pa + len). */
-  void iommu_invalidate(uint64_t pa, uint64_t len) override { m_iommu.invalidate(pa, len); }
+  /* HostMemoryIf: an IOTLB invalidation and sync on the IOMMU's queue. */
+  uint64_t iommu_queue_invalidate(uint64_t t_ps, uint64_t pa, uint64_t len) override {
+    m_dram.retire(sc_core::sc_time_stamp().value());
+    return m_iommu.queue_invalidate(t_ps, pa, len, m_dram);
+  }
 
   /* A 4-byte MSI write arrived; the argument is the MSI data word. */
   std::function<void(uint32_t)> on_msi;

@@ -48,11 +48,15 @@ class HostMemoryIf {
   /* True if cpu_dram_access models a limited bandwidth (callers may skip
    * counting lines otherwise). */
   virtual bool dram_limited() const { return false; }
-  /* The driver unmapped [pa, pa + len) (bytes): an IOMMU in strict mode drops
-   * its IOTLB entries of those pages. Default: no IOMMU, nothing to do. */
-  virtual void iommu_invalidate(uint64_t pa, uint64_t len) {
+  /* The CPU's doorbell reached the IOMMU's invalidation queue at t_ps with
+   * the invalidation of [pa, pa + len) (bytes; len 0: the whole domain) and
+   * a sync: the IOMMU drops those IOTLB entries and returns when the sync's
+   * status write is done (ps), which the CPU polls for (Iommu::queue_invalidate).
+   * Default: no IOMMU, t_ps. */
+  virtual uint64_t iommu_queue_invalidate(uint64_t t_ps, uint64_t pa, uint64_t len) {
     (void)pa;
     (void)len;
+    return t_ps;
   }
 
   /* Set by the CPU core. The memory calls it right after it has applied a

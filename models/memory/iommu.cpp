@@ -1,4 +1,4 @@
-// iommu.cpp: IOTLB lookups, page walks over the DRAM channel, strict invalidation.
+// iommu.cpp: IOTLB lookups, page walks over the DRAM channel, the invalidation queue.
 #include "memory/iommu.h"
 
 #include <algorithm>
@@ -9,7 +9,9 @@
 namespace nicsim {
 
 void IommuParams::bind(ParamBinder &b) {
-  b.key("iommu.enabled", enabled);
+  b.key("iommu.kind", kind, {{"vtd", Kind::Vtd}, {"smmuv3", Kind::Smmuv3}});
+  b.key("iommu.inv_cmd_ns", cmd_ps, Conv::NsToPs);
+  b.key("iommu.inv_sync_ns", sync_ps, Conv::NsToPs);
   b.key("iommu.iotlb_entries", entries);
   b.key("iommu.iotlb_ways", ways);
   b.key("iommu.walk_levels", walk_levels);
@@ -78,6 +80,41 @@ void Iommu::invalidate(uint64_t pa, uint64_t len) {
         m_c.invalidations++;
       }
   }
+}
+
+void Iommu::invalidate_all() {
+  if (!m_p.enabled) return;
+  for (Entry &e : m_entries)
+    if (e.valid) {
+      e.valid = false;
+      m_c.invalidations++;
+    }
+}
+
+uint32_t Iommu::inv_commands(IommuParams::Kind kind, uint64_t pa, uint64_t len) {
+  if (len == 0 || kind == IommuParams::Kind::Vtd) return 1;
+  const uint64_t pages = (pa + len - 1) / kPageBytes - pa / kPageBytes + 1;
+  return static_cast<uint32_t>(std::min<uint64_t>(pages, UINT32_MAX));
+}
+
+uint64_t Iommu::queue_invalidate(uint64_t t_ps, uint64_t pa, uint64_t len, DramChannel &dram) {
+  if (!m_p.enabled) return t_ps;
+  const uint32_t cmds = inv_commands(m_p.kind, pa, len);
+  const uint64_t start = std::max(t_ps, m_queue_free_ps);
+  uint64_t t = start;
+  /* Fetch: the new entries are contiguous, read as one DRAM access. */
+  t += dram.access(t, (cmds + 1) * kQueueEntryBytes) + m_p.read_ps;
+  t += cmds * m_p.cmd_ps + m_p.sync_ps;
+  /* The sync's status write (VT-d: the wait descriptor's status data;
+   * SMMUv3: CMD_SYNC's completion write the driver polls). */
+  t += dram.access(t, 4);
+  m_queue_free_ps = t;
+  m_c.inv_cmds += cmds;
+  m_c.inv_syncs++;
+  m_c.queue_busy_ps += t - start;
+  if (len == 0) invalidate_all();
+  else invalidate(pa, len);
+  return t;
 }
 
 bool Iommu::cached(uint64_t pa) const {

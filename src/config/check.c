@@ -177,6 +177,19 @@ static int check_rules(const struct nicsim_config *c, struct nc_error *err, stru
   /* Ring sizes are each driver's rules (check_config: its ethtool
    * set_ringparam limits), in src/drivers. */
 
+  /* iommu.enabled is a shorthand for iommu.mode: both set, they must agree. */
+  if (c->origin[NC_KEY_iommu_enabled].layer > NC_LAYER_DEFAULT && c->origin[NC_KEY_iommu_mode].layer > NC_LAYER_DEFAULT &&
+      c->iommu.enabled != (c->iommu.mode != NC_IOMMU_OFF)) {
+    static const char *const modes[] = {"off", "strict", "lazy"};
+    const enum nc_key_id ids[] = {NC_KEY_iommu_mode, NC_KEY_iommu_enabled};
+    nc__fmt(hint, sizeof hint, "remove iommu.enabled (iommu.mode says it all), or set iommu.mode: %s",
+            c->iommu.enabled ? "strict or lazy" : "off");
+    return fail(c, nc_config_blame(c, ids, 2), err, hint,
+                "iommu.enabled = %s contradicts iommu.mode = %s (iommu.enabled is the shorthand: true for strict or "
+                "lazy, false for off)",
+                c->iommu.enabled ? "true" : "false", modes[c->iommu.mode]);
+  }
+
   /* The MAC's rules on what it derives from the traffic. */
   if (check_mac_rules(c, err, all) != 0) {
     if (!all) return -1;

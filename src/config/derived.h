@@ -17,6 +17,13 @@
 extern "C" {
 #endif
 
+/* The IOMMU's mode: iommu.mode unless it is off, else iommu.enabled as its
+ * shorthand (true: strict). nc_config_check rejects the contradictions. */
+static inline enum nc_iommu_mode nc_iommu_mode(const struct nicsim_config *c) {
+  if (c->iommu.mode != NC_IOMMU_OFF) return (enum nc_iommu_mode)c->iommu.mode;
+  return c->iommu.enabled ? NC_IOMMU_STRICT : NC_IOMMU_OFF;
+}
+
 /* Longest frame the MAC carries, with FCS: traffic.frame_bytes, at least a
  * standard 1518-byte frame (IMIX's largest; TCP ACKs are 64 B). */
 static inline int64_t nc_mac_max_frame(const struct nicsim_config *c) {

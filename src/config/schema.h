@@ -433,11 +433,23 @@
 /* iommu: DMA address translation on the device's path (optional). */
 #define NC_SECTION_iommu(X)                                                                 \
   X(iommu, enabled, BOOL, "", "false", 0, 0, "",                                          \
-    "Translate device DMA through an IOMMU: an IOTLB per 4 KiB page, page walks on misses, map/unmap costs, strict invalidation") \
+    "Shorthand for iommu.mode: true is strict unless iommu.mode says lazy; an explicit iommu.mode off with true (or strict/lazy with an explicit false) is an error") \
+  X(iommu, mode, ENUM, "", "off", 0, 0, "off|strict|lazy",                                \
+    "Translate device DMA through an IOMMU (IOTLB per 4 KiB page, page walks on misses, map/unmap costs). strict: every dma_unmap_* invalidates its IOTLB entries and waits for the invalidation queue's sync; lazy: unmaps go to a per-CPU flush queue, flushed (one domain-wide invalidation + sync) when full or on its timer, as Linux iommu.strict=0") \
+  X(iommu, kind, ENUM, "", "vtd", 0, 0, "vtd|smmuv3",                                     \
+    "Invalidation queue's command format. vtd: Intel VT-d queued invalidation, one page-selective IOTLB descriptor (address mask) per range plus an invalidation-wait descriptor; smmuv3: Arm SMMUv3 command queue, one CMD_TLBI_NH_VA per 4 KiB page (no range invalidation) plus CMD_SYNC. Both 16-byte entries (S: VT-d spec 6.5.2, SMMUv3 spec 4.1)") \
   X(iommu, map_cycles, REAL, "cycles", "500", 0, 1e7, "",                                 \
-    "CPU cost of creating one IOMMU mapping in dma_map_* and coherent allocations")       \
-  X(iommu, unmap_cycles, REAL, "cycles", "2000", 0, 1e7, "",                              \
-    "CPU cost of removing one IOMMU mapping in dma_unmap_*, its strict IOTLB invalidation included") \
+    "CPU cost of creating one IOMMU mapping in dma_map_* and coherent allocations (IOVA allocation, page-table writes). E: Peleg et al. (USENIX ATC 2015), Malka et al. (ASPLOS 2015) report Linux maps in the hundreds of cycles") \
+  X(iommu, unmap_cycles, REAL, "cycles", "500", 0, 1e7, "",                               \
+    "CPU cost of removing one IOMMU mapping in dma_unmap_* without its IOTLB invalidation (page-table clear, IOVA free); the invalidation is the queue's (iommu.inv_*). E: as map_cycles, the same page-table work undone") \
+  X(iommu, inv_cmd_ns, REAL, "ns", "150", 0, 1e6, "",                                     \
+    "IOMMU time to carry out one IOTLB invalidation command it has fetched from the queue. E: Malka et al. (ASPLOS 2015) and Peleg et al. (ATC 2015) put a strict unmap's invalidation at ~2000 cycles (~1 us) on Xeons; with the fetch, sync and poll below, 150 ns per command and 350 ns per sync give that") \
+  X(iommu, inv_sync_ns, REAL, "ns", "350", 0, 1e6, "",                                    \
+    "IOMMU time to complete one sync (VT-d invalidation-wait, SMMUv3 CMD_SYNC) once the commands before it are done: draining translations in flight, then its status write to memory. E: see inv_cmd_ns") \
+  X(iommu, fq_size, INT, "entries", "256", 2, 1048576, "",                                \
+    "Per-CPU flush queue entries (lazy mode): a flush when a CPU's queue holds fq_size - 1 unmaps. S: Linux IOVA_FQ_SIZE 256 (include/linux/iova.h v4.14-v5.13; IOVA_DEFAULT_FQ_SIZE in drivers/iommu/dma-iommu.c since)") \
+  X(iommu, fq_timeout_ms, REAL, "ms", "10", 0.001, 1e4, "",                               \
+    "Flush-queue timer (lazy mode): armed at an unmap when not pending, it flushes every CPU's queue when it expires. S: Linux IOVA_FQ_TIMEOUT 10 ms (IOVA_DEFAULT_FQ_TIMEOUT since v6.4)") \
   X(iommu, iotlb_entries, INT, "entries", "64", 1, 65536, "",                             \
     "IOTLB entries (4 KiB pages); a multiple of iotlb_ways")                             \
   X(iommu, iotlb_ways, INT, "ways", "64", 1, 65536, "",                                   \
@@ -470,5 +482,7 @@ enum nc_nic_desc_fetch_spaced { NC_FETCH_SPACED_SINGLE, NC_FETCH_SPACED_SPAN };
 enum nc_nic_irq_coal_timer { NC_COAL_TIMER_ABSOLUTE, NC_COAL_TIMER_RESTART };
 enum nc_driver_rx_sync { NC_RX_SYNC_FULL, NC_RX_SYNC_USED };
 enum nc_driver_rx_coal_adaptive { NC_ADAPTIVE_NONE, NC_ADAPTIVE_DIM, NC_ADAPTIVE_ITR };
+enum nc_iommu_mode { NC_IOMMU_OFF, NC_IOMMU_STRICT, NC_IOMMU_LAZY };
+enum nc_iommu_kind { NC_IOMMU_VTD, NC_IOMMU_SMMUV3 };
 
 #endif

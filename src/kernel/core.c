@@ -165,6 +165,7 @@ void nk_kernel_remove(struct nk_kernel *k) {
   nk__pktgen_stop(k);
   if (k->drv->check) k->remove_check_rc = k->drv->check(&k->dev, k->remove_check_err, sizeof k->remove_check_err);
   k->drv->remove(&k->dev);
+  nk__iommu_fq_release(k);
   nk__timers_release(k);
   k->probed = false;
   k->removed = true;

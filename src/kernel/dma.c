@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "config/derived.h"
 #include "kernel/kernel_priv.h"
 
 /* ---- mapping records -------------------------------------------------------- */
@@ -19,6 +20,8 @@ static void link_free(struct nk_kernel *k, u32 from, u32 to) {
 }
 
 int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen) {
+  k->iommu_mode = (int)nc_iommu_mode(k->cfg);
+  k->fq_size = (u32)k->cfg->iommu.fq_size;
   k->nlines = (k->plat.mem_size + k->line - 1) / k->line;
   k->line_owner = calloc(k->nlines, sizeof *k->line_owner);
   k->maps = calloc(cap, sizeof *k->maps);
@@ -34,6 +37,10 @@ int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen) {
 }
 
 void nk__dma_fini(struct nk_kernel *k) {
+  for (int c = 0; c < NK_CPU_MAX; c++) {
+    free(k->fq[c].entries);
+    k->fq[c].entries = NULL;
+  }
   free(k->line_owner);
   free(k->maps);
   k->line_owner = NULL;
@@ -173,9 +180,90 @@ static void sync_for_cpu(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_dir
 
 /* ---- IOMMU ------------------------------------------------------------------------ */
 
-/* Tells the platform's IOMMU (if any) that [pa, pa+len) was mapped or unmapped. */
+/* Invalidates [pa, pa+len) (0: the whole domain) and waits for it, on the
+ * platform's invalidation queue. */
+static void iommu_inv(struct nk_kernel *k, u64 pa, u64 len, enum nk_iommu_inv why) {
+  if (k->plat.ops->iommu_inv) k->plat.ops->iommu_inv(k->plat.ctx, pa, len, why);
+}
+
+/* Lazy mode: Linux's flush queue (drivers/iommu/dma-iommu.c, v5.14+; iova.c
+ * v4.14-v5.13, the same logic). Each CPU queues its unmapped IOVAs in a ring
+ * of iommu.fq_size entries; a flush invalidates the whole domain once and
+ * frees, on every CPU, the entries queued before it began. Until then the
+ * IOTLB may keep their translations (the device could still reach the
+ * buffers: the window iommu.strict=0 accepts). */
+static bool fq_full(const struct nk_kernel *k, const struct nk_iova_fq *fq) {
+  return (fq->tail + 1) % k->fq_size == fq->head;
+}
+
+/* Frees the entries a finished flush covered (IOVAs go back to the
+ * allocator; identity IOVAs here, so nothing else to do). */
+static void fq_ring_free(struct nk_kernel *k, struct nk_iova_fq *fq) {
+  const u64 counter = k->fq_flush_finish_cnt;
+  while (fq->head != fq->tail && fq->entries[fq->head].counter < counter) fq->head = (fq->head + 1) % k->fq_size;
+}
+
+static void fq_flush_iotlb(struct nk_kernel *k, enum nk_iommu_inv why) {
+  k->fq_flush_start_cnt++;
+  iommu_inv(k, 0, 0, why); /* ops->flush_iotlb_all: the CPU waits for the sync */
+  k->fq_flush_finish_cnt++;
+}
+
+/* The timer (Linux's fq_flush_timeout, timer context): flush, then free on every CPU. */
+static enum hrtimer_restart fq_flush_timeout(struct hrtimer *t) {
+  (void)t;
+  struct nk_kernel *k = nk__cur("fq_flush_timeout");
+  k->fq_timer_on = false;
+  fq_flush_iotlb(k, NK_IOMMU_INV_FQ_TIMER);
+  for (int c = 0; c < NK_CPU_MAX; c++)
+    if (k->fq[c].entries) fq_ring_free(k, &k->fq[c]);
+  return HRTIMER_NORESTART;
+}
+
+/* queue_iova: the unmap's IOVA waits in this CPU's queue. */
+static void queue_iova(struct nk_kernel *k, u64 pa, u64 len) {
+  struct nk_iova_fq *fq = &k->fq[nk__cpu];
+  if (!fq->entries) {
+    fq->entries = calloc(k->fq_size, sizeof *fq->entries);
+    if (!fq->entries) {
+      nk__error(k, "out of host memory for a %u-entry IOMMU flush queue", k->fq_size);
+      iommu_inv(k, pa, len, NK_IOMMU_INV_UNMAP); /* as Linux without a flush queue: strict */
+      return;
+    }
+  }
+  if (!k->fq_timer.id) {
+    hrtimer_init(&k->fq_timer, CLOCK_MONOTONIC, HRTIMER_MODE_REL);
+    k->fq_timer.function = fq_flush_timeout;
+  }
+  fq_ring_free(k, fq);
+  if (fq_full(k, fq)) {
+    fq_flush_iotlb(k, NK_IOMMU_INV_FQ_FULL);
+    fq_ring_free(k, fq);
+  }
+  const u32 idx = fq->tail;
+  fq->tail = (idx + 1) % k->fq_size;
+  fq->entries[idx] = (struct nk_iova_fq_entry){pa, len, k->fq_flush_start_cnt};
+  if (!k->fq_timer_on) {
+    k->fq_timer_on = true;
+    hrtimer_start(&k->fq_timer, ns_to_ktime((u64)(k->cfg->iommu.fq_timeout_ms * 1e6 + 0.5)), HRTIMER_MODE_REL);
+  }
+}
+
+void nk__iommu_fq_release(struct nk_kernel *k) {
+  if (k->fq_timer.id) hrtimer_cancel(&k->fq_timer);
+  k->fq_timer_on = false;
+  for (int c = 0; c < NK_CPU_MAX; c++) k->fq[c].head = k->fq[c].tail = 0;
+}
+
+/* Tells the platform's IOMMU (if any) that [pa, pa+len) was mapped or
+ * unmapped; an unmap then invalidates its IOTLB entries: at once (strict,
+ * iommu_dma_unmap_page's iommu_iotlb_sync) or through the flush queue (lazy). */
 static void iommu_op(struct nk_kernel *k, u64 pa, u64 len, bool map) {
-  if (k->plat.ops->iommu_map) k->plat.ops->iommu_map(k->plat.ctx, pa, len, map);
+  if (!k->plat.ops->iommu_map) return; /* the platform has no IOMMU */
+  k->plat.ops->iommu_map(k->plat.ctx, pa, len, map);
+  if (map || k->iommu_mode == NC_IOMMU_OFF) return;
+  if (k->iommu_mode == NC_IOMMU_LAZY) queue_iova(k, pa, len);
+  else iommu_inv(k, pa, len, NK_IOMMU_INV_UNMAP);
 }
 
 /* ---- coherent and write-combining allocations ---------------------------------------- */

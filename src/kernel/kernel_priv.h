@@ -123,6 +123,17 @@ struct nk_ack {
  * data is at least 16-byte aligned (glibc); only the alignment matters. */
 #define NK_USER_BUF_BASE 0x10000ull
 
+/* Lazy IOMMU mode (dma.c): one unmap waiting in a per-CPU flush queue, and
+ * the queue, as Linux's struct iova_fq_entry / iova_fq (dma-iommu.c). */
+struct nk_iova_fq_entry {
+  u64 pa, len;
+  u64 counter; /* fq_flush_start_cnt when it was queued */
+};
+struct nk_iova_fq {
+  struct nk_iova_fq_entry *entries; /* iommu.fq_size, allocated at the CPU's first unmap */
+  u32 head, tail;
+};
+
 struct nk_kernel {
   struct nk_platform plat;
   const struct nicsim_config *cfg;
@@ -180,6 +191,15 @@ struct nk_kernel {
 
   struct nk_irq irqs[NK_IRQ_MAX];
   unsigned int nspin; /* spinlock ids handed out (1 .. nspin): the TX queues' first */
+
+  /* The IOMMU (dma.c): nc_iommu_mode(cfg); lazy mode's flush queues, their
+   * flush counters and timer (Linux's iommu_dma_cookie fq_*). */
+  int iommu_mode;
+  u32 fq_size;
+  struct nk_iova_fq fq[NK_CPU_MAX];
+  u64 fq_flush_start_cnt, fq_flush_finish_cnt;
+  struct hrtimer fq_timer;
+  bool fq_timer_on;
 
   struct hrtimer *timers[NK_TIMER_MAX]; /* by platform timer id (timer.c) */
   bool timer_queued[NK_TIMER_MAX];      /* the kernel's copy of each timer's queued state */
@@ -276,6 +296,9 @@ void nk__mem_free(struct nk_kernel *k, u64 pa, u64 size, enum nk_alloc_kind kind
 /* DMA mappings (dma.c). */
 int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen);
 void nk__dma_fini(struct nk_kernel *k);
+/* At remove, after the driver's: stops the IOMMU flush queue's timer and
+ * drops what the queues hold, unflushed (Linux's iommu_dma_free_fq). */
+void nk__iommu_fq_release(struct nk_kernel *k);
 /* Makes room for n more live mappings (probe time; may move the records). */
 int nk__dma_reserve(struct nk_kernel *k, u32 n);
 /* Registers [pa, pa+len) as a mapping; returns false (fault recorded) on overlap. */

@@ -28,6 +28,13 @@ enum nk_mem_attr {
   NK_MEM_WC = 2,       /* write-combining */
 };
 
+/* Why the kernel invalidates the IOTLB (platform op iommu_inv). */
+enum nk_iommu_inv {
+  NK_IOMMU_INV_UNMAP = 0,    /* strict mode: the range of one dma_unmap_* */
+  NK_IOMMU_INV_FQ_FULL = 1,  /* lazy mode: a CPU's flush queue was full (whole domain) */
+  NK_IOMMU_INV_FQ_TIMER = 2, /* lazy mode: the flush queue's timer expired (whole domain) */
+};
+
 enum nk_barrier { NK_BARRIER_MB, NK_BARRIER_RMB, NK_BARRIER_WMB, NK_BARRIER_DMA_RMB, NK_BARRIER_DMA_WMB };
 
 enum nk_cache_op {
@@ -72,8 +79,8 @@ struct nk_platform_ops {
   double (*user_copy_cycles)(void *ctx, uint64_t dst, uint64_t src, uint64_t len);
   /* The DMA API created (map true) or removed (false) the IOMMU mapping of
    * [pa, pa+len): dma_map_*, dma_unmap_*, coherent and WC allocations. The
-   * platform charges the IOMMU's cost and, on unmap, invalidates the IOTLB
-   * (strict mode). Optional: NULL means the platform has no IOMMU. */
+   * platform charges the page-table work (the IOTLB invalidation of an
+   * unmap is iommu_inv's). Optional: NULL means the platform has no IOMMU. */
   void (*iommu_map)(void *ctx, uint64_t pa, uint64_t len, bool map);
   /* A spinlock (id 1 .. NK_SPIN_MAX, from spin_lock_init or a TX queue's
    * lock) is acquired (acquire true) or released by the CPU running the
@@ -107,6 +114,14 @@ struct nk_platform_ops {
    * user space is priced with it (the longer of this and the copy routine).
    * Optional: NULL means 0. */
   double (*stream_read_cycles)(void *ctx, uint64_t pa, uint64_t len);
+  /* The kernel invalidates the IOTLB and waits for it: the CPU queues the
+   * invalidation command(s) of [pa, pa + len) (len 0: the whole domain) and
+   * a sync on the IOMMU's invalidation queue, rings its doorbell and spins
+   * until the sync completes (VT-d qi_submit_sync, SMMUv3
+   * arm_smmu_cmdq_issue_cmdlist). why says which path asked. Called after
+   * iommu_map(.., false) in strict mode, by the flush queue in lazy mode.
+   * Optional: NULL means no invalidation queue (nothing to wait for). */
+  void (*iommu_inv)(void *ctx, uint64_t pa, uint64_t len, enum nk_iommu_inv why);
 };
 
 #define NK_SPIN_MAX 64 /* spinlock ids the kernel hands out: 1 .. NK_SPIN_MAX */

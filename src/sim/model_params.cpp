@@ -22,7 +22,12 @@ PcieParams pcie_params(const nicsim_config &cfg) {
 
 AxiParams bus_params(const nicsim_config &cfg) { return bind_params<AxiParams>(cfg); }
 
-HostMemory::Params memory_params(const nicsim_config &cfg) { return bind_params<HostMemory::Params>(cfg); }
+HostMemory::Params memory_params(const nicsim_config &cfg) {
+  HostMemory::Params p = bind_params<HostMemory::Params>(cfg);
+  /* iommu.mode, or iommu.enabled as its shorthand. */
+  p.iommu.enabled = nc_iommu_mode(&cfg) != NC_IOMMU_OFF;
+  return p;
+}
 
 NicDevice::Params nic_params(const nicsim_config &cfg) {
   NicDevice::Params p = bind_params<NicDevice::Params>(cfg);
@@ -49,7 +54,8 @@ CpuCore::Params cpu_params(const nicsim_config &cfg) {
   p.dram_ps = static_cast<uint64_t>(std::llround(cfg.memory.dram_latency_ns * 1000.0));
   p.coherent_dma = cfg.memory.coherent_dma;
   p.ddio = cfg.memory.ddio;
-  p.iommu = cfg.iommu.enabled;
+  p.iommu = nc_iommu_mode(&cfg) != NC_IOMMU_OFF;
+  p.iommu_smmuv3 = cfg.iommu.kind == NC_IOMMU_SMMUV3;
   p.iommu_map_cycles = cfg.iommu.map_cycles;
   p.iommu_unmap_cycles = cfg.iommu.unmap_cycles;
   /* The run's window, the payload pattern's seed, the NIC's line rate. */

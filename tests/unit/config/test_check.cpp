@@ -5,6 +5,7 @@
 #include <cstring>
 #include <string>
 
+#include "config/derived.h"
 #include "config_test_util.h"
 #include "sim/sim.h"
 
@@ -57,6 +58,27 @@ TEST(ConfigCheck, IotlbEntriesAreAMultipleOfItsWays) {
   e = check_error("name: x\n", {"iommu.iotlb_ways=128"});  // more ways than the 64 default entries
   EXPECT_EQ(where(e), "<command line>:1:18");
   check_ok("iommu: {iotlb_entries: 64, iotlb_ways: 8}\n");
+}
+
+TEST(ConfigCheck, IommuEnabledIsAShorthandThatMustAgreeWithTheMode) {
+  nc_error e = check_error("iommu:\n  enabled: true\n  mode: off\n");
+  EXPECT_EQ(where(e), "t.yaml:3:9");  // same layer: the first key of the rule (iommu.mode)
+  EXPECT_STREQ(e.msg, "iommu.enabled = true contradicts iommu.mode = off (iommu.enabled is the shorthand: true for "
+                      "strict or lazy, false for off)");
+  EXPECT_STREQ(e.hint, "remove iommu.enabled (iommu.mode says it all), or set iommu.mode: strict or lazy");
+  e = check_error("iommu: {enabled: false}\n", {"iommu.mode=lazy"});
+  EXPECT_EQ(where(e), "<command line>:1:12");
+  EXPECT_STREQ(e.hint, "remove iommu.enabled (iommu.mode says it all), or set iommu.mode: off");
+  check_ok("iommu: {enabled: true, mode: lazy}\n");
+  check_ok("iommu: {enabled: false, mode: off}\n");
+  // What the models get: the mode, or the shorthand when the mode is off.
+  nicsim_config c;
+  nc_config_defaults(&c);
+  EXPECT_EQ(nc_iommu_mode(&c), NC_IOMMU_OFF);
+  c.iommu.enabled = true;
+  EXPECT_EQ(nc_iommu_mode(&c), NC_IOMMU_STRICT);
+  c.iommu.mode = NC_IOMMU_LAZY;
+  EXPECT_EQ(nc_iommu_mode(&c), NC_IOMMU_LAZY);
 }
 
 TEST(ConfigCheck, CpuCacheSizeIsBounded) {

@@ -191,10 +191,17 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "none"), NC_ADAPTIVE_NONE);
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "dim"), NC_ADAPTIVE_DIM);
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "itr"), NC_ADAPTIVE_ITR);
+  EXPECT_EQ(nchoices("iommu.mode"), 3u);
+  EXPECT_EQ(enum_of("iommu.mode", "off"), NC_IOMMU_OFF);
+  EXPECT_EQ(enum_of("iommu.mode", "strict"), NC_IOMMU_STRICT);
+  EXPECT_EQ(enum_of("iommu.mode", "lazy"), NC_IOMMU_LAZY);
+  EXPECT_EQ(nchoices("iommu.kind"), 2u);
+  EXPECT_EQ(enum_of("iommu.kind", "vtd"), NC_IOMMU_VTD);
+  EXPECT_EQ(enum_of("iommu.kind", "smmuv3"), NC_IOMMU_SMMUV3);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 21u);
+  EXPECT_EQ(enums, 23u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

@@ -163,7 +163,8 @@ int cp_init(struct counting_platform *cp, uint64_t mem_size, bool coherent, uint
                                      op_mmio_write32, op_barrier, op_charge, op_set_attr, op_host_rx,
                                      op_timer_arm, NULL /* user_copy_cycles: per_byte */,
                                      NULL /* iommu_map: no IOMMU */, op_spin, op_now_ns, op_exec,
-                                     op_read_headers, NULL /* stream_read_cycles: no cache */};
+                                     op_read_headers, NULL /* stream_read_cycles: no cache */,
+                                     NULL /* iommu_inv: no invalidation queue */};
   cp->plat = (struct nk_platform){&cp->ops, cp, cp->mem, mem_size, coherent, 0xFEE00000ull};
   return 0;
 }

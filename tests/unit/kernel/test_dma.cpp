@@ -414,3 +414,115 @@ TEST(KernelDma, WcMemoryIsWriteCombiningOnlyOnANonCoherentPlatform) {
     EXPECT_EQ(t.check(), "");
   }
 }
+
+// ---- the IOTLB invalidations: strict at every unmap, lazy through the flush queue ----
+
+namespace {
+
+// The invalidations the kernel asked the platform for, by a recording iommu_inv op.
+struct InvCall {
+  uint64_t pa, len;
+  nk_iommu_inv why;
+};
+std::vector<InvCall> g_invs;
+void record_inv(void *, uint64_t pa, uint64_t len, nk_iommu_inv why) { g_invs.push_back({pa, len, why}); }
+void no_map(void *, uint64_t, uint64_t, bool) {}
+
+size_t count_invs(nk_iommu_inv why) {
+  size_t n = 0;
+  for (const InvCall &c : g_invs) n += c.why == why;
+  return n;
+}
+
+// A kernel whose platform has an IOMMU in mode, flush queue fq_size entries.
+struct IommuKernel {
+  TestKernel t;
+  IommuKernel(nc_iommu_mode mode, int64_t fq_size) {
+    t.cfg.iommu.mode = mode;
+    t.cfg.iommu.fq_size = fq_size;
+    t.cfg.iommu.fq_timeout_ms = 10;
+    g_invs.clear();
+  }
+  bool create() {
+    if (!t.create(true)) return false;
+    t.cp.ops.iommu_map = no_map;
+    t.cp.ops.iommu_inv = record_inv;
+    return true;
+  }
+  // n map/unmap pairs of 1514 bytes at distinct addresses of one skb's buffer.
+  void unmaps(int n) {
+    sk_buff *skb = netdev_alloc_skb(t.dev(), 1514);
+    ASSERT_NE(skb, nullptr);
+    for (int i = 0; i < n; i++) {
+      dma_addr_t d = dma_map_single(t.dev(), skb->head, 1514, DMA_TO_DEVICE);
+      ASSERT_FALSE(dma_mapping_error(t.dev(), d));
+      dma_unmap_single(t.dev(), d, 1514, DMA_TO_DEVICE);
+    }
+    dev_kfree_skb_any(skb);
+  }
+};
+
+}  // namespace
+
+TEST(KernelIommu, StrictInvalidatesEveryUnmapsRangeAtOnce) {
+  IommuKernel ik(NC_IOMMU_STRICT, 256);
+  ASSERT_TRUE(ik.create()) << ik.t.err;
+  const int n = 37;
+  ik.unmaps(n);
+  ASSERT_EQ(g_invs.size(), static_cast<size_t>(n)) << "one invalidation (and its sync) per unmap, none per map";
+  for (const InvCall &c : g_invs) {
+    EXPECT_EQ(c.why, NK_IOMMU_INV_UNMAP);
+    EXPECT_EQ(c.len, 1514u) << "the unmapped range, not the domain";
+  }
+  EXPECT_EQ(cp_armed_timer(&ik.t.cp), -1) << "strict mode has no flush queue";
+  EXPECT_EQ(ik.t.check(), "");
+}
+
+TEST(KernelIommu, LazyFlushesTheDomainEachTimeACpusQueueIsFull) {
+  // fq_full is (tail + 1) % size == head: a queue holds size - 1 unmaps, and
+  // the unmap that finds it full flushes first. The flush frees every entry
+  // queued before it, so the next one comes size - 1 unmaps later:
+  // (n - 1) / (size - 1) flushes for n unmaps.
+  for (int64_t q : {2, 8, 256}) {
+    for (int n : {1, static_cast<int>(q) - 1, static_cast<int>(q), 3 * static_cast<int>(q) + 5}) {
+      IommuKernel ik(NC_IOMMU_LAZY, q);
+      ASSERT_TRUE(ik.create()) << ik.t.err;
+      ik.unmaps(n);
+      const size_t want = static_cast<size_t>((n - 1) / (q - 1));
+      EXPECT_EQ(count_invs(NK_IOMMU_INV_FQ_FULL), want) << "fq_size " << q << ", " << n << " unmaps";
+      EXPECT_EQ(g_invs.size(), want) << "no per-unmap invalidation in lazy mode";
+      for (const InvCall &c : g_invs) EXPECT_EQ(c.len, 0u) << "a flush invalidates the whole domain";
+    }
+  }
+}
+
+TEST(KernelIommu, LazyTimerFlushesWhenTrafficStopsAndEmptiesTheQueues) {
+  const int64_t q = 16;
+  IommuKernel ik(NC_IOMMU_LAZY, q);
+  ASSERT_TRUE(ik.create()) << ik.t.err;
+  ik.unmaps(5);
+  EXPECT_TRUE(g_invs.empty());
+  const int id = cp_armed_timer(&ik.t.cp);
+  ASSERT_GE(id, 0) << "the first queued unmap arms the flush timer";
+  EXPECT_EQ(ik.t.cp.timer_delay_ns[id], 10000000u) << "iommu.fq_timeout_ms";
+  EXPECT_EQ(ik.t.cp.c.timer_arms, 1u) << "armed once while pending, not per unmap";
+  ASSERT_TRUE(cp_fire_timer(&ik.t.cp, ik.t.k, id));
+  ASSERT_EQ(g_invs.size(), 1u);
+  EXPECT_EQ(g_invs[0].why, NK_IOMMU_INV_FQ_TIMER);
+  EXPECT_EQ(g_invs[0].len, 0u);
+  EXPECT_EQ(cp_armed_timer(&ik.t.cp), -1) << "no traffic, no timer";
+  // The timer freed the 5 entries: q - 1 more unmaps fit without a full flush.
+  ik.unmaps(static_cast<int>(q) - 1);
+  EXPECT_EQ(count_invs(NK_IOMMU_INV_FQ_FULL), 0u);
+  EXPECT_EQ(ik.t.cp.c.timer_arms, 2u) << "the next unmap re-armed it";
+  ik.unmaps(1);
+  EXPECT_EQ(count_invs(NK_IOMMU_INV_FQ_FULL), 1u);
+}
+
+TEST(KernelIommu, ModeOffInvalidatesNothingEvenWithAnIommuOp) {
+  IommuKernel ik(NC_IOMMU_OFF, 256);
+  ASSERT_TRUE(ik.create()) << ik.t.err;
+  ik.unmaps(300);
+  EXPECT_TRUE(g_invs.empty());
+  EXPECT_EQ(cp_armed_timer(&ik.t.cp), -1);
+}
