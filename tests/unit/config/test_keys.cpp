@@ -191,10 +191,15 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "none"), NC_ADAPTIVE_NONE);
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "dim"), NC_ADAPTIVE_DIM);
   EXPECT_EQ(enum_of("driver.rx_coal_adaptive", "itr"), NC_ADAPTIVE_ITR);
+  EXPECT_EQ(nchoices("driver.xdp"), 4u);
+  EXPECT_EQ(enum_of("driver.xdp", "off"), NC_XDP_OFF);
+  EXPECT_EQ(enum_of("driver.xdp", "pass"), NC_XDP_PASS);
+  EXPECT_EQ(enum_of("driver.xdp", "drop"), NC_XDP_DROP);
+  EXPECT_EQ(enum_of("driver.xdp", "tx"), NC_XDP_TX);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 21u);
+  EXPECT_EQ(enums, 22u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {
