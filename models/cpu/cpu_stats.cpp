@@ -242,6 +242,30 @@ const D kDecls[] = {
     D::stat("gro.flushes", "packets", Kind::Count,
             "traffic.protocol tcp: packets GRO handed to the stack (each through the receive parts once)",
             [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::gro_flushes); }),
+    D::stat("xdp.pass", "frames", Kind::Count,
+            "driver.xdp: frames the XDP program passed on to the skb path in the window",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::xdp_pass); }),
+    D::stat("xdp.drop", "frames", Kind::Count,
+            "driver.xdp: frames the XDP program dropped in the window (buffer straight back to the page_pool, no skb)",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::xdp_drop); }),
+    D::stat("xdp.tx", "frames", Kind::Count,
+            "driver.xdp tx: frames sent back out of the port from the RX path (XDP_TX placed on the TX ring) in the "
+            "window",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::xdp_tx); }),
+    D::stat("xdp.tx_errors", "frames", Kind::Count,
+            "driver.xdp tx: XDP_TX frames dropped in the window because the TX ring had no room",
+            [](const E &e) { return e.delta(&S::kstats, &nk_kernel_stats::xdp_tx_errors); }),
+    D::stat("total.rx.xdp", "frames", Kind::Count,
+            "Whole run: received frames XDP consumed before any skb (dropped, sent back, or dropped for a full TX "
+            "ring): part of the RX conservation check",
+            [](const E &e) {
+              const nk_kernel_stats &k = e.f.kstats;
+              return static_cast<double>(k.xdp_drop + k.xdp_tx + k.xdp_tx_errors);
+            }),
+    D::stat("total.tx.xdp", "frames", Kind::Count,
+            "Whole run: frames XDP_TX sent back out (the wire peer receives them besides the host's own): part of "
+            "the TX conservation check",
+            [](const E &e) { return static_cast<double>(e.f.kstats.xdp_tx); }),
     /* Frames that reached the host: delivered, or discarded or held undelivered by its TCP receiver. */
     D::stat("total.rx.received", "frames", Kind::Count,
             "Whole run: frames the host received intact (tcp: also those its TCP receiver discarded)",

@@ -139,6 +139,27 @@ static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_
                           "driver.rx_coal_adaptive = itr: the %s driver has no adaptive ITR (docs/drivers.md, "
                           "\"Techniques beyond the seeds\")",
                           drv->name);
+  if (cfg->driver.xdp != NC_XDP_OFF) {
+    static const char *const verdict[] = {"off", "pass", "drop", "tx"};
+    const char *v = verdict[cfg->driver.xdp & 3];
+    if (!drv->has_xdp)
+      return nk_config_fail(e, NK_KEYS(NC_KEY_driver_xdp), "set driver.xdp: off, or use driver.name: mvneta",
+                            "driver.xdp = %s: the %s driver has no XDP path (docs/drivers.md, \"Techniques beyond "
+                            "the seeds\")",
+                            v, drv->name);
+    if (cfg->traffic.protocol != NC_PROTO_UDP)
+      return nk_config_fail(e, NK_KEYS(NC_KEY_driver_xdp, NC_KEY_traffic_protocol),
+                            "set driver.xdp: off, or traffic.protocol: udp",
+                            "driver.xdp = %s with traffic.protocol tcp: the built-in program treats every frame "
+                            "alike, so the TCP sender's segments and ACKs would be dropped or reflected",
+                            v);
+    if (cfg->driver.xdp == NC_XDP_TX && cfg->traffic.mode != NC_MODE_RX)
+      return nk_config_fail(e, NK_KEYS(NC_KEY_driver_xdp, NC_KEY_traffic_mode),
+                            "set traffic.mode: rx (the reflected frames are the port's only TX traffic)",
+                            "driver.xdp = tx sends every received frame back out of the port; with traffic.mode "
+                            "%s the wire peer could not tell them from the host's own frames",
+                            cfg->traffic.mode == NC_MODE_TX ? "tx" : "bidir");
+  }
   /* ethtool -X: the indirection table is a power of two; the key 40 bytes. */
   const int64_t lut = cfg->nic.rss_table_size;
   if (lut <= 0 || (lut & (lut - 1)) != 0) {

@@ -1,7 +1,11 @@
 /* mvneta.c: the hot paths of Linux's Marvell NETA driver
  * (drivers/net/ethernet/marvell/mvneta.c, software buffer management, as of
  * the seed's v4.10/v4.11), on nicsim's mvneta device; docs/drivers/mvneta.md
- * has the function-by-function correspondence and the access counts. */
+ * has the function-by-function correspondence and the access counts. With
+ * driver.xdp the RX loop runs the XDP path of v5.5 (Lorenzo Bianconi's
+ * series: mvneta_run_xdp, mvneta_xdp_xmit_back, mvneta_xdp_submit_frame),
+ * with the sync lengths of v5.7 (page_pool_put_page with the bytes the CPU
+ * may have touched). */
 
 /* The two knobs select the code before or after the seed's patches:
  * driver.reuse_desc_reads (patch 3: mvneta_tx and mvneta_txq_bufs_free stop
@@ -79,16 +83,31 @@ static void mvneta_txq_bufs_free(struct mvneta_port *pp, u32 num) {
   for (u32 i = 0; i < num; i++) {
     struct mvneta_tx_desc *tx_desc = mvneta_tx_desc_at(pp, txq->txq_get_index);
     struct sk_buff *skb = txq->tx_skb[txq->txq_get_index];
+    const u32 i_get = txq->txq_get_index;
     dma_addr_t dma_addr = 0;
     if (pp->reuse_desc_reads) dma_addr = nk_ld32(&tx_desc->buf_phys_addr);
     txq->tx_skb[txq->txq_get_index] = NULL;
     txq->txq_get_index = nk_ring_next(txq->txq_get_index, txq->size); /* mvneta_txq_inc_get */
+    struct nk_page *xdp_page = txq->tx_xdp ? txq->tx_xdp[i_get] : NULL;
+    if (xdp_page) txq->tx_xdp[i_get] = NULL;
+    /* v5.5: "if (!IS_TSO_HEADER(txq, tx_desc->buf_phys_addr) && buf->type !=
+     * MVNETA_TYPE_XDP_TX)": an XDP_TX buffer stays mapped (the pool's). */
     if (pp->reuse_desc_reads) {
-      if (!IS_TSO_HEADER(txq, dma_addr))
+      if (!IS_TSO_HEADER(txq, dma_addr) && !xdp_page)
         dma_unmap_single(dev, dma_addr, nk_ld16(&tx_desc->data_size), DMA_TO_DEVICE);
     } else {
-      if (!IS_TSO_HEADER(txq, (dma_addr_t)nk_ld32(&tx_desc->buf_phys_addr)))
+      if (!IS_TSO_HEADER(txq, (dma_addr_t)nk_ld32(&tx_desc->buf_phys_addr)) && !xdp_page)
         dma_unmap_single(dev, nk_ld32(&tx_desc->buf_phys_addr), nk_ld16(&tx_desc->data_size), DMA_TO_DEVICE);
+    }
+    if (xdp_page) {
+      /* xdp_return_frame_rx_napi: page_pool_put_page(pool, page, -1, true),
+       * a sync for the device over the pool's max_len (rx_sync used). */
+      if (pp->sync_used)
+        page_pool_put_page(pp->pool, xdp_page, -1, true);
+      else
+        page_pool_recycle_direct(pp->pool, xdp_page);
+      pp->xdp_tx_pending--;
+      continue;
     }
     if (!skb) continue;
     bytes_compl += skb->len;
@@ -132,7 +151,7 @@ static int mvneta_rx_refill(struct mvneta_port *pp, u32 index) {
   struct nk_page *page = page_pool_dev_alloc_pages(pp->pool);
   if (!page) return -ENOMEM;
   /* rx_sync used: the page_pool synced it for the device when it came back. */
-  if (!pp->sync_used) dma_sync_single_for_device(pp->dev, page->dma, pp->rx_buf_size, DMA_FROM_DEVICE);
+  if (!pp->sync_used) dma_sync_single_for_device(pp->dev, page->dma, pp->rx_buf_size, pp->dma_dir);
   mvneta_rx_desc_fill(pp, index, page->dma + pp->rx_offset, page);
   return 0;
 }
@@ -142,6 +161,103 @@ static void mvneta_rx_error(struct mvneta_port *pp, struct mvneta_rx_desc *rx_de
   u32 status = nk_ld32(&rx_desc->status);
   (void)status; /* Linux prints the error code from it */
   pp->dev->stats.rx_errors++;
+}
+
+/* ---- XDP (driver.xdp; v5.5) ------------------------------------------------------ */
+
+/* mvneta_xdp_put_buff (v5.7's put in mvneta_run_xdp): the buffer goes back
+ * to the pool at once, synced for the device over the sync bytes the CPU
+ * may have touched (rx_sync used; PP_FLAG_DMA_SYNC_DEV). */
+static void mvneta_xdp_put_buff(struct mvneta_port *pp, struct nk_page *page, u32 sync) {
+  if (pp->sync_used)
+    page_pool_put_page(pp->pool, page, (int)sync, true);
+  else
+    page_pool_recycle_direct(pp->pool, page);
+}
+
+/* convert_to_xdp_frame (include/net/xdp.h, v5.5): the frame's descriptor
+ * (struct xdp_frame: data, len, headroom, metasize, mem.type, mem.id,
+ * dev_rx) written into the buffer's headroom: 7 stores to cacheable memory. */
+static void mvneta_convert_to_xdp_frame(const struct xdp_buff *xdp) {
+  u8 *xdpf = xdp->data_hard_start;
+  const u32 headroom = (u32)((u8 *)xdp->data - (u8 *)xdp->data_hard_start) - 32; /* minus sizeof(*xdpf) */
+  nk_st64(xdpf + 0, nk_virt_to_phys(xdp->data));                   /* data */
+  nk_st16(xdpf + 8, (u16)((u8 *)xdp->data_end - (u8 *)xdp->data)); /* len */
+  nk_st16(xdpf + 10, (u16)headroom);                                /* headroom */
+  nk_st16(xdpf + 12, 0);                                            /* metasize */
+  nk_st32(xdpf + 16, 2);                                            /* mem.type: MEM_TYPE_PAGE_POOL */
+  nk_st32(xdpf + 20, 0);                                            /* mem.id */
+  nk_st64(xdpf + 24, 0);                                            /* dev_rx */
+}
+
+/* mvneta_xdp_submit_frame (dma_map false: XDP_TX): one descriptor for the
+ * frame where it lies in the RX buffer, already mapped by the pool, synced
+ * for the device over its length (no new mapping); the buffer is remembered
+ * for TX completion. MVNETA_XDP_DROPPED when the ring has no room. */
+static u32 mvneta_xdp_submit_frame(struct mvneta_port *pp, struct nk_page *page, const struct xdp_buff *xdp) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  struct mvneta_tx_queue *txq = &pp->txq;
+  if (txq->count >= txq->tx_stop_threshold) return MVNETA_XDP_DROPPED;
+  struct mvneta_tx_desc *tx_desc = mvneta_tx_desc_at(pp, txq->txq_put_index); /* mvneta_txq_next_desc_get */
+  const u32 len = (u32)((u8 *)xdp->data_end - (u8 *)xdp->data);
+  /* page_pool_get_dma_addr(page) + sizeof(*xdpf) + xdpf->headroom: where the frame starts */
+  const dma_addr_t dma_addr = page->dma + (dma_addr_t)((u8 *)xdp->data - (u8 *)page->addr);
+  dma_sync_single_for_device(pp->dev, dma_addr, len, DMA_BIDIRECTIONAL);
+  txq->tx_xdp[txq->txq_put_index] = page; /* buf->type = MVNETA_TYPE_XDP_TX; buf->xdpf = xdpf */
+  nk_st32(&tx_desc->command, MVNETA_TXD_FLZ_DESC);
+  nk_st32(&tx_desc->buf_phys_addr, (u32)dma_addr);
+  nk_st16(&tx_desc->data_size, (u16)len);
+  pp->dev->stats.tx_packets++; /* mvneta_update_stats(pp, 1, xdpf->len, true) */
+  pp->dev->stats.tx_bytes += len;
+  txq->txq_put_index = nk_ring_next(txq->txq_put_index, txq->size); /* mvneta_txq_inc_put */
+  txq->count++;
+  pp->xdp_tx_pending++;
+  return MVNETA_XDP_TX;
+}
+
+/* mvneta_xdp_xmit_back: XDP_TX from the RX path on the port's TX queue,
+ * under its xmit lock; the TXQ_UPDATE doorbell per frame (v5.5 calls
+ * mvneta_txq_pend_desc_add after each submit). */
+static u32 mvneta_xdp_xmit_back(struct mvneta_port *pp, struct nk_page *page, const struct xdp_buff *xdp) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  mvneta_convert_to_xdp_frame(xdp);
+  struct netdev_queue *nq = netdev_get_tx_queue(pp->dev, 0);
+  __netif_tx_lock(nq);
+  u32 ret = mvneta_xdp_submit_frame(pp, page, xdp);
+  if (ret == MVNETA_XDP_TX) mvneta_txq_pend_desc_add(pp);
+  __netif_tx_unlock(nq);
+  /* v5.7's ethtool stats: rx_xdp_tx, or rx_xdp_tx_errors */
+  nk_xdp_account(&pp->napi, ret == MVNETA_XDP_TX ? NK_XDP_TX : NK_XDP_TX_ERROR);
+  return ret;
+}
+
+/* mvneta_run_xdp: runs the program on the frame in its buffer; drop (and
+ * aborted) put the buffer back in the pool, tx sends it back out (put back
+ * if the ring is full), pass goes on to the skb path. */
+static u32 mvneta_run_xdp(struct mvneta_port *pp, struct nk_page *page, struct xdp_buff *xdp) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  /* len: the bytes from the pool's offset the device wrote (Marvell header + frame) */
+  const u32 len = (u32)((u8 *)xdp->data_end - (u8 *)xdp->data_hard_start) - pp->rx_offset;
+  const u32 act = bpf_prog_run_xdp(pp->xdp_prog, xdp);
+  /* Due xdp_adjust_tail: DMA sync for_device cover max len CPU touch */
+  u32 sync = (u32)((u8 *)xdp->data_end - (u8 *)xdp->data_hard_start) - pp->rx_offset;
+  if (sync < len) sync = len;
+  u32 ret;
+  switch (act) {
+    case XDP_PASS:
+      nk_xdp_account(&pp->napi, NK_XDP_PASS);
+      return MVNETA_XDP_PASS;
+    case XDP_TX:
+      ret = mvneta_xdp_xmit_back(pp, page, xdp);
+      if (ret != MVNETA_XDP_TX) mvneta_xdp_put_buff(pp, page, sync);
+      break;
+    default: /* XDP_ABORTED, XDP_DROP (nicsim's program never redirects) */
+      mvneta_xdp_put_buff(pp, page, sync);
+      nk_xdp_account(&pp->napi, NK_XDP_DROP);
+      ret = MVNETA_XDP_DROPPED;
+      break;
+  }
+  return ret;
 }
 
 /* Receives up to rx_todo frames: reads status, data_size and (without the
@@ -199,9 +315,23 @@ static int mvneta_rx_swbm(struct mvneta_port *pp, int rx_todo) {
     u32 data_len = (u32)rx_bytes + MVNETA_ETH_FCS_LEN + MVNETA_MH_SIZE;
     if (data_len > pp->rx_buf_size - pp->rx_offset) data_len = pp->rx_buf_size - pp->rx_offset;
     if (pp->sync_used)
-      dma_sync_single_for_cpu(dev, phys_addr, data_len, DMA_FROM_DEVICE);
+      dma_sync_single_for_cpu(dev, phys_addr, data_len, pp->dma_dir);
     else
-      dma_sync_single_for_cpu(dev, phys_addr - pp->rx_offset, pp->rx_buf_size, DMA_FROM_DEVICE);
+      dma_sync_single_for_cpu(dev, phys_addr - pp->rx_offset, pp->rx_buf_size, pp->dma_dir);
+    if (pp->xdp_prog) {
+      /* mvneta_swbm_rx_frame (v5.5): the xdp_buff over the frame in its buffer */
+      struct xdp_buff xdp = {
+          .data_hard_start = page->addr,
+          .data = (u8 *)page->addr + pp->rx_offset + MVNETA_MH_SIZE,
+          .rxq = &pp->napi,
+          .frame_sz = pp->rx_buf_size,
+      };
+      xdp.data_end = (u8 *)xdp.data + rx_bytes;
+      if (mvneta_run_xdp(pp, page, &xdp) != MVNETA_XDP_PASS) {
+        pp->rx_xdp_consumed++;
+        continue; /* the slot has its new buffer; the old one is in the pool or on the TX ring */
+      }
+    }
     struct sk_buff *skb = napi_alloc_skb(&pp->napi, (unsigned int)rx_bytes);
     if (skb)
       nk_memcpy(skb_put(skb, (unsigned int)rx_bytes), (u8 *)page->addr + pp->rx_offset + MVNETA_MH_SIZE,
@@ -343,6 +473,8 @@ static void mvneta_cleanup_rings(struct mvneta_port *pp) {
     free(txq->tx_skb);
     txq->tx_skb = NULL;
   }
+  free(txq->tx_xdp);
+  txq->tx_xdp = NULL;
   if (rxq->buf_virt_addr) {
     for (u32 i = 0; i < rxq->size; i++) {
       struct nk_page *page = rxq->buf_virt_addr[i];
@@ -385,7 +517,14 @@ static int mvneta_check_config(const struct nicsim_config *cfg, struct nk_config
                           "memory.size_mb = %" PRId64
                           ": mvneta descriptors hold 32-bit buffer addresses (at most 4096 MiB)",
                           cfg->memory.size_mb);
-  const int64_t over = NET_SKB_PAD + (int64_t)MVNETA_MH_SIZE;
+  if (cfg->driver.xdp != NC_XDP_OFF && cfg->driver.copybreak_bytes > 0)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_copybreak_bytes, NC_KEY_driver_xdp),
+                          "leave driver.copybreak_bytes at -1 (or 0), or set driver.xdp: off",
+                          "driver.copybreak_bytes = %" PRId64 " with driver.xdp: the XDP driver (v5.5) builds "
+                          "every skb on its page and has no copybreak",
+                          cfg->driver.copybreak_bytes);
+  const int64_t headroom = cfg->driver.xdp != NC_XDP_OFF ? XDP_PACKET_HEADROOM : NET_SKB_PAD;
+  const int64_t over = headroom + (int64_t)MVNETA_MH_SIZE;
   const int64_t need = over + (int64_t)nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
   if (cfg->traffic.mode != NC_MODE_TX && need > cfg->driver.rx_buf_bytes) {
     snprintf(hint, sizeof hint,
@@ -394,8 +533,10 @@ static int mvneta_check_config(const struct nicsim_config *cfg, struct nk_config
              need, cfg->driver.rx_buf_bytes - over + NF_FCS_LEN);
     return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes), hint,
                           "traffic.frame_bytes = %" PRId64 " needs driver.rx_buf_bytes >= %" PRId64
-                          " for mvneta (NET_SKB_PAD %d + Marvell header %u + frame without FCS); it is %" PRId64,
-                          cfg->traffic.frame_bytes, need, NET_SKB_PAD, MVNETA_MH_SIZE, cfg->driver.rx_buf_bytes);
+                          " for mvneta (%s %" PRId64 " + Marvell header %u + frame without FCS); it is %" PRId64,
+                          cfg->traffic.frame_bytes, need,
+                          cfg->driver.xdp != NC_XDP_OFF ? "XDP_PACKET_HEADROOM" : "NET_SKB_PAD", headroom,
+                          MVNETA_MH_SIZE, cfg->driver.rx_buf_bytes);
   }
   return 0;
 }
@@ -412,13 +553,19 @@ static int mvneta_alloc_rings(struct mvneta_port *pp, char *err, size_t errlen) 
   if (!rxq->descs) goto fail;
   txq->descs = dma_alloc_coherent(dev, txq->descs_bytes, &txq->descs_phys);
   if (!txq->descs) goto fail;
-  pp->pool = page_pool_create(dev, rxq->size + 1, pp->rx_buf_size, DMA_FROM_DEVICE);
+  /* XDP_TX frames hold their buffers until TX completion: Linux's pool then
+   * takes fresh pages from the page allocator; here the pool has one more
+   * buffer per TX descriptor (mvneta_create_page_pool: DMA_BIDIRECTIONAL
+   * with a program, as XDP_TX has the device read the buffer). */
+  const u32 pool_n = rxq->size + 1 + (pp->xdp_prog ? txq->size : 0);
+  pp->pool = page_pool_create(dev, pool_n, pp->rx_buf_size, pp->dma_dir);
   if (pp->pool && pp->sync_used) page_pool_set_dma_sync_dev(pp->pool, pp->rx_offset, pp->rx_buf_size - pp->rx_offset);
   if (!pp->pool) goto fail;
   rxq->buf_virt_addr = calloc(rxq->size, sizeof *rxq->buf_virt_addr);
   rxq->buf_dma_addr = calloc(rxq->size, sizeof *rxq->buf_dma_addr);
   txq->tx_skb = calloc(txq->size, sizeof *txq->tx_skb);
-  if (!rxq->buf_virt_addr || !rxq->buf_dma_addr || !txq->tx_skb) {
+  txq->tx_xdp = calloc(txq->size, sizeof *txq->tx_xdp);
+  if (!rxq->buf_virt_addr || !rxq->buf_dma_addr || !txq->tx_skb || !txq->tx_xdp) {
     snprintf(err, errlen, "mvneta: out of host memory for ring shadows");
     return -1;
   }
@@ -474,8 +621,14 @@ static int mvneta_probe(struct net_device *dev, char *err, size_t errlen) {
   pp->base = nk_ioremap(dev);
   pp->spacing = (u32)cfg->nic.desc_spacing;
   pp->rx_buf_size = (u32)cfg->driver.rx_buf_bytes;
-  pp->rx_offset = NET_SKB_PAD;
+  /* driver.xdp: the program ndo_bpf would attach (mvneta_xdp_setup). v5.5
+   * leaves XDP_PACKET_HEADROOM before the frame (rx_offset_correction) and
+   * has no copybreak any more (build_skb on the page). */
+  pp->xdp_prog = nk_xdp_prog(dev);
+  pp->dma_dir = pp->xdp_prog ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
+  pp->rx_offset = pp->xdp_prog ? XDP_PACKET_HEADROOM : NET_SKB_PAD;
   pp->copybreak = cfg->driver.copybreak_bytes < 0 ? MVNETA_RX_COPYBREAK : (u32)cfg->driver.copybreak_bytes;
+  if (pp->xdp_prog) pp->copybreak = 0;
   pp->sync_used = cfg->driver.rx_sync == NC_RX_SYNC_USED;
   pp->reuse_desc_reads = cfg->driver.reuse_desc_reads;
   pp->shadow_dma_addr = cfg->driver.shadow_dma_addr;
@@ -562,9 +715,9 @@ static int mvneta_check(struct net_device *dev, char *err, size_t errlen) {
       return -1;
     }
   }
-  if (page_pool_in_use(pp->pool) != rs) {
-    snprintf(err, errlen, "mvneta: %u RX buffers out of the pool, expected %u (one per slot)",
-             page_pool_in_use(pp->pool), rs);
+  if (page_pool_in_use(pp->pool) != rs + pp->xdp_tx_pending) {
+    snprintf(err, errlen, "mvneta: %u RX buffers out of the pool, expected %u (one per slot) + %u (XDP_TX in flight)",
+             page_pool_in_use(pp->pool), rs, pp->xdp_tx_pending);
     return -1;
   }
   if (txq->count != nk_ring_used(txq->txq_put_index, txq->txq_get_index, ts)) {
@@ -572,21 +725,29 @@ static int mvneta_check(struct net_device *dev, char *err, size_t errlen) {
              nk_ring_used(txq->txq_put_index, txq->txq_get_index, ts), txq->txq_get_index, txq->txq_put_index);
     return -1;
   }
-  u32 ring_bytes = 0;
+  u32 ring_bytes = 0, skbs = 0, xdp = 0;
   for (u32 i = 0; i < ts; i++) {
     bool busy = nk_ring_in_flight(i, txq->txq_put_index, txq->txq_get_index, ts);
-    if ((txq->tx_skb[i] != NULL) != busy) {
-      snprintf(err, errlen, "mvneta: TX slot %u %s an skb but is %s (get %u, put %u)", i,
-               txq->tx_skb[i] ? "holds" : "lacks", busy ? "in flight" : "free", txq->txq_get_index,
-               txq->txq_put_index);
+    const bool held = txq->tx_skb[i] != NULL || txq->tx_xdp[i] != NULL;
+    if (held != busy || (txq->tx_skb[i] && txq->tx_xdp[i])) {
+      snprintf(err, errlen, "mvneta: TX slot %u %s but is %s (get %u, put %u)", i,
+               !held ? "holds no skb or XDP buffer" : txq->tx_xdp[i] && txq->tx_skb[i] ? "holds an skb and an XDP buffer"
+                                                                                   : "holds a frame",
+               busy ? "in flight" : "free", txq->txq_get_index, txq->txq_put_index);
       return -1;
     }
-    if (txq->tx_skb[i]) ring_bytes += txq->tx_skb[i]->len;
+    if (txq->tx_skb[i]) ring_bytes += txq->tx_skb[i]->len, skbs++;
+    if (txq->tx_xdp[i]) xdp++;
+  }
+  if (xdp != pp->xdp_tx_pending) {
+    snprintf(err, errlen, "mvneta: %u XDP_TX buffers on the TX ring but %u counted in flight", xdp,
+             pp->xdp_tx_pending);
+    return -1;
   }
   if (nk_netdev_bql_check(dev, 0, ring_bytes, "mvneta", err, errlen) != 0) return -1;
-  if (nk_kernel_skbs_in_use(dev->k) != txq->count) {
-    snprintf(err, errlen, "mvneta: %u skbs allocated but %u frames on the TX ring (leak or double free)",
-             nk_kernel_skbs_in_use(dev->k), txq->count);
+  if (nk_kernel_skbs_in_use(dev->k) != skbs) {
+    snprintf(err, errlen, "mvneta: %u skbs allocated but %u skbs on the TX ring (leak or double free)",
+             nk_kernel_skbs_in_use(dev->k), skbs);
     return -1;
   }
   if (netif_queue_stopped(dev) && txq->count <= txq->tx_wake_threshold) {
@@ -604,4 +765,5 @@ const struct nk_driver nk_driver_mvneta = {
     .ndo_start_xmit = mvneta_tx,
     .check = mvneta_check,
     .check_config = mvneta_check_config,
+    .has_xdp = true,
 };

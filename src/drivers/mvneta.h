@@ -19,6 +19,10 @@ extern "C" {
 #define MVNETA_MAX_RXD 512 /* the most RX descriptors (mvneta.c) */
 #define MVNETA_MAX_TXD 1024 /* the most TX descriptors (mvneta.c) */
 #define MVNETA_ETH_FCS_LEN 4
+/* mvneta_run_xdp's results (v5.5) */
+#define MVNETA_XDP_PASS (1u << 0)
+#define MVNETA_XDP_DROPPED (1u << 1)
+#define MVNETA_XDP_TX (1u << 2)
 
 /* RX queue (Linux struct mvneta_rx_queue). The device owns [next_desc_to_proc,
  * tail); every slot always holds a buffer, as after mvneta_rxq_fill. */
@@ -46,6 +50,7 @@ struct mvneta_tx_queue {
   u32 tx_stop_threshold;
   u32 tx_wake_threshold;
   struct sk_buff **tx_skb; /* cacheable: the skb of each in-flight descriptor */
+  struct nk_page **tx_xdp; /* cacheable: the page of an in-flight XDP_TX descriptor (buf->type MVNETA_TYPE_XDP_TX) */
   dma_addr_t tso_hdrs_phys; /* no TSO here: an empty range, so IS_TSO_HEADER is always false */
   u32 tso_hdrs_bytes;
 };
@@ -73,6 +78,12 @@ struct mvneta_port {
   u64 rx_refill_pkts;    /* frames handed up after mvneta_rx_refill swapped the buffer */
   u64 tx_stops;          /* netif_stop_queue */
   u64 tx_wakes;          /* netif_wake_queue */
+
+  /* driver.xdp (the v5.5 XDP path) */
+  const struct bpf_prog *xdp_prog; /* the attached program, NULL: none */
+  enum dma_data_direction dma_dir; /* page_pool_get_dma_dir: BIDIRECTIONAL with a program (XDP_TX reads the buffer) */
+  u32 xdp_tx_pending;              /* XDP_TX frames on the TX ring */
+  u64 rx_xdp_consumed;             /* frames the program dropped or sent back (no skb) */
 };
 
 /* Descriptor i of the RX / TX ring (spacing bytes apart). */

@@ -52,6 +52,7 @@ struct nk_driver {
    * asking a driver for one it lacks is refused by nk_driver_check_config. */
   bool has_dim; /* driver.rx_coal_adaptive dim: net_dim from its NAPI poll */
   bool has_itr; /* driver.rx_coal_adaptive itr: Intel's adaptive ITR from its NAPI poll */
+  bool has_xdp; /* driver.xdp: runs an XDP program on the raw RX buffer (pass, drop, tx) */
 };
 
 #ifdef __cplusplus

@@ -190,6 +190,11 @@ struct nk_kernel_stats {
   uint64_t tcp_ooo_purged;  /* held segments freed undelivered at remove (their hole never filled) */
   uint64_t tcp_acks_queued; /* ACKs the TCP receiver asked for (nk_kernel_ack_peek) */
   uint64_t tcp_acks_dropped;/* ACKs not queued: the ACK queue (NK_ACK_QUEUE) was full */
+  /* driver.xdp (xdp.c, nk_xdp_account) */
+  uint64_t xdp_pass;        /* frames the program passed on to the skb path */
+  uint64_t xdp_drop;        /* frames it dropped (buffer straight back to the page_pool) */
+  uint64_t xdp_tx;          /* XDP_TX frames placed on a TX ring (sent back out) */
+  uint64_t xdp_tx_errors;   /* XDP_TX frames dropped: no room on the TX ring */
 };
 /* The kernel layer's counters. */
 const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k);
@@ -276,6 +281,7 @@ enum nk_class { NK_CLASS_RX, NK_CLASS_TX, NK_CLASS_IRQ, NK_CLASS_OTHER, NK_CLASS
 #define NK_PROF_COPY_FROM_USER "copy_from_user"
 #define NK_PROF_PKTGEN_XMIT "pktgen_xmit"           /* traffic.sender pktgen: its loop per packet */
 #define NK_PROF_PKTGEN_FILL "fill_packet_ipv4"      /* pktgen: building a new skb's packet */
+#define NK_PROF_XDP_PROG "bpf_prog_run_xdp"         /* driver.xdp: the built-in program (RX class) */
 /* either direction (self time, in the caller's class) */
 #define NK_PROF_ALLOC_SKB "__alloc_skb"
 #define NK_PROF_FREE_SKB "kfree_skb"
@@ -690,6 +696,47 @@ void page_pool_set_dma_sync_dev(struct page_pool *pool, unsigned int offset, uns
 void page_pool_put_page(struct page_pool *pool, struct nk_page *page, int dma_sync_size, bool allow_direct);
 /* Buffers currently out of the pool (leak checks). */
 unsigned int page_pool_in_use(const struct page_pool *pool);
+
+/* ---- XDP (driver.xdp): a built-in program on the raw RX buffer ----------- */
+
+/* The program's verdicts (include/uapi/linux/bpf.h). */
+enum xdp_action { XDP_ABORTED = 0, XDP_DROP, XDP_PASS, XDP_TX, XDP_REDIRECT };
+/* Headroom a driver leaves before the frame for XDP (xdp_frame, adjust_head). */
+#define XDP_PACKET_HEADROOM 256
+/* The frame as the program sees it (struct xdp_buff): in the driver's
+ * page_pool buffer, before any skb exists. */
+struct xdp_buff {
+  void *data;            /* first byte of the frame */
+  void *data_end;        /* one past its last byte */
+  void *data_hard_start; /* start of the buffer (headroom before data) */
+  struct napi_struct *rxq; /* the RX queue's NAPI (xdp_rxq_info) */
+  u32 frame_sz;          /* the buffer's size */
+};
+/* An attached XDP program: nicsim has one, built in, returning the verdict
+ * driver.xdp names (a JITed "return XDP_<verdict>;"). */
+struct bpf_prog {
+  enum xdp_action act;
+};
+/* The program attached to dev (driver.xdp), or NULL with driver.xdp off:
+ * the driver reads it once at probe, where Linux's ndo_bpf(XDP_SETUP_PROG)
+ * would store it (pp->xdp_prog, ring->xdp_prog). */
+const struct bpf_prog *nk_xdp_prog(struct net_device *dev);
+/* Runs prog on xdp (bpf_prog_run_xdp): charges stack.xdp_prog_instructions
+ * under bpf_prog_run_xdp and returns the verdict. */
+u32 bpf_prog_run_xdp(const struct bpf_prog *prog, struct xdp_buff *xdp);
+/* What became of a frame the program saw, as the driver counts it in its
+ * XDP stats (mvneta's rx_xdp_pass / _drop / _tx / _tx_errors): nicsim's
+ * accounting for the xdp.* metrics and the conservation checks. */
+enum nk_xdp_outcome {
+  NK_XDP_PASS,     /* on to the skb path (then delivered or counted like any frame) */
+  NK_XDP_DROP,     /* dropped by the program (XDP_DROP, XDP_ABORTED): buffer recycled */
+  NK_XDP_TX,       /* XDP_TX placed on a TX ring: it goes back out on the wire */
+  NK_XDP_TX_ERROR, /* XDP_TX with no room on the TX ring: dropped, buffer recycled */
+};
+void nk_xdp_account(struct napi_struct *napi, enum nk_xdp_outcome o);
+/* Per RX queue q: frames XDP consumed there (all outcomes but PASS), for
+ * per-queue conservation. */
+uint64_t nk_kernel_rxq_xdp(const struct nk_kernel *k, uint32_t q);
 
 #ifdef __cplusplus
 }

@@ -109,6 +109,7 @@ struct nk_stack_prof {
   int udp_sendmsg, tcp_sendmsg, tcp_send_ack, ip_output, copy_from_user;
   int alloc_skb, free_skb, schedule;
   int pktgen_xmit, pktgen_fill;
+  int xdp_prog;
 };
 
 struct nk_ack {
@@ -186,6 +187,8 @@ struct nk_kernel {
   void *napi_hook_ctx;
   u64 rxq_packets[NK_NAPI_MAX]; /* per RX queue: frames handed to the stack by its NAPI */
   u64 rxq_dropped[NK_NAPI_MAX]; /* per RX queue: frames its driver dropped */
+  u64 rxq_xdp[NK_NAPI_MAX];     /* per RX queue: frames XDP consumed (dropped or sent back) */
+  struct bpf_prog xdp_prog;     /* driver.xdp's built-in program */
   u32 busy_txq;                 /* TX queue of the latest frame refused because it was stopped */
   u64 txq_packets[NK_NAPI_MAX]; /* per TX queue: frames the driver accepted (NETDEV_TX_OK) */
 

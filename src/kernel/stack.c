@@ -46,6 +46,7 @@ void nk__stack_init(struct nk_kernel *k) {
   p->copy_from_user = nk_prof_id(NK_PROF_COPY_FROM_USER, NK_CLASS_TX);
   p->pktgen_xmit = nk_prof_id(NK_PROF_PKTGEN_XMIT, NK_CLASS_TX);
   p->pktgen_fill = nk_prof_id(NK_PROF_PKTGEN_FILL, NK_CLASS_TX);
+  p->xdp_prog = nk_prof_id(NK_PROF_XDP_PROG, NK_CLASS_RX);
   /* Self time in the caller's class (ops->exec's bucket): registered as OTHER. */
   p->alloc_skb = nk_prof_id(NK_PROF_ALLOC_SKB, NK_CLASS_OTHER);
   p->free_skb = nk_prof_id(NK_PROF_FREE_SKB, NK_CLASS_OTHER);

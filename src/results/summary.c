@@ -273,12 +273,14 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
           (long long)c->run.seed);
 }
 
-/* Adds a conservation check row: "sent A = received B + dropped C  OK". */
+/* Adds a conservation check row: "sent A = received B + dropped C  OK";
+ * with XDP (xdp > 0) "sent A = received B + XDP X + dropped C" (RX: frames
+ * XDP consumed), and for TX (!with_drops) "sent A + XDP_TX X = received B". */
 static void nicsim__add_check(struct nicsim__table *t, const char *label, double sent,
-                              double received, double dropped, bool with_drops) {
+                              double received, double dropped, bool with_drops, double xdp) {
   struct nicsim__row *row = nicsim__row_add(t, ROW_TEXT, label);
-  char a[32], b[32], c[32], d[32];
-  double diff = sent - received - (with_drops ? dropped : 0);
+  char a[32], b[32], c[32], d[32], x[32];
+  double diff = sent + (with_drops ? 0 : xdp) - received - (with_drops ? dropped + xdp : 0);
 
   if (row == NULL)
     return;
@@ -286,7 +288,16 @@ static void nicsim__add_check(struct nicsim__table *t, const char *label, double
   nicsim__fmt_count(received, b, sizeof(b));
   nicsim__fmt_count(dropped, c, sizeof(c));
   nicsim__fmt_count(fabs(diff), d, sizeof(d));
-  if (with_drops)
+  nicsim__fmt_count(xdp, x, sizeof(x));
+  if (with_drops && xdp > 0)
+    snprintf(row->value, sizeof(row->value), "sent %s = received %s + XDP %s + dropped %s   %s%s%s%s", a,
+             b, x, c, diff == 0 ? "OK" : "MISMATCH: ", diff == 0 ? "" : d,
+             diff == 0 ? "" : " frames ", diff == 0 ? "" : (diff > 0 ? "missing" : "extra"));
+  else if (!with_drops && xdp > 0)
+    snprintf(row->value, sizeof(row->value), "sent %s + XDP_TX %s = received %s   %s%s%s%s", a, x,
+             b, diff == 0 ? "OK" : "MISMATCH: ", diff == 0 ? "" : d,
+             diff == 0 ? "" : " frames ", diff == 0 ? "" : (diff > 0 ? "missing" : "extra"));
+  else if (with_drops)
     snprintf(row->value, sizeof(row->value), "sent %s = received %s + dropped %s   %s%s%s%s", a,
              b, c, diff == 0 ? "OK" : "MISMATCH: ", diff == 0 ? "" : d,
              diff == 0 ? "" : " frames ", diff == 0 ? "" : (diff > 0 ? "missing" : "extra"));
@@ -479,12 +490,17 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   nicsim__add_real(t, "MSI to handler (mean)", r, "irq.latency_ns", 1, 0, "ns");
 
   nicsim__section(t, "Checks (whole run, drain included)");
+  double xdp_rx = 0, xdp_tx = 0;
+  if (!nicsim__metric(r, "total.rx.xdp", &xdp_rx) || !isfinite(xdp_rx))
+    xdp_rx = 0;
+  if (!nicsim__metric(r, "total.tx.xdp", &xdp_tx) || !isfinite(xdp_tx))
+    xdp_tx = 0;
   if (nicsim__metric(r, "total.rx.sent", &a) && nicsim__metric(r, "total.rx.received", &b) &&
       nicsim__metric(r, "total.rx.dropped", &d) && (rx || a > 0))
-    nicsim__add_check(t, "RX frames", a, b, d, true);
+    nicsim__add_check(t, "RX frames", a, b, d, true, xdp_rx);
   if (nicsim__metric(r, "total.tx.sent", &a) && nicsim__metric(r, "total.tx.received", &b) &&
-      (tx || a > 0))
-    nicsim__add_check(t, "TX frames", a, b, 0, false);
+      (tx || a > 0 || xdp_tx > 0))
+    nicsim__add_check(t, "TX frames", a, b, 0, false, xdp_tx);
   if (nicsim_results_get(r, "sim.drain_extended_us", &v) &&
       (row = nicsim__row_add(t, ROW_VALUE, "Drain extended by (run.drain_us too short)")) != NULL) {
     snprintf(row->value, sizeof(row->value), "%.0f", v);

@@ -42,11 +42,12 @@ bool queue_conservation(const DmaEngine &e, const nk_kernel *k, std::string *msg
   if (e.rx_queues() < 2) return true;
   for (uint32_t q = 0; q < e.rx_queues(); q++) {
     const uint64_t up = nk_kernel_rxq_packets(k, q), dropped = nk_kernel_rxq_dropped(k, q);
-    if (c.rxq_frames[q] == up + dropped && c.rxq_steered[q] == c.rxq_frames[q]) continue;
+    const uint64_t xdp = nk_kernel_rxq_xdp(k, q);
+    if (c.rxq_frames[q] == up + dropped + xdp && c.rxq_steered[q] == c.rxq_frames[q]) continue;
     std::snprintf(buf, sizeof buf,
                   "conservation on RX queue %u: RSS sent %" PRIu64 " frames to it, the NIC wrote back %" PRIu64
-                  ", its NAPI handed %" PRIu64 " to the stack and the driver dropped %" PRIu64,
-                  q, c.rxq_steered[q], c.rxq_frames[q], up, dropped);
+                  ", its NAPI handed %" PRIu64 " to the stack, XDP consumed %" PRIu64 " and the driver dropped %" PRIu64,
+                  q, c.rxq_steered[q], c.rxq_frames[q], up, xdp, dropped);
     *msg = buf;
     return false;
   }
@@ -222,9 +223,14 @@ bool Top::check_drained() {
   const nk_kernel *k = cpu.kernel();
   const nk_kernel_stats *ks = k ? nk_kernel_get_stats(k) : nullptr;
   const uint64_t rx_discards = ks ? ks->tcp_discards + ks->tcp_ooo_held + ks->tcp_ooo_purged : 0;
+  /* driver.xdp: received frames XDP consumed (dropped, or sent back out:
+   * those the peer receives besides the host's own frames). */
+  const uint64_t xdp_rx = ks ? ks->xdp_drop + ks->xdp_tx + ks->xdp_tx_errors : 0;
+  const uint64_t xdp_tx = ks ? ks->xdp_tx : 0;
   const int64_t rx = static_cast<int64_t>(p.rx_offered_frames) -
-                     static_cast<int64_t>(h.rx_frames + rx_discards + m.rx_drop_fifo + d.rx_drop_nodesc);
-  const int64_t tx = static_cast<int64_t>(h.tx_frames) - static_cast<int64_t>(p.tx_ok + p.tx_errors + p.tx_dups);
+                     static_cast<int64_t>(h.rx_frames + rx_discards + xdp_rx + m.rx_drop_fifo + d.rx_drop_nodesc);
+  const int64_t tx =
+      static_cast<int64_t>(h.tx_frames + xdp_tx) - static_cast<int64_t>(p.tx_ok + p.tx_errors + p.tx_dups);
   if (!m_out.end_seen) {
     m_out.end_seen = true;
     m_out.end_ps = now_ps();

@@ -56,11 +56,13 @@ inline double metric(const nicsim_results &r, const char *name) {
   return v;
 }
 
-/* Every frame is accounted for: RX frames sent were received or dropped, TX
- * frames sent were received. */
+/* Every frame is accounted for: RX frames sent were received, consumed by
+ * XDP or dropped; TX frames sent (the host's, and those XDP_TX sent back)
+ * were received. */
 inline void expect_conservation(const nicsim_results &r) {
-  EXPECT_EQ(metric(r, "total.rx.sent"), metric(r, "total.rx.received") + metric(r, "total.rx.dropped"));
-  EXPECT_EQ(metric(r, "total.tx.sent"), metric(r, "total.tx.received"));
+  EXPECT_EQ(metric(r, "total.rx.sent"),
+            metric(r, "total.rx.received") + metric(r, "total.rx.xdp") + metric(r, "total.rx.dropped"));
+  EXPECT_EQ(metric(r, "total.tx.sent") + metric(r, "total.tx.xdp"), metric(r, "total.tx.received"));
 }
 
 /* Schema defaults with sets applied in order as --set would apply them,

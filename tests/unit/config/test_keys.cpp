@@ -198,10 +198,15 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(nchoices("iommu.kind"), 2u);
   EXPECT_EQ(enum_of("iommu.kind", "vtd"), NC_IOMMU_VTD);
   EXPECT_EQ(enum_of("iommu.kind", "smmuv3"), NC_IOMMU_SMMUV3);
+  EXPECT_EQ(nchoices("driver.xdp"), 4u);
+  EXPECT_EQ(enum_of("driver.xdp", "off"), NC_XDP_OFF);
+  EXPECT_EQ(enum_of("driver.xdp", "pass"), NC_XDP_PASS);
+  EXPECT_EQ(enum_of("driver.xdp", "drop"), NC_XDP_DROP);
+  EXPECT_EQ(enum_of("driver.xdp", "tx"), NC_XDP_TX);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 23u);
+  EXPECT_EQ(enums, 24u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {
