@@ -140,7 +140,8 @@ TEST(MvnetaXdp, TxOnAFullRingDropsAndCounts) {
   ASSERT_TRUE(start_xdp(r, NC_XDP_TX)) << r.probe_err;
   const uint64_t stop = r.pp->txq.tx_stop_threshold;  // 63: room on the ring
   uint64_t seq = 0;
-  // Fill the ring without completing anything: 63 frames in 4 polls of 16.
+  // Fill the ring without completing anything: stop + 5 frames, 10 per poll;
+  // the last 5 find it full.
   for (uint64_t sent = 0; sent < stop + 5;) {
     const uint64_t n = std::min<uint64_t>(10, stop + 5 - sent);
     r.rx_frames(static_cast<int>(n), kFrame, &seq);
