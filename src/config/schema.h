@@ -311,7 +311,14 @@
   X(driver, rx_coal_adaptive, ENUM, "", "none", 0, 0, "none|dim|itr",                     \
     "Adaptive interrupt moderation: none (the configured coalescing); dim, the kernel's net_dim library (lib/dim) run at the end of every NAPI poll and writing its profile to the vector's RX coalescing registers (generic driver); or itr, i40e's adaptive ITR (i40e_update_enable_itr, v4.10: every 100 polls each direction's bytes per microsecond pick a latency class, and both ITRs take the larger; i40e only)") \
   X(driver, copybreak_bytes, INT, "B", "-1", -1, 65535, "",                               \
-    "RX copybreak: frames up to this size (without FCS) are copied into a fresh small skb and the DMA buffer stays in its slot (0: off; -1: the driver's own, mvneta's rx_copybreak of 256 B; only mvneta has one)") \
+    "RX copybreak: frames up to this size (without FCS) are copied into a fresh small skb and the DMA buffer stays in its slot (0: off; -1: the driver's own, mvneta's rx_copybreak of 256 B; only mvneta has one: the others refuse a value above 0, docs/drivers.md says why)") \
+  X(driver, page_pool, ENUM, "", "auto", 0, 0, "auto|true|false",                        \
+    "Where RX buffers come from: true, a page_pool that recycles them (PP_FLAG_DMA_SYNC_DEV, dma_sync_size); " \
+    "false, the driver's scheme from before page_pool; auto, what the modelled driver version does. "  \
+    "stmmac: true by default (v5.4 on: each frame copied out of a recycled page) or false (v4.14 to v5.3: " \
+    "an skb armed in every RX slot, mapped at refill, unmapped at receive and passed up without a copy); " \
+    "mvneta: false by default (the seed era) or true (v5.5's page_pool driver: rx_sync used, no copybreak); " \
+    "generic: true only; i40e and lan743x: false only (their own page reuse and skb slots; docs/drivers.md)") \
   X(driver, rx_sync, ENUM, "", "full", 0, 0, "full|used",                                 \
     "mvneta on non-coherent DMA: full syncs the whole RX buffer for the CPU and, refilling, for the device (dma_unmap/dma_map of the seed era); used syncs only the received length for the CPU and lets the page_pool sync only that length for the device when the buffer comes back (PP_FLAG_DMA_SYNC_DEV, dma_sync_size)") \
   X(driver, reuse_desc_reads, BOOL, "", "true", 0, 0, "",                                 \
@@ -492,6 +499,7 @@ enum nc_workload_host_cache { NC_HOST_CACHE_WARM, NC_HOST_CACHE_COLD };
 enum nc_nic_desc_fetch_spaced { NC_FETCH_SPACED_SINGLE, NC_FETCH_SPACED_SPAN };
 enum nc_nic_irq_coal_timer { NC_COAL_TIMER_ABSOLUTE, NC_COAL_TIMER_RESTART };
 enum nc_driver_rx_sync { NC_RX_SYNC_FULL, NC_RX_SYNC_USED };
+enum nc_driver_page_pool { NC_PAGE_POOL_AUTO, NC_PAGE_POOL_TRUE, NC_PAGE_POOL_FALSE };
 enum nc_driver_rx_coal_adaptive { NC_ADAPTIVE_NONE, NC_ADAPTIVE_DIM, NC_ADAPTIVE_ITR };
 enum nc_iommu_mode { NC_IOMMU_OFF, NC_IOMMU_STRICT, NC_IOMMU_LAZY };
 enum nc_iommu_kind { NC_IOMMU_VTD, NC_IOMMU_SMMUV3 };

@@ -139,6 +139,19 @@ static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_
                           "driver.rx_coal_adaptive = itr: the %s driver has no adaptive ITR (docs/drivers.md, "
                           "\"Techniques beyond the seeds\")",
                           drv->name);
+  if (cfg->driver.copybreak_bytes > 0 && !drv->has_copybreak)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_copybreak_bytes),
+                          "leave driver.copybreak_bytes at -1 (or 0), or use driver.name: mvneta",
+                          "driver.copybreak_bytes = %" PRId64 ": the %s driver has no RX copybreak (docs/drivers.md, "
+                          "\"Techniques beyond the seeds\", says why)",
+                          cfg->driver.copybreak_bytes, drv->name);
+  if (cfg->driver.page_pool != NC_PAGE_POOL_AUTO && !drv->page_pool_choice &&
+      nk_driver_page_pool(drv, cfg) != drv->page_pool_default)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_page_pool), "set driver.page_pool: auto",
+                          "driver.page_pool = %s: the %s driver %s (docs/drivers.md, \"Techniques beyond the seeds\")",
+                          nk_driver_page_pool(drv, cfg) ? "true" : "false", drv->name,
+                          drv->page_pool_default ? "always takes its RX buffers from a page_pool"
+                                                 : "has no page_pool version modelled");
   if (cfg->driver.xdp != NC_XDP_OFF) {
     static const char *const verdict[] = {"off", "pass", "drop", "tx"};
     const char *v = verdict[cfg->driver.xdp & 3];

@@ -589,4 +589,5 @@ const struct nk_driver nk_driver_generic = {
     .check = generic_check,
     .check_config = generic_check_config,
     .has_dim = true,
+    .page_pool_default = true,
 };

@@ -517,6 +517,31 @@ static int mvneta_check_config(const struct nicsim_config *cfg, struct nk_config
                           "memory.size_mb = %" PRId64
                           ": mvneta descriptors hold 32-bit buffer addresses (at most 4096 MiB)",
                           cfg->memory.size_mb);
+  /* driver.page_pool: false is the seed-era driver, true v5.5's page_pool
+   * driver (which XDP and rx_sync used belong to). */
+  if (cfg->driver.page_pool == NC_PAGE_POOL_FALSE && cfg->driver.xdp != NC_XDP_OFF)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_page_pool, NC_KEY_driver_xdp),
+                          "set driver.page_pool: true (or auto), or driver.xdp: off",
+                          "driver.page_pool = false with driver.xdp: mvneta's XDP path (v5.5) runs on page_pool "
+                          "buffers");
+  if (cfg->driver.page_pool == NC_PAGE_POOL_FALSE && cfg->driver.rx_sync == NC_RX_SYNC_USED)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_page_pool, NC_KEY_driver_rx_sync),
+                          "set driver.page_pool: true (or auto), or driver.rx_sync: full",
+                          "driver.rx_sync = used with driver.page_pool = false: syncing only the received length "
+                          "for the device is the page_pool's dma_sync_size (v5.5); the seed-era driver unmaps and "
+                          "maps the whole buffer");
+  if (cfg->driver.page_pool == NC_PAGE_POOL_TRUE && cfg->driver.rx_sync == NC_RX_SYNC_FULL &&
+      cfg->origin[NC_KEY_driver_rx_sync].layer != NC_LAYER_DEFAULT)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_sync, NC_KEY_driver_page_pool),
+                          "remove driver.rx_sync (page_pool true implies used), or set driver.page_pool: auto",
+                          "driver.rx_sync = full with driver.page_pool = true: v5.5's page_pool driver syncs only "
+                          "the received length (dma_sync_size)");
+  if (cfg->driver.page_pool == NC_PAGE_POOL_TRUE && cfg->driver.copybreak_bytes > 0)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_copybreak_bytes, NC_KEY_driver_page_pool),
+                          "leave driver.copybreak_bytes at -1 (or 0), or set driver.page_pool: auto",
+                          "driver.copybreak_bytes = %" PRId64 " with driver.page_pool = true: v5.5's page_pool "
+                          "driver builds every skb on its page and has no copybreak",
+                          cfg->driver.copybreak_bytes);
   if (cfg->driver.xdp != NC_XDP_OFF && cfg->driver.copybreak_bytes > 0)
     return nk_config_fail(e, NK_KEYS(NC_KEY_driver_copybreak_bytes, NC_KEY_driver_xdp),
                           "leave driver.copybreak_bytes at -1 (or 0), or set driver.xdp: off",
@@ -628,8 +653,11 @@ static int mvneta_probe(struct net_device *dev, char *err, size_t errlen) {
   pp->dma_dir = pp->xdp_prog ? DMA_BIDIRECTIONAL : DMA_FROM_DEVICE;
   pp->rx_offset = pp->xdp_prog ? XDP_PACKET_HEADROOM : NET_SKB_PAD;
   pp->copybreak = cfg->driver.copybreak_bytes < 0 ? MVNETA_RX_COPYBREAK : (u32)cfg->driver.copybreak_bytes;
-  if (pp->xdp_prog) pp->copybreak = 0;
-  pp->sync_used = cfg->driver.rx_sync == NC_RX_SYNC_USED;
+  /* driver.page_pool true: v5.5's page_pool driver (mvneta_rx_swbm rebuilt
+   * on build_skb: no copybreak; the pool syncs dma_sync_size for the device). */
+  const bool v55 = cfg->driver.page_pool == NC_PAGE_POOL_TRUE;
+  if (pp->xdp_prog || v55) pp->copybreak = 0;
+  pp->sync_used = cfg->driver.rx_sync == NC_RX_SYNC_USED || v55;
   pp->reuse_desc_reads = cfg->driver.reuse_desc_reads;
   pp->shadow_dma_addr = cfg->driver.shadow_dma_addr;
   pp->rxq.size = (u32)cfg->nic.rx_ring_size;
@@ -766,4 +794,6 @@ const struct nk_driver nk_driver_mvneta = {
     .check = mvneta_check,
     .check_config = mvneta_check_config,
     .has_xdp = true,
+    .has_copybreak = true,
+    .page_pool_choice = true, /* false: the seed era; true: v5.5's page_pool driver */
 };

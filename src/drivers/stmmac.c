@@ -206,6 +206,27 @@ static u32 stmmac_rx_dirty(const struct stmmac_priv *priv) {
   return nk_ring_used(priv->cur_rx, priv->dirty_rx, priv->dma_rx_size) - 1;
 }
 
+/* The v4.14 to v5.3 refill of one slot (driver.page_pool false): a slot
+ * whose skb went up gets a new one, __netdev_alloc_skb_ip_align of
+ * dma_buf_sz (skb->data at NET_SKB_PAD + NET_IP_ALIGN), mapped for the
+ * device over dma_buf_sz; a slot that kept its skb (an error frame) is
+ * re-armed as it is. 0, or -ENOMEM (the refill stops there, as Linux's
+ * "so for a while no zero-copy!" break). */
+static int stmmac_rx_refill_skb(struct stmmac_priv *priv, struct stmmac_rx_buffer *buf) {
+  struct net_device *dev = priv->dev;
+  if (buf->skb) return 0;
+  struct sk_buff *skb = netdev_alloc_skb(dev, priv->dma_buf_sz);
+  if (!skb) return -ENOMEM;
+  dma_addr_t addr = dma_map_single(dev, skb->data, priv->dma_buf_sz, DMA_FROM_DEVICE);
+  if (dma_mapping_error(dev, addr)) {
+    dev_kfree_skb_any(skb);
+    return -ENOMEM;
+  }
+  buf->skb = skb;
+  buf->addr = addr;
+  return 0;
+}
+
 /* stmmac_rx_refill: gives every consumed slot a buffer again, with the IOC
  * bit decided by the rx_coal_frames arithmetic of the coalescing patch, then
  * moves the RX tail once. */
@@ -217,13 +238,17 @@ static void stmmac_rx_refill(struct stmmac_priv *priv) {
   while (dirty-- > 0) {
     struct stmmac_rx_buffer *buf = &priv->buf_pool[entry];
     struct stmmac_dma_desc *p = stmmac_rx_desc(priv, entry);
-    if (!buf->page) {
-      buf->page = page_pool_dev_alloc_pages(priv->page_pool);
-      if (!buf->page) break;
+    if (!priv->use_page_pool) {
+      if (stmmac_rx_refill_skb(priv, buf) != 0) break;
+    } else {
+      if (!buf->page) {
+        buf->page = page_pool_dev_alloc_pages(priv->page_pool);
+        if (!buf->page) break;
+      }
+      buf->addr = buf->page->dma + priv->rx_offset;
+      /* Sync whole allocation to device. This will invalidate old data. */
+      dma_sync_single_for_device(dev, buf->page->dma, priv->rx_alloc_bytes, DMA_FROM_DEVICE);
     }
-    buf->addr = buf->page->dma + priv->rx_offset;
-    /* Sync whole allocation to device. This will invalidate old data. */
-    dma_sync_single_for_device(dev, buf->page->dma, priv->rx_alloc_bytes, DMA_FROM_DEVICE);
     dwmac4_set_addr(p, buf->addr);
     dwmac4_set_sec_addr(p, 0);
 
@@ -242,9 +267,34 @@ static void stmmac_rx_refill(struct stmmac_priv *priv) {
   writel(priv->dirty_rx, priv->ioaddr + GN_REG_RX_TAIL); /* stmmac_set_rx_tail_ptr */
 }
 
+/* The v4.14 to v5.3 receive of a good frame of len bytes (FCS stripped)
+ * with driver.page_pool false. On dwmac4 ("The zero-copy is always used for
+ * all the sizes in case of GMAC4 because it needs to refill the used
+ * descriptors, always": rx_copybreak is never tested) the slot's own skb
+ * goes up: skb_put, then dma_unmap_single over the whole dma_buf_sz, which
+ * on non-coherent DMA invalidates the buffer for the CPU. */
+/* A frame that is not passed up: its page back to the pool (v5.4 on), or
+ * its skb left in the slot for the refill to re-arm (v4.14 to v5.3). */
+static void stmmac_rx_drop_buf(struct stmmac_priv *priv, struct stmmac_rx_buffer *buf) {
+  if (!priv->use_page_pool) return;
+  page_pool_recycle_direct(priv->page_pool, buf->page);
+  buf->page = NULL;
+}
+
+static void stmmac_rx_skb(struct stmmac_priv *priv, struct stmmac_rx_buffer *buf, u32 len) {
+  struct sk_buff *skb = buf->skb;
+  buf->skb = NULL;
+  priv->rx_zeroc++; /* rx_q->rx_zeroc_thresh++ */
+  skb_put(skb, len);
+  dma_unmap_single(priv->dev, buf->addr, priv->dma_buf_sz, DMA_FROM_DEVICE);
+  buf->addr = 0;
+  napi_gro_receive(&priv->rx_napi, skb);
+}
+
 /* stmmac_rx: up to limit frames: each copied from its buffer (at
- * rx_buf_offset) into a new skb, the page recycled, the skb passed up; then
- * one refill. Returns the frames consumed. */
+ * rx_buf_offset) into a new skb, the page recycled, the skb passed up (or,
+ * with driver.page_pool false, the slot's own skb passed up); then one
+ * refill. Returns the frames consumed. */
 static int stmmac_rx(struct stmmac_priv *priv, int limit) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
   struct net_device *dev = priv->dev;
@@ -259,9 +309,9 @@ static int stmmac_rx(struct stmmac_priv *priv, int limit) {
     count++;
     if (status != stmmac_good_frame) {
       /* Errors and frames spanning buffers (not produced with one buffer per
-       * frame) are dropped: the page goes back to the pool. */
-      page_pool_recycle_direct(priv->page_pool, buf->page);
-      buf->page = NULL;
+       * frame) are dropped: the page goes back to the pool (the skb stays
+       * in its slot). */
+      stmmac_rx_drop_buf(priv, buf);
       dev->stats.rx_errors++;
       continue;
     }
@@ -270,12 +320,15 @@ static int stmmac_rx(struct stmmac_priv *priv, int limit) {
     if (len > priv->dma_buf_sz) len = priv->dma_buf_sz;
     /* ACS is disabled; strip the FCS manually. */
     if (len < ETH_HLEN + ETH_FCS_LEN) {
-      page_pool_recycle_direct(priv->page_pool, buf->page);
-      buf->page = NULL;
+      stmmac_rx_drop_buf(priv, buf);
       dev->stats.rx_errors++;
       continue;
     }
     len -= ETH_FCS_LEN;
+    if (!priv->use_page_pool) {
+      stmmac_rx_skb(priv, buf, len);
+      continue;
+    }
     dma_sync_single_for_cpu(dev, buf->addr, len, DMA_FROM_DEVICE);
     struct sk_buff *skb = napi_alloc_skb(&priv->rx_napi, len);
     if (!skb) {
@@ -497,8 +550,14 @@ static void stmmac_free_rings(struct stmmac_priv *priv) {
     netdev_tx_reset_queue(netdev_get_tx_queue(dev, 0));
   }
   if (priv->buf_pool) {
-    for (u32 i = 0; i < priv->dma_rx_size; i++)
-      if (priv->buf_pool[i].page) page_pool_recycle_direct(priv->page_pool, priv->buf_pool[i].page);
+    for (u32 i = 0; i < priv->dma_rx_size; i++) {
+      struct stmmac_rx_buffer *b = &priv->buf_pool[i];
+      if (b->page) page_pool_recycle_direct(priv->page_pool, b->page);
+      if (b->skb) { /* stmmac_free_rx_buffers (v4.14) */
+        dma_unmap_single(dev, b->addr, priv->dma_buf_sz, DMA_FROM_DEVICE);
+        dev_kfree_skb_any(b->skb);
+      }
+    }
     free(priv->buf_pool);
     priv->buf_pool = NULL;
   }
@@ -533,15 +592,31 @@ static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config
     return nk_config_fail(e, &id, 1, hint, "%s = %" PRId64 " is not an stmmac ring size",
                           tx ? "nic.tx_ring_size" : "nic.rx_ring_size", n);
   }
-  const int64_t sz = cfg->driver.rx_buf_bytes - cfg->driver.rx_buf_offset;
+  if (!nk_driver_page_pool(&nk_driver_stmmac, cfg)) {
+    /* v4.14 to v5.3: the frame starts at skb->data of an skb from
+     * __netdev_alloc_skb_ip_align, NET_SKB_PAD + NET_IP_ALIGN into it. */
+    const int64_t at = NET_SKB_PAD + cfg->cpu.net_ip_align_bytes;
+    if (cfg->driver.rx_buf_offset != at && cfg->origin[NC_KEY_driver_rx_buf_offset].layer != NC_LAYER_DEFAULT) {
+      snprintf(hint, sizeof hint, "set driver.rx_buf_offset: %" PRId64 ", or remove it, or set driver.page_pool: auto",
+               at);
+      return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_offset, NC_KEY_driver_page_pool), hint,
+                            "driver.rx_buf_offset = %" PRId64 " with driver.page_pool = false: each RX buffer is "
+                            "an skb's data, NET_SKB_PAD + NET_IP_ALIGN = %" PRId64 " bytes into it (cpu.net_ip_align_bytes "
+                            "= %" PRId64 ")",
+                            cfg->driver.rx_buf_offset, at, cfg->cpu.net_ip_align_bytes);
+    }
+  }
+  const int64_t rx_off = nk_driver_page_pool(&nk_driver_stmmac, cfg) ? cfg->driver.rx_buf_offset
+                                                                     : NET_SKB_PAD + cfg->cpu.net_ip_align_bytes;
+  const int64_t sz = cfg->driver.rx_buf_bytes - rx_off;
   if (sz < 256) {
     snprintf(hint, sizeof hint,
              "set driver.rx_buf_bytes to at least %" PRId64 ", or driver.rx_buf_offset to at most %" PRId64,
-             cfg->driver.rx_buf_offset + 256, cfg->driver.rx_buf_bytes - 256);
+             rx_off + 256, cfg->driver.rx_buf_bytes - 256);
     return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset), hint,
                           "driver.rx_buf_bytes = %" PRId64 " leaves %" PRId64
                           " bytes after driver.rx_buf_offset = %" PRId64 ": stmmac needs at least 256",
-                          cfg->driver.rx_buf_bytes, sz, cfg->driver.rx_buf_offset);
+                          cfg->driver.rx_buf_bytes, sz, rx_off);
   }
   uint32_t dma_buf_sz = (uint32_t)(sz & ~(int64_t)7);
   if (dma_buf_sz > STMMAC_RDES3_PACKET_SIZE_MASK) dma_buf_sz = STMMAC_RDES3_PACKET_SIZE_MASK & ~7u;
@@ -550,14 +625,14 @@ static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config
     snprintf(hint, sizeof hint,
              "set driver.rx_buf_bytes to at least %" PRId64 " (driver.rx_buf_offset + the frame, rounded up to 8), "
              "or traffic.frame_bytes to at most %u, or traffic.mode: tx",
-             cfg->driver.rx_buf_offset + (int64_t)((need + 7u) & ~7u), dma_buf_sz + NF_FCS_LEN);
+             rx_off + (int64_t)((need + 7u) & ~7u), dma_buf_sz + NF_FCS_LEN);
     return nk_config_fail(e,
                           NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset),
                           hint,
                           "traffic.frame_bytes = %" PRId64 " needs %u bytes of RX buffer but driver.rx_buf_bytes = "
                           "%" PRId64 " minus driver.rx_buf_offset = %" PRId64
                           " leaves %u: the stmmac model takes one buffer per frame",
-                          cfg->traffic.frame_bytes, need, cfg->driver.rx_buf_bytes, cfg->driver.rx_buf_offset,
+                          cfg->traffic.frame_bytes, need, cfg->driver.rx_buf_bytes, rx_off,
                           dma_buf_sz);
   }
   if (cfg->traffic.mode != NC_MODE_RX && need > STMMAC_TDES2_BUFFER1_SIZE_MASK) {
@@ -581,8 +656,10 @@ static int stmmac_alloc_rings(struct stmmac_priv *priv, char *err, size_t errlen
   priv->dma_tx = dma_alloc_coherent(dev, priv->tx_ring_bytes, &priv->dma_tx_phy);
   if (!priv->dma_tx) goto fail;
   /* pp_params.pool_size = DMA_RX_SIZE */
-  priv->page_pool = page_pool_create(dev, priv->dma_rx_size, priv->rx_alloc_bytes, DMA_FROM_DEVICE);
-  if (!priv->page_pool) goto fail;
+  if (priv->use_page_pool) {
+    priv->page_pool = page_pool_create(dev, priv->dma_rx_size, priv->rx_alloc_bytes, DMA_FROM_DEVICE);
+    if (!priv->page_pool) goto fail;
+  }
   priv->buf_pool = calloc(priv->dma_rx_size, sizeof *priv->buf_pool);
   priv->tx_info = calloc(priv->dma_tx_size, sizeof *priv->tx_info);
   if (!priv->buf_pool || !priv->tx_info) {
@@ -595,8 +672,12 @@ static int stmmac_alloc_rings(struct stmmac_priv *priv, char *err, size_t errlen
   for (u32 i = 0; i + 1 < priv->dma_rx_size; i++) {
     struct stmmac_rx_buffer *buf = &priv->buf_pool[i];
     struct stmmac_dma_desc *p = stmmac_rx_desc(priv, i);
-    buf->page = page_pool_dev_alloc_pages(priv->page_pool);
-    buf->addr = buf->page->dma + priv->rx_offset;
+    if (!priv->use_page_pool) {
+      if (stmmac_rx_refill_skb(priv, buf) != 0) goto fail; /* stmmac_init_rx_buffers */
+    } else {
+      buf->page = page_pool_dev_alloc_pages(priv->page_pool);
+      buf->addr = buf->page->dma + priv->rx_offset;
+    }
     dwmac4_set_addr(p, buf->addr);
     dwmac4_set_sec_addr(p, 0);
     dwmac4_set_rx_owner(p, priv->use_riwt); /* stmmac_init_rx_desc: the watchdog if used */
@@ -656,6 +737,10 @@ static int stmmac_probe(struct net_device *dev, char *err, size_t errlen) {
   priv->dma_rx_size = (u32)cfg->nic.rx_ring_size;
   priv->dma_tx_size = (u32)cfg->nic.tx_ring_size;
   priv->rx_alloc_bytes = (u32)cfg->driver.rx_buf_bytes;
+  priv->use_page_pool = nk_driver_page_pool(&nk_driver_stmmac, cfg);
+  /* Without a page_pool the frame lies where __netdev_alloc_skb_ip_align
+   * puts skb->data (stmmac_check_config holds driver.rx_buf_offset to it). */
+  if (!priv->use_page_pool) priv->rx_offset = NET_SKB_PAD + NET_IP_ALIGN;
   u32 sz = priv->rx_alloc_bytes - priv->rx_offset;
   priv->dma_buf_sz = sz & ~7u;
   if (priv->dma_buf_sz > STMMAC_RDES3_PACKET_SIZE_MASK) priv->dma_buf_sz = STMMAC_RDES3_PACKET_SIZE_MASK & ~7u;
@@ -734,23 +819,24 @@ static int stmmac_check(struct net_device *dev, char *err, size_t errlen) {
   }
   for (u32 i = 0; i < rs; i++) {
     const struct stmmac_rx_buffer *b = &priv->buf_pool[i];
-    if ((b->page != NULL) != (i != priv->dirty_rx)) {
-      snprintf(err, errlen, "stmmac: RX slot %u %s a buffer (empty slot is %u)", i, b->page ? "holds" : "lacks",
-               priv->dirty_rx);
+    const bool holds = priv->use_page_pool ? b->page != NULL : b->skb != NULL;
+    if (holds != (i != priv->dirty_rx) || (priv->use_page_pool ? b->skb != NULL : b->page != NULL)) {
+      snprintf(err, errlen, "stmmac: RX slot %u %s %s (empty slot is %u)", i, holds ? "holds" : "lacks",
+               priv->use_page_pool ? "a page" : "an skb", priv->dirty_rx);
       return -1;
     }
-    if (!b->page) continue;
+    if (!holds) continue;
     struct stmmac_dma_desc d;
     memcpy(&d, stmmac_rx_desc(priv, i), sizeof d);
     if (!(d.des3 & STMMAC_RDES3_OWN)) continue; /* written back, waiting for stmmac_rx */
     u64 addr = d.des0 | ((u64)d.des1 << 32);
-    if (addr != b->page->dma + priv->rx_offset || addr != b->addr) {
-      snprintf(err, errlen, "stmmac: RX descriptor %u points at %#" PRIx64 " but its buffer is at %#" PRIx64 " + %u",
-               i, addr, (u64)b->page->dma, priv->rx_offset);
+    if (addr != b->addr || (b->page && addr != b->page->dma + priv->rx_offset)) {
+      snprintf(err, errlen, "stmmac: RX descriptor %u points at %#" PRIx64 " but its buffer is at %#" PRIx64, i, addr,
+               (u64)b->addr);
       return -1;
     }
   }
-  if (page_pool_in_use(priv->page_pool) != rs - 1) {
+  if (priv->use_page_pool && page_pool_in_use(priv->page_pool) != rs - 1) {
     snprintf(err, errlen, "stmmac: %u RX buffers out of the pool, expected %u (one per filled slot)",
              page_pool_in_use(priv->page_pool), rs - 1);
     return -1;
@@ -767,9 +853,11 @@ static int stmmac_check(struct net_device *dev, char *err, size_t errlen) {
     if (priv->tx_info[i].skb) ring_bytes += priv->tx_info[i].skb->len;
   }
   if (nk_netdev_bql_check(dev, 0, ring_bytes, "stmmac", err, errlen) != 0) return -1;
-  if (nk_kernel_skbs_in_use(dev->k) != in_flight) {
-    snprintf(err, errlen, "stmmac: %u skbs allocated but %u frames on the TX ring (leak or double free)",
-             nk_kernel_skbs_in_use(dev->k), in_flight);
+  const u32 rx_skbs = priv->use_page_pool ? 0 : rs - 1;
+  if (nk_kernel_skbs_in_use(dev->k) != in_flight + rx_skbs) {
+    snprintf(err, errlen,
+             "stmmac: %u skbs allocated but %u frames on the TX ring and %u in RX slots (leak or double free)",
+             nk_kernel_skbs_in_use(dev->k), in_flight, rx_skbs);
     return -1;
   }
   if (in_flight && !hrtimer_is_queued(&priv->txtimer) && !priv->tx_napi.scheduled) {
@@ -804,4 +892,7 @@ const struct nk_driver nk_driver_stmmac = {
     .ndo_start_xmit = stmmac_xmit,
     .check = stmmac_check,
     .check_config = stmmac_check_config,
+    .rx_slot_skbs = true, /* with driver.page_pool false (v4.14 to v5.3) */
+    .page_pool_default = true,
+    .page_pool_choice = true,
 };

@@ -47,10 +47,13 @@ struct stmmac_tx_info {
   bool last_segment;
 };
 
-/* struct stmmac_rx_buffer: the page in each RX slot. */
+/* struct stmmac_rx_buffer: the page in each RX slot (page_pool, v5.4 on),
+ * or, with driver.page_pool false, the skb (rx_q->rx_skbuff[entry], v4.14
+ * to v5.3). */
 struct stmmac_rx_buffer {
   struct nk_page *page;
-  dma_addr_t addr; /* page DMA address + rx_buf_offset: what the descriptor holds */
+  struct sk_buff *skb;
+  dma_addr_t addr; /* what the descriptor holds: page DMA address + rx_buf_offset, or rx_skbuff_dma[entry] */
 };
 
 struct stmmac_priv {
@@ -79,6 +82,8 @@ struct stmmac_priv {
   u32 rx_count_frames;
   u32 dma_buf_sz;      /* what the device may write in a buffer (RBSZ) */
   u32 rx_alloc_bytes;  /* driver.rx_buf_bytes: each page pool buffer */
+  bool use_page_pool;  /* driver.page_pool: pages recycled (v5.4 on), else an skb per slot (v4.14 to v5.3) */
+  u64 rx_zeroc;        /* frames passed up in their own RX skb (rx_zeroc_thresh's increments) */
   struct page_pool *page_pool;
   struct stmmac_rx_buffer *buf_pool;
 

@@ -76,7 +76,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   }
   k->plat = *p;
   k->cfg = cfg;
-  k->rx_slot_skbs = drv && drv->rx_slot_skbs ? (u64)cfg->nic.rx_ring_size : 0;
+  k->rx_slot_skbs = drv && nk_driver_rx_slot_skbs(drv, cfg) ? (u64)cfg->nic.rx_ring_size : 0;
   k->line = (u64)line;
   for (u64 l = k->line; l > 1; l >>= 1) k->line_shift++; /* k is zeroed */
   snprintf(k->dev.name, sizeof k->dev.name, "eth0");

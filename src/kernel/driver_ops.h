@@ -44,16 +44,34 @@ struct nk_driver {
    * validate, run, sweep); probe runs it again. */
   int (*check_config)(const struct nicsim_config *cfg, struct nk_config_error *e);
   /* Properties the kernel layer sizes itself by (nk_kernel_create). */
-  /* The driver keeps an skb (and its DMA mapping) in every RX slot, as
-   * lan743x does (Linux's lan743x_rx_init_ring_element); the others refill
-   * from page pools or copy. */
+  /* Without a page_pool (nk_driver_page_pool), the driver keeps an skb (and
+   * its DMA mapping) in every RX slot, as lan743x does (Linux's
+   * lan743x_rx_init_ring_element) and stmmac did before v5.4; the others
+   * refill from page pools or copy. */
   bool rx_slot_skbs;
+  /* driver.page_pool: what auto means (the modelled version's own scheme),
+   * and whether the other value is modelled too. */
+  bool page_pool_default;
+  bool page_pool_choice;
   /* The techniques it has beyond its seed (docs/drivers.md): a config
    * asking a driver for one it lacks is refused by nk_driver_check_config. */
   bool has_dim; /* driver.rx_coal_adaptive dim: net_dim from its NAPI poll */
   bool has_itr; /* driver.rx_coal_adaptive itr: Intel's adaptive ITR from its NAPI poll */
   bool has_xdp; /* driver.xdp: runs an XDP program on the raw RX buffer (pass, drop, tx) */
+  bool has_copybreak; /* driver.copybreak_bytes > 0: copies small frames and keeps the buffer */
 };
+
+/* Whether drv takes its RX buffers from a page_pool under cfg
+ * (driver.page_pool, auto resolved to the driver's own). */
+static inline bool nk_driver_page_pool(const struct nk_driver *drv, const struct nicsim_config *cfg) {
+  if (cfg->driver.page_pool == NC_PAGE_POOL_AUTO) return drv->page_pool_default;
+  return cfg->driver.page_pool == NC_PAGE_POOL_TRUE;
+}
+
+/* Whether drv arms every RX slot with an skb under cfg. */
+static inline bool nk_driver_rx_slot_skbs(const struct nk_driver *drv, const struct nicsim_config *cfg) {
+  return drv->rx_slot_skbs && !nk_driver_page_pool(drv, cfg);
+}
 
 #ifdef __cplusplus
 }

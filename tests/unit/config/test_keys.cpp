@@ -203,10 +203,14 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("driver.xdp", "pass"), NC_XDP_PASS);
   EXPECT_EQ(enum_of("driver.xdp", "drop"), NC_XDP_DROP);
   EXPECT_EQ(enum_of("driver.xdp", "tx"), NC_XDP_TX);
+  EXPECT_EQ(nchoices("driver.page_pool"), 3u);
+  EXPECT_EQ(enum_of("driver.page_pool", "auto"), NC_PAGE_POOL_AUTO);
+  EXPECT_EQ(enum_of("driver.page_pool", "true"), NC_PAGE_POOL_TRUE);
+  EXPECT_EQ(enum_of("driver.page_pool", "false"), NC_PAGE_POOL_FALSE);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 24u);
+  EXPECT_EQ(enums, 25u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {

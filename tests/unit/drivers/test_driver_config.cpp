@@ -242,6 +242,83 @@ TEST(DriverConfigError, BlamesTheKeySetLatest) {
   EXPECT_EQ(where(e), dir.path + "/t.yaml:4:39");
 }
 
+// driver.copybreak_bytes and driver.page_pool against what each driver has
+// (struct nk_driver's has_copybreak, page_pool_default, page_pool_choice).
+TEST(DriverConfigError, CopybreakAndPagePoolOnlyWhereTheDriverHasThem) {
+  const std::string stmmac = "nic: {family: stmmac}\ndriver: {name: stmmac, copybreak_bytes: 256}\n";
+  nc_error e = driver_error(stmmac);
+  EXPECT_EQ(where(e), "t.yaml:2:41");
+  EXPECT_NE(std::string(e.msg).find("driver.copybreak_bytes = 256: the stmmac driver has no RX copybreak"),
+            std::string::npos)
+      << e.msg;
+  for (const char *d : {"generic", "i40e", "lan743x"}) {
+    e = driver_error(std::string("nic: {family: ") + d + "}\ndriver: {name: " + d + "}\n",
+                     {"driver.copybreak_bytes=128"});
+    EXPECT_NE(std::string(e.msg).find(std::string("the ") + d + " driver has no RX copybreak"), std::string::npos)
+        << e.msg;
+  }
+  // A page_pool value the driver does not model.
+  e = driver_error("nic: {family: lan743x}\ndriver: {name: lan743x, page_pool: true}\n");
+  EXPECT_STREQ(e.hint, "set driver.page_pool: auto");
+  EXPECT_NE(std::string(e.msg).find("the lan743x driver has no page_pool version modelled"), std::string::npos)
+      << e.msg;
+  e = driver_error("driver: {page_pool: false}\n");
+  EXPECT_NE(std::string(e.msg).find("the generic driver always takes its RX buffers from a page_pool"),
+            std::string::npos)
+      << e.msg;
+  // The drivers that model both accept both, and auto.
+  for (const char *pp : {"auto", "true", "false"}) {
+    nicsim_config c = config_with({"nic.family=stmmac", "driver.name=stmmac"});
+    nc_error e2{};
+    ASSERT_EQ(nc_config_set(&c, (std::string("driver.page_pool=") + pp).c_str(), &e2), 0) << printed(e2);
+    EXPECT_EQ(nk_driver_check_config(&c, &e2), 0) << pp << ": " << printed(e2);
+    c = config_with({"nic.family=mvneta", "driver.name=mvneta", "nic.desc_spacing=32"});
+    ASSERT_EQ(nc_config_set(&c, (std::string("driver.page_pool=") + pp).c_str(), &e2), 0) << printed(e2);
+    EXPECT_EQ(nk_driver_check_config(&c, &e2), 0) << pp << ": " << printed(e2);
+  }
+}
+
+TEST(DriverConfig, StmmacWithoutPagePoolHasItsBufferAtTheSkbsData) {
+  // v4.14 to v5.3: the frame is at skb->data, NET_SKB_PAD + NET_IP_ALIGN in.
+  expect_rejects(nk_driver_stmmac, config_with({"driver.page_pool=false", "driver.rx_buf_offset=0"}),
+                 {NC_KEY_driver_rx_buf_offset, NC_KEY_driver_page_pool},
+                 "driver.rx_buf_offset = 0 with driver.page_pool = false: each RX buffer is an skb's data, "
+                 "NET_SKB_PAD + NET_IP_ALIGN = 66 bytes into it (cpu.net_ip_align_bytes = 2)",
+                 "set driver.rx_buf_offset: 66, or remove it, or set driver.page_pool: auto");
+  EXPECT_EQ(check(nk_driver_stmmac, config_with({"driver.page_pool=false", "driver.rx_buf_offset=66"})).rc, 0);
+  // The default offset (66) follows the skb on a core without NET_IP_ALIGN (64).
+  EXPECT_EQ(check(nk_driver_stmmac, config_with({"driver.page_pool=false", "cpu.net_ip_align_bytes=0"})).rc, 0);
+  EXPECT_NE(check(nk_driver_stmmac, config_with({"driver.page_pool=false", "cpu.net_ip_align_bytes=0",
+                                                 "driver.rx_buf_offset=66"}))
+                .rc,
+            0);
+}
+
+// mvneta: page_pool false is the seed-era driver, true v5.5's.
+TEST(DriverConfig, MvnetaPagePoolAgainstXdpSyncAndCopybreak) {
+  const char *sp = "nic.desc_spacing=32";
+  expect_rejects(nk_driver_mvneta, config_with({sp, "driver.page_pool=false", "driver.rx_sync=used"}),
+                 {NC_KEY_driver_page_pool, NC_KEY_driver_rx_sync},
+                 "driver.rx_sync = used with driver.page_pool = false: syncing only the received length for the "
+                 "device is the page_pool's dma_sync_size (v5.5); the seed-era driver unmaps and maps the whole "
+                 "buffer",
+                 "set driver.page_pool: true (or auto), or driver.rx_sync: full");
+  expect_rejects(nk_driver_mvneta, config_with({sp, "driver.page_pool=true", "driver.rx_sync=full"}),
+                 {NC_KEY_driver_rx_sync, NC_KEY_driver_page_pool},
+                 "driver.rx_sync = full with driver.page_pool = true: v5.5's page_pool driver syncs only the "
+                 "received length (dma_sync_size)",
+                 "remove driver.rx_sync (page_pool true implies used), or set driver.page_pool: auto");
+  expect_rejects(nk_driver_mvneta, config_with({sp, "driver.page_pool=true", "driver.copybreak_bytes=256"}),
+                 {NC_KEY_driver_copybreak_bytes, NC_KEY_driver_page_pool},
+                 "driver.copybreak_bytes = 256 with driver.page_pool = true: v5.5's page_pool driver builds every "
+                 "skb on its page and has no copybreak",
+                 "leave driver.copybreak_bytes at -1 (or 0), or set driver.page_pool: auto");
+  EXPECT_NE(check(nk_driver_mvneta, config_with({sp, "driver.page_pool=false", "driver.xdp=drop"})).rc, 0);
+  EXPECT_EQ(check(nk_driver_mvneta, config_with({sp, "driver.page_pool=true", "driver.xdp=drop"})).rc, 0);
+  EXPECT_EQ(check(nk_driver_mvneta, config_with({sp, "driver.page_pool=true"})).rc, 0)
+      << "rx_sync left at its default follows the page_pool driver";
+}
+
 TEST(DriverConfigError, OnlyNicWorkloadsProbeADriver) {
   nicsim_config c = config_with({"nic.family=i40e", "driver.name=i40e", "driver.rx_buf_bytes=2000"});
   nc_error e{};

@@ -7,6 +7,9 @@
 // rx_buf_bytes 2048, cache line 64, non-coherent unless said otherwise.
 #include <gtest/gtest.h>
 
+#include <cstring>
+#include <functional>
+
 #include <tuple>
 
 #include "unit/drivers/mvneta/mvneta_rig.h"
@@ -152,6 +155,38 @@ TEST(MvnetaCounts, CopybreakBytesMovesTheCopyThreshold) {
     EXPECT_EQ(r.t.cp.c.stores[NK_MEM_UNCACHED], 0u) << "the descriptors stay untouched";
     EXPECT_EQ(r.t.check(), "");
   }
+}
+
+// driver.page_pool true: v5.5's page_pool driver, which has no copybreak and
+// syncs the received length (rx_sync used, left at its default here). A mix
+// of 64 B frames (copied with copybreak on) and 1518 B frames counts exactly
+// as rx_sync used with copybreak_bytes 0, and unlike the seed-era driver.
+TEST(MvnetaCounts, PagePoolTrueIsThev55DriverWithoutCopybreak) {
+  auto run = [](const std::function<void(nicsim_config &)> &tweak, cp_counts *out, uint64_t *copybreak) {
+    MvnetaRig r;
+    ASSERT_TRUE(r.start(false, true, true, tweak)) << r.probe_err;
+    uint64_t seq = 0;
+    ASSERT_EQ(r.rx_counted(4, 64, &seq), 1);
+    ASSERT_EQ(r.rx_counted(4, kFrame, &seq), 1);
+    *out = r.t.cp.c;
+    *copybreak = r.pp->rx_copybreak_pkts;
+    EXPECT_EQ(r.rx_ok, 8u);
+    EXPECT_EQ(r.t.check(), "");
+  };
+  cp_counts v55{}, used0{}, seed{};
+  uint64_t cb55 = 0, cb_used0 = 0, cb_seed = 0;
+  run([](nicsim_config &c) { c.driver.page_pool = NC_PAGE_POOL_TRUE; }, &v55, &cb55);
+  run(
+      [](nicsim_config &c) {
+        c.driver.rx_sync = NC_RX_SYNC_USED;
+        c.driver.copybreak_bytes = 0;
+      },
+      &used0, &cb_used0);
+  run([](nicsim_config &c) { c.driver.page_pool = NC_PAGE_POOL_FALSE; }, &seed, &cb_seed);
+  EXPECT_EQ(cb55, 0u);
+  EXPECT_EQ(cb_seed, 4u) << "the seed era copies the 64 B frames (rx_copybreak 256)";
+  EXPECT_EQ(std::memcmp(&v55, &used0, sizeof v55), 0) << "page_pool true differs from rx_sync used + no copybreak";
+  EXPECT_NE(v55.cache_lines[NK_CACHE_INVALIDATE], seed.cache_lines[NK_CACHE_INVALIDATE]);
 }
 
 // The same path on a coherent platform: the same accesses, all cached, no maintenance.

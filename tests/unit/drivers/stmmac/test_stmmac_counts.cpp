@@ -177,6 +177,58 @@ TEST(StmmacCounts, RxBufOffsetMovesEveryCopyToAlignedAndChangesNothingElse) {
   EXPECT_EQ(after.t.check(), "");
 }
 
+// driver.page_pool false: the v4.14 to v5.3 RX path. Each RX slot holds an
+// skb of dma_buf_sz = (2048 - 66) & ~7 = 1976 bytes whose data starts 66
+// bytes into a line-aligned skb buffer.
+TEST(StmmacCounts, RxWithoutPagePoolPassesEachSlotsSkbUpAndMapsANewOne) {
+  StmmacRig r;
+  ASSERT_TRUE(r.start(false, [](nicsim_config &c) { c.driver.page_pool = NC_PAGE_POOL_FALSE; })) << r.probe_err;
+  ASSERT_FALSE(r.priv->use_page_pool);
+  ASSERT_EQ(r.priv->page_pool, nullptr);
+  EXPECT_EQ(r.priv->dma_buf_sz, 1976u);
+  const uint64_t N = 10;
+  const cp_counts c = rx_once(r, N);
+  // The descriptor work is the page_pool path's: 3N + 1 loads, 5N stores.
+  EXPECT_EQ(c.loads[NK_MEM_UNCACHED], 3 * N + 1);
+  EXPECT_EQ(c.stores[NK_MEM_UNCACHED], 5 * N);
+  EXPECT_EQ(c.barriers[NK_BARRIER_DMA_WMB], N);
+  // No copy: the frame goes up in the skb the device wrote it into.
+  EXPECT_EQ(c.copies, 0u);
+  EXPECT_EQ(r.priv->rx_zeroc, N);
+  // Per frame two invalidates over dma_buf_sz at skb->data, [66, 2042) of the
+  // buffer = lines 1..31: dma_unmap_single at receive (for the CPU) and
+  // dma_map_single of the new skb at refill (for the device).
+  const uint64_t kSkbLines = (66 + 1976 + 63) / 64 - 66 / 64;
+  ASSERT_EQ(kSkbLines, 31u);
+  EXPECT_EQ(c.cache_calls[NK_CACHE_INVALIDATE], 2 * N);
+  EXPECT_EQ(c.cache_lines[NK_CACHE_INVALIDATE], 2 * N * kSkbLines);
+  EXPECT_EQ(c.cache_lines[NK_CACHE_CLEAN] + c.cache_lines[NK_CACHE_CLEAN_INV], 0u);
+  // The device wrote the frame at the skb's data: 66 bytes into a line.
+  EXPECT_EQ(r.nic->last_rx_buf % 64, 66u % 64);
+  EXPECT_EQ(c.mmio_reads, 5u);
+  EXPECT_EQ(c.mmio_writes, 4u);
+  EXPECT_EQ(r.rx_ok, N) << "every frame reached the stack intact";
+  EXPECT_EQ(r.t.check(), "") << "an skb in every slot but the empty one, none leaked";
+}
+
+// The same frames through the page_pool path (v5.4): the copy replaces the
+// zero-copy hand-over, and the syncs cover the frame and the allocation
+// instead of two whole skb buffers.
+TEST(StmmacCounts, PagePoolTradesTheCopyForSmallerSyncs) {
+  const uint64_t N = 10;
+  StmmacRig pp, skb;
+  ASSERT_TRUE(pp.start(false, [](nicsim_config &c) { c.driver.page_pool = NC_PAGE_POOL_TRUE; })) << pp.probe_err;
+  ASSERT_TRUE(skb.start(false, [](nicsim_config &c) { c.driver.page_pool = NC_PAGE_POOL_FALSE; })) << skb.probe_err;
+  const cp_counts a = rx_once(pp, N), b = rx_once(skb, N);
+  EXPECT_EQ(a.copies, N);
+  EXPECT_EQ(a.copy_bytes, N * kLen);
+  EXPECT_EQ(b.copies, 0u);
+  EXPECT_EQ(a.cache_lines[NK_CACHE_INVALIDATE], N * (kCpuLines + kDevLines));
+  EXPECT_GT(b.cache_lines[NK_CACHE_INVALIDATE], a.cache_lines[NK_CACHE_INVALIDATE]);
+  EXPECT_EQ(pp.rx_ok, N);
+  EXPECT_EQ(skb.rx_ok, N);
+}
+
 // TX: per xmit, then per completion. tx_coal_frames 25, so the first 24
 // frames get no IOC and arm the TX timer.
 TEST(StmmacCounts, TxPerPacketOnANonCoherentPlatform) {
