@@ -31,6 +31,7 @@ struct ns__plot {
   const char *panels[NC_PLOT_MAX_PANEL_KEYS]; /* declared panel keys (none: the varying ones) */
   size_t npanels;
   bool bar, logx, logy;
+  bool automatic; /* a default plot (none declared): its panels are chosen to fit */
 };
 
 /* The distinct values of x or series, in first-seen order. */
@@ -610,9 +611,9 @@ static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns__pl
       *f = kidx[i * nother + k];
     }
   }
+assign:
   for (k = 0; k < nother; k++) {
-    if (p->npanels == 0)
-      panel[k] = varies[k];
+    panel[k] = p->npanels == 0 && varies[k];
     for (q = 0; q < p->npanels; q++)
       panel[k] = panel[k] || strcmp(p->panels[q], other[k]) == 0;
   }
@@ -637,6 +638,21 @@ static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns__pl
     else {
       g->pts[i].si = (size_t)si;
       g->pts[i].pi = (size_t)pi;
+    }
+  }
+  if (status == 0 && g->ps.n > NS__MAXPANELS && p->automatic && p->npanels == 0) {
+    /* A default plot of a sweep with many keys: panels by the first varying
+     * keys whose value combinations fit, the other varying keys as lines. */
+    size_t combos = 1;
+    for (k = 0; k < nother && p->npanels < NC_PLOT_MAX_PANEL_KEYS; k++)
+      if (varies[k] && combos * kv[k].n <= NS__MAXPANELS) {
+        p->panels[p->npanels++] = other[k];
+        combos *= kv[k].n;
+      }
+    if (p->npanels > 0) {
+      ns__vals_free(&g->ss);
+      ns__vals_free(&g->ps);
+      goto assign;
     }
   }
   if (status == 0 && g->ps.n > NS__MAXPANELS) {
@@ -791,6 +807,7 @@ static size_t ns__default_plots(struct ns_sweepdir *d, struct ns__plot *out, siz
     snprintf(p->x, sizeof(p->x), "%s", x);
     snprintf(p->series, sizeof(p->series), "%s", series);
     p->bar = !numeric;
+    p->automatic = true;
     if (j == 0) {
       snprintf(p->name, sizeof(p->name), "throughput");
       if (ns__any_has(d, "rx.gbps", true))

@@ -863,6 +863,29 @@ TEST_F(Sweeps, TooManyPanelsIsRefusedWithWhatToDo) {
   EXPECT_EQ(count_of(gp, "title \"nic.rx_ring_size="), 30u) << gp;  // 5 lines x 3 panels x 2
 }
 
+// A sweep without declared plots whose other keys would make too many panels
+// still gets its default plots: panels by the first varying keys whose value
+// combinations fit in 12, the other keys as lines; nothing is averaged.
+TEST_F(Sweeps, DefaultPlotsOfManyKeysChoosePanelsThatFit) {
+  if (!have_program("gnuplot")) GTEST_SKIP() << "gnuplot is not installed (Debian: gnuplot-nox)";
+  // x traffic.frame_bytes, series nic.desc_spacing; the other two keys make
+  // 5 x 3 = 15 combinations, more than 12 panels: nic.rx_ring_size (5) makes
+  // the panels and nic.tx_ring_size the lines with the series.
+  std::ofstream(path("y.yaml")) << "name: many\nplatform: x86-gen3\nrun: {duration_us: 20, warmup_us: 5}\n"
+                                   "sweep: {axes: {traffic.frame_bytes: [1518], nic.desc_spacing: [16, 32],\n"
+                                   "               nic.rx_ring_size: [64, 128, 256, 512, 1024],\n"
+                                   "               nic.tx_ring_size: [64, 128, 256]}}\n";
+  auto s = run({"sweep", path("y.yaml"), "-o", path("out2"), "-q"});
+  ASSERT_EQ(s.status, 0) << NICSIM_SHOW(s);
+  auto p = run({"plot", path("out2"), "-q"});
+  ASSERT_EQ(p.status, 0) << NICSIM_SHOW(p);
+  EXPECT_EQ(read_dat(path("out2/plots/throughput.dat")).size(), 5u);
+  const std::string gp2 = slurp(path("out2/plots/throughput.gp"));
+  EXPECT_EQ(count_of(gp2, "set title \"nic.rx_ring_size="), 10u) << gp2;  // 5 panels x 2 terminals
+  EXPECT_GT(count_of(gp2, "nic.desc_spacing=16, nic.tx_ring_size=64"), 0u) << "the key beyond the panels is a line\n"
+                                                                          << gp2;
+}
+
 // A bad panels key is a config error at its own line and column (exit 2).
 TEST_F(Sweeps, ABadPanelsKeyIsAConfigErrorAtItsPlace) {
   const std::string head = "name: bad\nplatform: x86-gen3\n"
