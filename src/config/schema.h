@@ -320,7 +320,7 @@
     "mvneta: false by default (the seed era) or true (v5.5's page_pool driver: rx_sync used, no copybreak); " \
     "generic: true only; i40e and lan743x: false only (their own page reuse and skb slots; docs/drivers.md)") \
   X(driver, rx_sync, ENUM, "", "full", 0, 0, "full|used",                                 \
-    "mvneta on non-coherent DMA: full syncs the whole RX buffer for the CPU and, refilling, for the device (dma_unmap/dma_map of the seed era); used syncs only the received length for the CPU and lets the page_pool sync only that length for the device when the buffer comes back (PP_FLAG_DMA_SYNC_DEV, dma_sync_size)") \
+    "mvneta on non-coherent DMA: full syncs the whole RX buffer for the CPU and, refilling, for the device (dma_unmap/dma_map of the seed era); used syncs only the received length for the CPU and lets the page_pool sync only that length for the device when the buffer comes back (PP_FLAG_DMA_SYNC_DEV, dma_sync_size); the other drivers refuse used: their code fixes the lengths (docs/drivers.md)") \
   X(driver, reuse_desc_reads, BOOL, "", "true", 0, 0, "",                                 \
     "mvneta: keep descriptor fields read once in locals (true, upstream) or re-read them " \
     "from the uncached descriptor as before the patch (false)")                            \

@@ -145,6 +145,11 @@ static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_
                           "driver.copybreak_bytes = %" PRId64 ": the %s driver has no RX copybreak (docs/drivers.md, "
                           "\"Techniques beyond the seeds\", says why)",
                           cfg->driver.copybreak_bytes, drv->name);
+  if (cfg->driver.rx_sync != NC_RX_SYNC_FULL && !drv->has_rx_sync)
+    return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_sync), "leave driver.rx_sync at full, or use driver.name: mvneta",
+                          "driver.rx_sync = used: the %s driver's sync lengths are fixed by its code (docs/drivers.md, "
+                          "\"Techniques beyond the seeds\", gives them)",
+                          drv->name);
   if (cfg->driver.page_pool != NC_PAGE_POOL_AUTO && !drv->page_pool_choice &&
       nk_driver_page_pool(drv, cfg) != drv->page_pool_default)
     return nk_config_fail(e, NK_KEYS(NC_KEY_driver_page_pool), "set driver.page_pool: auto",

@@ -795,5 +795,6 @@ const struct nk_driver nk_driver_mvneta = {
     .check_config = mvneta_check_config,
     .has_xdp = true,
     .has_copybreak = true,
+    .has_rx_sync = true,
     .page_pool_choice = true, /* false: the seed era; true: v5.5's page_pool driver */
 };

@@ -59,6 +59,7 @@ struct nk_driver {
   bool has_itr; /* driver.rx_coal_adaptive itr: Intel's adaptive ITR from its NAPI poll */
   bool has_xdp; /* driver.xdp: runs an XDP program on the raw RX buffer (pass, drop, tx) */
   bool has_copybreak; /* driver.copybreak_bytes > 0: copies small frames and keeps the buffer */
+  bool has_rx_sync;   /* driver.rx_sync: both sync lengths modelled (else its code's own, docs/drivers.md) */
 };
 
 /* Whether drv takes its RX buffers from a page_pool under cfg

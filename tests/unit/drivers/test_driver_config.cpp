@@ -257,6 +257,12 @@ TEST(DriverConfigError, CopybreakAndPagePoolOnlyWhereTheDriverHasThem) {
     EXPECT_NE(std::string(e.msg).find(std::string("the ") + d + " driver has no RX copybreak"), std::string::npos)
         << e.msg;
   }
+  // rx_sync used where the driver's code fixes the sync lengths.
+  e = driver_error("nic: {family: stmmac}\ndriver: {name: stmmac, rx_sync: used}\n");
+  EXPECT_EQ(where(e), "t.yaml:2:33");
+  EXPECT_NE(std::string(e.msg).find("driver.rx_sync = used: the stmmac driver's sync lengths are fixed by its code"),
+            std::string::npos)
+      << e.msg;
   // A page_pool value the driver does not model.
   e = driver_error("nic: {family: lan743x}\ndriver: {name: lan743x, page_pool: true}\n");
   EXPECT_STREQ(e.hint, "set driver.page_pool: auto");
