@@ -227,10 +227,13 @@ bool Top::check_drained() {
    * those the peer receives besides the host's own frames). */
   const uint64_t xdp_rx = ks ? ks->xdp_drop + ks->xdp_tx + ks->xdp_tx_errors : 0;
   const uint64_t xdp_tx = ks ? ks->xdp_tx : 0;
+  /* traffic.mode forward: packets the stack received (in h.rx_frames) and
+   * forwarded: the driver took them, they are TX frames now. */
+  const uint64_t fwd_tx = ks ? ks->fwd_xmit : 0;
   const int64_t rx = static_cast<int64_t>(p.rx_offered_frames) -
                      static_cast<int64_t>(h.rx_frames + rx_discards + xdp_rx + m.rx_drop_fifo + d.rx_drop_nodesc);
-  const int64_t tx =
-      static_cast<int64_t>(h.tx_frames + xdp_tx) - static_cast<int64_t>(p.tx_ok + p.tx_errors + p.tx_dups);
+  const int64_t tx = static_cast<int64_t>(h.tx_frames + xdp_tx + fwd_tx) -
+                     static_cast<int64_t>(p.tx_ok + p.tx_errors + p.tx_dups);
   if (!m_out.end_seen) {
     m_out.end_seen = true;
     m_out.end_ps = now_ps();
