@@ -126,18 +126,25 @@ ParamCheck CpuCore::Params::validate() const {
                        "model the per-core cache the driver's data lives in",
                        "cpu cache of %u sets x %u ways x %u B = %.0f MiB is too large", cache_sets, cache_ways,
                        cache_line_bytes, cache_bytes / mib);
+  /* traffic.mode forward: the kernel's IPv4 forwarding of UDP/IPv4 test frames (forward.c). */
+  const bool forward = app.mode == HostApp::Params::Mode::Forward;
+  if (forward && stack.tcp)
+    return param_error({"traffic.mode", "traffic.protocol"}, "use traffic.protocol udp with traffic.mode forward",
+                       "traffic.mode = forward forwards UDP/IPv4 frames (RFC 2544-style), but traffic.protocol = tcp "
+                       "would need a TCP sender and receiver on the wire");
   /* The send buffer bounds the application's UDP sends (HostStack). */
   if (stack.sndbuf_bytes > 0 && (!app.sends || stack.tcp))
     return param_error({"traffic.sndbuf_bytes", "traffic.mode", "traffic.protocol"},
                        "set traffic.sndbuf_bytes to 0, or use traffic.mode tx or bidir with traffic.protocol udp",
                        "traffic.sndbuf_bytes = %lld limits the host's UDP sender, but %s has none",
                        static_cast<long long>(stack.sndbuf_bytes),
-                       !app.sends ? "traffic.mode = rx" : "traffic.protocol = tcp");
+                       !app.sends ? (forward ? "traffic.mode = forward" : "traffic.mode = rx") : "traffic.protocol = tcp");
   /* pktgen (net/core/pktgen.c) only sends, and sends UDP frames of one flow from no socket. */
   if (app.pktgen && !app.sends)
     return param_error({"traffic.sender", "traffic.mode"},
                        "use traffic.sender socket, or traffic.mode tx or bidir",
-                       "traffic.sender = pktgen only sends, but traffic.mode = rx has the host send nothing");
+                       "traffic.sender = pktgen only sends, but traffic.mode = %s has the host send nothing of its own%s",
+                       forward ? "forward" : "rx", forward ? " (it forwards what the wire peer sends)" : "");
   if (app.pktgen && stack.tcp)
     return param_error({"traffic.sender", "traffic.protocol"},
                        "use traffic.protocol udp with pktgen, or traffic.sender socket for TCP",

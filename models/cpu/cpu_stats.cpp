@@ -273,8 +273,9 @@ const D kDecls[] = {
               const nk_kernel_stats &k = e.f.kstats;
               return static_cast<double>(e.f.total.rx_frames + k.tcp_discards + k.tcp_ooo_held + k.tcp_ooo_purged);
             }),
-    D::stat("total.tx.sent", "frames", Kind::Count, "Whole run: frames the host handed to the driver",
-            [](const E &e) { return static_cast<double>(e.f.total.tx_frames); }),
+    D::stat("total.tx.sent", "frames", Kind::Count,
+            "Whole run: frames the host handed to the driver (traffic.mode forward: the packets it forwarded)",
+            [](const E &e) { return static_cast<double>(e.f.total.tx_frames + e.f.kstats.fwd_xmit); }),
     D::family("cpu.profile.<function>", "fraction", Kind::Real,
               "Share of the window's busy CPU cycles (`cpu.busy_cycles`) spent in a profiled driver or "
               "kernel-like-layer function (the innermost one running); `cpu.profile.unattributed` for cycles outside "

@@ -13,7 +13,8 @@
 namespace nicsim {
 
 void HostApp::Params::bind(ParamBinder &b) {
-  b.key("traffic.mode", sends, {{"rx", false}, {"tx", true}, {"bidir", true}});
+  b.key("traffic.mode", mode, {{"rx", Mode::Rx}, {"tx", Mode::Tx}, {"bidir", Mode::Bidir}, {"forward", Mode::Forward}});
+  sends = mode == Mode::Tx || mode == Mode::Bidir;
   b.key("traffic.frame_bytes", frame_bytes);
   b.key("traffic.flows", flows);
   b.key("traffic.rate_gbps", rate_gbps);

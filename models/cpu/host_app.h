@@ -20,7 +20,9 @@ class HostApp {
  public:
   /* The sender and reader of the test traffic. */
   struct Params {
-    bool sends = false;           /* traffic.mode tx or bidir */
+    enum class Mode : uint8_t { Rx, Tx, Bidir, Forward };
+    Mode mode = Mode::Rx;         /* traffic.mode */
+    bool sends = false;           /* traffic.mode tx or bidir: the application sends */
     uint32_t frame_bytes = 1518;  /* traffic.frame_bytes: frame size, B */
     int64_t flows = 1;            /* traffic.flows: udp frame n is flow n mod flows */
     double rate_gbps = 0;         /* traffic.rate_gbps: frame bits per second, Gbit/s (0: line rate) */

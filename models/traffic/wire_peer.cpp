@@ -10,7 +10,7 @@
 namespace nicsim {
 
 void WirePeer::Params::bind(ParamBinder &b) {
-  b.key("traffic.mode", mode, {{"rx", Mode::Rx}, {"tx", Mode::Tx}, {"bidir", Mode::Bidir}});
+  b.key("traffic.mode", mode, {{"rx", Mode::Rx}, {"tx", Mode::Tx}, {"bidir", Mode::Bidir}, {"forward", Mode::Forward}});
   send = mode != Mode::Tx;
   b.key("traffic.frame_bytes", frame_bytes);
   b.key("traffic.frame_dist", imix, {{"fixed", false}, {"imix", true}});
@@ -31,7 +31,8 @@ ParamCheck WirePeer::Params::validate() const {
                        "use traffic.frame_dist fixed, or traffic.mode rx or bidir with traffic.protocol udp",
                        "traffic.frame_dist = imix draws the sizes of the wire's UDP frames, but traffic.mode = %s and "
                        "traffic.protocol = %s send none (TCP segments and host frames are traffic.frame_bytes)",
-                       mode == Mode::Rx ? "rx" : mode == Mode::Tx ? "tx" : "bidir", tcp ? "tcp" : "udp");
+                       mode == Mode::Rx ? "rx" : mode == Mode::Tx ? "tx" : mode == Mode::Bidir ? "bidir" : "forward",
+                       tcp ? "tcp" : "udp");
   return std::nullopt;
 }
 
@@ -52,6 +53,7 @@ WirePeer::WirePeer(sc_core::sc_module_name name, const Params &p, Mac &mac)
   m_flight_ps = round_ps((Mac::kPreambleBytes + p.frame_bytes) * 8000.0 / p.line_rate_gbps);
   m_rng = p.seed ^ 0x494D4958494D4958ull; /* "IMIXIMIX": a stream apart from the payload's */
   m_next_bytes = p.imix ? draw_imix() : p.frame_bytes;
+  m_cnt.forward = p.mode == Params::Mode::Forward;
   SC_HAS_PROCESS(WirePeer);
   if (p.tcp) {
     if (p.tcp_ack_every == 0 || p.tcp_burst == 0) SC_REPORT_ERROR(this->name(), "tcp_ack_every and tcp_burst must be positive");
@@ -249,7 +251,13 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
   if (m_cnt.tx_ok + m_cnt.tx_errors == 0) m_tx_first_ps = now;
   m_tx_last_ps = now;
   nf_header h;
-  nf_verdict v = nf_check(data, dma_len, m_p.seed, &h);
+  nf_verdict v;
+  if (m_p.mode == Params::Mode::Forward && m_p.fwd_rewrite) {
+    m_fwd_buf.assign(data, data + dma_len);
+    v = nf_ip_forward_undo(m_fwd_buf.data(), dma_len, m_p.seed, &h);
+  } else {
+    v = nf_check(data, dma_len, m_p.seed, &h);
+  }
   if (v != NF_OK) {
     m_last_bad = v;
     m_cnt.tx_errors++;
@@ -272,6 +280,10 @@ void WirePeer::frame_received(const uint8_t *data, uint32_t dma_len) {
   }
   if (nf_seq_accept(&tr, h.seq)) {
     m_cnt.tx_ok++;
+    if (m_p.mode == Params::Mode::Forward) {
+      m_cnt.fwd_frames++;
+      m_cnt.fwd_bytes += static_cast<uint64_t>(dma_len) + NF_FCS_LEN;
+    }
     m_cnt.tx_gaps += tr.gaps - gaps_before;
   } else {
     m_cnt.tx_errors++;

@@ -33,6 +33,10 @@ class Registry;
  * (the "simple IMIX": IP packets of 40/576/1500 B plus 18 B of Ethernet
  * header and FCS, 40 B padded to the 64 B minimum), from a splitmix64
  * stream of the seed; frame n+1 starts T(size_n) after frame n, T as above.
+ * Forward (traffic.mode forward): the peer sends as in rx, and every frame
+ * the MAC sends is one it sent, forwarded back: it undoes the forwarding's
+ * edits (nf_ip_forward_undo; not with XDP_TX, which reflects the frame as
+ * it came), checks it as below and counts it forwarded (fwd_frames).
  * TX (NIC -> peer): every frame the MAC sends is checked with nf_check and
  * per-flow sequence tracking (udp: the host's frame n is flow n mod flows,
  * spread over the TX queues, so only each flow's order is checked); intact
@@ -75,8 +79,8 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
  public:
   /* Construction parameters. */
   struct Params {
-    enum class Mode : uint8_t { Rx, Tx, Bidir };
-    Mode mode = Mode::Rx;         /* traffic.mode: the peer sends in rx and bidir */
+    enum class Mode : uint8_t { Rx, Tx, Bidir, Forward };
+    Mode mode = Mode::Rx;         /* traffic.mode: the peer sends in rx, bidir and forward */
     bool send = true;             /* offer RX frames: mode rx or bidir */
     uint32_t frame_bytes = 1518;  /* frame with FCS, bytes (fixed distribution) */
     bool imix = false;            /* draw sizes from the simple IMIX instead */
@@ -92,6 +96,9 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
     double line_rate_gbps = 10;   /* the wire's rate, Gbit/s (nic.line_rate_gbps) */
     uint64_t duration_ps = 0;     /* frames start before this time, ps (run.duration_us) */
     uint64_t seed = 1;            /* payload stream seed (run.seed) */
+    /* forward: the host's IPv4 forwarding edits the frames it sends back
+     * (nf_ip_forward_undo); false when XDP_TX reflects them untouched (driver.xdp tx). */
+    bool fwd_rewrite = true;
     /* The traffic.* keys the wire side offers and checks. */
     void bind(ParamBinder &b);
     /* The peer's rule: IMIX draws the sizes of its UDP frames. */
@@ -193,6 +200,7 @@ class WirePeer : public sc_core::sc_module, public FrameSink, public RxSource {
   uint64_t m_tx_first_ps = 0;
   uint64_t m_tx_last_ps = 0;
   nf_verdict m_last_bad = NF_OK;
+  std::vector<uint8_t> m_fwd_buf; /* forward: a received frame with the forwarding's edits undone */
   Counters m_cnt;
   /* tcp */
   std::vector<TcpFlow> m_tcp;   /* per RX flow */

@@ -23,6 +23,10 @@ struct WirePeerCounters {
   uint64_t tx_dups = 0;           /* host data segments received again (host retransmits), discarded */
   uint64_t tx_held = 0;           /* host data segments received out of order (counted in tx_ok) */
   uint64_t tcp_inflight_max = 0;  /* most unacknowledged payload bytes of one flow, B */
+  /* traffic.mode forward */
+  bool forward = false;           /* the mode is forward (constant: tells the statistics) */
+  uint64_t fwd_frames = 0;        /* frames received back forwarded, intact and in order */
+  uint64_t fwd_bytes = 0;         /* their bytes, FCS included, B */
 };
 
 }  // namespace nicsim

@@ -143,6 +143,18 @@
     "tcp_sendmsg per segment sent: queueing, tcp_write_xmit, __tcp_transmit_skb (not the system call, the copy, the skb or ip_output)") \
   X(stack, ip_output_instructions, REAL, "instructions", "500", 0, 1e7, "",                \
     "ip_output per packet sent (data or ACK): IP header, netfilter hooks, neighbour, qdisc and dev_queue_xmit up to the driver") \
+  X(stack, fib_lookup_instructions, REAL, "instructions", "150", 0, 1e7, "",               \
+    "traffic.mode forward: fib_table_lookup per forwarded packet (ip_route_input_slow's fib_lookup) on a "  \
+    "small table held in cache: a trie walk of a few levels (key, index, child per level) and the leaf's "  \
+    "alias and nexthop checks (E from net/ipv4/fib_trie.c; bounded above by Bernat 2017, \"IPv4 route "    \
+    "lookup on Linux\": 50 ns median fib_lookup with a 500,000-route full view on a 3.4 GHz i5-4670K, "     \
+    "about 170 cycles with its cache misses; docs/kernel.md \"Forwarding\")")                              \
+  X(stack, ip_forward_instructions, REAL, "instructions", "350", 0, 1e7, "",               \
+    "traffic.mode forward: ip_forward and ip_forward_finish per forwarded packet, with ip_route_input_slow's " \
+    "part around the lookup (nexthop's cached input route, skb_dst_set): pkt_type and xfrm checks, TTL "    \
+    "check, skb_cow headroom check, ip_decrease_ttl, the empty NF_INET_FORWARD hook, IP_INC_STATS, "         \
+    "dst_output (E from net/ipv4/ip_forward.c and route.c of v5.4; the header loads and stores are counted " \
+    "apart, docs/kernel.md \"Forwarding\")")                                                                \
   X(stack, alloc_skb_instructions, REAL, "instructions", "191", 0, 1e7, "",                \
     "__alloc_skb per skb (napi_alloc_skb, netdev_alloc_skb, a send's skb): slab allocation and clearing the head") \
   X(stack, free_skb_instructions, REAL, "instructions", "147", 0, 1e7, "",                 \
@@ -372,8 +384,10 @@
 
 /* traffic: what is offered on the wire and by the host. */
 #define NC_SECTION_traffic(X)                                                               \
-  X(traffic, mode, ENUM, "", "rx", 0, 0, "rx|tx|bidir",                                   \
-    "rx: wire to host; tx: host to wire; bidir: both")                                     \
+  X(traffic, mode, ENUM, "", "rx", 0, 0, "rx|tx|bidir|forward",                           \
+    "rx: wire to host; tx: host to wire; bidir: both; forward: the host forwards what it receives "  \
+    "back out of the same port (IPv4 forwarding, or XDP_TX with driver.xdp tx), the wire peer counts " \
+    "what comes back (RFC 2544-style; udp only, docs/kernel.md \"Forwarding\")")                                     \
   X(traffic, frame_bytes, INT, "B", "1518", 64, 9018, "",                                 \
     "Ethernet frame size including FCS, excluding preamble and IFG")                       \
   X(traffic, rate_gbps, REAL, "Gbit/s", "0", 0, 100, "",                                  \
@@ -482,7 +496,7 @@
 enum nc_cpu_kind { NC_CPU_X86, NC_CPU_ARM64, NC_CPU_RISCV, NC_CPU_SPARC, NC_CPU_MIPS };
 enum nc_nic_family { NC_NIC_GENERIC, NC_NIC_LAN743X, NC_NIC_STMMAC, NC_NIC_I40E, NC_NIC_MVNETA };
 enum nc_driver_name { NC_DRIVER_GENERIC, NC_DRIVER_MVNETA, NC_DRIVER_LAN743X, NC_DRIVER_STMMAC, NC_DRIVER_I40E };
-enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR };
+enum nc_traffic_mode { NC_MODE_RX, NC_MODE_TX, NC_MODE_BIDIR, NC_MODE_FORWARD };
 enum nc_nic_wb_mode { NC_WB_DESC, NC_WB_BATCH, NC_WB_HEAD };
 enum nc_nic_dma_arbitration { NC_ARB_RX_PRIORITY, NC_ARB_ROUND_ROBIN };
 enum nc_traffic_frame_dist { NC_DIST_FIXED, NC_DIST_IMIX };

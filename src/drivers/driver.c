@@ -171,9 +171,12 @@ static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_
                             "driver.xdp = %s with traffic.protocol tcp: the built-in program treats every frame "
                             "alike, so the TCP sender's segments and ACKs would be dropped or reflected",
                             v);
-    if (cfg->driver.xdp == NC_XDP_TX && cfg->traffic.mode != NC_MODE_RX)
+    /* The reflected frames must be the port's only TX traffic: rx, or
+     * forward (XDP_TX is then the forwarding, counted as forwarded). */
+    if (cfg->driver.xdp == NC_XDP_TX && cfg->traffic.mode != NC_MODE_RX && cfg->traffic.mode != NC_MODE_FORWARD)
       return nk_config_fail(e, NK_KEYS(NC_KEY_driver_xdp, NC_KEY_traffic_mode),
-                            "set traffic.mode: rx (the reflected frames are the port's only TX traffic)",
+                            "set traffic.mode: forward (XDP_TX as the forwarding path) or rx (the reflected frames "
+                            "are the port's only TX traffic)",
                             "driver.xdp = tx sends every received frame back out of the port; with traffic.mode "
                             "%s the wire peer could not tell them from the host's own frames",
                             cfg->traffic.mode == NC_MODE_TX ? "tx" : "bidir");

@@ -87,6 +87,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   k->prof_hrtimer = nk_prof_id(NK_PROF_HRTIMER, NK_CLASS_IRQ);
   k->prof_copy_to_user = nk_prof_id(NK_PROF_COPY_TO_USER, NK_CLASS_RX);
   nk__stack_init(k);
+  nk__fwd_init(k);
   /* The TX queues' xmit locks take the first spinlock ids. */
   k->dev.num_tx_queues = cfg->nic.tx_queues < 1 ? 1 : cfg->nic.tx_queues > NK_TXQ_MAX ? NK_TXQ_MAX
                                                                                     : (u32)cfg->nic.tx_queues;

@@ -195,6 +195,11 @@ struct nk_kernel_stats {
   uint64_t xdp_drop;        /* frames it dropped (buffer straight back to the page_pool) */
   uint64_t xdp_tx;          /* XDP_TX frames placed on a TX ring (sent back out) */
   uint64_t xdp_tx_errors;   /* XDP_TX frames dropped: no room on the TX ring */
+  /* traffic.mode forward (forward.c) */
+  uint64_t fwd_packets;     /* packets the stack took into the forwarding path (ip_rcv) */
+  uint64_t fwd_fib_lookups; /* fib_table_lookup calls */
+  uint64_t fwd_xmit;        /* of them, those the driver accepted (ndo_start_xmit: NETDEV_TX_OK) */
+  uint64_t fwd_drops_txq;   /* of them, dropped: TX queue stopped or the driver refused (no qdisc holds them) */
 };
 /* The kernel layer's counters. */
 const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k);
@@ -282,6 +287,12 @@ enum nk_class { NK_CLASS_RX, NK_CLASS_TX, NK_CLASS_IRQ, NK_CLASS_OTHER, NK_CLASS
 #define NK_PROF_PKTGEN_XMIT "pktgen_xmit"           /* traffic.sender pktgen: its loop per packet */
 #define NK_PROF_PKTGEN_FILL "fill_packet_ipv4"      /* pktgen: building a new skb's packet */
 #define NK_PROF_XDP_PROG "bpf_prog_run_xdp"         /* driver.xdp: the built-in program (RX class) */
+/* traffic.mode forward (RX class, then TX from ip_output; ip_output is the TX path's bucket) */
+#define NK_PROF_IP_RCV_FINISH "ip_rcv_finish"
+#define NK_PROF_FIB_LOOKUP "fib_table_lookup"
+#define NK_PROF_IP_FORWARD "ip_forward"
+#define NK_PROF_NEIGH_OUTPUT "neigh_output"
+#define NK_PROF_DEV_QUEUE_XMIT "dev_queue_xmit"
 /* either direction (self time, in the caller's class) */
 #define NK_PROF_ALLOC_SKB "__alloc_skb"
 #define NK_PROF_FREE_SKB "kfree_skb"

@@ -110,6 +110,7 @@ struct nk_stack_prof {
   int alloc_skb, free_skb, schedule;
   int pktgen_xmit, pktgen_fill;
   int xdp_prog;
+  int ip_rcv_finish, fib_lookup, ip_forward, neigh_output, dev_queue_xmit; /* traffic.mode forward (forward.c) */
 };
 
 struct nk_ack {
@@ -231,6 +232,9 @@ struct nk_kernel {
   u64 user_payload;  /* payload bytes pending (TCP: its read() calls) */
   bool reader_awake; /* woken (sock_def_readable) since it last went to sleep */
   u64 tx_payload;    /* payload bytes the application has sent (its buffer offsets) */
+  /* traffic.mode forward (forward.c): received packets go out again */
+  bool forward;
+  u64 neigh_pa; /* the next hop's neighbour entry: its cached hardware header (hh_data), one line */
 
   /* traffic.protocol tcp (skb.c): GRO table, receiver state, ACK queue */
   bool tcp;
@@ -344,6 +348,15 @@ void nk__stack_alloc_skb(struct nk_kernel *k);
 /* pktgen_stop_device: pktgen drops its reference to its current skb. */
 void nk__pktgen_stop(struct nk_kernel *k);
 void nk__stack_free_skb(struct nk_kernel *k);
+
+/* Forwarding (forward.c): the profile buckets and k->forward (kernel
+ * create); the neighbour's cached header in its line (after the skb pool). */
+void nk__fwd_init(struct nk_kernel *k);
+void nk__fwd_neigh_init(struct nk_kernel *k);
+/* traffic.mode forward: the stack's part for one received packet, from
+ * __netif_receive_skb_core to the driver's ndo_start_xmit of the same skb
+ * (or its drop, freed, if the TX queue is stopped or the driver refuses it). */
+void nk__stack_forward(struct nk_kernel *k, struct sk_buff *skb);
 
 /* skb pool (skb.c). */
 int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen);

@@ -37,11 +37,15 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
     snprintf(err, errlen, "out of host memory for %" PRIu64 " skbs", n);
     return -1;
   }
-  k->skb_chunk_pa = nk__mem_alloc(k, n * bytes, k->line, NK_ALLOC_SKB_POOL, "skb pool");
+  /* traffic.mode forward: one line more, the neighbour entry's cached header (forward.c). */
+  const u64 neigh = k->cfg->traffic.mode == NC_MODE_FORWARD ? k->line : 0;
+  k->skb_chunk_pa = nk__mem_alloc(k, n * bytes + neigh, k->line, NK_ALLOC_SKB_POOL, "skb pool");
   if (!k->skb_chunk_pa) {
     snprintf(err, errlen, "skb pool of %" PRIu64 " x %" PRIu64 " bytes: %s", n, bytes, k->last_error);
     return -1;
   }
+  k->neigh_pa = neigh ? k->skb_chunk_pa + n * bytes : 0;
+  nk__fwd_neigh_init(k);
   k->skb_free = NULL;
   for (u64 i = n; i-- > 0;) {
     struct sk_buff *s = &k->skbs[i];
@@ -56,7 +60,8 @@ int nk__skb_init(struct nk_kernel *k, char *err, size_t errlen) {
 
 void nk__skb_fini(struct nk_kernel *k) {
   if (k->skb_chunk_pa)
-    nk__mem_free(k, k->skb_chunk_pa, (u64)k->nskbs * k->skb_buf_bytes, NK_ALLOC_SKB_POOL, "skb pool");
+    nk__mem_free(k, k->skb_chunk_pa, (u64)k->nskbs * k->skb_buf_bytes + (k->neigh_pa ? k->line : 0),
+                 NK_ALLOC_SKB_POOL, "skb pool");
   free(k->skbs);
   k->skbs = NULL;
   k->skb_chunk_pa = 0;
@@ -386,6 +391,15 @@ void nk__tcp_ooo_purge(struct nk_kernel *k) {
  * sends one ACK per GRO packet of two or more segments: a stretch ACK). Data
  * for the reader wakes it (sock_def_readable) if it sleeps. */
 static void stack_receive(struct nk_kernel *k, struct sk_buff *first) {
+  if (k->forward) {
+    /* traffic.mode forward (udp: GRO merges nothing, one packet per skb). */
+    for (struct sk_buff *skb = first, *next; skb; skb = next) {
+      next = skb->next;
+      skb->next = NULL;
+      nk__stack_forward(k, skb);
+    }
+    return;
+  }
   struct nf_header h0;
   const bool ack = k->tcp && skb_frame_header(first, &h0) && nf_is_ack(&h0);
   const int prev = nk__stack_rx_enter(k, first, ack);

@@ -143,8 +143,8 @@ void nf_fill(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint6
 
 void nf_fill_ts(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, uint64_t seq,
                 uint64_t ts_ps) {
-  static const uint8_t dst[6] = {0x02, 0x4E, 0x49, 0x43, 0x00, 0x01};
-  static const uint8_t src[6] = {0x02, 0x4E, 0x49, 0x43, 0x00, 0x02};
+  static const uint8_t dst[6] = {NF_HOST_MAC};
+  static const uint8_t src[6] = {NF_PEER_MAC};
   memcpy(buf, dst, 6);
   memcpy(buf + 6, src, 6);
   buf[12] = (uint8_t)(NF_ETHERTYPE >> 8);
@@ -216,6 +216,31 @@ enum nf_verdict nf_check(const uint8_t *buf, uint32_t dma_len, uint64_t seed, st
   return NF_OK;
 }
 
+/* The IPv4 header's TTL and checksum in the frame (src/kernel/forward.c). */
+#define NF_IP_TTL (NF_ETH_HLEN + 8)
+#define NF_IP_CHECK (NF_ETH_HLEN + 10)
+
+enum nf_verdict nf_ip_forward_undo(uint8_t *buf, uint32_t dma_len, uint64_t seed, struct nf_header *hdr) {
+  static const uint8_t host[6] = {NF_HOST_MAC}, peer[6] = {NF_PEER_MAC};
+  if (dma_len < NF_MIN_FRAME - NF_FCS_LEN) return NF_BAD_LEN;
+  if (memcmp(buf, peer, 6) != 0 || memcmp(buf + 6, host, 6) != 0) return NF_BAD_ADDR;
+  memcpy(buf, host, 6);
+  memcpy(buf + 6, peer, 6);
+  buf[NF_IP_TTL]++;
+  /* ip_decrease_ttl stored v = c + 1, plus 1 more if that reached 0xFFFF:
+   * 0 came from 0xFFFE, 1 from 0 or 0xFFFF, any other v from v - 1. */
+  const uint16_t v = (uint16_t)(buf[NF_IP_CHECK] | (uint16_t)buf[NF_IP_CHECK + 1] << 8);
+  const uint16_t cand[2] = {(uint16_t)(v == 0 ? 0xFFFEu : v - 1u), 0xFFFFu};
+  enum nf_verdict r = NF_BAD_CHECKSUM;
+  for (int i = 0; i < (v == 1 ? 2 : 1); i++) {
+    buf[NF_IP_CHECK] = (uint8_t)(cand[i] & 0xff);
+    buf[NF_IP_CHECK + 1] = (uint8_t)(cand[i] >> 8);
+    r = nf_check(buf, dma_len, seed, hdr);
+    if (r == NF_OK) break;
+  }
+  return r;
+}
+
 const char *nf_verdict_str(enum nf_verdict v) {
   switch (v) {
     case NF_OK: return "ok";
@@ -223,6 +248,7 @@ const char *nf_verdict_str(enum nf_verdict v) {
     case NF_BAD_MAGIC: return "not a nicsim test frame (bad magic)";
     case NF_BAD_CHECKSUM: return "checksum mismatch (corrupted bytes)";
     case NF_BAD_PAYLOAD: return "payload differs from the sender's stream";
+    case NF_BAD_ADDR: return "not addressed as a forwarded frame (destination the peer, source the host)";
   }
   return "unknown";
 }

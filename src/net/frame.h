@@ -90,12 +90,27 @@ void nf_fill_ack(uint8_t *buf, uint32_t dma_len, uint64_t seed, uint32_t flow, u
 /* The SACK blocks of an ACK frame that passed nf_check (n = 0 if none). */
 void nf_ack_sack(const uint8_t *buf, uint32_t dma_len, struct nf_sack *sack);
 
+/* The addresses of the test frames: the host's port (a frame's destination)
+ * and the wire peer (its source), as byte lists for an array initialiser. A
+ * forwarded frame goes back with them swapped (the neighbour's header). */
+#define NF_HOST_MAC 0x02, 0x4E, 0x49, 0x43, 0x00, 0x01
+#define NF_PEER_MAC 0x02, 0x4E, 0x49, 0x43, 0x00, 0x02
+
 /* Result of checking one received frame. */
-enum nf_verdict { NF_OK, NF_BAD_LEN, NF_BAD_MAGIC, NF_BAD_CHECKSUM, NF_BAD_PAYLOAD };
+enum nf_verdict { NF_OK, NF_BAD_LEN, NF_BAD_MAGIC, NF_BAD_CHECKSUM, NF_BAD_PAYLOAD, NF_BAD_ADDR };
 
 /* Checks a received frame; on NF_OK fills *hdr (flow, seq, len). */
 enum nf_verdict nf_check(const uint8_t *buf, uint32_t dma_len, uint64_t seed, struct nf_header *hdr);
 const char *nf_verdict_str(enum nf_verdict v);
+/* A frame the host forwarded (traffic.mode forward, src/kernel/forward.c)
+ * carries two edits: the Ethernet header of its next hop (destination the
+ * peer, source the host), and ip_decrease_ttl at the IPv4 header's offsets
+ * (byte 8 decremented; the 16-bit word at 10, read little-endian, plus 1
+ * with the end-around carry). Undoes both in buf and checks the frame with
+ * nf_check: NF_BAD_ADDR if the addresses are not the forwarded ones
+ * (buf untouched), else nf_check's verdict (the checksum word's one
+ * ambiguous value, 1, is tried both ways). */
+enum nf_verdict nf_ip_forward_undo(uint8_t *buf, uint32_t dma_len, uint64_t seed, struct nf_header *hdr);
 
 /* Per-flow sequence tracking at a sink: every frame must arrive once, in
  * order; a gap is only legal if the sender counted the missing frames as drops. */

@@ -235,6 +235,9 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
       what = " (host to wire)";
     else if (c->traffic.mode == NC_MODE_BIDIR)
       what = " (both directions)";
+    else if (c->traffic.mode == NC_MODE_FORWARD)
+      what = c->driver.xdp == NC_XDP_TX ? " (wire to host and back out, XDP_TX)"
+                                        : " (wire to host and back out, IPv4 forwarding)";
     fprintf(f, "%-10s %s%s, %lld B frames, ", "Traffic", mode, what,
             (long long)c->traffic.frame_bytes);
     /* A socket-limited host sender (traffic.sndbuf_bytes) is unpaced with rate 0. */
@@ -250,7 +253,8 @@ static void nicsim__print_header(FILE *f, const struct nicsim_config *c) {
       fprintf(f, "offered at line rate");
     }
     /* A paced host sender that catches up (traffic.tx_pacing average). */
-    if (c->traffic.mode != NC_MODE_RX && c->traffic.tx_pacing == NC_PACING_AVERAGE &&
+    if (c->traffic.mode != NC_MODE_RX && c->traffic.mode != NC_MODE_FORWARD &&
+        c->traffic.tx_pacing == NC_PACING_AVERAGE &&
         (c->traffic.rate_gbps > 0 || sndbuf == 0))
       fprintf(f, ", host paced on average (catches up)");
     fprintf(f, "\n");
@@ -413,6 +417,20 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   if (nicsim__metric(r, "tx.pkts", &v) && v > 0)
     tx = true;
 
+  if (c->traffic.mode == NC_MODE_FORWARD) {
+    /* The headline of an RFC 2544-style test: what came back to the tester. */
+    nicsim__section(t, "Forwarding (measurement window, at the wire peer)");
+    nicsim__add_real(t, "Forwarded rate", r, "fwd.gbps", 1, 3, "Gbit/s");
+    nicsim__add_real(t, "Forwarded packet rate", r, "fwd.mpps", 1, 3, "Mpkt/s");
+    nicsim__add_count(t, "Frames forwarded", r, "fwd.pkts", "");
+    nicsim__add_real(t, "Frame loss rate", r, "fwd.loss", 100, 2, "%");
+    nicsim__add_count(t, "Dropped: NIC (FIFO full, no descriptor)", r, "rx.drops", "");
+    nicsim__add_count(t, "Dropped: TX queue stopped", r, "fwd.drops_txq", "");
+    if (c->driver.xdp != NC_XDP_OFF) {
+      nicsim__add_count(t, "Dropped: XDP program", r, "xdp.drop", "");
+      nicsim__add_count(t, "Dropped: XDP_TX ring full", r, "xdp.tx_errors", "");
+    }
+  }
   nicsim__section(t, "Throughput (measurement window)");
   if (rx) {
     nicsim__add_real(t, "RX rate", r, "rx.gbps", 1, 3, "Gbit/s");
@@ -501,6 +519,15 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
   if (nicsim__metric(r, "total.tx.sent", &a) && nicsim__metric(r, "total.tx.received", &b) &&
       (tx || a > 0 || xdp_tx > 0))
     nicsim__add_check(t, "TX frames", a, b, 0, false, xdp_tx);
+  /* Forwarding end to end: every frame the peer sent came back, or was
+   * dropped with a cause (NIC, a stopped TX queue, XDP). */
+  double fwd = 0, txq = 0;
+  if (c->traffic.mode == NC_MODE_FORWARD && nicsim__metric(r, "total.rx.sent", &a) &&
+      nicsim__metric(r, "total.fwd", &fwd) && nicsim__metric(r, "total.rx.dropped", &d)) {
+    if (!nicsim__metric(r, "total.fwd.drops_txq", &txq) || !isfinite(txq)) txq = 0;
+    /* xdp_rx - xdp_tx: XDP_DROP, and XDP_TX with no room on the ring */
+    nicsim__add_check(t, "Forwarded frames", a, fwd, d + txq + xdp_rx - xdp_tx, true, 0);
+  }
   if (nicsim_results_get(r, "sim.drain_extended_us", &v) &&
       (row = nicsim__row_add(t, ROW_VALUE, "Drain extended by (run.drain_us too short)")) != NULL) {
     snprintf(row->value, sizeof(row->value), "%.0f", v);

@@ -40,6 +40,8 @@ NicDevice::Params nic_params(const nicsim_config &cfg) {
   /* The wire peer offers frames during the run's traffic, from its seed. */
   p.peer.duration_ps = us_to_ps(cfg.run.duration_us);
   p.peer.seed = static_cast<uint64_t>(cfg.run.seed);
+  /* forward: IPv4 forwarding edits the frames; XDP_TX sends them back as they came. */
+  p.peer.fwd_rewrite = cfg.driver.xdp != NC_XDP_TX;
   /* DWMAC4 sets TBU when the TX DMA finds the next descriptor not its own
    * (it has sent everything it was given); the stmmac driver enables it
    * with TBUE (driver.stmmac_tbu). */

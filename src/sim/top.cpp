@@ -56,6 +56,26 @@ bool queue_conservation(const DmaEngine &e, const nk_kernel *k, std::string *msg
 
 }  // namespace
 
+bool Top::forward_conservation(std::string *msg) {
+  const WirePeerCounters p = nic.peer().counters();
+  const nk_kernel *k = cpu.kernel();
+  if (!p.forward || k == nullptr || !m_out.drained) return true;
+  const nk_kernel_stats &ks = *nk_kernel_get_stats(k);
+  const uint64_t nic_drops = nic.mac().counters().rx_drop_fifo + nic.engine().counters().rx_drop_nodesc;
+  const uint64_t xdp_drops = ks.xdp_drop + ks.xdp_tx_errors;
+  const uint64_t accounted = p.fwd_frames + nic_drops + ks.fwd_drops_txq + xdp_drops;
+  if (accounted == p.rx_offered_frames && p.tx_errors == 0) return true;
+  char buf[320];
+  std::snprintf(buf, sizeof buf,
+                "forwarding conservation: the wire peer sent %" PRIu64 " frames and received %" PRIu64
+                " back forwarded (%" PRIu64 " bad); the NIC dropped %" PRIu64 ", the forwarding path %" PRIu64
+                " at a stopped TX queue, XDP %" PRIu64 ": %" PRIu64 " frames unaccounted for after the drain",
+                p.rx_offered_frames, p.fwd_frames, p.tx_errors, nic_drops, ks.fwd_drops_txq, xdp_drops,
+                p.rx_offered_frames > accounted ? p.rx_offered_frames - accounted : accounted - p.rx_offered_frames);
+  *msg = buf;
+  return false;
+}
+
 Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     : sc_module(name),
       m_cfg(cfg),
@@ -144,7 +164,7 @@ Top::Top(sc_core::sc_module_name name, const nicsim_config &cfg)
     m_out.check_rc = rc;
     m_out.check_msg = msg;
     std::string qmsg;
-    if (!queue_conservation(nic.engine(), cpu.kernel(), &qmsg))
+    if (!queue_conservation(nic.engine(), cpu.kernel(), &qmsg) || !forward_conservation(&qmsg))
       report("top", qmsg, static_cast<double>(now_ps()) / 1000.0);
     sc_core::sc_stop();
   };
@@ -227,10 +247,13 @@ bool Top::check_drained() {
    * those the peer receives besides the host's own frames). */
   const uint64_t xdp_rx = ks ? ks->xdp_drop + ks->xdp_tx + ks->xdp_tx_errors : 0;
   const uint64_t xdp_tx = ks ? ks->xdp_tx : 0;
+  /* traffic.mode forward: packets the stack received (in h.rx_frames) and
+   * forwarded: the driver took them, they are TX frames now. */
+  const uint64_t fwd_tx = ks ? ks->fwd_xmit : 0;
   const int64_t rx = static_cast<int64_t>(p.rx_offered_frames) -
                      static_cast<int64_t>(h.rx_frames + rx_discards + xdp_rx + m.rx_drop_fifo + d.rx_drop_nodesc);
-  const int64_t tx =
-      static_cast<int64_t>(h.tx_frames + xdp_tx) - static_cast<int64_t>(p.tx_ok + p.tx_errors + p.tx_dups);
+  const int64_t tx = static_cast<int64_t>(h.tx_frames + xdp_tx + fwd_tx) -
+                     static_cast<int64_t>(p.tx_ok + p.tx_errors + p.tx_dups);
   if (!m_out.end_seen) {
     m_out.end_seen = true;
     m_out.end_ps = now_ps();

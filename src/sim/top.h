@@ -80,6 +80,10 @@ class Top : public sc_core::sc_module {
   void snapshot_thread();
   void report(const std::string &component, const std::string &msg, double time_ns);
   bool check_drained();
+  /* traffic.mode forward, after the drain: every frame the wire peer sent
+   * came back forwarded or was dropped with a counted cause (the NIC, a
+   * stopped TX queue, XDP). False with a message otherwise. */
+  bool forward_conservation(std::string *msg);
   /* "" if the driver's live mappings (or coherent allocations) let the device
    * read (write = false) or write [pa, pa + len), else what is wrong. */
   std::string dma_permission(uint64_t pa, uint32_t len, bool write) const;

@@ -54,6 +54,9 @@ void ns_per_gb(const E &e, stats::FamilyOut &out) {
   }
 }
 
+/* The fwd.* metrics are reported in traffic.mode forward only. */
+bool forwarding(const E &e) { return e.f.peer.forward; }
+
 const D kSystemDecls[] = {
     D::stat("cpu.cycles_per_tx_pkt", "cycles", Kind::Real,
             "CPU cycles in TX context (xmit, TX clean, TX stack) per transmitted frame",
@@ -84,6 +87,45 @@ const D kSystemDecls[] = {
             [](const E &e) {
               return static_cast<double>(std::max(e.f.peer.tcp_inflight_max, e.f.cpu.tcp_inflight_max));
             }),
+    /* traffic.mode forward (docs/kernel.md, "Forwarding"): what came back to the
+     * wire peer, as an RFC 2544 tester counts it at its receive port. */
+    D::extra("fwd.mpps", "Mpkt/s", Kind::Real,
+             "traffic.mode forward: frames the wire peer received back forwarded (intact, in order) per second, in "
+             "millions, by their arrival in the window",
+             [](const E &e) { return e.delta(&S::peer, &WirePeerCounters::fwd_frames) / (e.win_ns() / 1000.0); },
+             forwarding),
+    D::extra("fwd.gbps", "Gbit/s", Kind::Real,
+             "traffic.mode forward: Ethernet frame bits (FCS included, preamble and IFG excluded) the wire peer "
+             "received back forwarded per second",
+             [](const E &e) { return e.delta(&S::peer, &WirePeerCounters::fwd_bytes) * 8.0 / e.win_ns(); },
+             forwarding),
+    D::extra("fwd.pkts", "frames", Kind::Count,
+             "traffic.mode forward: frames the wire peer received back forwarded in the window",
+             [](const E &e) { return e.delta(&S::peer, &WirePeerCounters::fwd_frames); }, forwarding),
+    D::extra("fwd.loss", "fraction", Kind::Real,
+             "traffic.mode forward: frame loss rate (RFC 2544 26.3) of the window: 1 - frames received back / "
+             "frames the wire peer sent (0 when the host forwards everything; by arrival and by sending)",
+             [](const E &e) {
+               const double sent = e.delta(&S::peer, &WirePeerCounters::rx_offered_frames);
+               const double back = e.delta(&S::peer, &WirePeerCounters::fwd_frames);
+               return sent > 0 && back < sent ? 1.0 - back / sent : 0.0;
+             },
+             forwarding),
+    D::extra("fwd.drops_txq", "frames", Kind::Count,
+             "traffic.mode forward: packets the forwarding path dropped in the window because their TX queue was "
+             "stopped or the driver refused them (nicsim has no qdisc to hold them)",
+             [](const E &e) {
+               return static_cast<double>(e.b.cpu.kstats.fwd_drops_txq - e.a.cpu.kstats.fwd_drops_txq);
+             },
+             forwarding),
+    D::extra("total.fwd", "frames", Kind::Count,
+             "traffic.mode forward, whole run: frames the wire peer received back forwarded (IPv4 forwarding, or "
+             "XDP_TX with driver.xdp tx)",
+             [](const E &e) { return static_cast<double>(e.f.peer.fwd_frames); }, forwarding),
+    D::extra("total.fwd.drops_txq", "frames", Kind::Count,
+             "traffic.mode forward, whole run: packets the forwarding path dropped at a stopped TX queue or a "
+             "driver's refusal",
+             [](const E &e) { return static_cast<double>(e.f.cpu.kstats.fwd_drops_txq); }, forwarding),
     D::family("cpu.ns_per_gb.<function>", "ns/GB", Kind::Real,
               "Inclusive CPU time in the function and its callees per 10^9 frame bytes of its direction (RX "
               "functions per GB received, TX per GB sent, others both): the mvneta seed's measure (docs/host.md).",

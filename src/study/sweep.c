@@ -265,7 +265,7 @@ static void ns__point_done(struct ns__sweep *s, size_t i, const struct nicsim_re
     bool have_tx = nicsim_results_get(res, "tx.gbps", &tx);
     ns_eprintf("[%zu/%zu] %s:", s->finished, s->nmine, ns__label(s, i));
     if (c->traffic.mode != NC_MODE_TX && have_rx)
-      ns_eprintf(" rx %.2f%s", rx, c->traffic.mode == NC_MODE_BIDIR ? "," : "");
+      ns_eprintf(" rx %.2f%s", rx, c->traffic.mode == NC_MODE_BIDIR || c->traffic.mode == NC_MODE_FORWARD ? "," : "");
     if (c->traffic.mode != NC_MODE_RX && have_tx)
       ns_eprintf(" tx %.2f", tx);
     ns_eprintf(" Gbit/s (%.1f s)\n", secs);
@@ -652,8 +652,8 @@ static uint64_t ns__point_cost(const struct nicsim_config *c) {
   ns = (uint64_t)llround((c->run.duration_us + c->run.drain_us) * 1000);
   /* bits in the time: ns x Mbit/s / 1000; at most 1.1e12 x 1e5: no overflow */
   frames = ns * mbps / 1000 / (8 * ((uint64_t)c->traffic.frame_bytes + 20));
-  if (c->traffic.mode == NC_MODE_BIDIR)
-    frames *= 2;
+  if (c->traffic.mode == NC_MODE_BIDIR || c->traffic.mode == NC_MODE_FORWARD)
+    frames *= 2; /* forward: each frame crosses the NIC twice */
   return frames + NS__POINT_FIXED_COST;
 }
 

@@ -28,7 +28,7 @@ TEST(ConfigDoc, GeneratedTableCoversEveryKey) {
     EXPECT_NE(gen.find(cell), std::string::npos) << cell;
   }
   EXPECT_NE(gen.find("| `nic.desc_spacing` | int | B | `16` | [4, 4096] |"), std::string::npos);
-  EXPECT_NE(gen.find("| `traffic.mode` | enum | - | `rx` | one of rx, tx, bidir |"),
+  EXPECT_NE(gen.find("| `traffic.mode` | enum | - | `rx` | one of rx, tx, bidir, forward |"),
             std::string::npos);
   EXPECT_NE(gen.find("### `workload`"), std::string::npos);
 }

@@ -139,10 +139,11 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("driver.name", "lan743x"), NC_DRIVER_LAN743X);
   EXPECT_EQ(enum_of("driver.name", "stmmac"), NC_DRIVER_STMMAC);
   EXPECT_EQ(enum_of("driver.name", "i40e"), NC_DRIVER_I40E);
-  EXPECT_EQ(nchoices("traffic.mode"), 3u);
+  EXPECT_EQ(nchoices("traffic.mode"), 4u);
   EXPECT_EQ(enum_of("traffic.mode", "rx"), NC_MODE_RX);
   EXPECT_EQ(enum_of("traffic.mode", "tx"), NC_MODE_TX);
   EXPECT_EQ(enum_of("traffic.mode", "bidir"), NC_MODE_BIDIR);
+  EXPECT_EQ(enum_of("traffic.mode", "forward"), NC_MODE_FORWARD);
   EXPECT_EQ(nchoices("traffic.frame_dist"), 2u);
   EXPECT_EQ(enum_of("traffic.frame_dist", "fixed"), NC_DIST_FIXED);
   EXPECT_EQ(enum_of("traffic.frame_dist", "imix"), NC_DIST_IMIX);
@@ -344,7 +345,7 @@ TEST(ConfigValues, BooleansAndEnums) {
   EXPECT_NE(reject("memory.coherent_dma=True"), "");
   EXPECT_NE(reject("memory.coherent_dma=1"), "");
   EXPECT_EQ(reject("traffic.mode=bidr", &hint),
-            "invalid value 'bidr' for traffic.mode; expected one of rx, tx, bidir");
+            "invalid value 'bidr' for traffic.mode; expected one of rx, tx, bidir, forward");
   EXPECT_EQ(hint, "did you mean 'bidir'?");
   EXPECT_NE(reject("traffic.mode=RX", &hint), "");
   EXPECT_EQ(hint, "did you mean 'rx'? (choices are case-sensitive)");

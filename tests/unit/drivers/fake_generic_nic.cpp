@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstring>
+#include <vector>
 
 namespace {
 uint32_t owned(uint32_t head, uint32_t tail, uint32_t size) {
@@ -58,7 +59,8 @@ std::string FakeGenericNic::complete_tx(nf_header *hdr, uint16_t flags) {
   uint64_t buf = get<uint64_t>(d + offsetof(gn_tx_desc, buf_addr));
   uint16_t len = get<uint16_t>(d + offsetof(gn_tx_desc, len));
   if (buf == 0 || buf + len > m_cp.mem_size) return "TX buffer address outside memory";
-  enum nf_verdict v = nf_check(at(buf), len, m_seed, hdr);
+  std::vector<uint8_t> copy(at(buf), at(buf) + len);
+  enum nf_verdict v = tx_forwarded ? nf_ip_forward_undo(copy.data(), len, m_seed, hdr) : nf_check(at(buf), len, m_seed, hdr);
   if (v != NF_OK) return std::string("TX frame: ") + nf_verdict_str(v);
   put<uint16_t>(d + GN_OFF_TX_FLAGS, static_cast<uint16_t>(flags & ~GN_DESC_OWN));
   tx_head = tx_head + 1 == reg(GN_REG_TX_RING_SIZE) ? 0 : tx_head + 1;

@@ -30,6 +30,9 @@ class FakeGenericNic {
   // Takes TX descriptor tx_head: it must carry OWN|EOP, a mapped frame that
   // passes nf_check; fills *hdr, writes flags back with OWN cleared, advances.
   std::string complete_tx(nf_header *hdr, uint16_t flags = GN_DESC_EOP);
+  // traffic.mode forward: TX frames are received frames the host forwarded;
+  // complete_tx checks them with nf_ip_forward_undo (on a copy) instead.
+  bool tx_forwarded = false;
 
   // Completions not yet signalled by an MSI; the MSI fires while unmasked.
   bool irq_due() const { return m_pending > 0 && reg(GN_REG_INT_MASK) == 0 && (reg(GN_REG_CTRL) != 0); }
