@@ -53,7 +53,19 @@ struct nk_driver {
   bool has_dim; /* driver.rx_coal_adaptive dim: net_dim from its NAPI poll */
   bool has_itr; /* driver.rx_coal_adaptive itr: Intel's adaptive ITR from its NAPI poll */
   bool has_xdp; /* driver.xdp: runs an XDP program on the raw RX buffer (pass, drop, tx) */
+  /* With driver.xdp, XDP_TX goes out on dedicated XDP rings, one per RX
+   * queue, device TX queues after the stack's nic.tx_queues (i40e's
+   * vsi->xdp_rings); false: on the stack's TX queue (mvneta). The device
+   * then has nic.tx_queues + nic.rx_queues TX queues (nk_driver_device_tx_queues). */
+  bool xdp_tx_rings;
 };
+
+/* TX queues the device needs for cfg: nic.tx_queues, plus one XDP ring per
+ * RX queue when drv has xdp_tx_rings and driver.xdp is on. */
+static inline uint32_t nk_driver_device_tx_queues(const struct nk_driver *drv, const struct nicsim_config *cfg) {
+  const uint32_t n = (uint32_t)cfg->nic.tx_queues;
+  return drv && drv->xdp_tx_rings && cfg->driver.xdp != NC_XDP_OFF ? n + (uint32_t)cfg->nic.rx_queues : n;
+}
 
 #ifdef __cplusplus
 }
