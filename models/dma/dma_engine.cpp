@@ -57,7 +57,8 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
     if (issue_ps) x->set_issue_gate(&m_issue_next_ps, issue_ps);
     return x;
   };
-  const uint32_t nvec = std::max(p.rx_queues, p.tx_queues);
+  const uint32_t nvec = p.vectors ? p.vectors : std::max(p.rx_queues, p.tx_queues);
+  if (nvec > kMaxQueues) SC_REPORT_ERROR(this->name(), "vectors must be at most 16");
   for (uint32_t v = 1; v < nvec; v++) {
     char iname[16];
     std::snprintf(iname, sizeof iname, "irq%u", v);
@@ -91,7 +92,7 @@ DmaEngine::DmaEngine(sc_core::sc_module_name name, const Params &p, const DescCo
     WbQueue &w = m_tx_wb[q];
     w.ring = m_tx[q].get();
     w.xfer = m_tx_wb_x[q].get();
-    w.irq = &irq(q);
+    w.irq = &irq(q % nvec); /* GN_REG_TXQ_VEC's reset value */
     w.qid = q;
     w.cause = GN_INT_TX;
     w.rx = false;

@@ -84,7 +84,8 @@ class DmaEngine : public sc_core::sc_module {
     double reg_read_ns = 100;         /* device time to answer a register read, ns */
     double csr_clock_mhz = 250;       /* CSR clock the RX_WATCHDOG register counts (x 256), MHz */
     uint32_t rx_queues = 1;           /* RX rings (nic.rx_queues), at most GN_MAX_QUEUES */
-    uint32_t tx_queues = 1;           /* TX rings (nic.tx_queues) */
+    uint32_t tx_queues = 1;           /* TX rings (nic.tx_queues, plus a driver's XDP rings: src/sim) */
+    uint32_t vectors = 0;             /* MSI-X vectors; 0: one per queue pair, max(rx_queues, tx_queues) */
     bool rx_method = true;            /* RX data path as an SC_METHOD over a PcieLink; false: always the thread */
     /* The nic.* keys of the engine (dma_params.cpp): desc_cache_entries 0
      * means two fetch batches; wb_mode desc forces wb_threshold 1; head

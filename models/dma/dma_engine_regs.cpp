@@ -120,6 +120,12 @@ bool DmaEngine::queue_reg_read(uint32_t offset, uint32_t *v) {
     *v = irq(vec).msi_data();
     return true;
   }
+  if (offset >= GN_REG_TXQ_VEC(0) && offset < GN_REG_TXQ_VEC(GN_MAX_QUEUES)) {
+    const uint32_t q = (offset - GN_REG_TXQ_VEC(0)) / 4;
+    if (q >= tx_queues()) return false;
+    *v = m_tx_wb[q].irq->vector();
+    return true;
+  }
   if (offset >= GN_REG_TXQ_HEAD_WB_LO(0) && offset < GN_REG_TXQ_HEAD_WB_LO(GN_MAX_QUEUES)) {
     const uint32_t q = (offset - GN_REG_TXQ_HEAD_WB_LO(0)) / 8;
     if (q >= tx_queues()) return false;
@@ -249,6 +255,21 @@ bool DmaEngine::queue_reg_write(uint32_t offset, uint32_t value) {
     const uint32_t vec = (offset - GN_REG_MSIX_DATA(0)) / 4;
     if (vec >= vectors()) return false;
     irq(vec).set_msi_data(value);
+    return true;
+  }
+  if (offset >= GN_REG_TXQ_VEC(0) && offset < GN_REG_TXQ_VEC(GN_MAX_QUEUES)) {
+    const uint32_t q = (offset - GN_REG_TXQ_VEC(0)) / 4;
+    if (q >= tx_queues()) return false;
+    if (value >= vectors()) {
+      violation("TX queue %u linked to vector %u, but the device has %u vectors", q, value, vectors());
+      return true;
+    }
+    if (m_tx[q]->owned()) {
+      violation("TX queue %u relinked to vector %u while the device owns %u of its descriptors", q, value,
+                m_tx[q]->owned());
+      return true;
+    }
+    m_tx_wb[q].irq = &irq(value);
     return true;
   }
   if (offset >= GN_REG_TXQ_HEAD_WB_LO(0) && offset < GN_REG_TXQ_HEAD_WB_LO(GN_MAX_QUEUES)) {

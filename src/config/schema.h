@@ -377,10 +377,12 @@
     "BQL: how long slack must persist before the limit shrinks (byte_queue_limits/"        \
     "hold_time; Linux: HZ jiffies, 1 s)")                                                 \
   X(driver, xdp, ENUM, "", "off", 0, 0, "off|pass|drop|tx",                               \
-    "XDP (mvneta, v5.5): a built-in program runs on every received frame in its page_pool buffer "  \
-    "before any skb exists and returns this verdict: pass (on to the skb path), drop (the buffer goes " \
-    "straight back to the page_pool) or tx (the frame goes back out of the same port from the RX path, " \
-    "XDP_TX); off: no program (docs/drivers.md, \"XDP\"). Needs traffic.protocol udp; tx needs traffic.mode rx")
+    "XDP (mvneta v5.5, i40e v5.4): a built-in program runs on every received frame in its RX buffer " \
+    "before any skb exists and returns this verdict: pass (on to the skb path), drop (the buffer is " \
+    "recycled: mvneta's page_pool, i40e's reuse in place) or tx (the frame goes back out of the same port " \
+    "from the RX path, XDP_TX: mvneta on its TX queue, i40e on the queue pair's own XDP ring, a device TX " \
+    "queue after nic.tx_queues); off: no program (docs/drivers.md, \"XDP\"). Needs traffic.protocol udp; " \
+    "tx needs traffic.mode rx")
 
 /* traffic: what is offered on the wire and by the host. */
 #define NC_SECTION_traffic(X)                                                               \

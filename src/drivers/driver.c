@@ -161,7 +161,7 @@ static int driver_common_rules(const struct nk_driver *drv, const struct nicsim_
     static const char *const verdict[] = {"off", "pass", "drop", "tx"};
     const char *v = verdict[cfg->driver.xdp & 3];
     if (!drv->has_xdp)
-      return nk_config_fail(e, NK_KEYS(NC_KEY_driver_xdp), "set driver.xdp: off, or use driver.name: mvneta",
+      return nk_config_fail(e, NK_KEYS(NC_KEY_driver_xdp), "set driver.xdp: off, or use driver.name: mvneta or i40e",
                             "driver.xdp = %s: the %s driver has no XDP path (docs/drivers.md, \"Techniques beyond "
                             "the seeds\")",
                             v, drv->name);

@@ -1,6 +1,10 @@
 /* i40e.c: the Intel 700-series (i40e) driver's hot paths, after Linux
  * drivers/net/ethernet/intel/i40e/i40e_txrx.c; docs/drivers/i40e.md walks
- * them and lists what is simplified. */
+ * them and lists what is simplified. With driver.xdp the RX loop runs the
+ * XDP path of v5.4 (i40e_run_xdp on the raw buffer, XDP_TX on the queue
+ * pair's own XDP ring by i40e_xmit_xdp_tx_ring -> i40e_xmit_xdp_ring with a
+ * dma_map_single per frame, one XDP tail write per poll in
+ * i40e_finalize_xdp_rx, the XDP ring cleaned by the same NAPI poll). */
 
 /* One MSI-X vector per queue pair (nic.rx_queues / tx_queues, RSS through the
  * PF's lookup table with more than one RX queue). RX: 16 or 32 B descriptors (no OWN bit, the
@@ -61,6 +65,20 @@ static inline u32 i40e_get_head(const struct i40e_ring *tx_ring) {
   return nk_ld32(head);
 }
 
+/* i40e_clean_xdp_tx_buffer (v5.4's i40e_xsk.c; i40e_clean_tx_irq does the
+ * same inline for an XDP ring): xdp_return_frame gives the RX buffer back
+ * (the page_frag_free of the page half XDP_TX sent; here its pool buffer),
+ * then the frame's mapping ends. */
+static void i40e_clean_xdp_tx_buffer(struct i40e_priv *priv, struct i40e_ring *tx_ring,
+                                     struct i40e_tx_buffer *tx_bi) {
+  struct nk_page *page = tx_bi->xdpf;
+  page_pool_recycle_direct(page->pool, page); /* xdp_return_frame(tx_bi->xdpf) */
+  tx_bi->xdpf = NULL;
+  tx_ring->xdp_tx_active--;
+  dma_unmap_single(priv->dev, tx_bi->dma, tx_bi->len, DMA_TO_DEVICE);
+  tx_bi->len = 0;
+}
+
 /* Reclaims the frames the device has sent: up to work_limit, stopping at the
  * head it wrote back (one load per call), or, without head write-back, at the
  * first EOP descriptor whose DTYPE is not DESC_DONE (one load per frame).
@@ -90,19 +108,25 @@ static bool i40e_clean_tx_irq(struct i40e_priv *priv, struct i40e_ring *tx_ring,
     tx_buf->next_to_watch = NULL;
     total_bytes += tx_buf->bytecount;
     total_packets++;
-    napi_consume_skb(tx_buf->skb, napi_budget);
-    dma_unmap_single(dev, tx_buf->dma, tx_buf->len, DMA_TO_DEVICE);
-    tx_buf->skb = NULL;
-    tx_buf->len = 0;
+    if (tx_ring->is_xdp) {
+      i40e_clean_xdp_tx_buffer(priv, tx_ring, tx_buf); /* free the XDP data */
+    } else {
+      napi_consume_skb(tx_buf->skb, napi_budget);
+      dma_unmap_single(dev, tx_buf->dma, tx_buf->len, DMA_TO_DEVICE);
+      tx_buf->skb = NULL;
+      tx_buf->len = 0;
+    }
     /* One data descriptor per frame: eop_desc == tx_desc, no fragments to unmap. */
     i = nk_ring_next(i, tx_ring->count);
     budget--;
   } while (budget);
   tx_ring->next_to_clean = i;
+  /* i40e_update_tx_stats (the netdev's stats sum the XDP rings too) */
   dev->stats.tx_packets += total_packets;
   dev->stats.tx_bytes += total_bytes;
-  priv->q_vectors[tx_ring->queue_index].tx.total_bytes += total_bytes;
-  priv->q_vectors[tx_ring->queue_index].tx.total_packets += total_packets;
+  tx_ring->q_vector->tx.total_bytes += total_bytes;
+  tx_ring->q_vector->tx.total_packets += total_packets;
+  if (tx_ring->is_xdp) return budget != 0; /* no BQL, no netdev queue to wake */
   netdev_tx_completed_queue(netdev_get_tx_queue(dev, tx_ring->queue_index), total_packets, total_bytes);
   if (total_packets && i40e_desc_unused(tx_ring) >= I40E_TX_WAKE_THRESHOLD &&
       __netif_subqueue_stopped(dev, tx_ring->queue_index)) {
@@ -122,6 +146,11 @@ static void i40e_release_rx_desc(struct i40e_ring *rx_ring, u32 val) {
   writel(val, rx_ring->tail);
 }
 
+/* i40e_rx_offset: the headroom before the frame: 0 in nicsim's legacy-rx
+ * (construct_skb), I40E_SKB_PAD with an XDP program (upstream's build_skb
+ * layout, the default there: XDP_TX keeps struct xdp_frame in it). */
+static inline u32 i40e_rx_offset(const struct i40e_ring *rx_ring) { return rx_ring->xdp_prog ? I40E_SKB_PAD : 0; }
+
 /* i40e_alloc_mapped_page: keeps the reused buffer already in the slot (the
  * usual case), else takes one from the pool (mapped at pool creation with
  * the ring's attributes). */
@@ -137,7 +166,7 @@ static bool i40e_alloc_mapped_page(struct i40e_ring *rx_ring, struct i40e_rx_buf
   }
   bi->page = page;
   bi->dma = page->dma;
-  bi->page_offset = 0; /* i40e_rx_offset(): 0 without build_skb */
+  bi->page_offset = i40e_rx_offset(rx_ring);
   return true;
 }
 
@@ -202,6 +231,90 @@ static bool i40e_is_non_eop(struct i40e_ring *rx_ring, const struct i40e_32byte_
   return true;
 }
 
+/* ---- XDP (driver.xdp; v5.4) ---------------------------------------------------- */
+
+/* i40e_xmit_xdp_ring: one data descriptor on the XDP ring for the frame
+ * where it lies in its RX buffer, mapped for the device on its own
+ * (dma_map_single, DMA_TO_DEVICE: the RX page stays mapped DMA_FROM_DEVICE),
+ * no tail write (i40e_finalize_xdp_rx does one per poll). page goes with
+ * the frame until TX completion. I40E_XDP_CONSUMED if the ring is full. */
+static unsigned int i40e_xmit_xdp_ring(struct i40e_priv *priv, const struct xdp_buff *xdp, struct nk_page *page,
+                                       struct i40e_ring *xdp_ring) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  u32 i = xdp_ring->next_to_use;
+  const u32 size = (u32)((u8 *)xdp->data_end - (u8 *)xdp->data);
+  if (!i40e_desc_unused(xdp_ring)) {
+    xdp_ring->tx_busy++;
+    return I40E_XDP_CONSUMED;
+  }
+  dma_addr_t dma = dma_map_single(priv->dev, xdp->data, size, DMA_TO_DEVICE);
+  if (dma_mapping_error(priv->dev, dma)) return I40E_XDP_CONSUMED;
+  struct i40e_tx_buffer *tx_bi = &xdp_ring->tx_bi[i];
+  tx_bi->bytecount = size;
+  tx_bi->xdpf = page;
+  /* record length, and DMA address */
+  tx_bi->len = size;
+  tx_bi->dma = dma;
+  struct i40e_tx_desc *tx_desc = i40e_tx_desc_at(xdp_ring, i);
+  nk_st64(&tx_desc->buffer_addr, dma);
+  nk_st64(&tx_desc->cmd_type_offset_bsz, i40e_build_ctob(I40E_TX_DESC_CMD_ICRC | I40E_TXD_CMD, 0, size));
+  /* smp_wmb() before next_to_watch: orders it for a clean on another CPU;
+   * the XDP ring is cleaned only by this vector's NAPI, here, on this core
+   * (a compiler barrier on x86): not modelled. */
+  xdp_ring->xdp_tx_active++; /* v5.6's count of frames on the ring */
+  i = nk_ring_next(i, xdp_ring->count);
+  tx_bi->next_to_watch = tx_desc;
+  xdp_ring->next_to_use = i;
+  nk_xdp_tx_queued(priv->dev, xdp_ring->queue_index);
+  return I40E_XDP_TX;
+}
+
+/* i40e_xmit_xdp_tx_ring: the frame's struct xdp_frame into its headroom
+ * (convert_to_xdp_frame), then onto the XDP ring. */
+static unsigned int i40e_xmit_xdp_tx_ring(struct i40e_priv *priv, const struct xdp_buff *xdp, struct nk_page *page,
+                                          struct i40e_ring *xdp_ring) {
+  if (!convert_to_xdp_frame(xdp)) return I40E_XDP_CONSUMED;
+  return i40e_xmit_xdp_ring(priv, xdp, page, xdp_ring);
+}
+
+/* i40e_run_xdp: the program on the frame in its buffer, before any skb:
+ * pass goes on to the skb path, tx onto the queue pair's XDP ring (a full
+ * ring: consumed, counted as a TX error), drop (and aborted) consumed. */
+static unsigned int i40e_run_xdp(struct i40e_priv *priv, struct i40e_ring *rx_ring, struct nk_page *page,
+                                 struct xdp_buff *xdp) {
+  NK_PROFILE_FUNC(NK_CLASS_RX);
+  unsigned int result = I40E_XDP_PASS;
+  /* prefetchw(xdp->data_hard_start): a hint, not modelled */
+  const u32 act = bpf_prog_run_xdp(rx_ring->xdp_prog, xdp);
+  switch (act) {
+    case XDP_PASS:
+      nk_xdp_account(xdp->rxq, NK_XDP_PASS);
+      break;
+    case XDP_TX:
+      result = i40e_xmit_xdp_tx_ring(priv, xdp, page, rx_ring->xdp_ring);
+      nk_xdp_account(xdp->rxq, result == I40E_XDP_TX ? NK_XDP_TX : NK_XDP_TX_ERROR);
+      break;
+    default: /* XDP_ABORTED, XDP_DROP (nicsim's program never redirects) */
+      result = I40E_XDP_CONSUMED;
+      nk_xdp_account(xdp->rxq, NK_XDP_DROP);
+      break;
+  }
+  return result;
+}
+
+/* i40e_xdp_ring_update_tail: wmb() so the descriptors are in memory, then
+ * the XDP ring's tail (writel_relaxed upstream: the wmb() orders it). */
+static void i40e_xdp_ring_update_tail(struct i40e_ring *xdp_ring) {
+  wmb();
+  writel(xdp_ring->next_to_use, xdp_ring->tail);
+}
+
+/* i40e_finalize_xdp_rx: at the end of the RX poll, one tail write for
+ * every XDP_TX frame of the poll. */
+static void i40e_finalize_xdp_rx(struct i40e_ring *rx_ring, unsigned int xdp_res) {
+  if (xdp_res & I40E_XDP_TX) i40e_xdp_ring_update_tail(rx_ring->xdp_ring);
+}
+
 /* Receives up to budget frames. Per descriptor: load qword1, stop without
  * DD, dma_rmb(), length; sync the bytes for the CPU, copy into a new skb,
  * reuse the buffer; EOF, RXE and the skb fields re-read qword1 as Linux does.
@@ -213,6 +326,7 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
   struct net_device *dev = priv->dev;
   unsigned int total_rx_packets = 0, total_rx_bytes = 0;
   u32 cleaned_count = i40e_desc_unused(rx_ring);
+  unsigned int xdp_xmit = 0;
   bool failure = false;
   while (total_rx_packets < (unsigned int)budget) {
     /* return some buffers to hardware, one at a time is too slow */
@@ -237,7 +351,31 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
     /* i40e_get_rx_buffer: we are reusing so sync this buffer for CPU use */
     dma_sync_single_for_cpu(dev, rx_buffer->dma + rx_buffer->page_offset, size, DMA_FROM_DEVICE);
     struct sk_buff *skb = NULL;
-    if (!rx_ring->rx_discard && size) {
+    unsigned int xdp_res = I40E_XDP_PASS;
+    if (rx_ring->xdp_prog && !rx_ring->rx_discard && size) {
+      /* the xdp_buff over the frame in its buffer, I40E_SKB_PAD of headroom */
+      u8 *data = (u8 *)rx_buffer->page->addr + rx_buffer->page_offset;
+      struct xdp_buff xdp = {
+          .data = data,
+          .data_end = data + size,
+          .data_hard_start = data - i40e_rx_offset(rx_ring),
+          .rxq = napi,
+          .frame_sz = i40e_rx_offset(rx_ring) + rx_ring->rx_buf_len,
+          .mem_type = MEM_TYPE_PAGE_SHARED,
+      };
+      xdp_res = i40e_run_xdp(priv, rx_ring, rx_buffer->page, &xdp);
+    }
+    if (xdp_res != I40E_XDP_PASS) {
+      if (xdp_res & I40E_XDP_TX) {
+        xdp_xmit |= xdp_res;
+        /* i40e_rx_buffer_flip: the frame's half of the page went to the
+         * XDP ring; here the whole buffer, the slot refilled from the pool */
+        rx_buffer->page = NULL;
+      }
+      /* else pagecnt_bias++: the buffer is reused as it is */
+      total_rx_bytes += size;
+      total_rx_packets++;
+    } else if (!rx_ring->rx_discard && size) {
       skb = i40e_construct_skb(napi, rx_buffer, size);
       if (!skb) {
         /* exit if we failed to retrieve a buffer: the descriptor stays for the next poll */
@@ -245,8 +383,9 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
         break;
       }
     }
-    /* i40e_put_rx_buffer: the frame was copied, so the buffer is always reusable */
-    i40e_reuse_rx_page(rx_ring, rx_buffer);
+    /* i40e_put_rx_buffer: the frame was copied (or dropped by XDP), so the
+     * buffer is reusable; one XDP_TX took is not in the slot any more */
+    if (rx_buffer->page) i40e_reuse_rx_page(rx_ring, rx_buffer);
     cleaned_count++;
     if (i40e_is_non_eop(rx_ring, rx_desc)) {
       /* A frame spanning buffers: the linear skb cannot take fragments; drop it whole. */
@@ -264,6 +403,8 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
       if (skb) dev_kfree_skb_any(skb);
       continue;
     }
+    /* i40e_cleanup_headers: XDP packets use error pointer so abort at this point */
+    if (xdp_res != I40E_XDP_PASS) continue;
     /* i40e_cleanup_headers: the receive error bit (a third load of qword1) */
     if (i40e_test_staterr(rx_desc, I40E_RXD_QW1_ERROR_RXE) || size < I40E_ETH_HLEN) {
       dev_kfree_skb_any(skb);
@@ -278,6 +419,7 @@ static int i40e_clean_rx_irq(struct i40e_priv *priv, struct i40e_ring *rx_ring, 
     napi_gro_receive(napi, skb);
     total_rx_packets++;
   }
+  i40e_finalize_xdp_rx(rx_ring, xdp_xmit);
   priv->q_vectors[rx_ring->queue_index].rx.total_packets += total_rx_packets;
   priv->q_vectors[rx_ring->queue_index].rx.total_bytes += total_rx_bytes;
   /* guarantee a trip back through this routine if there was a failure */
@@ -374,6 +516,10 @@ static int i40e_napi_poll(struct napi_struct *napi, int budget) {
       (struct i40e_q_vector *)((char *)napi - offsetof(struct i40e_q_vector, napi)); /* container_of */
   const u32 v = q_vector->v_idx;
   bool clean_complete = true;
+  /* i40e_for_each_ring(ring, q_vector->tx): the XDP ring first
+   * (i40e_map_vector_to_qp puts it at the head of the vector's list) */
+  if (priv->xdp_prog && v < priv->num_rx && !i40e_clean_tx_irq(priv, &priv->xdp_rings[v], budget))
+    clean_complete = false;
   if (v < priv->num_tx && !i40e_clean_tx_irq(priv, &priv->tx_rings[v], budget)) clean_complete = false;
   int cleaned = v < priv->num_rx ? i40e_clean_rx_irq(priv, &priv->rx_rings[v], napi, budget) : 0;
   if (cleaned >= budget) clean_complete = false;
@@ -485,6 +631,16 @@ static netdev_tx_t i40e_xmit_frame(struct sk_buff *skb, struct net_device *dev) 
  * path). Frames still on a TX ring count as tx_dropped. */
 static void i40e_free_rings(struct i40e_priv *priv) {
   struct net_device *dev = priv->dev;
+  /* i40e_clean_tx_ring of the XDP rings first: their frames' buffers go back
+   * to the RX pools (i40e_unmap_and_free_tx_resource: xdp_return_frame). */
+  for (u32 q = 0; priv->xdp_prog && q < priv->num_rx; q++) {
+    struct i40e_ring *xr = &priv->xdp_rings[q];
+    if (!xr->tx_bi) continue;
+    for (u32 i = 0; i < xr->count; i++)
+      if (xr->tx_bi[i].xdpf) i40e_clean_xdp_tx_buffer(priv, xr, &xr->tx_bi[i]);
+    free(xr->tx_bi);
+    xr->tx_bi = NULL;
+  }
   for (u32 q = 0; q < priv->num_tx; q++) {
     struct i40e_ring *tx = &priv->tx_rings[q];
     if (!tx->tx_bi) continue;
@@ -515,6 +671,11 @@ static void i40e_free_rings(struct i40e_priv *priv) {
     struct i40e_ring *tx = &priv->tx_rings[q];
     if (tx->desc) dma_free_coherent(dev, tx->size, tx->desc, tx->dma);
     tx->desc = NULL;
+  }
+  for (u32 q = 0; priv->xdp_prog && q < priv->num_rx; q++) {
+    struct i40e_ring *xr = &priv->xdp_rings[q];
+    if (xr->desc) dma_free_coherent(dev, xr->size, xr->desc, xr->dma);
+    xr->desc = NULL;
   }
   for (u32 q = 0; q < priv->num_rx; q++) {
     struct i40e_ring *rx = &priv->rx_rings[q];
@@ -570,6 +731,29 @@ static int i40e_check_config(const struct nicsim_config *cfg, struct nk_config_e
                           "can express (it counts %" PRId64 "-byte DBUFF units; the write-back length is 14 bits)",
                           buf, unit);
   }
+  if (cfg->driver.xdp == NC_XDP_OFF) return 0;
+  /* driver.xdp: the XDP rings are device TX queues after nic.tx_queues, one per RX queue. */
+  if (cfg->nic.tx_queues + cfg->nic.rx_queues > GN_MAX_QUEUES) {
+    snprintf(hint, sizeof hint, "set nic.tx_queues + nic.rx_queues to at most %d (e.g. nic.tx_queues: %" PRId64
+             "), or driver.xdp: off", GN_MAX_QUEUES, GN_MAX_QUEUES - cfg->nic.rx_queues > 0 ? GN_MAX_QUEUES - cfg->nic.rx_queues : 1);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_nic_tx_queues, NC_KEY_nic_rx_queues, NC_KEY_driver_xdp), hint,
+                          "i40e: driver.xdp adds an XDP TX ring per RX queue after the %" PRId64
+                          " TX queues: %" PRId64 " + %" PRId64 " TX queues, but the device has %d",
+                          cfg->nic.tx_queues, cfg->nic.tx_queues, cfg->nic.rx_queues, GN_MAX_QUEUES);
+  }
+  /* i40e_xdp_setup: "Don't allow frames that span over multiple buffers". */
+  const int64_t len = (int64_t)nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
+  if (cfg->traffic.mode != NC_MODE_TX && len > buf) {
+    snprintf(hint, sizeof hint,
+             "set driver.rx_buf_bytes to at least %" PRId64 ", or traffic.frame_bytes to at most %" PRId64
+             ", or driver.xdp: off",
+             (len + unit - 1) / unit * unit, buf + NF_FCS_LEN);
+    return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_xdp), hint,
+                          "i40e: driver.xdp with traffic.frame_bytes = %" PRId64 ": its %" PRId64
+                          " bytes (without FCS) span more than one receive buffer of driver.rx_buf_bytes = %" PRId64
+                          " (i40e_xdp_setup refuses frames that span buffers)",
+                          cfg->traffic.frame_bytes, len, buf);
+  }
   return 0;
 }
 
@@ -579,9 +763,15 @@ static int i40e_check_config(const struct nicsim_config *cfg, struct nk_config_e
 static int i40e_setup_rings(struct i40e_priv *priv, char *err, size_t errlen) {
   struct net_device *dev = priv->dev;
   const struct nicsim_config *cfg = dev->cfg;
-  for (u32 q = 0; q < priv->num_tx; q++) {
-    struct i40e_ring *tx = &priv->tx_rings[q];
+  /* i40e_vsi_setup_tx_resources: the TX rings, then (driver.xdp) the XDP
+   * rings, device TX queues num_tx + q, each cleaned by vector q. */
+  const u32 ntx = priv->num_tx + (priv->xdp_prog ? priv->num_rx : 0);
+  for (u32 q = 0; q < ntx; q++) {
+    const bool xdp = q >= priv->num_tx;
+    struct i40e_ring *tx = xdp ? &priv->xdp_rings[q - priv->num_tx] : &priv->tx_rings[q];
     tx->queue_index = (u16)q;
+    tx->is_xdp = xdp;
+    tx->q_vector = &priv->q_vectors[xdp ? q - priv->num_tx : q];
     tx->count = (u32)cfg->nic.tx_ring_size;
     tx->desc_bytes = sizeof(struct i40e_tx_desc);
     /* add u32 for head writeback, align after this takes care of guaranteeing
@@ -608,10 +798,18 @@ static int i40e_setup_rings(struct i40e_priv *priv, char *err, size_t errlen) {
     rx->rx_buf_len = (u32)cfg->driver.rx_buf_bytes;
     rx->dma_attrs = I40E_RX_DMA_ATTR_BASE | (cfg->driver.dma_weak_ordering ? DMA_ATTR_WEAK_ORDERING : 0);
     rx->tail = priv->hw_addr + gn_qreg(q, GN_Q_RX_TAIL);
+    /* i40e_xdp_setup: WRITE_ONCE(vsi->rx_rings[i]->xdp_prog, vsi->xdp_prog) */
+    rx->xdp_prog = priv->xdp_prog;
+    rx->xdp_ring = priv->xdp_prog ? &priv->xdp_rings[q] : NULL;
   }
   for (u32 q = 0; q < priv->num_rx; q++) {
     struct i40e_ring *rx = &priv->rx_rings[q];
-    rx->pool = page_pool_create_attrs(dev, rx->count - 1, rx->rx_buf_len, DMA_FROM_DEVICE, rx->dma_attrs);
+    /* Buffers of I40E_SKB_PAD + rx_buf_len with a program (upstream's
+     * build_skb half page: pad, buffer, skb_shared_info), still mapped
+     * DMA_FROM_DEVICE; one more per XDP ring slot, as XDP_TX frames hold
+     * their buffer until TX completion (upstream: the other page half). */
+    const u32 n = rx->count - 1 + (rx->xdp_ring ? rx->xdp_ring->count - 1 : 0);
+    rx->pool = page_pool_create_attrs(dev, n, i40e_rx_offset(rx) + rx->rx_buf_len, DMA_FROM_DEVICE, rx->dma_attrs);
     if (!rx->pool) goto fail;
     /* Fill the ring without the tail write: the device learns the tail when
      * the queue is enabled (i40e_configure_rx_ring writes it after the context). */
@@ -619,7 +817,7 @@ static int i40e_setup_rings(struct i40e_priv *priv, char *err, size_t errlen) {
     for (u32 n = rx->count - 1; n; n--) {
       struct i40e_rx_buffer *bi = &rx->rx_bi[ntu];
       if (!i40e_alloc_mapped_page(rx, bi)) break;
-      dma_sync_single_for_device(dev, bi->dma, rx->rx_buf_len, DMA_FROM_DEVICE);
+      dma_sync_single_for_device(dev, bi->dma + bi->page_offset, rx->rx_buf_len, DMA_FROM_DEVICE);
       struct i40e_32byte_rx_desc *d = i40e_rx_desc(rx, ntu);
       nk_st64(&d->pkt_addr, bi->dma + bi->page_offset);
       nk_st64(&d->hdr_addr, 0);
@@ -661,8 +859,9 @@ static void i40e_configure(struct i40e_priv *priv) {
     writel(rx->count, io + gn_qreg(q, GN_Q_RX_RING_SIZE));
   }
   writel(priv->rx_rings[0].rx_buf_len, io + GN_REG_RX_BUF_SIZE);
-  for (u32 q = 0; q < priv->num_tx; q++) {
-    const struct i40e_ring *tx = &priv->tx_rings[q];
+  const u32 ntx = priv->num_tx + (priv->xdp_prog ? priv->num_rx : 0);
+  for (u32 q = 0; q < ntx; q++) {
+    const struct i40e_ring *tx = q < priv->num_tx ? &priv->tx_rings[q] : &priv->xdp_rings[q - priv->num_tx];
     writel((u32)tx->dma, io + gn_qreg(q, GN_Q_TX_RING_LO));
     writel((u32)(tx->dma >> 32), io + gn_qreg(q, GN_Q_TX_RING_HI));
     writel(tx->count, io + gn_qreg(q, GN_Q_TX_RING_SIZE));
@@ -672,6 +871,9 @@ static void i40e_configure(struct i40e_priv *priv) {
       writel((u32)head, io + (q ? GN_REG_TXQ_HEAD_WB_LO(q) : GN_REG_TX_HEAD_WB_LO));
       writel((u32)(head >> 32), io + (q ? GN_REG_TXQ_HEAD_WB_HI(q) : GN_REG_TX_HEAD_WB_HI));
     }
+    /* i40e_vsi_configure_msix: an XDP queue in its queue pair's vector's
+     * list (QINT_TQCTL's MSIX_INDX) */
+    if (tx->is_xdp) writel(tx->q_vector->v_idx, io + GN_REG_TXQ_VEC(q));
   }
   for (u32 v = 0; v < priv->num_q_vectors; v++) {
     writel((u32)cfg->nic.irq_coal_frames, io + gn_qreg(v, GN_Q_COAL_FRAMES));
@@ -684,6 +886,8 @@ static void i40e_configure(struct i40e_priv *priv) {
   if (priv->num_rx > 1) i40e_config_rss(priv);
   for (u32 q = 0; q < priv->num_rx; q++) writel(priv->rx_rings[q].next_to_use, priv->rx_rings[q].tail);
   for (u32 q = 0; q < priv->num_tx; q++) writel(priv->tx_rings[q].next_to_use, priv->tx_rings[q].tail);
+  for (u32 q = 0; priv->xdp_prog && q < priv->num_rx; q++)
+    writel(priv->xdp_rings[q].next_to_use, priv->xdp_rings[q].tail);
   writel(GN_CTRL_RX_EN | GN_CTRL_TX_EN, io + GN_REG_CTRL);
 }
 
@@ -706,6 +910,9 @@ static int i40e_probe(struct net_device *dev, char *err, size_t errlen) {
   priv->num_rx = (u32)cfg->nic.rx_queues;
   priv->num_tx = (u32)cfg->nic.tx_queues;
   priv->num_q_vectors = priv->num_rx > priv->num_tx ? priv->num_rx : priv->num_tx;
+  /* driver.xdp: the program ndo_bpf would attach (i40e_xdp_setup, which
+   * rebuilds the rings with the XDP rings and the headroom). */
+  priv->xdp_prog = nk_xdp_prog(dev);
   /* i40e_vsi_alloc_q_vector: each direction starts in LOW_LATENCY at the
    * configured ITR (nic.rx_/tx_irq_coal_usecs, as rx-usecs and tx-usecs);
    * the countdown starts at zero (kzalloc). */
@@ -825,9 +1032,10 @@ static int i40e_check_rings(const struct net_device *dev, const struct i40e_ring
         return -1;
       }
     }
-    if (page_pool_in_use(rx->pool) != held) {
-      snprintf(err, errlen, "i40e: %u RX buffers out of the pool but %u in the ring (leak)",
-               page_pool_in_use(rx->pool), held);
+    const u32 xdp_out = rx->xdp_ring ? rx->xdp_ring->xdp_tx_active : 0;
+    if (page_pool_in_use(rx->pool) != held + xdp_out) {
+      snprintf(err, errlen, "i40e: %u RX buffers out of the pool but %u in the ring and %u on its XDP ring (leak)",
+               page_pool_in_use(rx->pool), held, xdp_out);
       return -1;
     }
   }
@@ -854,6 +1062,33 @@ static int i40e_check_rings(const struct net_device *dev, const struct i40e_ring
   return 0;
 }
 
+/* An XDP ring: indices, an RX buffer in exactly the slots in flight, and
+ * xdp_tx_active counting them. */
+static int i40e_check_xdp_ring(const struct i40e_ring *xr, char *err, size_t errlen) {
+  const u32 n = xr->count;
+  if (xr->next_to_clean >= n || xr->next_to_use >= n) {
+    snprintf(err, errlen, "i40e: XDP ring index out of range (clean %u, use %u, size %u)", xr->next_to_clean,
+             xr->next_to_use, n);
+    return -1;
+  }
+  for (u32 i = 0; i < n; i++) {
+    const bool busy = nk_ring_in_flight(i, xr->next_to_use, xr->next_to_clean, n);
+    const struct i40e_tx_buffer *b = &xr->tx_bi[i];
+    if ((b->xdpf != NULL) != busy || (b->next_to_watch != NULL) != busy || b->skb) {
+      snprintf(err, errlen, "i40e: XDP ring slot %u %s an RX buffer%s but is %s (clean %u, use %u)", i,
+               b->xdpf ? "holds" : "lacks", b->skb ? " and an skb" : "", busy ? "in flight" : "free",
+               xr->next_to_clean, xr->next_to_use);
+      return -1;
+    }
+  }
+  if (xr->xdp_tx_active != nk_ring_used(xr->next_to_use, xr->next_to_clean, n)) {
+    snprintf(err, errlen, "i40e: XDP ring counts %u frames in flight but holds %u", xr->xdp_tx_active,
+             nk_ring_used(xr->next_to_use, xr->next_to_clean, n));
+    return -1;
+  }
+  return 0;
+}
+
 /* Ring indices and buffer accounting of every queue pair. Reads descriptors
  * with plain loads: a check is not driver work and costs nothing. */
 static int i40e_check(struct net_device *dev, char *err, size_t errlen) {
@@ -866,7 +1101,8 @@ static int i40e_check(struct net_device *dev, char *err, size_t errlen) {
   for (u32 q = 0; q < priv->num_q_vectors; q++) {
     char msg[384];
     if (i40e_check_rings(dev, q < priv->num_rx ? &priv->rx_rings[q] : NULL,
-                         q < priv->num_tx ? &priv->tx_rings[q] : NULL, &in_flight, msg, sizeof msg) != 0) {
+                         q < priv->num_tx ? &priv->tx_rings[q] : NULL, &in_flight, msg, sizeof msg) != 0 ||
+        (priv->xdp_prog && q < priv->num_rx && i40e_check_xdp_ring(&priv->xdp_rings[q], msg, sizeof msg) != 0)) {
       if (priv->num_q_vectors > 1)
         snprintf(err, errlen, "queue pair %u: %s", q, msg);
       else
@@ -890,4 +1126,6 @@ const struct nk_driver nk_driver_i40e = {
     .check = i40e_check,
     .check_config = i40e_check_config,
     .has_itr = true,
+    .has_xdp = true,
+    .xdp_tx_rings = true,
 };

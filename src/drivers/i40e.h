@@ -28,6 +28,13 @@ extern "C" {
 #define I40E_REQ_DESCRIPTOR_MULTIPLE 32
 #define I40E_RXQ_CTX_DBUFF_UNIT 128 /* the queue context's buffer size is in 128 B units */
 #define I40E_RXD_QW1_ERROR_RXE (1ULL << 19) /* I40E_RXD_QW1_ERROR_SHIFT: receive error */
+/* i40e_txrx_common.h (v5.4): i40e_run_xdp's results, or-ed into the poll's xdp_xmit */
+#define I40E_XDP_PASS 0
+#define I40E_XDP_CONSUMED (1u << 0)
+#define I40E_XDP_TX (1u << 1)
+/* I40E_SKB_PAD: the headroom before the frame in build_skb mode, which XDP
+ * needs (convert_to_xdp_frame keeps struct xdp_frame there). */
+#define I40E_SKB_PAD (NET_SKB_PAD + NET_IP_ALIGN)
 
 /* RX buffer mapping attributes (Linux I40E_RX_DMA_ATTR without the weak-ordering bit). */
 #define I40E_RX_DMA_ATTR_BASE DMA_ATTR_SKIP_CPU_SYNC
@@ -36,6 +43,7 @@ extern "C" {
 struct i40e_tx_buffer {
   struct i40e_tx_desc *next_to_watch; /* EOP descriptor of the frame (NULL: slot idle) */
   struct sk_buff *skb;
+  struct nk_page *xdpf; /* XDP ring: the RX buffer the frame is sent from (tx_bi->xdpf) */
   unsigned int bytecount;
   dma_addr_t dma;
   u32 len; /* dma_unmap_len: 0 when nothing is mapped */
@@ -65,6 +73,11 @@ struct i40e_ring {
   u32 rx_buf_len;
   unsigned long dma_attrs; /* RX buffer mapping attributes */
   struct page_pool *pool;  /* RX: this ring's buffers */
+  struct i40e_q_vector *q_vector; /* TX and XDP rings: the vector that cleans it */
+  const struct bpf_prog *xdp_prog; /* RX: the attached program (driver.xdp), NULL: none */
+  struct i40e_ring *xdp_ring;      /* RX with a program: its queue pair's XDP ring (vsi->xdp_rings[q]) */
+  bool is_xdp;                     /* an XDP ring (ring_is_xdp): TX queue after nic.tx_queues, no BQL */
+  u32 xdp_tx_active;               /* XDP ring: frames on it (their RX buffers are out of the pool) */
   bool rx_discard;         /* RX: dropping the rest of a frame that spanned buffers */
   /* ring stats (Linux rx_stats / tx_stats) */
   u64 page_reuse_count;
@@ -109,10 +122,14 @@ struct i40e_priv {
   u32 num_rx, num_tx, num_q_vectors; /* nic.rx_queues, nic.tx_queues, the larger */
   struct i40e_ring rx_rings[GN_MAX_QUEUES];
   struct i40e_ring tx_rings[GN_MAX_QUEUES];
+  /* driver.xdp: one XDP TX ring per RX ring (vsi->xdp_rings), device TX
+   * queue num_tx + q, cleaned by vector q */
+  struct i40e_ring xdp_rings[GN_MAX_QUEUES];
   struct i40e_q_vector q_vectors[GN_MAX_QUEUES];
   bool head_wb;        /* TX completion by head write-back (nic.wb_mode head), else DESC_DONE */
   u32 work_limit;      /* vsi->work_limit */
   bool adaptive_itr;   /* driver.rx_coal_adaptive itr: ITR_IS_DYNAMIC for RX and TX */
+  const struct bpf_prog *xdp_prog; /* driver.xdp: vsi->xdp_prog (NULL: off, no XDP rings) */
   /* RSS (num_rx > 1): the PF's key and lookup table (i40e_config_rss_reg) */
   u8 rss_key[NF_RSS_KEY_LEN];
   u8 rss_lut[GN_RSS_LUT_MAX];

@@ -175,21 +175,6 @@ static void mvneta_xdp_put_buff(struct mvneta_port *pp, struct nk_page *page, u3
     page_pool_recycle_direct(pp->pool, page);
 }
 
-/* convert_to_xdp_frame (include/net/xdp.h, v5.5): the frame's descriptor
- * (struct xdp_frame: data, len, headroom, metasize, mem.type, mem.id,
- * dev_rx) written into the buffer's headroom: 7 stores to cacheable memory. */
-static void mvneta_convert_to_xdp_frame(const struct xdp_buff *xdp) {
-  u8 *xdpf = xdp->data_hard_start;
-  const u32 headroom = (u32)((u8 *)xdp->data - (u8 *)xdp->data_hard_start) - 32; /* minus sizeof(*xdpf) */
-  nk_st64(xdpf + 0, nk_virt_to_phys(xdp->data));                   /* data */
-  nk_st16(xdpf + 8, (u16)((u8 *)xdp->data_end - (u8 *)xdp->data)); /* len */
-  nk_st16(xdpf + 10, (u16)headroom);                                /* headroom */
-  nk_st16(xdpf + 12, 0);                                            /* metasize */
-  nk_st32(xdpf + 16, 2);                                            /* mem.type: MEM_TYPE_PAGE_POOL */
-  nk_st32(xdpf + 20, 0);                                            /* mem.id */
-  nk_st64(xdpf + 24, 0);                                            /* dev_rx */
-}
-
 /* mvneta_xdp_submit_frame (dma_map false: XDP_TX): one descriptor for the
  * frame where it lies in the RX buffer, already mapped by the pool, synced
  * for the device over its length (no new mapping); the buffer is remembered
@@ -220,7 +205,7 @@ static u32 mvneta_xdp_submit_frame(struct mvneta_port *pp, struct nk_page *page,
  * mvneta_txq_pend_desc_add after each submit). */
 static u32 mvneta_xdp_xmit_back(struct mvneta_port *pp, struct nk_page *page, const struct xdp_buff *xdp) {
   NK_PROFILE_FUNC(NK_CLASS_RX);
-  mvneta_convert_to_xdp_frame(xdp);
+  convert_to_xdp_frame(xdp); /* v5.5: the frame's struct xdp_frame into its headroom */
   struct netdev_queue *nq = netdev_get_tx_queue(pp->dev, 0);
   __netif_tx_lock(nq);
   u32 ret = mvneta_xdp_submit_frame(pp, page, xdp);
@@ -325,6 +310,7 @@ static int mvneta_rx_swbm(struct mvneta_port *pp, int rx_todo) {
           .data = (u8 *)page->addr + pp->rx_offset + MVNETA_MH_SIZE,
           .rxq = &pp->napi,
           .frame_sz = pp->rx_buf_size,
+          .mem_type = MEM_TYPE_PAGE_POOL,
       };
       xdp.data_end = (u8 *)xdp.data + rx_bytes;
       if (mvneta_run_xdp(pp, page, &xdp) != MVNETA_XDP_PASS) {

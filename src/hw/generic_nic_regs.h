@@ -93,6 +93,11 @@
 #define GN_VC_RX_USECS 0x4
 #define GN_VC_TX_FRAMES 0x8
 #define GN_VC_TX_USECS 0xC
+/* TX queue q's interrupt vector (q < 16), as the XL710's QINT_TQCTL(q)
+ * MSIX_INDX: its completions raise that vector's TX cause. Reset: vector q
+ * (q mod the vectors for a TX queue beyond them). i40e's XDP rings, TX
+ * queues after nic.tx_queues, are linked to their RX ring's vector. */
+#define GN_REG_TXQ_VEC(q) (0x900 + 4 * (q))
 /* Register offset of queue register r (GN_Q_*) of queue q. */
 #define GN_QREG(q, r) (GN_QBLOCK(q) + (r))
 

@@ -98,7 +98,10 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
     nk_dql_init(&nq->dql, (uint32_t)cfg->driver.bql_limit_min, (uint32_t)cfg->driver.bql_limit_max,
                 (uint64_t)cfg->driver.bql_hold_time_ms * 1000000u, 0);
   }
-  u32 cap = (u32)cfg->nic.tx_ring_size * (u32)cfg->nic.tx_queues + (u32)k->rx_slot_skbs +
+  /* Streaming mapping records: one per TX descriptor of every TX queue the
+   * device has (XDP rings too: i40e's XDP_TX maps each frame), the RX slot
+   * skbs, a NAPI budget per polling CPU and slack. */
+  u32 cap = (u32)cfg->nic.tx_ring_size * nk_driver_device_tx_queues(drv, cfg) + (u32)k->rx_slot_skbs +
             (1 + (u32)nk__polling_cpus(cfg)) * (u32)cfg->driver.napi_budget +
             NK_SKB_SLACK + 64;
   if (nk__mem_init(k, err, errlen) != 0 || nk__dma_init(k, cap, err, errlen) != 0 ||

@@ -70,6 +70,49 @@ static const char *dir_str(int dir) {
   return "DMA_?";
 }
 
+/* Records a DMA_TO_DEVICE mapping of [pa, pa+len) inside live mapping
+ * parent (index + 1): an alias (see struct nk_dma_map). */
+static bool track_alias(struct nk_kernel *k, u32 parent, u64 pa, u64 len, unsigned long attrs, const char *what) {
+  if (!k->maps_free) {
+    nk__error(k, "%s: all %u DMA mapping records are live", what, k->nmaps_cap);
+    return false;
+  }
+  u32 idx = k->maps_free;
+  struct nk_dma_map *m = &k->maps[idx - 1];
+  struct nk_dma_map *p = &k->maps[parent - 1];
+  k->maps_free = m->next_free;
+  *m = (struct nk_dma_map){pa, len, attrs, DMA_TO_DEVICE, false, true, 0, 0, parent, 0, p->aliases};
+  p->aliases = idx;
+  k->maps_live++;
+  return true;
+}
+
+/* The alias of parent m covering [pa, pa+len) (exactly, if exact), or NULL. */
+static struct nk_dma_map *find_alias(const struct nk_kernel *k, const struct nk_dma_map *m, u64 pa, u64 len,
+                                     bool exact) {
+  for (u32 a = m->aliases; a; a = k->maps[a - 1].alias_next) {
+    struct nk_dma_map *x = &k->maps[a - 1];
+    if (exact ? x->pa == pa && x->len == len : pa >= x->pa && pa - x->pa < x->len && len <= x->pa + x->len - pa)
+      return x;
+  }
+  return NULL;
+}
+
+/* Ends alias x of m (found by find_alias). */
+static void untrack_alias(struct nk_kernel *k, struct nk_dma_map *m, struct nk_dma_map *x) {
+  const u32 idx = (u32)(x - k->maps) + 1;
+  for (u32 *link = &m->aliases; *link; link = &k->maps[*link - 1].alias_next) {
+    if (*link != idx) continue;
+    *link = x->alias_next;
+    break;
+  }
+  x->live = false;
+  x->parent = x->alias_next = 0;
+  x->next_free = k->maps_free;
+  k->maps_free = idx;
+  k->maps_live--;
+}
+
 bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
                    unsigned long attrs, bool coherent, const char *what) {
   if (len == 0 || pa >= k->plat.mem_size || len > k->plat.mem_size - pa) {
@@ -77,6 +120,12 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
     return false;
   }
   u64 first = pa >> k->line_shift, last = (pa + len - 1) >> k->line_shift;
+  if (dir == DMA_TO_DEVICE && !coherent && k->line_owner[first]) {
+    const u32 o = k->line_owner[first];
+    const struct nk_dma_map *m = &k->maps[o - 1];
+    if (!m->coherent && m->dir != DMA_TO_DEVICE && pa >= m->pa && pa + len <= m->pa + m->len)
+      return track_alias(k, o, pa, len, attrs, what);
+  }
   for (u64 l = first; l <= last; l++) {
     u32 o = k->line_owner[l];
     if (o) {
@@ -103,7 +152,7 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
   u32 idx = k->maps_free;
   struct nk_dma_map *m = &k->maps[idx - 1];
   k->maps_free = m->next_free;
-  *m = (struct nk_dma_map){pa, len, attrs, dir, coherent, true, 0, 0};
+  *m = (struct nk_dma_map){pa, len, attrs, dir, coherent, true, 0, 0, 0, 0, 0};
   k->maps_live++;
   for (u64 l = first; l <= last; l++) k->line_owner[l] = idx;
   return true;
@@ -125,6 +174,13 @@ bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_directi
     nk__fault(k, "%s: pa %#" PRIx64 " is not mapped (never mapped, or already unmapped)", what, pa);
     return false;
   }
+  if (m->aliases && (m->pa != pa || m->len != len || m->dir != dir) && dir == DMA_TO_DEVICE && !coherent) {
+    struct nk_dma_map *x = find_alias(k, m, pa, len, true);
+    if (x) {
+      untrack_alias(k, m, x);
+      return true;
+    }
+  }
   if (m->pa != pa || m->len != len || m->dir != dir || m->coherent != coherent) {
     nk__fault(k,
               "%s: pa %#" PRIx64 " + %" PRIu64 " %s%s does not match the mapping pa %#" PRIx64 " + %" PRIu64
@@ -136,6 +192,11 @@ bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_directi
   if (m->shares) { /* one of the DMA_TO_DEVICE mappings of the same range */
     m->shares--;
     return true;
+  }
+  if (m->aliases) {
+    nk__fault(k, "%s: pa %#" PRIx64 " + %" PRIu64 " unmapped while a DMA_TO_DEVICE mapping inside it is live", what,
+              pa, len);
+    return false;
   }
   u64 first = pa >> k->line_shift, last = (pa + len - 1) >> k->line_shift;
   u32 idx = (u32)(m - k->maps) + 1;
@@ -399,6 +460,10 @@ void dma_sync_single_for_device(struct net_device *dev, dma_addr_t addr, size_t 
 
 unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa) {
   const struct nk_dma_map *m = find(k, pa);
+  if (m && m->aliases) { /* a read through an alias has the alias's attributes */
+    const struct nk_dma_map *x = find_alias(k, m, pa, 1, false);
+    if (x) return x->attrs;
+  }
   return m ? m->attrs : 0;
 }
 
@@ -425,7 +490,8 @@ bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t l
              write ? "write" : "read", len, pa, m->pa, m->pa + m->len);
     return false;
   }
-  if (!m->coherent && m->dir == (write ? DMA_TO_DEVICE : DMA_FROM_DEVICE)) {
+  if (!m->coherent && m->dir == (write ? DMA_TO_DEVICE : DMA_FROM_DEVICE) &&
+      !(!write && m->aliases && find_alias(k, m, pa, len, false))) {
     snprintf(why, whylen, "DMA %s of %" PRIu32 " B at 0x%" PRIx64 " into a mapping the driver made %s (IOMMU fault)",
              write ? "write" : "read", len, pa, write ? "DMA_TO_DEVICE" : "DMA_FROM_DEVICE");
     return false;

@@ -60,6 +60,11 @@ struct nk_driver {
   bool has_xdp; /* driver.xdp: runs an XDP program on the raw RX buffer (pass, drop, tx) */
   bool has_copybreak; /* driver.copybreak_bytes > 0: copies small frames and keeps the buffer */
   bool has_rx_sync;   /* driver.rx_sync: both sync lengths modelled (else its code's own, docs/drivers.md) */
+  /* With driver.xdp, XDP_TX goes out on dedicated XDP rings, one per RX
+   * queue, device TX queues after the stack's nic.tx_queues (i40e's
+   * vsi->xdp_rings); false: on the stack's TX queue (mvneta). The device
+   * then has nic.tx_queues + nic.rx_queues TX queues (nk_driver_device_tx_queues). */
+  bool xdp_tx_rings;
 };
 
 /* Whether drv takes its RX buffers from a page_pool under cfg
@@ -72,6 +77,13 @@ static inline bool nk_driver_page_pool(const struct nk_driver *drv, const struct
 /* Whether drv arms every RX slot with an skb under cfg. */
 static inline bool nk_driver_rx_slot_skbs(const struct nk_driver *drv, const struct nicsim_config *cfg) {
   return drv->rx_slot_skbs && !nk_driver_page_pool(drv, cfg);
+}
+
+/* TX queues the device needs for cfg: nic.tx_queues, plus one XDP ring per
+ * RX queue when drv has xdp_tx_rings and driver.xdp is on. */
+static inline uint32_t nk_driver_device_tx_queues(const struct nk_driver *drv, const struct nicsim_config *cfg) {
+  const uint32_t n = (uint32_t)cfg->nic.tx_queues;
+  return drv && drv->xdp_tx_rings && cfg->driver.xdp != NC_XDP_OFF ? n + (uint32_t)cfg->nic.rx_queues : n;
 }
 
 #ifdef __cplusplus

@@ -722,7 +722,16 @@ struct xdp_buff {
   void *data_hard_start; /* start of the buffer (headroom before data) */
   struct napi_struct *rxq; /* the RX queue's NAPI (xdp_rxq_info) */
   u32 frame_sz;          /* the buffer's size */
+  u32 mem_type;          /* xdp_rxq_info's mem.type: MEM_TYPE_* */
 };
+/* enum xdp_mem_type (include/net/xdp.h): who owns the buffer's memory. */
+#define MEM_TYPE_PAGE_SHARED 0 /* the driver's own pages (i40e: split pages, page_frag_free) */
+#define MEM_TYPE_PAGE_POOL 2   /* a page_pool (mvneta from v5.5) */
+/* convert_to_xdp_frame (include/net/xdp.h, v5.4-v5.7): the frame's struct
+ * xdp_frame (data, len, headroom, metasize, mem.type, mem.id, dev_rx),
+ * written at the start of its headroom: 7 stores to cacheable memory.
+ * Returns where it lies, or NULL if the headroom cannot hold it (32 B). */
+void *convert_to_xdp_frame(const struct xdp_buff *xdp);
 /* An attached XDP program: nicsim has one, built in, returning the verdict
  * driver.xdp names (a JITed "return XDP_<verdict>;"). */
 struct bpf_prog {
@@ -745,6 +754,10 @@ enum nk_xdp_outcome {
   NK_XDP_TX_ERROR, /* XDP_TX with no room on the TX ring: dropped, buffer recycled */
 };
 void nk_xdp_account(struct napi_struct *napi, enum nk_xdp_outcome o);
+/* An XDP_TX frame the driver placed on device TX queue txq, a dedicated
+ * XDP ring after the stack's queues (i40e): counted with the frames
+ * accepted on that queue, for per-queue conservation. */
+void nk_xdp_tx_queued(struct net_device *dev, u32 txq);
 /* Per RX queue q: frames XDP consumed there (all outcomes but PASS), for
  * per-queue conservation. */
 uint64_t nk_kernel_rxq_xdp(const struct nk_kernel *k, uint32_t q);

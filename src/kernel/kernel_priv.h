@@ -47,6 +47,14 @@ struct nk_dma_map {
   bool live;
   u32 next_free; /* index + 1 of the next free record; 0 ends the list */
   u32 shares;    /* further DMA_TO_DEVICE mappings of the same range (dma-debug allows them: the device only reads) */
+  /* A DMA_TO_DEVICE mapping inside a live streaming mapping of the other
+   * direction (i40e's XDP_TX maps the frame in its DMA_FROM_DEVICE RX page;
+   * dma-debug leaves TO_DEVICE mappings out of its overlap check, and the
+   * IOMMU gives the two their own IOVAs): an alias owns no lines; its parent
+   * (index + 1) lists its aliases through alias_next (index + 1, 0 ends). */
+  u32 parent;
+  u32 aliases;
+  u32 alias_next;
 };
 
 struct page_pool {

@@ -40,4 +40,23 @@ void nk_xdp_account(struct napi_struct *napi, enum nk_xdp_outcome o) {
   if (napi && napi->rx_queue >= 0 && napi->rx_queue < NK_NAPI_MAX) k->rxq_xdp[napi->rx_queue]++;
 }
 
+void *convert_to_xdp_frame(const struct xdp_buff *xdp) {
+  u8 *xdpf = xdp->data_hard_start;
+  const u32 room = (u32)((u8 *)xdp->data - xdpf);
+  if (room < 32) return NULL; /* sizeof(struct xdp_frame): "Assure headroom is available for storing info" */
+  nk_st64(xdpf + 0, nk_virt_to_phys(xdp->data));                   /* data */
+  nk_st16(xdpf + 8, (u16)((u8 *)xdp->data_end - (u8 *)xdp->data)); /* len */
+  nk_st16(xdpf + 10, (u16)(room - 32));                             /* headroom */
+  nk_st16(xdpf + 12, 0);                                            /* metasize */
+  nk_st32(xdpf + 16, xdp->mem_type);                                /* mem.type */
+  nk_st32(xdpf + 20, 0);                                            /* mem.id */
+  nk_st64(xdpf + 24, 0);                                            /* dev_rx */
+  return xdpf;
+}
+
+void nk_xdp_tx_queued(struct net_device *dev, u32 txq) {
+  struct nk_kernel *k = nk__dev_kernel(dev, "nk_xdp_tx_queued");
+  if (k && txq < NK_NAPI_MAX) k->txq_packets[txq]++;
+}
+
 uint64_t nk_kernel_rxq_xdp(const struct nk_kernel *k, uint32_t q) { return q < NK_NAPI_MAX ? k->rxq_xdp[q] : 0; }

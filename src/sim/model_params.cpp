@@ -1,6 +1,7 @@
 // model_params.cpp: every model's Params from a resolved config, with the facts across layers, and their check.
 #include "sim/model_params.h"
 
+#include <algorithm>
 #include <cmath>
 
 #include "config/derived.h"
@@ -46,6 +47,14 @@ NicDevice::Params nic_params(const nicsim_config &cfg) {
    * (it has sent everything it was given); the stmmac driver enables it
    * with TBUE (driver.stmmac_tbu). */
   p.dma.tx_irq_on_drain = cfg.nic.family == NC_NIC_STMMAC && cfg.driver.stmmac_tbu;
+  /* A driver with dedicated XDP rings (i40e) has one more TX queue per RX
+   * queue with driver.xdp, after nic.tx_queues; the vectors stay one per
+   * queue pair (the driver links each XDP ring to its RX ring's vector). */
+  const uint32_t txq = nk_driver_device_tx_queues(nk_driver_of(&cfg), &cfg);
+  if (txq != p.dma.tx_queues) {
+    p.dma.vectors = std::max(p.dma.rx_queues, p.dma.tx_queues);
+    p.dma.tx_queues = txq;
+  }
   return p;
 }
 

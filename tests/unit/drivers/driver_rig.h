@@ -63,6 +63,16 @@ struct DriverRig {
   void rx_frames(int n, uint32_t frame_bytes, uint64_t *seq) {
     for (int i = 0; i < n; i++) ASSERT_EQ(nic->complete_rx(frame_bytes, 1, (*seq)++), "") << i;
   }
+  // Completes total RX frames (flow 1, from *seq) per_poll at a time, each
+  // batch followed by service(): frames arriving over several interrupts.
+  void rx_in_batches(uint64_t total, uint64_t per_poll, uint32_t frame_bytes, uint64_t *seq) {
+    for (uint64_t sent = 0; sent < total;) {
+      const uint64_t n = total - sent < per_poll ? total - sent : per_poll;
+      rx_frames(static_cast<int>(n), frame_bytes, seq);
+      service();
+      sent += n;
+    }
+  }
   // Completes n RX frames as rx_frames does, zeroes the platform's counts and
   // services: the counts are then what the driver did for those frames.
   // Returns the interrupts taken.

@@ -229,6 +229,52 @@ TEST(KernelDma, TwoMappingsSharingACacheLineIsAFault) {
   EXPECT_EQ(nk_kernel_get_stats(t.k)->dma_map_fail, 1u);
 }
 
+// A DMA_TO_DEVICE mapping inside a live DMA_FROM_DEVICE one (i40e's XDP_TX
+// maps the frame inside its RX page), as dma-debug allows: the device may
+// read through it and nowhere else in the parent; it is unmapped as mapped;
+// the parent cannot go first.
+TEST(KernelDma, AToDeviceMappingInsideAnRxMappingIsAnAlias) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(false)) << t.err;
+  Buf b(t);
+  cp_reset_counts(&t.cp);
+  const dma_addr_t rx = dma_map_single(t.dev(), b.at(0), 1024, DMA_FROM_DEVICE);
+  const dma_addr_t tx = dma_map_single(t.dev(), b.at(66), 128, DMA_TO_DEVICE);
+  ASSERT_FALSE(dma_mapping_error(t.dev(), tx)) << (t.fault() ? t.fault() : "");
+  EXPECT_EQ(t.fault(), nullptr);
+  EXPECT_EQ(tx, rx + 66);
+  // The alias's map cleans its own lines: [66, 194) = lines 1..3.
+  EXPECT_EQ(lines(t.cp, NK_CACHE_CLEAN), 3u);
+  char why[256];
+  EXPECT_TRUE(nk_dma_device_may_access(t.k, tx, 128, false, why, sizeof why)) << why;
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, rx + 512, 64, false, why, sizeof why)) << "outside the alias";
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, tx, 256, false, why, sizeof why)) << "past the alias's end";
+  EXPECT_TRUE(nk_dma_device_may_access(t.k, rx + 512, 64, true, why, sizeof why)) << why;
+  // A second alias elsewhere in the parent, and a mapping that only overlaps it: a fault.
+  const dma_addr_t tx2 = dma_map_single(t.dev(), b.at(512), 64, DMA_TO_DEVICE);
+  EXPECT_FALSE(dma_mapping_error(t.dev(), tx2));
+  dma_unmap_single(t.dev(), tx, 128, DMA_TO_DEVICE);
+  EXPECT_EQ(t.fault(), nullptr);
+  EXPECT_FALSE(nk_dma_device_may_access(t.k, tx, 128, false, why, sizeof why)) << "the alias is gone";
+  dma_unmap_single(t.dev(), rx, 1024, DMA_FROM_DEVICE);
+  ASSERT_NE(t.fault(), nullptr) << "the parent unmapped while an alias is live";
+  EXPECT_NE(std::string(t.fault()).find("inside it is live"), std::string::npos) << t.fault();
+}
+
+TEST(KernelDma, AnAliasEndsBeforeItsParent) {
+  TestKernel t;
+  ASSERT_TRUE(t.create(true)) << t.err;
+  Buf b(t);
+  const dma_addr_t rx = dma_map_single(t.dev(), b.at(0), 1024, DMA_FROM_DEVICE);
+  const dma_addr_t tx = dma_map_single(t.dev(), b.at(66), 128, DMA_TO_DEVICE);
+  dma_unmap_single(t.dev(), tx, 128, DMA_TO_DEVICE);
+  dma_unmap_single(t.dev(), rx, 1024, DMA_FROM_DEVICE);
+  EXPECT_EQ(t.fault(), nullptr) << t.fault();
+  dev_kfree_skb_any(b.skb);  // so that only a live mapping could be a leak
+  b.skb = nullptr;
+  EXPECT_EQ(t.check(), "") << "no mapping record left live";
+}
+
 TEST(KernelDma, MappingAHostPointerFails) {
   TestKernel t;
   ASSERT_TRUE(t.create(true)) << t.err;

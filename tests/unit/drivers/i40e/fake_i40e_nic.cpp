@@ -14,7 +14,10 @@ void put64(uint8_t *p, uint64_t v) { std::memcpy(p, &v, sizeof v); }
 }  // namespace
 
 uint32_t FakeI40eNic::rx_owned() const { return owned(rx_head, reg(GN_REG_RX_TAIL), reg(GN_REG_RX_RING_SIZE)); }
-uint32_t FakeI40eNic::tx_owned() const { return owned(tx_head, reg(GN_REG_TX_TAIL), reg(GN_REG_TX_RING_SIZE)); }
+uint32_t FakeI40eNic::tx_owned() const { return tx_owned_q(0); }
+uint32_t FakeI40eNic::tx_owned_q(uint32_t q) const {
+  return owned(q ? tx_heads[q] : tx_head, reg(gn_qreg(q, GN_Q_TX_TAIL)), reg(gn_qreg(q, GN_Q_TX_RING_SIZE)));
+}
 
 std::string FakeI40eNic::complete_rx(uint32_t frame_bytes, uint32_t flow, uint64_t seq, bool error) {
   if (!(reg(GN_REG_CTRL) & GN_CTRL_RX_EN)) return "RX not enabled";
@@ -37,11 +40,12 @@ std::string FakeI40eNic::complete_rx(uint32_t frame_bytes, uint32_t flow, uint64
   return "";
 }
 
-std::string FakeI40eNic::complete_tx(nf_header *hdr) {
+std::string FakeI40eNic::complete_tx_q(uint32_t q, nf_header *hdr) {
   if (!(reg(GN_REG_CTRL) & GN_CTRL_TX_EN)) return "TX not enabled";
-  if (tx_owned() == 0) return "no TX descriptor owned by the device";
-  const uint32_t size = reg(GN_REG_TX_RING_SIZE);
-  uint8_t *d = at(reg64(GN_REG_TX_RING_LO, GN_REG_TX_RING_HI) + (uint64_t)tx_head * 16);
+  if (tx_owned_q(q) == 0) return "no TX descriptor owned by the device";
+  uint32_t &tx_head = q ? tx_heads[q] : this->tx_head;
+  const uint32_t size = reg(gn_qreg(q, GN_Q_TX_RING_SIZE));
+  uint8_t *d = at(reg64(gn_qreg(q, GN_Q_TX_RING_LO), gn_qreg(q, GN_Q_TX_RING_HI)) + (uint64_t)tx_head * 16);
   uint64_t buf = get64(d), q1 = get64(d + 8);
   uint64_t dtype = (q1 & I40E_TXD_QW1_DTYPE_MASK) >> I40E_TXD_QW1_DTYPE_SHIFT;
   uint64_t cmd = (q1 & I40E_TXD_QW1_CMD_MASK) >> I40E_TXD_QW1_CMD_SHIFT;
@@ -54,7 +58,8 @@ std::string FakeI40eNic::complete_tx(nf_header *hdr) {
   if (v != NF_OK) return std::string("TX frame: ") + nf_verdict_str(v);
   tx_head = tx_head + 1 == size ? 0 : tx_head + 1;
   if (m_head_wb) {
-    uint64_t wb = reg64(GN_REG_TX_HEAD_WB_LO, GN_REG_TX_HEAD_WB_HI);
+    uint64_t wb = q ? reg64(GN_REG_TXQ_HEAD_WB_LO(q), GN_REG_TXQ_HEAD_WB_HI(q))
+                    : reg64(GN_REG_TX_HEAD_WB_LO, GN_REG_TX_HEAD_WB_HI);
     if (wb == 0) return "head write-back address not programmed";
     uint32_t h = tx_head;
     std::memcpy(at(wb), &h, 4);

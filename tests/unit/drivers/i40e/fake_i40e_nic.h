@@ -34,14 +34,19 @@ class FakeI40eNic {
   // Sends TX descriptor tx_head: it must be a data descriptor with EOP|RS and a
   // frame that passes nf_check (fills *hdr); then DESC_DONE, or the new head
   // written after the ring; advances.
-  std::string complete_tx(nf_header *hdr);
+  std::string complete_tx(nf_header *hdr) { return complete_tx_q(0, hdr); }
+  // The same on TX queue q (its queue-block registers; i40e's XDP rings are
+  // the TX queues after nic.tx_queues).
+  std::string complete_tx_q(uint32_t q, nf_header *hdr);
+  uint32_t tx_owned_q(uint32_t q) const;
 
   // Completions not yet signalled; the MSI fires while unmasked and enabled.
   bool irq_due() const { return m_pending > 0 && reg(GN_REG_INT_MASK) == 0 && reg(GN_REG_CTRL) != 0; }
   void irq_sent() { m_pending = 0; }
 
   uint32_t rx_head = 0;  // next RX descriptor the device completes
-  uint32_t tx_head = 0;  // next TX descriptor the device takes
+  uint32_t tx_head = 0;  // next TX descriptor the device takes (queue 0)
+  uint32_t tx_heads[GN_MAX_QUEUES] = {};  // queues 1..: next TX descriptor of each
 
  private:
   uint8_t *at(uint64_t pa) const { return m_cp.mem + pa; }
