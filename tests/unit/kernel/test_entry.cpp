@@ -52,7 +52,7 @@ int td_check(net_device *dev, char *err, size_t errlen) {
   snprintf(err, errlen, "testdrv: ring indices disagree");
   return -1;
 }
-const nk_driver test_driver = {"testdrv", td_probe, td_remove, td_xmit, td_check, nullptr, false, false, false, false, false};
+const nk_driver test_driver = {"testdrv", td_probe, td_remove, td_xmit, td_check, nullptr, false, false, false, false, false, false, false, false, false};
 
 struct EntryRig {
   TestDrv drv;  // declared first: destroyed after the kernel, whose destroy runs remove
