@@ -172,7 +172,10 @@ void nicsim_analyse(const struct nicsim_config *cfg, const struct nicsim_results
   /* Rings (queue 0): an RX ring the device finds empty, a TX ring the host finds full. */
   double rocc = nicsim__get(r, "nic.rx_ring_occupancy", &ok);
   double rx_pkts = nicsim__get(r, "rx.pkts", NULL), rx_drops = nicsim__get(r, "rx.drops", NULL);
-  if (rx_pkts + rx_drops > 0) a->rx_drop_frac = rx_drops / (rx_pkts + rx_drops);
+  /* Frames an XDP program took (dropped or sent back) were served by the host too. */
+  const double xdp_taken =
+      nicsim__get(r, "xdp.drop", NULL) + nicsim__get(r, "xdp.tx", NULL) + nicsim__get(r, "xdp.tx_errors", NULL);
+  if (rx_pkts + xdp_taken + rx_drops > 0) a->rx_drop_frac = rx_drops / (rx_pkts + xdp_taken + rx_drops);
   a->rx_drops_fifo = nicsim__get(r, "rx.drops_fifo", NULL);
   double rx_gbps = nicsim__get(r, "rx.gbps", &ok2), delivered = nicsim__get(r, "rx.delivered_gbps", &ok);
   if (ok && ok2 && rx_gbps > 0) a->rx_backlog_frac = nicsim__clamp(1.0 - delivered / rx_gbps);

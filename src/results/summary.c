@@ -416,6 +416,15 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
     rx = true;
   if (nicsim__metric(r, "tx.pkts", &v) && v > 0)
     tx = true;
+  /* Frames an XDP program consumed in the window (dropped or sent back):
+   * the host took them, though no skb reached the stack. */
+  double xdp_taken = 0;
+  static const char *const xdp_taken_metrics[] = {"xdp.drop", "xdp.tx", "xdp.tx_errors"};
+  for (size_t i = 0; i < sizeof xdp_taken_metrics / sizeof *xdp_taken_metrics; i++)
+    if (nicsim__metric(r, xdp_taken_metrics[i], &v) && isfinite(v))
+      xdp_taken += v;
+  if (xdp_taken > 0)
+    rx = true;
 
   if (c->traffic.mode == NC_MODE_FORWARD) {
     /* The headline of an RFC 2544-style test: what came back to the tester. */
@@ -436,10 +445,16 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
     nicsim__add_real(t, "RX rate", r, "rx.gbps", 1, 3, "Gbit/s");
     nicsim__add_real(t, "RX packet rate", r, "rx.mpps", 1, 3, "Mpkt/s");
     nicsim__add_count(t, "RX frames delivered", r, "rx.pkts", "");
+    if (c->driver.xdp != NC_XDP_OFF && c->traffic.mode != NC_MODE_FORWARD) {
+      nicsim__add_count(t, "RX frames XDP dropped", r, "xdp.drop", "");
+      nicsim__add_count(t, "RX frames XDP sent back (XDP_TX)", r, "xdp.tx", "");
+      nicsim__add_count(t, "RX frames lost: XDP_TX ring full", r, "xdp.tx_errors", "");
+    }
     nicsim__add_count(t, "RX frames dropped", r, "rx.drops", "");
-    if (nicsim__metric(r, "rx.pkts", &a) && nicsim__metric(r, "rx.drops", &b) && a + b > 0 &&
+    if (nicsim__metric(r, "rx.pkts", &a) && nicsim__metric(r, "rx.drops", &b) && a + xdp_taken + b > 0 &&
         (row = nicsim__row_add(t, ROW_VALUE, "RX drop rate")) != NULL) {
-      nicsim__fmt_fixed(100 * b / (a + b), 2, row->value, sizeof(row->value));
+      /* dropped by the NIC, of what the wire brought in (delivered, taken by XDP, or dropped) */
+      nicsim__fmt_fixed(100 * b / (a + xdp_taken + b), 2, row->value, sizeof(row->value));
       snprintf(row->unit, sizeof(row->unit), "%%");
     }
   }

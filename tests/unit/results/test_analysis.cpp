@@ -149,6 +149,29 @@ TEST_F(Analysis, NothingSaturatedIsNoneAndDropsAreSaid) {
       << line;
 }
 
+// Frames an XDP program dropped or sent back were served by the host: the
+// drop share is of delivered + XDP + dropped, not of delivered alone (which
+// is 0 when every frame is XDP_DROP).
+TEST_F(Analysis, FramesXdpTookCountAsServedInTheDropShare) {
+  line_rate_rx();
+  rx_rate(0);
+  set("rx.pkts", 0);
+  set("xdp.drop", 300);
+  set("xdp.tx", 0);
+  set("xdp.tx_errors", 0);
+  set("rx.drops", 100);
+  set("rx.drops_fifo", 100);
+  std::string line;
+  EXPECT_EQ(analyse(&line), "none");
+  EXPECT_DOUBLE_EQ(a.rx_drop_frac, 100.0 / 400.0);
+  EXPECT_NE(line.find("25.0 % of RX frames dropped"), std::string::npos) << line;
+  set("xdp.drop", 0);
+  set("xdp.tx", 250);
+  set("xdp.tx_errors", 50);
+  analyse(&line);
+  EXPECT_DOUBLE_EQ(a.rx_drop_frac, 100.0 / 400.0) << "XDP_TX and its ring-full losses were taken by the host";
+}
+
 TEST_F(Analysis, TheLockLimitsWhenASaturatedCoreWaitsForIt) {
   cfg->cpu.cores = 2;
   line_rate_rx();

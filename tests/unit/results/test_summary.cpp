@@ -120,6 +120,28 @@ TEST(Summary, OnChipBusPlatformNamesTheBusNotPcie) {
   EXPECT_EQ(out.find("Link       PCIe"), std::string::npos) << out;
 }
 
+// With XDP in rx mode the stack may get no frame at all: the RX lines stay,
+// with the frames XDP dropped or sent back, and the drop rate counts them
+// as taken by the host.
+TEST(Summary, XdpVerdictsAreRxFramesTheHostTook) {
+  auto c = default_config();
+  c->traffic.mode = NC_MODE_RX;
+  c->driver.xdp = NC_XDP_DROP;
+  auto r = rx_results();
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.pkts"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("rx.drops"), 100);
+  nicsim_results_set(r.get(), nicsim_metric_find("xdp.drop"), 300);
+  nicsim_results_set(r.get(), nicsim_metric_find("xdp.tx"), 0);
+  nicsim_results_set(r.get(), nicsim_metric_find("xdp.tx_errors"), 0);
+  std::string out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_NE(line_with(out, "RX frames XDP dropped").find(" 300"), std::string::npos) << out;
+  EXPECT_NE(line_with(out, "RX frames dropped").find(" 100"), std::string::npos) << out;
+  EXPECT_NE(line_with(out, "RX drop rate").find(" 25.00 %"), std::string::npos) << out;
+  c->driver.xdp = NC_XDP_OFF;
+  out = capture([&](FILE *f) { nicsim_summary_print(f, c.get(), r.get()); });
+  EXPECT_EQ(out.find("XDP dropped"), std::string::npos) << "no XDP lines without a program\n" << out;
+}
+
 TEST(Summary, SectionsValuesAndRounding) {
   auto c = default_config();
   c->traffic.mode = NC_MODE_RX;
