@@ -125,6 +125,36 @@ inline void expect_same_metrics(const nicsim_results &a, const nicsim_results &b
   EXPECT_GT(n, 30u);
 }
 
+/* Frames per second the host handled in a window of window_s seconds:
+ * delivered to the stack, or taken by an XDP program (dropped, sent back,
+ * or lost to a full XDP_TX ring). */
+inline double xdp_handled_mpps(const nicsim_results &r, double window_s) {
+  return (metric(r, "rx.pkts") + metric(r, "xdp.drop") + metric(r, "xdp.tx") + metric(r, "xdp.tx_errors")) /
+         window_s / 1e6;
+}
+
+/* What every XDP driver shows at 64 B beyond one core's stack rate: pass
+ * sends every frame through the skb path (and the NIC drops what the stack
+ * cannot take); drop lets no frame reach the stack, runs the program, and
+ * handles more than twice pass's rate with fewer NIC drops; nothing goes
+ * back to the wire. */
+inline void expect_xdp_drop_beats_pass(const nicsim_results &pass, const nicsim_results &drop, double window_s) {
+  expect_conservation(pass);
+  expect_conservation(drop);
+  std::printf("64 B: pass %.3f Mpps handled (%.0f NIC drops), drop %.3f Mpps (%.0f NIC drops)\n",
+              xdp_handled_mpps(pass, window_s), metric(pass, "rx.drops"), xdp_handled_mpps(drop, window_s),
+              metric(drop, "rx.drops"));
+  EXPECT_GT(metric(pass, "xdp.pass"), 0);
+  EXPECT_EQ(metric(pass, "xdp.drop"), 0);
+  EXPECT_GT(metric(pass, "rx.drops"), 0) << "one core cannot run the stack at the offered rate";
+  EXPECT_EQ(metric(drop, "rx.pkts"), 0);
+  EXPECT_EQ(metric(drop, "xdp.pass"), 0);
+  EXPECT_GT(xdp_handled_mpps(drop, window_s), 2 * xdp_handled_mpps(pass, window_s));
+  EXPECT_LT(metric(drop, "rx.drops"), metric(pass, "rx.drops"));
+  EXPECT_GT(metric(drop, "cpu.profile.bpf_prog_run_xdp"), 0);
+  EXPECT_EQ(metric(pass, "total.tx.received"), 0);
+}
+
 }  // namespace test
 }  // namespace nicsim
 #endif
