@@ -114,6 +114,24 @@ TEST(Forward, XdpTxForwardsMoreThanTheIpPath) {
   EXPECT_GT(metric(xdp, "cpu.util"), 0.99);
 }
 
+/* i40e (40 GbE): XDP_TX on the queue pair's own XDP ring (a device TX queue
+ * after nic.tx_queues) is the forwarding; the stack's TX queue stays idle. */
+TEST(Forward, I40eForwardsWithXdpTxOnItsXdpRing) {
+  const std::initializer_list<const char *> i40e = {"nic.family=i40e", "driver.name=i40e", "nic.line_rate_gbps=40",
+                                                    "traffic.mode=forward", "traffic.frame_bytes=64",
+                                                    "run.duration_us=500", "run.warmup_us=100"};
+  const nicsim_results ip = run(i40e, {});
+  const nicsim_results xdp = run(i40e, {"driver.xdp=tx"});
+  expect_forward_conservation(ip);
+  expect_forward_conservation(xdp);
+  std::printf("i40e 64 B forward at 40 GbE: IP path %.3f Mpps, XDP_TX %.3f Mpps\n", metric(ip, "fwd.mpps"),
+              metric(xdp, "fwd.mpps"));
+  EXPECT_EQ(metric(xdp, "total.fwd"), metric(xdp, "total.tx.xdp"));
+  EXPECT_EQ(metric(xdp, "total.tx.sent"), 0) << "nothing went out through the stack's TX queue";
+  EXPECT_GT(metric(xdp, "fwd.pkts"), 0);
+  EXPECT_GT(metric(xdp, "fwd.mpps"), 2 * metric(ip, "fwd.mpps"));
+}
+
 TEST(Forward, ConfigRulesNameTheKeyAndTheFix) {
   nicsim_config c = nicsim::test::config_with({"traffic.mode=forward", "traffic.protocol=tcp"}, {});
   nc_error e;
