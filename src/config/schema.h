@@ -382,7 +382,7 @@
     "recycled: mvneta's page_pool, i40e's reuse in place) or tx (the frame goes back out of the same port " \
     "from the RX path, XDP_TX: mvneta on its TX queue, i40e on the queue pair's own XDP ring, a device TX " \
     "queue after nic.tx_queues); off: no program (docs/drivers.md, \"XDP\"). Needs traffic.protocol udp; " \
-    "tx needs traffic.mode rx")
+    "tx needs traffic.mode rx or forward")
 
 /* traffic: what is offered on the wire and by the host. */
 #define NC_SECTION_traffic(X)                                                               \

@@ -734,25 +734,38 @@ static int i40e_check_config(const struct nicsim_config *cfg, struct nk_config_e
   if (cfg->driver.xdp == NC_XDP_OFF) return 0;
   /* driver.xdp: the XDP rings are device TX queues after nic.tx_queues, one per RX queue. */
   if (cfg->nic.tx_queues + cfg->nic.rx_queues > GN_MAX_QUEUES) {
-    snprintf(hint, sizeof hint, "set nic.tx_queues + nic.rx_queues to at most %d (e.g. nic.tx_queues: %" PRId64
-             "), or driver.xdp: off", GN_MAX_QUEUES, GN_MAX_QUEUES - cfg->nic.rx_queues > 0 ? GN_MAX_QUEUES - cfg->nic.rx_queues : 1);
+    if (cfg->nic.rx_queues < GN_MAX_QUEUES)
+      snprintf(hint, sizeof hint,
+               "set nic.tx_queues + nic.rx_queues to at most %d (e.g. nic.tx_queues: %" PRId64 "), or driver.xdp: off",
+               GN_MAX_QUEUES, GN_MAX_QUEUES - cfg->nic.rx_queues);
+    else
+      snprintf(hint, sizeof hint,
+               "set nic.tx_queues + nic.rx_queues to at most %d (e.g. nic.rx_queues: %d, nic.tx_queues: %d), or "
+               "driver.xdp: off",
+               GN_MAX_QUEUES, GN_MAX_QUEUES / 2, GN_MAX_QUEUES / 2);
     return nk_config_fail(e, NK_KEYS(NC_KEY_nic_tx_queues, NC_KEY_nic_rx_queues, NC_KEY_driver_xdp), hint,
                           "i40e: driver.xdp adds an XDP TX ring per RX queue after the %" PRId64
                           " TX queues: %" PRId64 " + %" PRId64 " TX queues, but the device has %d",
                           cfg->nic.tx_queues, cfg->nic.tx_queues, cfg->nic.rx_queues, GN_MAX_QUEUES);
   }
-  /* i40e_xdp_setup: "Don't allow frames that span over multiple buffers". */
-  const int64_t len = (int64_t)nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
+  /* i40e_xdp_setup: "Don't allow frames that span over multiple buffers".
+   * The largest frame the wire brings: traffic.frame_bytes, or with IMIX
+   * its 1518-byte frames too. */
+  const int64_t largest = cfg->traffic.frame_dist == NC_DIST_IMIX && cfg->traffic.frame_bytes < 1518
+                              ? 1518
+                              : cfg->traffic.frame_bytes;
+  const int64_t len = (int64_t)nf_dma_len((uint32_t)largest);
   if (cfg->traffic.mode != NC_MODE_TX && len > buf) {
     snprintf(hint, sizeof hint,
              "set driver.rx_buf_bytes to at least %" PRId64 ", or traffic.frame_bytes to at most %" PRId64
              ", or driver.xdp: off",
              (len + unit - 1) / unit * unit, buf + NF_FCS_LEN);
     return nk_config_fail(e, NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_xdp), hint,
-                          "i40e: driver.xdp with traffic.frame_bytes = %" PRId64 ": its %" PRId64
+                          "i40e: driver.xdp with %s%" PRId64 "-byte frames: their %" PRId64
                           " bytes (without FCS) span more than one receive buffer of driver.rx_buf_bytes = %" PRId64
                           " (i40e_xdp_setup refuses frames that span buffers)",
-                          cfg->traffic.frame_bytes, len, buf);
+                          largest != cfg->traffic.frame_bytes ? "traffic.frame_dist imix's " : "", largest, len,
+                          buf);
   }
   return 0;
 }

@@ -610,9 +610,12 @@ static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config
                                                                      : NET_SKB_PAD + cfg->cpu.net_ip_align_bytes;
   const int64_t sz = cfg->driver.rx_buf_bytes - rx_off;
   if (sz < 256) {
-    snprintf(hint, sizeof hint,
-             "set driver.rx_buf_bytes to at least %" PRId64 ", or driver.rx_buf_offset to at most %" PRId64,
-             rx_off + 256, cfg->driver.rx_buf_bytes - 256);
+    if (nk_driver_page_pool(&nk_driver_stmmac, cfg))
+      snprintf(hint, sizeof hint,
+               "set driver.rx_buf_bytes to at least %" PRId64 ", or driver.rx_buf_offset to at most %" PRId64,
+               rx_off + 256, cfg->driver.rx_buf_bytes - 256);
+    else /* the offset is the skb's headroom: only the buffer can grow */
+      snprintf(hint, sizeof hint, "set driver.rx_buf_bytes to at least %" PRId64, rx_off + 256);
     return nk_config_fail(e, NK_KEYS(NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset), hint,
                           "driver.rx_buf_bytes = %" PRId64 " leaves %" PRId64
                           " bytes after driver.rx_buf_offset = %" PRId64 ": stmmac needs at least 256",
@@ -623,9 +626,11 @@ static int stmmac_check_config(const struct nicsim_config *cfg, struct nk_config
   const uint32_t need = nf_dma_len((uint32_t)cfg->traffic.frame_bytes);
   if (cfg->traffic.mode != NC_MODE_TX && need > dma_buf_sz) {
     snprintf(hint, sizeof hint,
-             "set driver.rx_buf_bytes to at least %" PRId64 " (driver.rx_buf_offset + the frame, rounded up to 8), "
+             "set driver.rx_buf_bytes to at least %" PRId64 " (%s + the frame, rounded up to 8), "
              "or traffic.frame_bytes to at most %u, or traffic.mode: tx",
-             rx_off + (int64_t)((need + 7u) & ~7u), dma_buf_sz + NF_FCS_LEN);
+             rx_off + (int64_t)((need + 7u) & ~7u),
+             nk_driver_page_pool(&nk_driver_stmmac, cfg) ? "driver.rx_buf_offset" : "the skb's headroom",
+             dma_buf_sz + NF_FCS_LEN);
     return nk_config_fail(e,
                           NK_KEYS(NC_KEY_traffic_frame_bytes, NC_KEY_driver_rx_buf_bytes, NC_KEY_driver_rx_buf_offset),
                           hint,

@@ -250,7 +250,8 @@ TEST(KernelDma, AToDeviceMappingInsideAnRxMappingIsAnAlias) {
   EXPECT_FALSE(nk_dma_device_may_access(t.k, rx + 512, 64, false, why, sizeof why)) << "outside the alias";
   EXPECT_FALSE(nk_dma_device_may_access(t.k, tx, 256, false, why, sizeof why)) << "past the alias's end";
   EXPECT_TRUE(nk_dma_device_may_access(t.k, rx + 512, 64, true, why, sizeof why)) << why;
-  // A second alias elsewhere in the parent, and a mapping that only overlaps it: a fault.
+  // A second alias elsewhere in the parent, left live: unmapping the parent
+  // while it is live is a fault (below).
   const dma_addr_t tx2 = dma_map_single(t.dev(), b.at(512), 64, DMA_TO_DEVICE);
   EXPECT_FALSE(dma_mapping_error(t.dev(), tx2));
   dma_unmap_single(t.dev(), tx, 128, DMA_TO_DEVICE);

@@ -56,6 +56,8 @@ TEST(I40eXdp, ProbeSetsUpTheXdpRingAsTxQueueOne) {
   EXPECT_EQ(r.nic->reg(GN_QREG(kXdpQueue, GN_Q_TX_RING_SIZE)), 64u);
   EXPECT_EQ(r.nic->reg64(GN_QREG(kXdpQueue, GN_Q_TX_RING_LO), GN_QREG(kXdpQueue, GN_Q_TX_RING_HI)), xr.dma);
   EXPECT_EQ(r.nic->reg(GN_REG_TXQ_VEC(kXdpQueue)), 0u) << "QINT_TQCTL: the queue pair's vector";
+  EXPECT_EQ(r.t.cp.c.mmio_writes_reg[GN_REG_TXQ_VEC(kXdpQueue) / 4], 1u)
+      << "probe writes the XDP ring's vector (the register's reset value would also read 0)";
   EXPECT_EQ(r.priv->rx_rings[0].rx_bi[0].page_offset, static_cast<uint32_t>(I40E_SKB_PAD));
   EXPECT_EQ(r.priv->rx_rings[0].xdp_ring, &r.priv->xdp_rings[0]);
   EXPECT_EQ(r.t.check(), "");
@@ -273,6 +275,25 @@ TEST(I40eXdp, ConfigRulesNameTheirKeys) {
   });
   EXPECT_NE(frame.find("driver.rx_buf_bytes"), std::string::npos) << frame;
   EXPECT_NE(frame.find("1536"), std::string::npos) << "the hint names the next 128-byte multiple: " << frame;
+  // IMIX brings 1518-byte frames whatever traffic.frame_bytes says.
+  const std::string imix = check([](nicsim_config &c) {
+    c.driver.rx_buf_bytes = 512;
+    c.traffic.frame_bytes = 64;
+    c.traffic.frame_dist = NC_DIST_IMIX;
+  });
+  EXPECT_NE(imix.find("traffic.frame_dist imix's 1518-byte frames"), std::string::npos) << imix;
+  EXPECT_EQ(check([](nicsim_config &c) {
+              c.driver.rx_buf_bytes = 512;
+              c.traffic.frame_bytes = 64;
+            }),
+            "")
+      << "fixed 64-byte frames fit a 512-byte buffer";
+  // Sixteen RX queues leave no room for XDP rings: the hint lowers nic.rx_queues.
+  const std::string all = check([](nicsim_config &c) {
+    c.nic.rx_queues = 16;
+    c.nic.tx_queues = 1;
+  });
+  EXPECT_NE(all.find("nic.rx_queues: 8, nic.tx_queues: 8"), std::string::npos) << all;
   // The rules every XDP driver shares still hold for i40e.
   const std::string tcp = check([](nicsim_config &c) { c.traffic.protocol = NC_PROTO_TCP; });
   EXPECT_NE(tcp.find("traffic.protocol"), std::string::npos) << tcp;
