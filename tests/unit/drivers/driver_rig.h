@@ -184,4 +184,26 @@ void expect_tx_locks(Rig &r, TxLocks want, Clean clean) {
   EXPECT_EQ(r.t.check(), "");
 }
 
+// The built-in XDP program ran once per frame: stack.xdp_prog_instructions
+// each, under bpf_prog_run_xdp's profile name; with only_it, nothing else
+// executed (no stack part ran).
+inline void expect_xdp_prog_ran(const cp_counts &c, const nicsim_config &cfg, uint64_t frames, bool only_it) {
+  const int prog = nk_prof_find(NK_PROF_XDP_PROG);
+  ASSERT_GE(prog, 0);
+  const double want = static_cast<double>(frames) * cfg.stack.xdp_prog_instructions;
+  EXPECT_DOUBLE_EQ(c.bucket_instructions[prog], want);
+  if (only_it) {
+    EXPECT_DOUBLE_EQ(c.instructions, want);
+  }
+}
+
+// The kernel's count of XDP verdicts, each exactly.
+inline void expect_xdp_verdicts(nk_kernel *k, uint64_t pass, uint64_t drop, uint64_t tx, uint64_t tx_errors) {
+  const nk_kernel_stats *ks = nk_kernel_get_stats(k);
+  EXPECT_EQ(ks->xdp_pass, pass);
+  EXPECT_EQ(ks->xdp_drop, drop);
+  EXPECT_EQ(ks->xdp_tx, tx);
+  EXPECT_EQ(ks->xdp_tx_errors, tx_errors);
+}
+
 #endif

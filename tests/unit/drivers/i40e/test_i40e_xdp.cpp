@@ -29,8 +29,6 @@ bool start_xdp(I40eRig &r, int verdict, bool coherent = false) {
   });
 }
 
-double prog_instructions(const I40eRig &r) { return r.t.cfg.stack.xdp_prog_instructions; }
-
 // Probes with the verdict, then receives n frames of kFrame (flow 1): true if
 // one interrupt took them; the platform's counts are then the driver's for them.
 bool rx_xdp(I40eRig &r, int verdict, uint64_t n, bool coherent = false) {
@@ -92,13 +90,8 @@ TEST(I40eXdp, DropReusesTheBufferWithoutAnSkb) {
   EXPECT_EQ(c.mmio_writes, 2u);
   EXPECT_EQ(c.mmio_reads, 0u);
   // The program: stack.xdp_prog_instructions per frame, the only instructions run.
-  const int prog = nk_prof_find(NK_PROF_XDP_PROG);
-  ASSERT_GE(prog, 0);
-  EXPECT_DOUBLE_EQ(c.bucket_instructions[prog], N * prog_instructions(r));
-  EXPECT_DOUBLE_EQ(c.instructions, N * prog_instructions(r));
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_drop, N);
-  EXPECT_EQ(ks->xdp_pass + ks->xdp_tx + ks->xdp_tx_errors, 0u);
+  expect_xdp_prog_ran(c, r.t.cfg, N, true);
+  expect_xdp_verdicts(r.t.k, 0, N, 0, 0);
   EXPECT_EQ(r.rx_ok, 0u);
   // Every buffer went to a next_to_alloc slot for the refill.
   EXPECT_EQ(r.priv->rx_rings[0].next_to_alloc, (63 + N) % 64);
@@ -132,9 +125,7 @@ TEST(I40eXdp, TxWritesTheXdpTailOncePerPoll) {
   EXPECT_EQ(c.barriers[NK_BARRIER_WMB], 1u);
   EXPECT_EQ(c.mmio_writes, 3u);
   EXPECT_EQ(c.mmio_writes_reg[GN_REG_TX_TAIL / 4], 0u) << "the stack's TX queue is not used";
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_tx, N);
-  EXPECT_EQ(ks->xdp_tx_errors, 0u);
+  expect_xdp_verdicts(r.t.k, 0, 0, N, 0);
   EXPECT_EQ(nk_kernel_txq_packets(r.t.k, kXdpQueue), N);
   EXPECT_EQ(r.priv->xdp_rings[0].xdp_tx_active, N);
   // The frames' buffers left the RX ring: 53 in the slots + 10 on the XDP ring.
@@ -193,9 +184,7 @@ TEST(I40eXdp, TxOnAFullXdpRingDropsAndCounts) {
   uint64_t seq = 0;
   // 10 frames per poll, nothing completed: the last 5 find the ring full.
   r.rx_in_batches(room + 5, 10, kFrame, &seq);
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_tx, room);
-  EXPECT_EQ(ks->xdp_tx_errors, 5u);
+  expect_xdp_verdicts(r.t.k, 0, 0, room, 5);
   EXPECT_EQ(r.priv->xdp_rings[0].tx_busy, 5u);
   EXPECT_EQ(r.priv->xdp_rings[0].xdp_tx_active, room);
   EXPECT_EQ(nk_kernel_txq_packets(r.t.k, kXdpQueue), room);
@@ -216,12 +205,8 @@ TEST(I40eXdp, PassContinuesToTheSkbPath) {
   EXPECT_EQ(c.copies, N);
   EXPECT_EQ(c.copy_bytes, N * kLen);
   EXPECT_EQ(c.mmio_writes, 2u);
-  const int prog = nk_prof_find(NK_PROF_XDP_PROG);
-  ASSERT_GE(prog, 0);
-  EXPECT_DOUBLE_EQ(c.bucket_instructions[prog], N * prog_instructions(r));
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_pass, N);
-  EXPECT_EQ(ks->xdp_drop + ks->xdp_tx, 0u);
+  expect_xdp_prog_ran(c, r.t.cfg, N, false);
+  expect_xdp_verdicts(r.t.k, N, 0, 0, 0);
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.rx_bad, 0u);
   EXPECT_EQ(r.t.check(), "");

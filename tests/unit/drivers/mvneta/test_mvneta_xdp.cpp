@@ -34,8 +34,6 @@ bool start_xdp(MvnetaRig &r, int verdict) {
   });
 }
 
-double prog_instructions(const MvnetaRig &r) { return r.t.cfg.stack.xdp_prog_instructions; }
-
 }  // namespace
 
 // XDP_DROP: no skb, no copy; the buffer goes straight back to the pool.
@@ -66,14 +64,9 @@ TEST(MvnetaXdp, DropRecyclesTheBufferWithoutAnSkb) {
   EXPECT_EQ(c.mmio_reads, 2u);
   // The program: stack.xdp_prog_instructions per frame, under bpf_prog_run_xdp;
   // nothing else executes (no stack part runs).
-  const int prog = nk_prof_find(NK_PROF_XDP_PROG);
-  ASSERT_GE(prog, 0);
-  EXPECT_DOUBLE_EQ(c.bucket_instructions[prog], N * prog_instructions(r));
-  EXPECT_DOUBLE_EQ(c.instructions, N * prog_instructions(r));
+  expect_xdp_prog_ran(c, r.t.cfg, N, true);
   EXPECT_DOUBLE_EQ(c.cycles, r.t.cfg.cpu.irq_entry_cycles + r.t.cfg.cpu.softirq_cycles);
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_drop, N);
-  EXPECT_EQ(ks->xdp_pass + ks->xdp_tx + ks->xdp_tx_errors, 0u);
+  expect_xdp_verdicts(r.t.k, 0, N, 0, 0);
   EXPECT_EQ(r.rx_ok, 0u);
   EXPECT_EQ(r.pp->rx_xdp_consumed, N);
   EXPECT_EQ(r.t.check(), "");
@@ -104,9 +97,7 @@ TEST(MvnetaXdp, TxSendsTheBufferBackAndRecyclesItAtCompletion) {
   EXPECT_EQ(c.mmio_writes_reg[GN_REG_TX_TAIL / 4], N);
   EXPECT_EQ(c.mmio_writes, 3u + N);
   EXPECT_EQ(c.mmio_reads, 2u);
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_tx, N);
-  EXPECT_EQ(ks->xdp_tx_errors, 0u);
+  expect_xdp_verdicts(r.t.k, 0, 0, N, 0);
   EXPECT_EQ(r.pp->xdp_tx_pending, N);
   EXPECT_EQ(r.t.check(), "") << "the pool holds 64 slot buffers + 10 on the TX ring";
 
@@ -143,9 +134,7 @@ TEST(MvnetaXdp, TxOnAFullRingDropsAndCounts) {
   // Fill the ring without completing anything: stop + 5 frames, 10 per poll;
   // the last 5 find it full.
   r.rx_in_batches(stop + 5, 10, kFrame, &seq);
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_tx, stop);
-  EXPECT_EQ(ks->xdp_tx_errors, 5u);
+  expect_xdp_verdicts(r.t.k, 0, 0, stop, 5);
   EXPECT_EQ(r.pp->xdp_tx_pending, stop);
   EXPECT_EQ(r.t.check(), "");
 }
@@ -167,12 +156,8 @@ TEST(MvnetaXdp, PassContinuesToTheSkbPath) {
   EXPECT_EQ(c.copies, N);
   EXPECT_EQ(c.copy_bytes, N * kLen);
   EXPECT_EQ(c.mmio_writes, 3u);
-  const int prog = nk_prof_find(NK_PROF_XDP_PROG);
-  ASSERT_GE(prog, 0);
-  EXPECT_DOUBLE_EQ(c.bucket_instructions[prog], N * prog_instructions(r));
-  const nk_kernel_stats *ks = nk_kernel_get_stats(r.t.k);
-  EXPECT_EQ(ks->xdp_pass, N);
-  EXPECT_EQ(ks->xdp_drop + ks->xdp_tx, 0u);
+  expect_xdp_prog_ran(c, r.t.cfg, N, false);
+  expect_xdp_verdicts(r.t.k, N, 0, 0, 0);
   EXPECT_EQ(r.rx_ok, N);
   EXPECT_EQ(r.t.check(), "");
 }
