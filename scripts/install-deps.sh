@@ -14,4 +14,6 @@ apt-get install -y --no-install-recommends \
   libnlopt-dev libgsl-dev \
   googletest libgtest-dev \
   gnuplot-nox parallel chromium \
-  clang-14 libclang-rt-14-dev
+  clang-14 libclang-rt-14-dev llvm-14 python3 \
+  libc6-dev-arm64-cross libc6-dev-armhf-cross libc6-dev-riscv64-cross \
+  libc6-dev-sparc64-cross libc6-dev-mipsel-cross

@@ -98,6 +98,9 @@ void CpuCore::Params::bind(ParamBinder &b) {
   b.key("cpu.wc_buffers", wc_buffers);
   b.key("cpu.wc_flush_cycles", wc_flush_cycles);
   b.key("cpu.kernel_ipc", kernel_ipc);
+  b.key("cpu.isa", isa,
+        {{"auto", -2}, {"x86-64", NK_ISA_X86_64}, {"arm64", NK_ISA_ARM64}, {"armv7", NK_ISA_ARMV7},
+         {"riscv64", NK_ISA_RISCV64}, {"sparc64", NK_ISA_SPARC64}, {"mips32", NK_ISA_MIPS32}, {"none", -1}});
   b.key("cpu.out_of_order", out_of_order);
   b.key("cpu.mlp_lines", mlp_lines);
   b.key("cpu.unaligned_trap_cycles", unaligned_trap_cycles);
@@ -217,6 +220,21 @@ CpuCore::CpuCore(sc_core::sc_module_name name, const Params &p, HostMemoryIf &me
     m_prof_iommu_inv = nk_prof_id(p.iommu_smmuv3 ? "arm_smmu_cmdq_issue_cmdlist" : "qi_submit_sync", NK_CLASS_OTHER);
   }
   std::memset(m_prof_cls, -1, sizeof m_prof_cls);
+  /* The C code's own instructions (src/kernel/icount.h), weighed by cpu.isa's code. */
+  int isa = p.isa;
+  if (isa == -2) {
+    switch (p.memcpy.kind) {
+      case CpuKind::Arm64: isa = NK_ISA_ARM64; break;
+      case CpuKind::Riscv: isa = NK_ISA_RISCV64; break;
+      case CpuKind::Sparc: isa = NK_ISA_SPARC64; break;
+      case CpuKind::Mips: isa = NK_ISA_MIPS32; break;
+      default: isa = NK_ISA_X86_64; break;
+    }
+  }
+  if (isa >= 0) {
+    nk_icount_select(static_cast<nk_isa>(isa));
+    nk_icount_set_sink(&CpuCore::code_sink, this);
+  }
   if (TraceWriter *t = TraceWriter::global()) {
     /* Each core's busy fraction (charged time over the trace's sample interval). */
     for (size_t c = 0; c < m_cores.size(); c++)
@@ -261,15 +279,18 @@ void CpuCore::set_window(uint64_t start_ps, uint64_t end_ps) {
 /* ---- time and accounting ------------------------------------------------ */
 
 void CpuCore::sync() {
+  nk_icount_flush();
   if (m_cur->qk.local_ps() != 0) qk_sync();
 }
 
 void CpuCore::load_sync() {
+  nk_icount_flush();
   if (m_cur->qk.local_ps() == 0) return;
   if (!try_skip_sync()) qk_sync();
 }
 
 void CpuCore::quantum_sync() {
+  nk_icount_flush();
   if (!try_skip_sync()) qk_sync();
 }
 
@@ -842,7 +863,14 @@ void CpuCore::exec(double instructions, double cycles, int bucket) {
   /* Instruction counts are the kernel's code; the core's IPC on it makes
    * them cycles (its hits included: misses are read_headers'). */
   const double c = (instructions > 0 ? instructions / m_p.kernel_ipc : 0) + (cycles > 0 ? cycles : 0);
+  if (instructions > 0 && in_window(local_time_ps())) m_instr_window[prof_class_now()] += instructions;
   if (c > 0) spend(c, bucket);
+}
+
+void CpuCore::code_sink(void *ctx, double instructions) {
+  CpuCore *core = static_cast<CpuCore *>(ctx);
+  if (core->in_window(core->local_time_ps())) core->m_code_instr_window += instructions;
+  core->exec(instructions, 0, -1);
 }
 
 void CpuCore::read_headers(uint64_t pa, uint32_t len, unsigned misaligned) {

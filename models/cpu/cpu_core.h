@@ -46,6 +46,7 @@
 #include "cpu/memcpy_cost.h"
 #include "cpu/quantum_keeper.h"
 #include "cpu/wc_buffers.h"
+#include "kernel/icount.h"
 #include "kernel/kernel.h"
 #include "kernel/platform.h"
 #include "memory/host_memory.h"
@@ -86,6 +87,7 @@ class CpuCore : public sc_core::sc_module {
     double wc_flush_cycles = 10;       /* cpu.wc_flush_cycles: cycles */
     double kernel_ipc = 2;             /* cpu.kernel_ipc: instructions per cycle of the kernel's own code */
     bool out_of_order = true;          /* cpu.out_of_order: misses overlap (else each stalls in full) */
+    int isa = -2;                      /* cpu.isa: enum nk_isa whose code weighs the C code; -1 none, -2 auto (cpu.kind's) */
     double mlp_lines = 10;             /* cpu.mlp_lines: misses a core keeps in flight */
     double unaligned_trap_cycles = 0;  /* cpu.unaligned_trap_cycles: one trapped unaligned load, cycles */
     MemcpyParams memcpy;               /* cpu.kind, cpu.memcpy_* */
@@ -162,6 +164,10 @@ class CpuCore : public sc_core::sc_module {
   /* The stack's own code: `instructions` at cpu.kernel_ipc plus `cycles` of
    * fixed work, self time of bucket (current one if negative): ops->exec. */
   void exec(double instructions, double cycles, int bucket);
+  /* nk_icount's sink: the C code's own instructions, to the current bucket. */
+  static void code_sink(void *ctx, double instructions);
+  double instructions(nk_class c) const { return m_instr_window[c]; }
+  double code_instructions() const { return m_code_instr_window; }
   /* The stack's header loads over [pa, pa + len): missed lines stall the core
    * as its kind does (cpu.out_of_order, cpu.mlp_lines), and `misaligned`
    * loads trap on a core that cannot load unaligned (cpu.unaligned_trap_cycles):
@@ -329,6 +335,7 @@ class CpuCore : public sc_core::sc_module {
    * calls the resumed hook. Every wait of a core's thread goes through here. */
   template <typename F>
   void suspend(F f) {
+    nk_icount_flush(); /* the code run so far is charged before time moves */
     m_quiet_valid = false; /* simulated time may move; other processes may run */
     m_commit_valid = false;
     m_activity_gen++;
@@ -383,6 +390,11 @@ class CpuCore : public sc_core::sc_module {
   void account(double cycles, uint64_t start_ps, uint64_t dur_ps, int self = -1);
   /* The class of registered bucket id (< NK_PROF_MAX): nk_prof_class, looked up once. */
   int prof_class(int id);
+  /* The class of the bucket charged now (the caller's, as account's). */
+  int prof_class_now() {
+    const int id = nk_prof_current();
+    return id >= 0 && id < NK_PROF_MAX ? prof_class(id) : NK_CLASS_OTHER;
+  }
   /* A cacheable load of len bytes at pa into out: hit, DDIO or miss costs;
    * a stale cached copy is what the core reads (and a violation). */
   void cached_read(uint64_t pa, unsigned len, uint8_t *out);
@@ -452,6 +464,8 @@ class CpuCore : public sc_core::sc_module {
   double m_incl_window[NK_PROF_MAX + 1] = {};
   double m_class_total[NK_CLASS__COUNT] = {};
   double m_class_window[NK_CLASS__COUNT] = {};
+  double m_instr_window[NK_CLASS__COUNT] = {}; /* instructions charged in the window (exec), by class */
+  double m_code_instr_window = 0;              /* of which the C code's own (cpu.isa) */
   int8_t m_prof_cls[NK_PROF_MAX]; /* prof_class's answers (-1: not looked up) */
   /* account: the charge (a stamp per charge, never wrapping) that last
    * counted each bucket's inclusive time */

@@ -127,6 +127,24 @@ const D kDecls[] = {
               const double n = rx_pkts(e);
               return n > 0 ? e.f.class_cycles[NK_CLASS_RX] / n : 0;
             }),
+    D::stat("cpu.instructions", "instructions", Kind::Count,
+            "Instructions the CPU executed in the window: the C drivers' and kernel layer's own code (cpu.isa) "
+            "and the Linux stack's parts (stack.*), each turned into cycles at cpu.kernel_ipc",
+            [](const E &e) {
+              double n = 0;
+              for (double v : e.f.instr) n += v;
+              return std::round(n);
+            }),
+    D::stat("cpu.code_instructions", "instructions", Kind::Count,
+            "Of cpu.instructions, those of the C drivers and kernel layer, counted per basic block as they run and "
+            "weighed by cpu.isa's compiled code",
+            [](const E &e) { return std::round(e.f.code_instr); }),
+    D::stat("cpu.instructions_per_rx_pkt", "instructions", Kind::Real,
+            "Instructions in RX context (RX poll, refill, RX stack) per delivered frame",
+            [](const E &e) {
+              const double n = rx_pkts(e);
+              return n > 0 ? e.f.instr[NK_CLASS_RX] / n : 0;
+            }),
     D::stat("cpu.irq_cycles", "cycles", Kind::Count,
             "CPU cycles in hard-IRQ entry/exit, IRQ handlers and softirq overhead",
             [](const E &e) { return std::round(e.f.class_cycles[NK_CLASS_IRQ]); }),

@@ -25,6 +25,8 @@ struct CpuSnapshot {
   CpuCounters total;                                  /* counted over the whole run */
   double busy = 0;                                    /* busy cycles, all cores */
   double class_cycles[NK_CLASS__COUNT] = {};          /* by the class of the bucket charged */
+  double instr[NK_CLASS__COUNT] = {};                 /* instructions charged (exec), by class */
+  double code_instr = 0;                              /* of which the C code's own (cpu.isa) */
   double bucket[kBuckets] = {};                       /* self cycles per bucket */
   double incl[kBuckets] = {};                         /* inclusive cycles per bucket (self and callees) */
   const char *fn[kBuckets] = {};                      /* function of each bucket (nullptr: none registered) */

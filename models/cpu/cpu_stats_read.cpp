@@ -9,7 +9,11 @@ void CpuCore::stats_snapshot(CpuSnapshot &s) const {
   s.window = m_window;
   s.total = m_total;
   s.busy = busy_cycles(true);
-  for (int c = 0; c < NK_CLASS__COUNT; c++) s.class_cycles[c] = class_cycles(static_cast<nk_class>(c), true);
+  for (int c = 0; c < NK_CLASS__COUNT; c++) {
+    s.class_cycles[c] = class_cycles(static_cast<nk_class>(c), true);
+    s.instr[c] = instructions(static_cast<nk_class>(c));
+  }
+  s.code_instr = code_instructions();
   for (int id = 0; id <= kUnattributed; id++) {
     s.bucket[id] = bucket_cycles(id, true);
     s.incl[id] = bucket_incl_cycles(id, true);

@@ -84,7 +84,11 @@
     "Copy from user space per sent byte, with cpu.user_copy per_byte only")               \
   X(cpu, kernel_ipc, REAL, "instructions/cycle", "2", 0.01, 16, "",                       \
     "The core's instructions per cycle on kernel network code whose data is in its cache: turns the stack's " \
-    "instruction counts (stack.*) into cycles")                                            \
+    "instruction counts (stack.*) and the drivers' and kernel layer's own code (cpu.isa) into cycles") \
+  X(cpu, isa, ENUM, "", "auto", 0, 0, "auto|x86-64|arm64|armv7|riscv64|sparc64|mips32|none", \
+    "Whose compiled code weighs each basic block the C drivers and kernel layer run (instructions per block of " \
+    "that ISA's object code, charged at cpu.kernel_ipc; docs/host.md, \"The code's own instructions\"); auto: " \
+    "cpu.kind's 64-bit ISA (mips: mips32); none: only their platform operations cost") \
   X(cpu, out_of_order, BOOL, "", "true", 0, 0, "",                                        \
     "The core executes out of order: of the lines one read of packet headers misses, only the first stalls " \
     "it for the whole latency and the others overlap (cpu.mlp_lines); an in-order core stalls for each") \
@@ -508,6 +512,7 @@ enum nc_traffic_tx_pacing { NC_PACING_STRICT, NC_PACING_AVERAGE };
 enum nc_cpu_user_copy { NC_USER_COPY_PER_BYTE, NC_USER_COPY_MEMCPY };
 enum nc_cpu_locking { NC_LOCKING_BIG, NC_LOCKING_TXQ };
 enum nc_cpu_irq_affinity { NC_IRQ_AFFINITY_CORE0, NC_IRQ_AFFINITY_SPREAD };
+enum nc_cpu_isa { NC_ISA_AUTO, NC_ISA_X86_64, NC_ISA_ARM64, NC_ISA_ARMV7, NC_ISA_RISCV64, NC_ISA_SPARC64, NC_ISA_MIPS32, NC_ISA_NONE };
 enum nc_workload_kind { NC_WORKLOAD_NIC, NC_WORKLOAD_DMA_BENCH };
 enum nc_workload_op { NC_WORKLOAD_READ, NC_WORKLOAD_WRITE, NC_WORKLOAD_READ_WRITE };
 enum nc_workload_pattern { NC_PATTERN_SEQ, NC_PATTERN_RANDOM, NC_PATTERN_PAGE_STRIDE };

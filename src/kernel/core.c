@@ -11,7 +11,7 @@
 
 struct nk_kernel *nk__current = NULL;
 
-void nk__no_current(const char *what) {
+NK_NOCOUNT void nk__no_current(const char *what) {
   fprintf(stderr,
           "nicsim: %s called with no current kernel: driver code must run inside an nk_kernel_* entry "
           "point (or after nk_kernel_set_current)\n",
@@ -19,7 +19,7 @@ void nk__no_current(const char *what) {
   abort();
 }
 
-void nk__fault(struct nk_kernel *k, const char *fmt, ...) {
+NK_NOCOUNT void nk__fault(struct nk_kernel *k, const char *fmt, ...) {
   k->nfaults++;
   if (k->fault[0]) return;
   char msg[384];
@@ -31,7 +31,7 @@ void nk__fault(struct nk_kernel *k, const char *fmt, ...) {
   snprintf(k->fault, sizeof k->fault, "%s (in %s)", msg, fn ? fn : "?");
 }
 
-void nk__error(struct nk_kernel *k, const char *fmt, ...) {
+NK_NOCOUNT void nk__error(struct nk_kernel *k, const char *fmt, ...) {
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(k->last_error, sizeof k->last_error, fmt, ap);
@@ -45,17 +45,17 @@ struct nk_kernel *nk__dev_kernel(const struct net_device *dev, const char *what)
   return k;
 }
 
-void nk_kernel_set_current(struct nk_kernel *k) { nk__current = k; }
-struct nk_kernel *nk_kernel_get_current(void) { return nk__current; }
+NK_NOCOUNT void nk_kernel_set_current(struct nk_kernel *k) { nk__current = k; }
+NK_NOCOUNT struct nk_kernel *nk_kernel_get_current(void) { return nk__current; }
 
 int nk__cpu = 0;
 
-void nk_kernel_set_cpu(int cpu) { nk__cpu = cpu >= 0 && cpu < NK_CPU_MAX ? cpu : 0; }
-int nk_kernel_get_cpu(void) { return nk__cpu; }
+NK_NOCOUNT void nk_kernel_set_cpu(int cpu) { nk__cpu = cpu >= 0 && cpu < NK_CPU_MAX ? cpu : 0; }
+NK_NOCOUNT int nk_kernel_get_cpu(void) { return nk__cpu; }
 
 /* ---- create / destroy --------------------------------------------------------- */
 
-struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg,
+NK_NOCOUNT struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nicsim_config *cfg,
                                    const struct nk_driver *drv, char *err, size_t errlen) {
   const struct nk_platform_ops *o = p ? p->ops : NULL;
   if (!p || !cfg || !o || !p->mem || !o->load || !o->store || !o->copy || !o->cache_maint || !o->mmio_read32 ||
@@ -114,7 +114,7 @@ struct nk_kernel *nk_kernel_create(const struct nk_platform *p, const struct nic
   return k;
 }
 
-void nk_kernel_destroy(struct nk_kernel *k) {
+NK_NOCOUNT void nk_kernel_destroy(struct nk_kernel *k) {
   if (!k) return;
   nk_kernel_remove(k);
   nk_kernel_set_current(k);
@@ -134,7 +134,7 @@ void nk_kernel_destroy(struct nk_kernel *k) {
 
 /* ---- probe / remove / check ------------------------------------------------------- */
 
-int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen) {
+NK_NOCOUNT int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, char *err, size_t errlen) {
   nk_kernel_set_current(k);
   if (k->probed || k->removed) {
     snprintf(err, errlen, "nk_kernel_probe_driver: the driver was already probed");
@@ -159,7 +159,7 @@ int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_driver *drv, cha
   return 0;
 }
 
-void nk_kernel_remove(struct nk_kernel *k) {
+NK_NOCOUNT void nk_kernel_remove(struct nk_kernel *k) {
   if (!k->probed) return;
   nk_kernel_set_current(k);
   k->remove_check_rc = 0;
@@ -176,7 +176,7 @@ void nk_kernel_remove(struct nk_kernel *k) {
 }
 
 /* The leaks left once no driver is bound: 0, or -1 with err. */
-static int check_leaks(struct nk_kernel *k, char *err, size_t errlen) {
+NK_NOCOUNT static int check_leaks(struct nk_kernel *k, char *err, size_t errlen) {
   if (k->skbs_in_use) {
     snprintf(err, errlen, "%u of %u skbs were never freed", k->skbs_in_use, k->nskbs);
     return -1;
@@ -218,7 +218,7 @@ static int check_leaks(struct nk_kernel *k, char *err, size_t errlen) {
   return 0;
 }
 
-int nk_kernel_check(struct nk_kernel *k, char *err, size_t errlen) {
+NK_NOCOUNT int nk_kernel_check(struct nk_kernel *k, char *err, size_t errlen) {
   nk_kernel_set_current(k);
   if (k->fault[0]) {
     if (k->nfaults > 1)
@@ -324,7 +324,7 @@ void __netif_tx_unlock(struct netdev_queue *txq) { spin_op(&txq->_xmit_lock, fal
 void netif_stop_queue(struct net_device *dev) { dev->tx_stopped = true; }
 void netif_wake_queue(struct net_device *dev) { dev->tx_stopped = false; }
 bool netif_queue_stopped(const struct net_device *dev) { return dev->tx_stopped; }
-bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return netif_xmit_stopped(&k->dev, (u16)k->busy_txq); }
+NK_NOCOUNT bool nk_kernel_tx_stopped(const struct nk_kernel *k) { return netif_xmit_stopped(&k->dev, (u16)k->busy_txq); }
 
 void netif_stop_subqueue(struct net_device *dev, u16 q) {
   if (q == 0)
@@ -393,11 +393,11 @@ void netdev_completed_queue(struct net_device *dev, unsigned int pkts, unsigned 
 }
 void netdev_reset_queue(struct net_device *dev) { netdev_tx_reset_queue(netdev_get_tx_queue(dev, 0)); }
 
-u32 nk_netdev_bql_inflight(const struct net_device *dev, unsigned int q) {
+NK_NOCOUNT u32 nk_netdev_bql_inflight(const struct net_device *dev, unsigned int q) {
   return dev->cfg->driver.bql && q < dev->num_tx_queues ? nk_dql_inflight(&dev->_tx[q].dql) : 0;
 }
 
-int nk_netdev_bql_check(const struct net_device *dev, unsigned int q, u32 ring_bytes, const char *who, char *err,
+NK_NOCOUNT int nk_netdev_bql_check(const struct net_device *dev, unsigned int q, u32 ring_bytes, const char *who, char *err,
                         size_t errlen) {
   const u32 bql_bytes = nk_netdev_bql_inflight(dev, q);
   if (!dev->cfg->driver.bql || bql_bytes == ring_bytes) return 0;
@@ -422,7 +422,7 @@ int netif_set_real_num_rx_queues(struct net_device *dev, unsigned int n) {
   return 0;
 }
 
-uint64_t nk_kernel_txq_packets(const struct nk_kernel *k, uint32_t q) {
+NK_NOCOUNT uint64_t nk_kernel_txq_packets(const struct nk_kernel *k, uint32_t q) {
   return q < NK_NAPI_MAX ? k->txq_packets[q] : 0;
 }
 
@@ -517,7 +517,7 @@ int nk_kernel_xmit_ack(struct nk_kernel *k) {
 
 /* ---- queries --------------------------------------------------------------------------- */
 
-uint64_t nk_kernel_sk_wmem(const struct nk_kernel *k) { return k->sk_wmem_alloc; }
+NK_NOCOUNT uint64_t nk_kernel_sk_wmem(const struct nk_kernel *k) { return k->sk_wmem_alloc; }
 
 /* ip_append_data allocates hh_len (LL_RESERVED_SPACE: 16) + 15 + the IP and
  * UDP headers and payload, i.e. the frame less its Ethernet header and FCS
@@ -534,7 +534,7 @@ uint32_t nk_skb_truesize(uint32_t frame_bytes) {
   return size + 256u;
 }
 
-const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k) { return &k->stats; }
-const char *nk_kernel_fault(const struct nk_kernel *k) { return k->fault[0] ? k->fault : NULL; }
-const char *nk_kernel_last_error(const struct nk_kernel *k) { return k->last_error; }
-struct net_device *nk_kernel_netdev(struct nk_kernel *k) { return &k->dev; }
+NK_NOCOUNT const struct nk_kernel_stats *nk_kernel_get_stats(const struct nk_kernel *k) { return &k->stats; }
+NK_NOCOUNT const char *nk_kernel_fault(const struct nk_kernel *k) { return k->fault[0] ? k->fault : NULL; }
+NK_NOCOUNT const char *nk_kernel_last_error(const struct nk_kernel *k) { return k->last_error; }
+NK_NOCOUNT struct net_device *nk_kernel_netdev(struct nk_kernel *k) { return &k->dev; }

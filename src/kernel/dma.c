@@ -11,7 +11,7 @@
 
 /* ---- mapping records -------------------------------------------------------- */
 
-static void link_free(struct nk_kernel *k, u32 from, u32 to) {
+NK_NOCOUNT static void link_free(struct nk_kernel *k, u32 from, u32 to) {
   for (u32 i = to; i-- > from;) {
     k->maps[i].live = false;
     k->maps[i].next_free = k->maps_free;
@@ -19,7 +19,7 @@ static void link_free(struct nk_kernel *k, u32 from, u32 to) {
   }
 }
 
-int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen) {
+NK_NOCOUNT int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen) {
   k->iommu_mode = (int)nc_iommu_mode(k->cfg);
   k->fq_size = (u32)k->cfg->iommu.fq_size;
   k->nlines = (k->plat.mem_size + k->line - 1) / k->line;
@@ -36,7 +36,7 @@ int nk__dma_init(struct nk_kernel *k, u32 cap, char *err, size_t errlen) {
   return 0;
 }
 
-void nk__dma_fini(struct nk_kernel *k) {
+NK_NOCOUNT void nk__dma_fini(struct nk_kernel *k) {
   for (int c = 0; c < NK_CPU_MAX; c++) {
     free(k->fq[c].entries);
     k->fq[c].entries = NULL;
@@ -47,7 +47,7 @@ void nk__dma_fini(struct nk_kernel *k) {
   k->maps = NULL;
 }
 
-int nk__dma_reserve(struct nk_kernel *k, u32 n) {
+NK_NOCOUNT int nk__dma_reserve(struct nk_kernel *k, u32 n) {
   u32 cap = k->nmaps_cap + n;
   struct nk_dma_map *m = realloc(k->maps, (size_t)cap * sizeof *m);
   if (!m) {
@@ -60,7 +60,7 @@ int nk__dma_reserve(struct nk_kernel *k, u32 n) {
   return 0;
 }
 
-static const char *dir_str(int dir) {
+NK_NOCOUNT static const char *dir_str(int dir) {
   switch (dir) {
   case DMA_BIDIRECTIONAL: return "DMA_BIDIRECTIONAL";
   case DMA_TO_DEVICE: return "DMA_TO_DEVICE";
@@ -72,7 +72,7 @@ static const char *dir_str(int dir) {
 
 /* Records a DMA_TO_DEVICE mapping of [pa, pa+len) inside live mapping
  * parent (index + 1): an alias (see struct nk_dma_map). */
-static bool track_alias(struct nk_kernel *k, u32 parent, u64 pa, u64 len, unsigned long attrs, const char *what) {
+NK_NOCOUNT static bool track_alias(struct nk_kernel *k, u32 parent, u64 pa, u64 len, unsigned long attrs, const char *what) {
   if (!k->maps_free) {
     nk__error(k, "%s: all %u DMA mapping records are live", what, k->nmaps_cap);
     return false;
@@ -88,7 +88,7 @@ static bool track_alias(struct nk_kernel *k, u32 parent, u64 pa, u64 len, unsign
 }
 
 /* The alias of parent m covering [pa, pa+len) (exactly, if exact), or NULL. */
-static struct nk_dma_map *find_alias(const struct nk_kernel *k, const struct nk_dma_map *m, u64 pa, u64 len,
+NK_NOCOUNT static struct nk_dma_map *find_alias(const struct nk_kernel *k, const struct nk_dma_map *m, u64 pa, u64 len,
                                      bool exact) {
   for (u32 a = m->aliases; a; a = k->maps[a - 1].alias_next) {
     struct nk_dma_map *x = &k->maps[a - 1];
@@ -99,7 +99,7 @@ static struct nk_dma_map *find_alias(const struct nk_kernel *k, const struct nk_
 }
 
 /* Ends alias x of m (found by find_alias). */
-static void untrack_alias(struct nk_kernel *k, struct nk_dma_map *m, struct nk_dma_map *x) {
+NK_NOCOUNT static void untrack_alias(struct nk_kernel *k, struct nk_dma_map *m, struct nk_dma_map *x) {
   const u32 idx = (u32)(x - k->maps) + 1;
   for (u32 *link = &m->aliases; *link; link = &k->maps[*link - 1].alias_next) {
     if (*link != idx) continue;
@@ -113,7 +113,7 @@ static void untrack_alias(struct nk_kernel *k, struct nk_dma_map *m, struct nk_d
   k->maps_live--;
 }
 
-bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
+NK_NOCOUNT bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir,
                    unsigned long attrs, bool coherent, const char *what) {
   if (len == 0 || pa >= k->plat.mem_size || len > k->plat.mem_size - pa) {
     nk__fault(k, "%s: mapping of pa %#" PRIx64 " + %" PRIu64 " bytes is empty or beyond memory", what, pa, len);
@@ -159,7 +159,7 @@ bool nk__dma_track(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction
 }
 
 /* The live record covering pa, or NULL. */
-static struct nk_dma_map *find(const struct nk_kernel *k, u64 pa) {
+NK_NOCOUNT static struct nk_dma_map *find(const struct nk_kernel *k, u64 pa) {
   if (!k->line_owner || pa >= k->plat.mem_size) return NULL;
   u32 o = k->line_owner[pa >> k->line_shift]; /* a shift: find runs for every device access */
   if (!o) return NULL;
@@ -167,7 +167,7 @@ static struct nk_dma_map *find(const struct nk_kernel *k, u64 pa) {
   return (pa >= m->pa && pa - m->pa < m->len) ? m : NULL;
 }
 
-bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir, bool coherent,
+NK_NOCOUNT bool nk__dma_untrack(struct nk_kernel *k, u64 pa, u64 len, enum dma_data_direction dir, bool coherent,
                      const char *what) {
   struct nk_dma_map *m = find(k, pa);
   if (!m) {
@@ -426,7 +426,7 @@ int dma_mapping_error(struct net_device *dev, dma_addr_t addr) {
 }
 
 /* Checks a sync range lies in one live streaming mapping of direction dir. */
-static bool sync_ok(struct nk_kernel *k, dma_addr_t addr, size_t size, enum dma_data_direction dir,
+NK_NOCOUNT static bool sync_ok(struct nk_kernel *k, dma_addr_t addr, size_t size, enum dma_data_direction dir,
                     const char *what) {
   struct nk_dma_map *m = find(k, addr);
   if (!m || m->coherent) {
@@ -458,7 +458,7 @@ void dma_sync_single_for_device(struct net_device *dev, dma_addr_t addr, size_t 
 
 /* ---- for the device model ------------------------------------------------------------ */
 
-unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa) {
+NK_NOCOUNT unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa) {
   const struct nk_dma_map *m = find(k, pa);
   if (m && m->aliases) { /* a read through an alias has the alias's attributes */
     const struct nk_dma_map *x = find_alias(k, m, pa, 1, false);
@@ -467,14 +467,14 @@ unsigned long nk_dma_attrs(const struct nk_kernel *k, uint64_t pa) {
   return m ? m->attrs : 0;
 }
 
-bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping *out) {
+NK_NOCOUNT bool nk_dma_lookup(const struct nk_kernel *k, uint64_t pa, struct nk_dma_mapping *out) {
   const struct nk_dma_map *m = find(k, pa);
   if (!m) return false;
   if (out) *out = (struct nk_dma_mapping){m->pa, m->len, m->attrs, (int)m->dir, m->coherent};
   return true;
 }
 
-bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t len, bool write,
+NK_NOCOUNT bool nk_dma_device_may_access(const struct nk_kernel *k, uint64_t pa, uint32_t len, bool write,
                               char *why, size_t whylen) {
   /* The record itself, not a copy (nk_dma_lookup): this runs for every device access. */
   const struct nk_dma_map *m = find(k, pa);

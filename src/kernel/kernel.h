@@ -337,7 +337,7 @@ void nk_prof_restore(const struct nk_prof_state *s);
 #define NK_PROFILE_FUNC(cls)                                                  \
   static int nk__prof_id = -1;                                                \
   if (nk__prof_id < 0) nk__prof_id = nk_prof_id(__func__, (cls));             \
-  int nk__prof_prev __attribute__((cleanup(nk__prof_cleanup))) = nk_prof_enter(nk__prof_id)
+  int nk__prof_prev __attribute__((cleanup(nk__prof_cleanup), unused)) = nk_prof_enter(nk__prof_id)
 static inline void nk__prof_cleanup(int *prev) { nk_prof_leave(*prev); }
 
 /* ---- memory access (each is one CPU instruction) ------------------------ */

@@ -164,11 +164,11 @@ bool napi_complete_done(struct napi_struct *napi, int work_done) {
   return true;
 }
 
-bool nk_kernel_napi_pending(const struct nk_kernel *k) {
+NK_NOCOUNT bool nk_kernel_napi_pending(const struct nk_kernel *k) {
   return k->softnet[nk__cpu].npoll > 0 && !k->fault[0]; /* after a fault nothing runs: nothing is pending */
 }
 
-struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu) {
+NK_NOCOUNT struct nk_cpu_stats nk_kernel_cpu_stats(const struct nk_kernel *k, int cpu) {
   if (!k || cpu < 0 || cpu >= NK_CPU_MAX) return (struct nk_cpu_stats){0};
   return k->softnet[cpu].stats;
 }
@@ -265,15 +265,15 @@ void nk_napi_rx_dropped(struct napi_struct *napi) {
   if (napi && napi->rx_queue >= 0 && napi->dev && napi->dev->k) napi->dev->k->rxq_dropped[napi->rx_queue]++;
 }
 
-uint64_t nk_kernel_rxq_packets(const struct nk_kernel *k, uint32_t q) {
+NK_NOCOUNT uint64_t nk_kernel_rxq_packets(const struct nk_kernel *k, uint32_t q) {
   return q < NK_NAPI_MAX ? k->rxq_packets[q] : 0;
 }
 
-uint64_t nk_kernel_rxq_dropped(const struct nk_kernel *k, uint32_t q) {
+NK_NOCOUNT uint64_t nk_kernel_rxq_dropped(const struct nk_kernel *k, uint32_t q) {
   return q < NK_NAPI_MAX ? k->rxq_dropped[q] : 0;
 }
 
-void nk_kernel_set_napi_hook(struct nk_kernel *k, nk_napi_hook_fn hook, void *ctx) {
+NK_NOCOUNT void nk_kernel_set_napi_hook(struct nk_kernel *k, nk_napi_hook_fn hook, void *ctx) {
   k->napi_hook = hook;
   k->napi_hook_ctx = ctx;
 }

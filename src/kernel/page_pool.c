@@ -137,4 +137,4 @@ void page_pool_recycle_direct(struct page_pool *pool, struct nk_page *page) {
   pool->in_use--;
 }
 
-unsigned int page_pool_in_use(const struct page_pool *pool) { return pool ? pool->in_use : 0; }
+NK_NOCOUNT unsigned int page_pool_in_use(const struct page_pool *pool) { return pool ? pool->in_use : 0; }

@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "kernel/icount.h"
 #include "kernel/kernel.h"
 
 #define NK_PROF_NAME_MAX 64
@@ -56,6 +57,8 @@ int nk_prof_count(void) { return nk_prof_n; }
 int nk_prof_current(void) { return nk_prof_cur; }
 
 int nk_prof_enter(int id) {
+  /* The code that ran so far was the current bucket's. */
+  nk_icount_flush();
   int prev = nk_prof_cur;
   nk_prof_cur = (id >= 0 && id < nk_prof_n) ? id : 0;
   /* Deeper than NK_PROF_DEPTH: the frame counts as self time of the
@@ -66,6 +69,7 @@ int nk_prof_enter(int id) {
 }
 
 void nk_prof_leave(int prev) {
+  nk_icount_flush();
   nk_prof_cur = (prev >= 0 && prev < nk_prof_n) ? prev : 0;
   if (nk_prof_depth > 0) nk_prof_depth--;
 }

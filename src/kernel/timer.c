@@ -118,7 +118,7 @@ void nk_kernel_timer(struct nk_kernel *k, int id) {
 
 /* Runs after the driver's remove, which may have freed the timers: only the
  * kernel's own state is read. */
-void nk__timers_release(struct nk_kernel *k) {
+NK_NOCOUNT void nk__timers_release(struct nk_kernel *k) {
   for (int i = 0; i < NK_TIMER_MAX; i++) {
     if (k->timer_queued[i]) {
       k->timer_leak = true;

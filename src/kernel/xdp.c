@@ -59,4 +59,4 @@ void nk_xdp_tx_queued(struct net_device *dev, u32 txq) {
   if (k && txq < NK_NAPI_MAX) k->txq_packets[txq]++;
 }
 
-uint64_t nk_kernel_rxq_xdp(const struct nk_kernel *k, uint32_t q) { return q < NK_NAPI_MAX ? k->rxq_xdp[q] : 0; }
+NK_NOCOUNT uint64_t nk_kernel_rxq_xdp(const struct nk_kernel *k, uint32_t q) { return q < NK_NAPI_MAX ? k->rxq_xdp[q] : 0; }

@@ -64,6 +64,12 @@ const D kSystemDecls[] = {
               const double tx_pkts = e.delta(&S::mac, &MacCounters::tx_wire_frames);
               return tx_pkts > 0 ? e.f.cpu.class_cycles[NK_CLASS_TX] / tx_pkts : 0;
             }),
+    D::stat("cpu.instructions_per_tx_pkt", "instructions", Kind::Real,
+            "Instructions in TX context (xmit, TX clean, TX stack) per transmitted frame",
+            [](const E &e) {
+              const double tx_pkts = e.delta(&S::mac, &MacCounters::tx_wire_frames);
+              return tx_pkts > 0 ? e.f.cpu.instr[NK_CLASS_TX] / tx_pkts : 0;
+            }),
     D::derived("nic.desc_fetch_reqs_per_pkt", "requests", Kind::Real,
                "Descriptor read requests per frame (RX plus TX frames)",
                [](const stats::Values &v) {
