@@ -41,6 +41,18 @@ void CpuCore::stats_snapshot(CpuSnapshot &s) const {
   s.tcp_inflight_max = tcp_inflight_max();
 }
 
+uint64_t CpuCore::core_softirqs(int c) const {
+  return c >= 0 && c < m_ncores ? m_cores[static_cast<size_t>(c)].softirqs_window : 0;
+}
+
+uint64_t CpuCore::core_napi_polls(int c) const {
+  return c >= 0 && c < m_ncores ? m_cores[static_cast<size_t>(c)].napi_polls_window : 0;
+}
+
+uint64_t CpuCore::core_rx_queue_mask(int c) const {
+  return m_spread && m_kernel ? nk_kernel_cpu_stats(m_kernel, c).rxq_mask : 0;
+}
+
 void CpuCore::add_stats(stats::Registry &r) const {
   r.add(kCpuStats, [this](CpuSnapshot &s, stats::Edge) { stats_snapshot(s); });
 }

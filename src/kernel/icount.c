@@ -37,11 +37,15 @@ const struct nk_icount_tu *nk_icount_units(void) { return nk_ic_units; }
 static uint64_t nk_ic_sum(void) { return nk_ic_acc[0] + nk_ic_acc[1] + nk_ic_acc[2] + nk_ic_acc[3]; }
 
 int nk_icount_select(enum nk_isa isa) {
-  if (isa < 0 || isa >= NK_ISA__COUNT) return -1;
+  if (isa < 0 || isa > NK_ISA__COUNT) return -1;
   int n = 0;
   nk_ic_isa = isa;
-  for (struct nk_icount_tu *u = nk_ic_units; u; u = u->next, n++)
-    memcpy(u->weights, u->table + (size_t)isa * u->blocks, u->blocks * sizeof u->weights[0]);
+  for (struct nk_icount_tu *u = nk_ic_units; u; u = u->next, n++) {
+    if (isa == NK_ISA__COUNT)
+      memset(u->weights, 0, u->blocks * sizeof u->weights[0]);
+    else
+      memcpy(u->weights, u->table + (size_t)isa * u->blocks, u->blocks * sizeof u->weights[0]);
+  }
   memset(nk_ic_acc, 0, sizeof nk_ic_acc);
   nk_ic_taken = 0;
   return n;

@@ -62,7 +62,8 @@ extern uint64_t nk_ic_acc[4];
 void nk_icount_register(struct nk_icount_tu *tu);
 /* The registered units (a list, most recently registered first). */
 const struct nk_icount_tu *nk_icount_units(void);
-/* Loads isa's weights into every unit; returns the number of units. */
+/* Loads isa's weights into every unit (NK_ISA__COUNT: zeros, nothing is
+ * counted) and restarts the count; returns the number of units. */
 int nk_icount_select(enum nk_isa isa);
 /* The ISA selected (NK_ISA__COUNT: none, nothing is counted). */
 enum nk_isa nk_icount_selected(void);
