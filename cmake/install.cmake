@@ -168,6 +168,7 @@ set(NICSIM_PUBLIC_HEADERS
     src/config/config.h
     src/config/schema.h
     src/kernel/dql.h
+    src/kernel/icount.h
     src/kernel/kernel.h
     src/kernel/platform.h
     src/net/frame.h

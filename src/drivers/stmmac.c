@@ -368,7 +368,9 @@ static int stmmac_napi_poll_tx(struct napi_struct *napi, int budget) {
   int work_done = stmmac_tx_clean(priv, (int)priv->dma_tx_size);
   if (work_done > budget) work_done = budget;
   if (work_done < budget) napi_complete_done(napi, work_done);
-  if (priv->cur_tx != priv->dirty_tx) writel(priv->cur_tx, priv->ioaddr + GN_REG_TX_TAIL);
+  /* The tail the last xmit published (tx_q->tx_tail_addr), not cur_tx: an
+   * xmit on another CPU may have taken the next entry and not set its OWN yet. */
+  if (priv->cur_tx != priv->dirty_tx) writel(priv->tx_tail, priv->ioaddr + GN_REG_TX_TAIL);
   return work_done;
 }
 
@@ -525,7 +527,8 @@ static netdev_tx_t stmmac_xmit(struct sk_buff *skb, struct net_device *dev) {
    * descriptor, and then a barrier before granting the DMA engine. */
   wmb();
   netdev_tx_sent_queue(netdev_get_tx_queue(dev, 0), len);
-  writel(priv->cur_tx, priv->ioaddr + GN_REG_TX_TAIL); /* stmmac_set_tx_tail_ptr */
+  priv->tx_tail = priv->cur_tx;
+  writel(priv->tx_tail, priv->ioaddr + GN_REG_TX_TAIL); /* stmmac_set_tx_tail_ptr */
   return NETDEV_TX_OK;
 }
 
@@ -712,7 +715,8 @@ static void stmmac_hw_setup(struct stmmac_priv *priv) {
   writel((u32)(msi >> 32), io + GN_REG_MSI_ADDR_HI);
   writel(nk_msi_data(priv->dev, STMMAC_IRQ_VEC), io + GN_REG_MSI_DATA);
   writel(priv->dirty_rx, io + GN_REG_RX_TAIL);
-  writel(priv->cur_tx, io + GN_REG_TX_TAIL);
+  priv->tx_tail = priv->cur_tx;
+  writel(priv->tx_tail, io + GN_REG_TX_TAIL);
   writel(GN_CTRL_RX_EN | GN_CTRL_TX_EN, io + GN_REG_CTRL); /* stmmac_start_all_dma */
 }
 

@@ -93,6 +93,7 @@ struct stmmac_priv {
   size_t tx_ring_bytes;
   u32 dma_tx_size;
   u32 cur_tx;
+  u32 tx_tail; /* tx_q->tx_tail_addr: the TX tail the last xmit published (after its OWN) */
   u32 dirty_tx;
   u32 tx_count_frames;
   struct stmmac_tx_info *tx_info;

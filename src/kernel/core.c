@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "kernel/icount.h"
 #include "kernel/kernel_priv.h"
 #include "net/frame.h"
 
@@ -146,7 +147,10 @@ NK_NOCOUNT int nk_kernel_probe_driver(struct nk_kernel *k, const struct nk_drive
   }
   k->drv = drv;
   err[0] = '\0';
+  /* A driver binds long before traffic on a real host: its probe's code is not counted. */
+  nk_icount_hold(true);
   int rc = drv->probe(&k->dev, err, errlen);
+  nk_icount_hold(false);
   if (rc == 0 && k->fault[0]) {
     snprintf(err, errlen, "%s probe: driver bug: %s", drv->name, k->fault);
     rc = -EFAULT;
@@ -168,7 +172,9 @@ NK_NOCOUNT void nk_kernel_remove(struct nk_kernel *k) {
   nk__tcp_ooo_purge(k);
   nk__pktgen_stop(k);
   if (k->drv->check) k->remove_check_rc = k->drv->check(&k->dev, k->remove_check_err, sizeof k->remove_check_err);
+  nk_icount_hold(true); /* after the traffic: not counted either */
   k->drv->remove(&k->dev);
+  nk_icount_hold(false);
   nk__iommu_fq_release(k);
   nk__timers_release(k);
   k->probed = false;

@@ -67,10 +67,20 @@ void nk_icount_set_sink(void (*sink)(void *ctx, double instructions), void *ctx)
   nk_ic_sink_ctx = ctx;
 }
 
+static bool nk_ic_held;
+
 void nk_icount_flush(void) {
-  if (!nk_ic_sink) return;
+  if (!nk_ic_sink || nk_ic_held) return;
   const double d = nk_icount_take();
   if (d > 0) nk_ic_sink(nk_ic_sink_ctx, d);
+}
+
+void nk_icount_hold(bool hold) {
+  if (hold)
+    nk_icount_flush(); /* what ran before is charged */
+  else
+    nk_icount_take(); /* what ran while held is discarded */
+  nk_ic_held = hold;
 }
 
 int nk_isa_from_name(const char *name) {

@@ -18,6 +18,7 @@
 #ifndef NICSIM_KERNEL_ICOUNT_H
 #define NICSIM_KERNEL_ICOUNT_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -77,6 +78,9 @@ void nk_icount_set_sink(void (*sink)(void *ctx, double instructions), void *ctx)
 /* Takes what was counted and hands it to the sink: the profiler calls it
  * before each bucket change, so each function's code is charged to it. */
 void nk_icount_flush(void);
+/* While held, what the code counts is discarded, not charged (a driver's
+ * probe and remove: they run before and after the traffic). */
+void nk_icount_hold(bool hold);
 /* ISA by name (x86-64, arm64, armv7, riscv64, sparc64, mips32); -1 if none. */
 int nk_isa_from_name(const char *name);
 const char *nk_isa_name(enum nk_isa isa);

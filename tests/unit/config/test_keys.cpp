@@ -208,10 +208,19 @@ TEST(ConfigEnums, ChoiceOrderMatchesTheCEnums) {
   EXPECT_EQ(enum_of("driver.page_pool", "auto"), NC_PAGE_POOL_AUTO);
   EXPECT_EQ(enum_of("driver.page_pool", "true"), NC_PAGE_POOL_TRUE);
   EXPECT_EQ(enum_of("driver.page_pool", "false"), NC_PAGE_POOL_FALSE);
+  EXPECT_EQ(nchoices("cpu.isa"), 8u);
+  EXPECT_EQ(enum_of("cpu.isa", "auto"), NC_ISA_AUTO);
+  EXPECT_EQ(enum_of("cpu.isa", "x86-64"), NC_ISA_X86_64);
+  EXPECT_EQ(enum_of("cpu.isa", "arm64"), NC_ISA_ARM64);
+  EXPECT_EQ(enum_of("cpu.isa", "armv7"), NC_ISA_ARMV7);
+  EXPECT_EQ(enum_of("cpu.isa", "riscv64"), NC_ISA_RISCV64);
+  EXPECT_EQ(enum_of("cpu.isa", "sparc64"), NC_ISA_SPARC64);
+  EXPECT_EQ(enum_of("cpu.isa", "mips32"), NC_ISA_MIPS32);
+  EXPECT_EQ(enum_of("cpu.isa", "none"), NC_ISA_NONE);
   // Every ENUM key is covered above.
   size_t enums = 0;
   for (size_t i = 0; i < NC_KEY__COUNT; i++) enums += nc_keys()[i].type == NC_ENUM;
-  EXPECT_EQ(enums, 25u);
+  EXPECT_EQ(enums, 26u);
 }
 
 TEST(ConfigSet, StoresValueWithCommandLineOrigin) {
