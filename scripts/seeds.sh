@@ -151,14 +151,15 @@ else
   done
 fi
 
+[ -z "$json" ] || [ -z "$baselines" ] || usage_error "--json simulates: not with --baselines"
+
 mkdir -p "$out" || usage_error "cannot create $out"
 status=0
+nicsim=
 
-# ---- Run the sweeps --------------------------------------------------------
-if [ "$run" -eq 1 ]; then
-  for s in $seeds; do
-    [ -r "$root/scenarios/seeds/$s.yaml" ] || usage_error "no scenario $root/scenarios/seeds/$s.yaml"
-  done
+# find_nicsim: sets nicsim to $NICSIM, else builds build/nicsim.
+find_nicsim() {
+  [ -z "$nicsim" ] || return 0
   nicsim=${NICSIM:-}
   if [ -z "$nicsim" ]; then
     note "building nicsim (cmake --preset default)"
@@ -167,6 +168,14 @@ if [ "$run" -eq 1 ]; then
     nicsim=$root/build/nicsim
   fi
   [ -x "$nicsim" ] || usage_error "nicsim binary '$nicsim' is not executable"
+}
+
+# ---- Run the sweeps --------------------------------------------------------
+if [ "$run" -eq 1 ]; then
+  for s in $seeds; do
+    [ -r "$root/scenarios/seeds/$s.yaml" ] || usage_error "no scenario $root/scenarios/seeds/$s.yaml"
+  done
+  find_nicsim
   failed=
   for s in $seeds; do
     note "sweep $s -> $out/$s (-j $jobs)"
@@ -257,7 +266,7 @@ tsv_tmp="$out/.validation.tsv.$$"
 table_tmp="$out/.table.tsv.$$"
 awk -F '\t' -v out="$out" -v seeds=" $seeds " -v tsv="$tsv_tmp" -v table="$table_tmp" \
     -v plat_file="$out/.platforms.tsv" -v seedc_file="$out/.seedc.tsv" -v mech_file="$mechanisms" \
-    -f "$root/scripts/seeds-compare.awk" "$out/.platforms.tsv" "$out/.seedc.tsv" "$published" "$mechanisms" ||
+    -f "$root/scripts/seeds-lib.awk" -f "$root/scripts/seeds-compare.awk" "$out/.platforms.tsv" "$out/.seedc.tsv" "$published" "$mechanisms" ||
   { rm -f "$tsv_tmp" "$table_tmp"; note "comparison failed"; exit 2; }
 
 {
@@ -268,6 +277,13 @@ awk -F '\t' -v out="$out" -v seeds=" $seeds " -v tsv="$tsv_tmp" -v table="$table
 mv "$table_tmp" "$out/table.tsv"
 rm -f "$tsv_tmp"
 note "table in $out/validation.tsv"
+
+# ---- Strength ----------------------------------------------------------------
+if [ -n "$json" ]; then
+  find_nicsim
+  sh "$root/scripts/seeds-strength.sh" "$root" "$out" "$nicsim" "$jobs" "$strength_keys" "$published" "$json" ||
+    exit 2
+fi
 
 # ---- The doc's generated tables ----------------------------------------------
 if [ "$doc_mode" = write ]; then

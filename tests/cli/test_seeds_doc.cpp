@@ -46,6 +46,15 @@ TEST_F(SeedsDoc, CommittedDocMatchesTheBaselines) {
   EXPECT_EQ(slurp(doc), before);  // --check-doc writes nothing
 }
 
+// ... and the binary's own five sweeps give the same tables (seconds: the
+// seed runs are short).
+TEST_F(SeedsDoc, CommittedDocMatchesTheBinary) {
+  Result r = seeds({"-j", "2", "-o", "out", "--no-plots", "--check-doc", "--doc", root() + "/docs/validation.md"},
+                   NICSIM_BIN);
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("every generated figure matches"), std::string::npos) << r.err;
+}
+
 // One figure changed in a copy: exit 1, naming the line, the row, the column
 // and both values; --write-doc restores the copy, after which it checks.
 TEST_F(SeedsDoc, ChangedFigureIsNamedAndRewritten) {
