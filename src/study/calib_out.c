@@ -150,6 +150,7 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
   json_object_set_new(doc, "identity", json_string(id));
   json_object_set_new(doc, "params", params);
   json_object_set_new(doc, "converged", json_boolean(r->converged));
+  json_object_set_new(doc, "at_eval_limit", json_boolean(r->at_eval_limit));
   json_object_set_new(doc, "identifiable", ident);
   json_object_set_new(doc, "ill_conditioned", json_boolean(r->ill_conditioned));
   json_object_set_new(doc, "condition_number", co__num(r->cond));
@@ -282,7 +283,7 @@ static int co__emit_yaml(FILE *f, void *arg) {
              "# use it on this platform's scenarios, never to score the measurements it was\n"
              "# fitted to (docs/calibration.md).\n");
   fprintf(f, "# Fit: chi2 %.6g over %zu calibration measurement%s, %s, %s%s.\n", r->chi2, s->ncal,
-          s->ncal == 1 ? "" : "s", r->converged ? "converged" : "NOT converged",
+          s->ncal == 1 ? "" : "s", nicsim_calib_convergence(r),
           r->ill_conditioned ? "ill-conditioned" : "well-conditioned",
           co__no_match(s, r) ? "; no value matches every calibration measurement within 2 sigma"
                              : "");
@@ -306,6 +307,9 @@ static int co__emit_yaml(FILE *f, void *arg) {
     }
     for (size_t i = 0; i < s->ncal; i++) {
       const struct nicsim_calib_meas *m = &s->meas[i];
+      bool moves = r->sens[i * s->nfree + k] != 0; /* fitted to only what the key moves */
+      for (size_t q = 0; q < p->n && !moves; q++) moves = p->sim[q * s->nmeas + i] != r->sim[i];
+      if (!moves) continue;
       nicsim_calib_meas_name(m, name, sizeof name);
       fprintf(f, "#   C: fitted to ");
       co__yaml_comment(f, name);
@@ -613,7 +617,9 @@ static int co__emit_report(FILE *f, void *arg) {
   const struct nicsim_calib_spec *s = c->s;
   const struct nicsim_calib_result *r = c->r;
   bool h = c->html;
-  char num[64], a[40], b[40], name[160];
+  char num[64], a[40], b[40], name[160], wname[NC_STR_MAX + 128];
+  long worst;
+  double pull;
   size_t n = s->nfree;
   if (h) {
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nicsim calibration: ", f);
@@ -649,11 +655,19 @@ static int co__emit_report(FILE *f, void *arg) {
   if (isfinite(r->cond)) snprintf(num, sizeof num, "%.3g", r->cond);
   else snprintf(num, sizeof num, "infinite (rank %zu of %zu)", r->rank, n);
   fprintf(f, h ? "<li>Converged: %s; chi2 %.4g over %zu measurement%s; condition number of the "
-                 "scaled Jacobian %s: %s</li>\n</ul>\n"
+                 "scaled Jacobian %s: %s</li>\n"
                : "- Converged: %s; chi2 %.4g over %zu measurement%s; condition number of the "
                  "scaled Jacobian %s: %s\n",
-          r->converged ? "yes" : "NO", r->chi2, s->ncal, s->ncal == 1 ? "" : "s", num,
+          r->converged ? "yes" : r->at_eval_limit ? "NO (stopped at the evaluation limit)" : "NO",
+          r->chi2, s->ncal, s->ncal == 1 ? "" : "s", num,
           r->ill_conditioned ? "ILL-CONDITIONED" : "well-conditioned");
+  if ((worst = nicsim_calib_worst_pull(s, r, &pull)) >= 0) {
+    nicsim_calib_meas_name(&s->meas[worst], wname, sizeof wname);
+    fprintf(f, h ? "<li>Worst validation pull: %+.2f (" : "- Worst validation pull: %+.2f (", pull);
+    co__put(f, c, wname);
+    fprintf(f, h ? ")</li>\n" : ")\n");
+  }
+  if (h) fprintf(f, "</ul>\n");
   if (co__no_match(s, r))
     co__p(f, c, h ? "<strong class=\"warn\">No value of the declared unknowns matches every "
                     "calibration measurement within 2 sigma.</strong> The error profiles below "
