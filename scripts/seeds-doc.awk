@@ -1,10 +1,12 @@
 # seeds-doc.awk: the generated tables of docs/validation.md (scripts/seeds.sh
 # --write-doc, --check-doc; docs/seeds.md, "The doc's tables").
-# awk -F '\t' -v mode=write|check -v doc=NAME -v seeds=" SEED... " -v newdoc=FILE TABLE.tsv DOC
+# awk -F '\t' -v mode=write|check -v doc=NAME -v seeds=" SEED... " -v newdoc=FILE [-v stsv=STRENGTH.tsv]
+#     TABLE.tsv DOC
 # A block runs from "<!-- seeds:table:NAME:BEGIN -->" to "<!-- seeds:table:NAME:END -->",
 # each marker alone on its line. NAME is summary (every comparison), summary:count
-# (the verdict counts), SEED (its comparisons) or SEED:mechanism (its mechanism
-# figures). write: the doc with every block's body regenerated goes to newdoc.
+# (the verdict counts), SEED (its comparisons), SEED:mechanism (its mechanism
+# figures) or strength (each comparison's strength: only with stsv, else the
+# block is kept as it is and not checked). write: the doc with every block's body regenerated goes to newdoc.
 # check: every line of a block that differs is named on stderr, exit 1.
 # Bad markers: file:line on stderr, exit 2. POSIX awk.
 
@@ -26,7 +28,7 @@ function safe(s) { gsub(/[\001-\037\177]/, "?", s); return s }
 function bad(msg) { printf "%s:%d: %s\n", doc, FNR, msg > "/dev/stderr"; err = 1 }
 # known(name): a block this run can write.
 function known(name,   s) {
-  if (name == "summary" || name == "summary:count") return 1
+  if (name == "summary" || name == "summary:count" || name == "strength") return 1
   s = name; sub(/:mechanism$/, "", s)
   return index(seeds, " " s " ") > 0 && (s == name || name == s ":mechanism")
 }
@@ -35,6 +37,13 @@ function body(name,   n, i, s, one) {
   n = 0
   if (name == "summary:count") {
     out[++n] = sprintf("%d of %d comparisons pass (%d weak), %d miss, %d missing.", cnt["PASS"], ncomp, nweak, cnt["MISS"], cnt["MISSING"])
+    return n
+  }
+  if (name == "strength") {
+    out[++n] = "| Seed | Points | Metric | Verdict | Strength | Why |"
+    out[++n] = "|---|---|---|---|---|---|"
+    for (i = 1; i <= nstr; i++)
+      out[++n] = "| " code(sseed[i]) " | " txt(spts[i]) " | " code(smetric[i]) " | " txt(sver[i]) " | **" txt(sstr[i]) "** | " txt(swhy[i]) " |"
     return n
   }
   if (name ~ /:mechanism$/) {
@@ -80,6 +89,13 @@ function compare(name, first,   n, i, j, nf, no, fo, fn, hdr, nh, what) {
       printf "%s:%d: table %s, row %s, column \"%s\": the doc has \"%s\", the results give \"%s\"\n", doc, first + i - 1, name, safe(what), hdr[j], safe(fo[j]), safe(fn[j]) > "/dev/stderr"
   }
 }
+BEGIN {
+  if (stsv != "")
+    while ((getline l < stsv) > 0) {
+      split(l, f, "\t")
+      nstr++; sseed[nstr] = f[1]; spts[nstr] = f[2]; smetric[nstr] = f[3]; sver[nstr] = f[4]; sstr[nstr] = f[5]; swhy[nstr] = f[6]
+    }
+}
 FILENAME != doc {
   if ($1 == "comparison") {
     ncomp++; cseed[ncomp] = $2; cpts[ncomp] = $3; cmetric[ncomp] = $4; cpub[ncomp] = $5; cnic[ncomp] = $6; coff[ncomp] = $7; cver[ncomp] = $8
@@ -94,7 +110,7 @@ FILENAME != doc {
   if (match($0, /^<!-- seeds:table:[^ ]+:BEGIN -->$/)) {
     if (inblk) bad("a BEGIN inside table " name)
     name = $0; sub(/^<!-- seeds:table:/, "", name); sub(/:BEGIN -->$/, "", name)
-    if (!known(name)) bad("unknown table \"" safe(name) "\" (known: summary, summary:count, SEED, SEED:mechanism for a seed of this run)")
+    if (!known(name)) bad("unknown table \"" safe(name) "\" (known: summary, summary:count, strength, SEED, SEED:mechanism for a seed of this run)")
     if (name in done) bad("table " name " twice")
     done[name] = 1
     inblk = 1; nblk = 0; first = FNR + 1
@@ -105,7 +121,11 @@ FILENAME != doc {
     e = $0; sub(/^<!-- seeds:table:/, "", e); sub(/:END -->$/, "", e)
     if (!inblk || e != name) { bad("an END of " safe(e) " without its BEGIN"); next }
     inblk = 0
-    if (!err) {
+    if (!err && name == "strength" && !nstr) {
+      # no strength run here: the block stays as it is, unchecked
+      if (mode == "check") printf "%s:%d: note: table strength not checked (scripts/seeds.sh --json regenerates it)\n", doc, first - 1 > "/dev/stderr"
+      else for (i = 1; i <= nblk; i++) print blk[i] > newdoc
+    } else if (!err) {
       if (mode == "check") compare(name, first)
       else { n = body(name); for (i = 1; i <= n; i++) print out[i] > newdoc }
     }

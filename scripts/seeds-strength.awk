@@ -4,7 +4,8 @@
 #          for each numeric E or C value its platform file gives it (-v seed, label, marks)
 #   jobs   keys.tsv -> the runs at sign x 10 % (-v sign=1|-1, runs=DIR)
 #   pick   keys.tsv -> the -10 % runs of the nkeys keys that move each comparison most
-#   json   keys.tsv -> the comparisons with their strength (-v out, runs, nominal)
+#   json   keys.tsv -> the comparisons with their strength (-v out, runs, nominal, lines),
+#          and the doc's strength rows into stsv
 # POSIX awk.
 
 # bump(v, lit, s): v moved by s x 10 %: a literal without . or e is an
@@ -151,7 +152,7 @@ END {
     b0 = bn["nominal", seed, bl]; a0 = bn["nominal", seed, al]
     res = sat("nominal", c); ceiling = res != ""
     taut = cmp[c, 10] == cmp[c, 11] && ev["nominal", seed, bl] != "" && ev["nominal", seed, bl] == ev["nominal", seed, al]
-    nflip = 0; nplus = 0; nminus = 0; flips = ""
+    nflip = 0; nplus = 0; nminus = 0; flips = ""; fl = ""
     for (k = 1; k <= nk; k++) for (sg = 0; sg < 2; sg++) {
       tag = kname[k] (sg ? "@m" : "@p")
       if (!ran[tag, c]) continue
@@ -159,6 +160,8 @@ END {
       if (sat(tag, c) != res) ceiling = 0
       if (rv[tag, c, 16] != verdict) {
         key = seed SUBSEP bl SUBSEP kname[k]
+        fl = fl (fl == "" ? "" : "; ") sprintf("%s = %s (%s, %s) gives %s", kname[k], bump(kv[key], kl[key], sg ? -1 : 1),
+          km[kname[k]], sg ? "-10 %" : "+10 %", rv[tag, c, 16])
         flips = flips (nflip++ ? ", " : "") sprintf("{\"key\": %s, \"mark\": %s, \"value\": %s, \"nominal\": %s, \"move\": %s, \"verdict\": %s}",
           jstr(kname[k]), jstr(km[kname[k]]), bump(kv[key], kl[key], sg ? -1 : 1), kv[key] + 0, jstr(sg ? "-10%" : "+10%"), jstr(rv[tag, c, 16]))
       }
@@ -168,6 +171,12 @@ END {
     else if (ceiling) strength = "ceiling"
     else if (nflip) strength = "knife-edge"
     else strength = "strong"
+    why = ""
+    if (strength == "ceiling") why = res " saturated at both points, at every value tried"
+    else if (strength == "tautology") why = "the figure and the run's events are identical at both points"
+    else if (strength == "knife-edge") why = fl
+    else if (strength == "strong") why = sprintf("no single E or C value at +-10 %% flips it (%d keys at +10 %%, %d at -10 %%)", nplus, nminus)
+    printf "%s\t%s -> %s\t%s\t%s\t%s\t%s\n", seed, bl, al, metric, verdict, strength, why > stsv
     printf "%s\n    {\"seed\": %s, \"before\": %s, \"after\": %s, \"metric\": %s, \"kind\": %s,\n", (c > 1 ? "," : ""), jstr(seed), jstr(bl), jstr(al), jstr(metric), jstr(cmp[c, 5])
     printf "     \"published\": {\"before\": %s, \"after\": %s}, \"nicsim\": {\"before\": %s, \"after\": %s},\n", jnum(cmp[c, 7]), jnum(cmp[c, 8]), jnum(cmp[c, 10]), jnum(cmp[c, 11])
     printf "     \"verdict\": %s, \"note\": %s, \"weak\": %s, \"strength\": %s,\n", jstr(verdict), jstr(cmp[c, 17]), jstr(cmp[c, 18]), jstr(strength)

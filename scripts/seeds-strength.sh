@@ -83,6 +83,7 @@ if [ -s "$sdir/minus.jobs" ]; then run_jobs "$sdir/minus.jobs"; judge "$sdir/min
 
 # 4. The JSON.
 awk -F '\t' -v step=json -v out="$out" -v runs="$sdir/runs" -v nominal="$out/validation.tsv" -v lines="$sdir/line.tsv" \
+  -v stsv="$out/strength.tsv" \
   -f "$lib" -f "$sawk" "$sdir/keys.tsv" > "$json.new.$$" || { rm -f "$json.new.$$"; note "strength failed"; exit 2; }
 mv "$json.new.$$" "$json"
 note "strength in $json"

@@ -279,6 +279,8 @@ rm -f "$tsv_tmp"
 note "table in $out/validation.tsv"
 
 # ---- Strength ----------------------------------------------------------------
+# DIR/strength.tsv (the doc's strength table) is only this run's.
+rm -f "$out/strength.tsv"
 if [ -n "$json" ]; then
   find_nicsim
   sh "$root/scripts/seeds-strength.sh" "$root" "$out" "$nicsim" "$jobs" "$strength_keys" "$published" "$json" ||
@@ -286,15 +288,17 @@ if [ -n "$json" ]; then
 fi
 
 # ---- The doc's generated tables ----------------------------------------------
+strength_tsv=
+[ ! -f "$out/strength.tsv" ] || strength_tsv="$out/strength.tsv"
 if [ "$doc_mode" = write ]; then
   doc_tmp="$doc.new.$$"
-  awk -F '\t' -v mode=write -v doc="$doc" -v seeds=" $seeds " -v newdoc="$doc_tmp" \
+  awk -F '\t' -v mode=write -v doc="$doc" -v seeds=" $seeds " -v newdoc="$doc_tmp" -v stsv="$strength_tsv" \
       -f "$root/scripts/seeds-doc.awk" "$out/table.tsv" "$doc" || { rm -f "$doc_tmp"; exit 2; }
   if cmp -s "$doc_tmp" "$doc"; then rm -f "$doc_tmp"; note "$doc: its tables are up to date"
   else mv "$doc_tmp" "$doc" && note "$doc: tables rewritten"; fi
 elif [ "$doc_mode" = check ]; then
   rc=0
-  awk -F '\t' -v mode=check -v doc="$doc" -v seeds=" $seeds " -v newdoc=/dev/null \
+  awk -F '\t' -v mode=check -v doc="$doc" -v seeds=" $seeds " -v newdoc=/dev/null -v stsv="$strength_tsv" \
       -f "$root/scripts/seeds-doc.awk" "$out/table.tsv" "$doc" || rc=$?
   [ "$rc" -le 1 ] || exit 2
   if [ "$rc" -eq 1 ]; then [ "$status" -ne 0 ] || status=1

@@ -19,12 +19,13 @@
 /* Step of the finite differences, in the normalised range [0, 1]. */
 #define CF__STEP 0.02
 /* Convergence of the local method: a step under this in the normalised
- * range, or a relative change of chi2 under CF__FTOL_REL (NLopt's xtol_abs,
- * ftol_rel). A method stopped by its evaluation budget has met the latter
+ * range, or a change of chi2 under CF__FTOL_REL relative or CF__FTOL_ABS
+ * (NLopt's xtol_abs, ftol_rel, ftol_abs). A method stopped by its evaluation budget has met the latter
  * too when the best chi2 gained less than that over its last CF__QUIET(n)
  * evaluations (a simplex's worth). */
 #define CF__XTOL 1e-4
 #define CF__FTOL_REL 1e-4
+#define CF__FTOL_ABS 1e-9
 #define CF__QUIET(n) (2 * (n) + 2)
 /* A condition number of the scaled Jacobian above this is ill-conditioned. */
 #define CF__COND_MAX 1e3
@@ -150,7 +151,8 @@ static void cf__x_of_u(const struct nicsim_calib_spec *s, const double *u, doubl
 /* Notes x with its chi2 as the fit's best if it is better (the first of equals). */
 static void cf__consider(struct cf__ctx *c, const double *x, double chi2) {
   if (chi2 < c->best_chi2) {
-    if (!isfinite(c->best_chi2) || c->best_chi2 - chi2 > CF__FTOL_REL * c->best_chi2) c->last_gain = c->calls;
+    if (!isfinite(c->best_chi2) || c->best_chi2 - chi2 > fmax(CF__FTOL_REL * c->best_chi2, CF__FTOL_ABS))
+      c->last_gain = c->calls;
     c->best_chi2 = chi2;
     memcpy(c->best_x, x, c->s->nfree * sizeof *x);
   }
@@ -244,7 +246,7 @@ static int cf__fit(struct cf__ctx *c, const bool *mask, double *x, double *chi2,
   nlopt_set_upper_bounds(opt, ub);
   nlopt_set_min_objective(opt, cf__objective, c);
   nlopt_set_xtol_abs(opt, tol);
-  nlopt_set_ftol_abs(opt, 1e-9);
+  nlopt_set_ftol_abs(opt, CF__FTOL_ABS);
   nlopt_set_ftol_rel(opt, CF__FTOL_REL);
   nlopt_set_maxeval(opt, (int)s->max_evaluations);
   nlopt_set_initial_step(opt, dx);

@@ -83,6 +83,13 @@ TEST_F(SeedsStrength, LabelsAndTheFlipReproduced) {
   std::map<std::string, Row> rows = read_tsv(path("hand/validation.tsv"));
   EXPECT_EQ(rows["before/sparc rx.goodput_gbps"]["verdict"], "MISS");
 
+  // The doc's strength rows (DIR/strength.tsv, the strength table of --write-doc).
+  std::string tsv = slurp(path("out/strength.tsv"));
+  EXPECT_NE(tsv.find("i40e-relaxed-ordering\tbefore/sparc -> after/sparc\trx.goodput_gbps\tPASS\tknife-edge\t"),
+            std::string::npos) << tsv;
+  EXPECT_NE(tsv.find("pcie.rc_write_commit_ns = " + std::to_string(static_cast<long>(value)) + " (E, -10 %) gives MISS"),
+            std::string::npos) << tsv;
+
   json_t *x86 = find(list, "before/x86", "rx.goodput_gbps");
   ASSERT_NE(x86, nullptr);
   EXPECT_EQ(str(x86, "strength"), "tautology");  // the x86 root complex ignores RO
