@@ -42,10 +42,10 @@ done < "$sdir/points.tsv"
 # its .err and no .csv (its comparisons are then MISSING at that value).
 run_jobs() {
   n=0; k=0
-  while IFS='	' read -r dir seed label set; do
+  while IFS='	' read -r dir seed label assign; do
     k=$((k + 1))
     mkdir -p "$dir/$seed"
-    ( "$nicsim" run "$root/scenarios/seeds/$seed.yaml" --point "$label" --set "$set" --csv "$dir/$seed/r$k.csv" \
+    ( "$nicsim" run "$root/scenarios/seeds/$seed.yaml" --point "$label" --set "$assign" --csv "$dir/$seed/r$k.csv" \
         > /dev/null 2> "$dir/$seed/r$k.err" < /dev/null || rm -f "$dir/$seed/r$k.csv" ) &
     n=$((n + 1))
     if [ "$n" -ge "$jobs" ]; then wait; n=0; fi

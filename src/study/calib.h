@@ -102,8 +102,8 @@ void nicsim_calib_spec_free(struct nicsim_calib_spec *s);
 
 /* One value per physical thing, across specs (docs/calibration.md, "Across
  * specs"): two specs that free the same key on a common platform (of the
- * points their measurements name), or a (scenario, point, metric) that one
- * spec calibrates and another validates, conflict. Checks specs[only]
+ * points their measurements name), or a prediction (validate:) of one spec
+ * at a (scenario, point) where another calibrates any metric, conflict. Checks specs[only]
  * against every other spec (only < n), or every pair (only == n). The first
  * conflict fills *err at the later spec's entry, naming the other spec's
  * file:line:col; returns 0, or -1. */

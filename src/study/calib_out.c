@@ -122,7 +122,10 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
     json_t *row = json_array(), *srow = json_array();
     nicsim_calib_meas_name(&s->meas[i], name, sizeof name);
     json_array_append_new(names, json_string(name));
-    json_array_append_new(i < s->ncal ? cal : val, co__meas_json(&s->meas[i], r->sim[i]));
+    json_t *mj = co__meas_json(&s->meas[i], r->sim[i]);
+    /* a prediction depends on its point, which no spec fits (--check-specs) */
+    if (i >= s->ncal) json_object_set_new(mj, "depends_on", json_pack("[s]", s->meas[i].point));
+    json_array_append_new(i < s->ncal ? cal : val, mj);
     for (size_t k = 0; row && srow && k < n; k++) {
       json_array_append_new(row, co__num(r->jac[i * n + k]));
       json_array_append_new(srow, co__num(r->sens[i * n + k]));

@@ -2,7 +2,7 @@
  * (docs/calibration.md, "Across specs"): the specs of a directory loaded
  * together, and the two conflicts between them refused: the same key freed
  * on a common platform by two specs (one unknown, two values), and a
- * measurement one spec fits that another scores as a prediction. */
+ * prediction of one spec at a point another fits (any metric there). */
 #define _XOPEN_SOURCE 700
 
 #include <dirent.h>
@@ -28,11 +28,13 @@ static const char *css__common_platform(const struct nicsim_calib_spec *a,
   return NULL;
 }
 
-/* Is x the same measurement as y: the same scenario file, point and metric? */
+/* Does prediction x depend on y's point: the same scenario file and point
+ * (a prediction depends on its point; a point with any measurement fitted
+ * is fitted)? */
 static bool css__same(const struct nicsim_calib_spec *a, const struct nicsim_calib_meas *x,
                       const struct nicsim_calib_spec *b, const struct nicsim_calib_meas *y) {
   char ra[PATH_MAX], rb[PATH_MAX];
-  if (strcmp(x->point, y->point) != 0 || strcmp(x->metric, y->metric) != 0) return false;
+  if (strcmp(x->point, y->point) != 0) return false;
   if (a->scenario_builtin || b->scenario_builtin)
     return a->scenario_builtin == b->scenario_builtin && strcmp(a->scenario_path, b->scenario_path) == 0;
   if (!realpath(a->scenario_path, ra) || !realpath(b->scenario_path, rb))
@@ -61,21 +63,24 @@ static int css__pair(const struct nicsim_calib_spec *a, const struct nicsim_cali
     const struct nicsim_calib_spec *fit = dir ? second : first, *pred = dir ? first : second;
     for (size_t i = pred->ncal; i < pred->nmeas; i++)
       for (size_t j = 0; j < fit->ncal; j++) {
-        char name[NC_STR_MAX + 128];
+        char name[NC_STR_MAX + 128], fitted[NC_STR_MAX + 128];
         if (!css__same(pred, &pred->meas[i], fit, &fit->meas[j])) continue;
         css__at(dir ? pred : fit, dir ? &pred->meas[i].at : &fit->meas[j].at, at, sizeof at);
         nicsim_calib_meas_name(&pred->meas[i], name, sizeof name);
+        nicsim_calib_meas_name(&fit->meas[j], fitted, sizeof fitted);
         /* reported at the later spec's entry, naming the earlier one */
         if (dir == 0)
           nc__error_set(err, second->file, pred->meas[i].at.line, pred->meas[i].at.col,
                         "a prediction is judged only on measurements no fit saw: drop it here, "
                         "or drop it from the other spec's calibrate: list",
-                        "%s is predicted here but fitted by %s (%s)", name, fit->name, at);
+                        "%s is predicted here but its point is fitted by %s (%s, %s)", name,
+                        fit->name, fitted, at);
         else
           nc__error_set(err, second->file, fit->meas[j].at.line, fit->meas[j].at.col,
                         "a prediction is judged only on measurements no fit saw: drop it from "
                         "one of the two specs",
-                        "%s is fitted here but predicted by %s (%s)", name, pred->name, at);
+                        "%s is fitted here but its point is predicted by %s (%s, %s)", fitted,
+                        pred->name, name, at);
         return -1;
       }
   }

@@ -3,7 +3,8 @@
 // one platform is refused, by `nicsim calibrate` on either spec (its
 // directory's other specs) and by --check-specs, naming both; the same key
 // on two platforms is not a conflict; a measurement one spec fits and
-// another predicts is refused; the committed seed specs pass. Nothing is
+// another predicts (or any prediction at a point another spec fits) is
+// refused; the committed seed specs pass. Nothing is
 // simulated (every refusal comes before the first evaluation).
 #include <gtest/gtest.h>
 
@@ -88,15 +89,16 @@ TEST_F(CalibrateSpecs, FittedMeasurementPredictedElsewhereIsRefused) {
   Result r = run({"calibrate", "--check-specs", path("one"), path("two")});
   EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
   EXPECT_NE(r.err.find(path("two/pred.yaml") + ":9:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("before/xgmac cpu.util is predicted here but fitted by fit (" + path("one/fit.yaml") +
-                       ":7:"),
+  EXPECT_NE(r.err.find("before/xgmac cpu.util is predicted here but its point is fitted by fit (before/xgmac "
+                       "cpu.util, " + path("one/fit.yaml") + ":7:"),
             std::string::npos) << r.err;
 
   // the other order: the later spec fits what the earlier predicts
   r = run({"calibrate", "--check-specs", path("two"), path("one")});
   EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
   EXPECT_NE(r.err.find(path("one/fit.yaml") + ":7:"), std::string::npos) << r.err;
-  EXPECT_NE(r.err.find("is fitted here but predicted by pred (" + path("two/pred.yaml") + ":9:"),
+  EXPECT_NE(r.err.find("is fitted here but its point is predicted by pred (before/xgmac cpu.util, " +
+                       path("two/pred.yaml") + ":9:"),
             std::string::npos) << r.err;
 
   // beside each other, calibrate refuses the predicting spec
@@ -104,8 +106,22 @@ TEST_F(CalibrateSpecs, FittedMeasurementPredictedElsewhereIsRefused) {
        {{"before/xgmac", "cpu.util"}});
   r = run({"calibrate", path("one/pred.yaml"), "-o", path("out"), "-j", "1"});
   EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
-  EXPECT_NE(r.err.find("is predicted here but fitted by fit"), std::string::npos) << r.err;
+  EXPECT_NE(r.err.find("is predicted here but its point is fitted by fit"), std::string::npos) << r.err;
   EXPECT_FALSE(exists(path("out")));
+
+  // Another metric at a fitted point: the prediction depends on that point.
+  ASSERT_EQ(remove(path("one/pred.yaml").c_str()), 0);
+  spec("two/pred.yaml", "stack.udp_sendmsg_instructions", {{"after/gmac5", "cpu.util"}},
+       {{"before/xgmac", "tx.mpps"}});
+  r = run({"calibrate", "--check-specs", path("one"), path("two")});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("before/xgmac tx.mpps is predicted here but its point is fitted by fit (before/xgmac cpu.util"),
+            std::string::npos) << r.err;
+  // at a point no spec fits, it is a prediction
+  spec("two/pred.yaml", "stack.udp_sendmsg_instructions", {{"after/gmac5", "cpu.util"}},
+       {{"after/xgmac", "tx.mpps"}});
+  r = run({"calibrate", "--check-specs", path("one"), path("two")});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
 }
 
 // The committed seed specs keep one value per physical thing; usage.

@@ -602,6 +602,16 @@ TEST_F(Calib, WorstValidationPullOnTheHeadline) {
   snprintf(want, sizeof want, "- Worst validation pull: %+.2f (b tx.gbps)", pull);
   EXPECT_NE(Read(out + "/report.md").find(want), std::string::npos) << want;
   EXPECT_NE(Read(out + "/calibration.json").find("\"at_eval_limit\": false"), std::string::npos);
+  // each prediction names the points it depends on
+  json_error_t je;
+  json_t *doc = json_load_file((out + "/calibration.json").c_str(), 0, &je);
+  ASSERT_NE(doc, nullptr) << je.text;
+  json_t *dep = json_object_get(json_array_get(json_object_get(doc, "validate"), 0), "depends_on");
+  ASSERT_TRUE(json_is_array(dep));
+  EXPECT_EQ(json_array_size(dep), 1u);
+  EXPECT_STREQ(json_string_value(json_array_get(dep, 0)), "b");
+  EXPECT_EQ(json_object_get(json_array_get(json_object_get(doc, "calibrate"), 0), "depends_on"), nullptr);
+  json_decref(doc);
 }
 
 // calibrated.yaml says a key was fitted to the measurements it moves only.
