@@ -4,8 +4,9 @@
 // calibration measurements and its predictions must equal the committed
 // baseline (tests/regress/baselines/calibration/<name>.json) within a
 // relative 1e-6, and its verdicts (converged, identifiable, matches,
-// ill_conditioned) must
-// not change. A model change that moves a calibrated prediction fails here.
+// ill_conditioned) must not change, nor differ from the words of the spec's
+// row in docs/calibration.md. A model change that moves a calibrated
+// prediction fails here.
 // NICSIM_UPDATE_BASELINES=1 rewrites the baselines instead (review the diff
 // and commit it with the change that moved them). One test per spec, each in
 // its own process.
@@ -62,6 +63,22 @@ class CalibrationSeeds : public Cli {
     }
   }
 
+  // docs/calibration.md's row of the spec ("| `name` | ...") states the
+  // verdicts this run gives (the doc carries no figure of them, only words).
+  static void DocSays(const std::string &name, json_t *now) {
+    std::string doc = slurp(std::string(NICSIM_SOURCE_DIR) + "/docs/calibration.md"), row;
+    for (const std::string &l : lines_of(doc))
+      if (l.rfind("| `" + name + "` |", 0) == 0) row = l;
+    ASSERT_FALSE(row.empty()) << "docs/calibration.md has no row for " << name;
+    bool converged = json_is_true(json_object_get(now, "converged"));
+    bool ill = json_is_true(json_object_get(now, "ill_conditioned"));
+    bool matches = json_is_true(json_object_get(now, "matches"));
+    EXPECT_EQ(row.find("NOT converged") == std::string::npos && row.find("converged") != std::string::npos, converged)
+        << row;
+    EXPECT_NE(row.find(ill ? "ILL-CONDITIONED" : "well-conditioned"), std::string::npos) << row;
+    EXPECT_EQ(row.find("no value matches") != std::string::npos, !matches) << row;
+  }
+
   void Check(const std::string &name) {
     std::string spec = std::string(NICSIM_SOURCE_DIR) + "/scenarios/calibration/" + name + ".yaml";
     std::string base = std::string(NICSIM_SOURCE_DIR) + "/tests/regress/baselines/calibration/" + name + ".json";
@@ -78,6 +95,7 @@ class CalibrationSeeds : public Cli {
       json_decref(now);
       GTEST_SKIP() << "baseline written: " << base;
     }
+    DocSays(name, now);
     json_t *want = json_load_file(base.c_str(), 0, &e);
     ASSERT_NE(want, nullptr) << base << ": " << e.text << " (NICSIM_UPDATE_BASELINES=1 writes it)";
     Same(want, now, name);
