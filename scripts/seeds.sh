@@ -290,7 +290,9 @@ fi
 # ---- The doc's generated tables ----------------------------------------------
 strength_tsv=
 [ ! -f "$out/strength.tsv" ] || strength_tsv="$out/strength.tsv"
-if [ "$doc_mode" = write ]; then
+if [ "$doc_mode" = write ] && [ "$status" -ne 0 ]; then
+  note "a sweep failed: $doc not rewritten"
+elif [ "$doc_mode" = write ]; then
   doc_tmp="$doc.new.$$"
   awk -F '\t' -v mode=write -v doc="$doc" -v seeds=" $seeds " -v newdoc="$doc_tmp" -v stsv="$strength_tsv" \
       -f "$root/scripts/seeds-doc.awk" "$out/table.tsv" "$doc" || { rm -f "$doc_tmp"; exit 2; }

@@ -91,6 +91,17 @@ TEST_F(SeedsDoc, ChangedFigureIsNamedAndRewritten) {
   EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
 }
 
+// A failed sweep rewrites nothing: the doc keeps its tables.
+TEST_F(SeedsDoc, FailedSweepLeavesTheDocAlone) {
+  std::string copy = path("doc.md");
+  write(copy, slurp(root() + "/docs/validation.md"));
+  std::string before = slurp(copy);
+  Result r = seeds({"-o", "out", "--no-plots", "--write-doc", "--doc", copy}, "/bin/false");
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("a sweep failed: " + copy + " not rewritten"), std::string::npos) << r.err;
+  EXPECT_EQ(slurp(copy), before);
+}
+
 // A row gone from a seed's table is named as missing; prose outside the
 // blocks is the doc's own and never checked.
 TEST_F(SeedsDoc, MissingRowIsNamed) {
