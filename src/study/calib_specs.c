@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "config/config_internal.h"
 #include "study/calib.h"
@@ -100,12 +101,16 @@ int nicsim_calib_specs_check(struct nicsim_calib_spec *const *specs, size_t n, s
   return 0;
 }
 
-/* Does the file look like a calibration spec (a top-level measurements: key)? */
+/* Does the file look like a calibration spec (a regular file of at most
+ * 1 MiB with a top-level measurements: key)? A FIFO or device is never
+ * opened. */
 static bool css__is_spec(const char *path) {
-  FILE *f = fopen(path, "r");
+  struct stat st;
+  FILE *f;
   char line[256];
   bool yes = false;
-  if (!f) return false;
+  if (stat(path, &st) != 0 || !S_ISREG(st.st_mode) || st.st_size > (1 << 20)) return false;
+  if ((f = fopen(path, "r")) == NULL) return false;
   for (int k = 0; k < 100000 && fgets(line, sizeof line, f); k++)
     if (strncmp(line, "measurements:", 13) == 0) {
       yes = true;

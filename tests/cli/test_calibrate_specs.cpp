@@ -68,6 +68,19 @@ TEST_F(CalibrateSpecs, SameKeyOnOnePlatformIsRefused) {
   EXPECT_NE(r.out.find("1 calibration spec: no key fitted twice"), std::string::npos) << r.out;
 }
 
+// Only regular files that look like specs are read: a FIFO named *.yaml,
+// a scenario and a stray text file beside the spec are skipped.
+TEST_F(CalibrateSpecs, OnlySpecFilesAreRead) {
+  mkdir_p("specs");
+  spec("specs/a.yaml", "nic.reg_read_ns", {{"before/xgmac", "cpu.util"}});
+  ASSERT_EQ(system(("mkfifo '" + path("specs/pipe.yaml") + "'").c_str()), 0);
+  std::ofstream(path("specs/scenario.yaml")) << "name: s\ntraffic: {mode: tx}\n";
+  std::ofstream(path("specs/notes.yaml")) << "just: text\n";
+  Result r = run({"calibrate", "--check-specs", path("specs")});
+  EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  EXPECT_NE(r.out.find("1 calibration spec:"), std::string::npos) << r.out;
+}
+
 // The same key on two platforms is two physical things: no conflict.
 TEST_F(CalibrateSpecs, SameKeyOnTwoPlatformsIsTwoThings) {
   mkdir_p("specs");
