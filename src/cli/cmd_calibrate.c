@@ -71,6 +71,7 @@ void cli_help_calibrate(FILE *f) {
           "  DIR/calibration.json   the fit, identifiability, measurements, predictions, cv\n"
           "  DIR/calibrated.yaml    an overlay of the fitted keys: run/sweep --overlay FILE\n"
           "  DIR/report.md, .html   the report, with DIR/plots/*.svg (gnuplot)\n"
+          "  DIR/summary.md         the calibration as one Markdown table row\n"
           "  DIR/evaluations.csv    every parameter vector evaluated, in order\n"
           "  DIR/evals/             each evaluation's sweep directory (for --resume)\n"
           "  stdout                 a summary\n"

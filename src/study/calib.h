@@ -228,6 +228,10 @@ long nicsim_calib_worst_pull(const struct nicsim_calib_spec *spec, const struct 
  * before the tolerance was met", or the NLopt status. */
 const char *nicsim_calib_convergence(const struct nicsim_calib_result *r);
 
+/* The calibration as one Markdown table row (DIR/summary.md; the row of
+ * docs/calibration.md's seed-spec table): 0, or -1 on a write error. */
+int nicsim_calib_emit_row(FILE *f, const struct nicsim_calib_spec *spec, const struct nicsim_calib_result *r);
+
 /* Weighted squared error of values (nmeas) over the measurements in mask
  * (NULL: the calibration ones); NaN values make it +inf. */
 double nicsim_calib_chi2(const struct nicsim_calib_spec *spec, const double *values,

@@ -800,6 +800,12 @@ static int co__write(const char *dir, const char *name, nicsim_emit_fn emit, voi
   return rc;
 }
 
+/* summary.md: the row of docs/calibration.md's table (calib_row.c). */
+static int co__emit_row(FILE *f, void *arg) {
+  const struct co__ctx *c = arg;
+  return nicsim_calib_emit_row(f, c->s, c->r) == 0 ? 0 : -EIO;
+}
+
 /* True if dir/plots/name.svg exists. */
 static bool co__have_svg(const char *dir, const char *name) {
   char path[NC_PATH_MAX + 200];
@@ -822,6 +828,7 @@ int nicsim_calib_write(const char *dir, const struct nicsim_calib_spec *s,
   rc = co__write(dir, "calibration.json", co__emit_json, &c);
   json_decref(c.doc);
   if (rc < 0 || (rc = co__write(dir, "calibrated.yaml", co__emit_yaml, &c)) < 0 ||
+      (rc = co__write(dir, "summary.md", co__emit_row, &c)) < 0 ||
       (rc = co__write(dir, "evaluations.csv", co__emit_csv, &c)) < 0)
     return rc;
   snprintf(pdir, sizeof pdir, "%s/plots", dir);

@@ -9,6 +9,7 @@
 #include <gtest/gtest.h>
 
 #include <fstream>
+#include <sys/wait.h>
 
 #include "cli/cli_test_util.h"
 
@@ -135,6 +136,40 @@ TEST_F(CalibrateSpecs, FittedMeasurementPredictedElsewhereIsRefused) {
        {{"after/xgmac", "tx.mpps"}});
   r = run({"calibrate", "--check-specs", path("one"), path("two")});
   EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+}
+
+// scripts/calibration-doc.sh splices each spec's summary.md into the doc's
+// table (--write-doc) and names a row that differs (--check-doc, exit 1);
+// here on hand-made summary.md files (--no-run), without calibrating.
+TEST_F(CalibrateSpecs, CalibrationDocRowsAreSplicedAndChecked) {
+  std::string script = std::string(NICSIM_SOURCE_DIR) + "/scripts/calibration-doc.sh";
+  std::vector<std::string> names;
+  ASSERT_EQ(system(("ls '" + std::string(NICSIM_SOURCE_DIR) + "/scenarios/calibration' > '" + path("ls") + "'").c_str()), 0);
+  for (const std::string &f : lines_of(slurp(path("ls"))))
+    if (f.size() > 5 && f.compare(f.size() - 5, 5, ".yaml") == 0) names.push_back(f.substr(0, f.size() - 5));
+  ASSERT_FALSE(names.empty());
+  for (const std::string &n : names) {
+    mkdir_p("cal/" + n);
+    std::ofstream(path("cal/" + n + "/summary.md")) << "| " << n << " | x=1 | converged | a | none | - |\n";
+  }
+  std::ofstream(path("doc.md")) << "# t\n\n<!-- calibration:table:BEGIN -->\n<!-- calibration:table:END -->\nafter\n";
+  auto sh = [&](const std::string &args) {
+    return system(("sh '" + script + "' " + args + " -o '" + path("cal") + "' --doc '" + path("doc.md") + "' --no-run 2> '" +
+                   path("err") + "'").c_str());
+  };
+  EXPECT_NE(sh("--check-doc"), 0);
+  EXPECT_NE(slurp(path("err")).find("doc.md:4: the doc has \"\", the calibration gives \"| Spec |"), std::string::npos)
+      << slurp(path("err"));
+  EXPECT_EQ(sh("--write-doc"), 0) << slurp(path("err"));
+  std::string doc = slurp(path("doc.md"));
+  EXPECT_NE(doc.find("| " + names[0] + " | x=1 | converged | a | none | - |\n"), std::string::npos) << doc;
+  EXPECT_NE(doc.find("<!-- calibration:table:END -->\nafter\n"), std::string::npos) << doc;
+  EXPECT_EQ(sh("--check-doc"), 0) << slurp(path("err"));
+  std::ofstream(path("cal/" + names[0] + "/summary.md")) << "| " << names[0] << " | x=2 | converged | a | none | - |\n";
+  EXPECT_EQ(WEXITSTATUS(sh("--check-doc")), 1);
+  EXPECT_NE(slurp(path("err")).find("the calibration gives \"| " + names[0] + " | x=2 |"), std::string::npos)
+      << slurp(path("err"));
+  EXPECT_EQ(slurp(path("doc.md")), doc);  // --check-doc writes nothing
 }
 
 // The committed seed specs keep one value per physical thing; usage.
