@@ -2,7 +2,9 @@
 # seeds.sh: runs the five seed scenarios (scenarios/seeds/*.yaml) and sets
 # nicsim's before/after against the published figures (plots/published.tsv)
 # with issue 7's rule: a table on stdout, DIR/validation.tsv, DIR/<seed>.dat
-# and one gnuplot plot per seed (plots/<seed>.svg). Usage, rule and file
+# and one gnuplot plot per seed (plots/<seed>.svg); rewrites or checks the
+# generated tables of docs/validation.md (--write-doc, --check-doc) and
+# measures each comparison's strength (--json). Usage, rule and file
 # formats: docs/seeds.md. POSIX sh and awk only.
 set -eu
 
@@ -13,26 +15,48 @@ run=1
 plots=1
 plot_dir=$root/plots
 published=$root/plots/published.tsv
+mechanisms=$root/plots/mechanisms.tsv
+platforms=$root/configs/platforms
+scenarios=$root/scenarios/seeds
+doc=$root/docs/validation.md
+doc_mode=
+baselines=
+json=
+strength_keys=4
 seeds=
 
 # usage: prints the synopsis on stdout.
 usage() {
   cat <<'EOF'
 Usage: scripts/seeds.sh [-j N] [-o DIR] [--no-run] [--no-plots] [--plot-dir DIR]
-                        [--published FILE] [SEED...]
+                        [--published FILE] [--mechanisms FILE]
+                        [--baselines DIR] [--write-doc | --check-doc] [--doc FILE]
+                        [--json FILE] [--strength-keys N] [SEED...]
 Runs each seed sweep into DIR/<seed> (nicsim sweep --force), compares nicsim's
 before/after with the published figures and prints the table; writes
-DIR/validation.tsv, DIR/<seed>.dat and renders plots/<seed>.svg.
+DIR/validation.tsv, DIR/table.tsv, DIR/<seed>.dat and renders plots/<seed>.svg.
   -j, --jobs N       points simulated in parallel (default: online CPUs)
   -o, --output DIR   output directory (default nicsim-out/seeds)
   --no-run           do not simulate: compare the results already in DIR
   --no-plots         do not run gnuplot
   --plot-dir DIR     where the SVGs go (default plots/ in the source tree)
   --published FILE   the published figures (default plots/published.tsv)
+  --mechanisms FILE  the mechanism figures shown beside them (default
+                     plots/mechanisms.tsv)
+  --baselines DIR    no sweeps: take each seed's points from the regression
+                     baselines DIR/seed-<seed>.json (implies --no-run)
+  --write-doc        rewrite the generated tables of the doc (between its
+                     <!-- seeds:table:NAME:BEGIN/END --> markers)
+  --check-doc        exit 1 naming every figure of those tables that differs
+  --doc FILE         the doc (default docs/validation.md)
+  --json FILE        each comparison's strength, measured by +-10 % runs of the
+                     platform's E and C values (runs nicsim; docs/seeds.md)
+  --strength-keys N  the most sensitive keys tried at -10 % too (default 4)
   SEED               only these seeds (default: every seed in FILE)
 Environment: NICSIM=path of the nicsim binary (default: build it with cmake).
-Exit: 0 whatever the verdicts, 2 on a usage error, a bad FILE, a failed
-sweep or a failed plot. See docs/seeds.md.
+Exit: 0 whatever the verdicts; 1 when --check-doc finds a figure that
+differs; 2 on a usage error, a bad FILE, a failed sweep or a failed plot.
+See docs/seeds.md.
 EOF
 }
 
@@ -60,6 +84,13 @@ while [ $# -gt 0 ]; do
     --no-plots) plots=0; shift ;;
     --plot-dir) need_value "$1" $#; plot_dir=$2; shift 2 ;;
     --published) need_value "$1" $#; published=$2; shift 2 ;;
+    --mechanisms) need_value "$1" $#; mechanisms=$2; shift 2 ;;
+    --baselines) need_value "$1" $#; baselines=$2; run=0; shift 2 ;;
+    --write-doc) doc_mode=write; shift ;;
+    --check-doc) doc_mode=check; shift ;;
+    --doc) need_value "$1" $#; doc=$2; shift 2 ;;
+    --json) need_value "$1" $#; json=$2; shift 2 ;;
+    --strength-keys) need_value "$1" $#; strength_keys=$2; shift 2 ;;
     -h|--help) usage; exit 0 ;;
     --) shift; seeds="$seeds $*"; break ;;
     -*) usage_error "unknown option '$1'" ;;
@@ -76,6 +107,12 @@ else
 fi
 [ -n "$out" ] || usage_error "-o wants a directory"
 [ -r "$published" ] || usage_error "cannot read $published"
+[ -r "$mechanisms" ] || usage_error "cannot read $mechanisms"
+case $strength_keys in
+  ''|*[!0-9]*|0*) usage_error "--strength-keys wants a positive integer, not '$strength_keys'" ;;
+esac
+if [ -n "$doc_mode" ]; then [ -r "$doc" ] || usage_error "cannot read $doc"; fi
+if [ -n "$baselines" ]; then [ -d "$baselines" ] || usage_error "no directory $baselines"; fi
 
 # Check published.tsv and list its seeds, in order of first appearance. Bad
 # rows are errors naming file:line (exit 2).
@@ -105,6 +142,7 @@ all_seeds=$(awk -F '\t' -v file="$published" '
 if [ -z "$seeds" ]; then
   seeds=$all_seeds
 else
+  [ -z "$doc_mode" ] || usage_error "--$doc_mode-doc compares every seed: name none"
   for s in $seeds; do
     case " $all_seeds " in
       *" $s "*) ;;
@@ -113,14 +151,15 @@ else
   done
 fi
 
+[ -z "$json" ] || [ -z "$baselines" ] || usage_error "--json simulates: not with --baselines"
+
 mkdir -p "$out" || usage_error "cannot create $out"
 status=0
+nicsim=
 
-# ---- Run the sweeps --------------------------------------------------------
-if [ "$run" -eq 1 ]; then
-  for s in $seeds; do
-    [ -r "$root/scenarios/seeds/$s.yaml" ] || usage_error "no scenario $root/scenarios/seeds/$s.yaml"
-  done
+# find_nicsim: sets nicsim to $NICSIM, else builds build/nicsim.
+find_nicsim() {
+  [ -z "$nicsim" ] || return 0
   nicsim=${NICSIM:-}
   if [ -z "$nicsim" ]; then
     note "building nicsim (cmake --preset default)"
@@ -129,6 +168,14 @@ if [ "$run" -eq 1 ]; then
     nicsim=$root/build/nicsim
   fi
   [ -x "$nicsim" ] || usage_error "nicsim binary '$nicsim' is not executable"
+}
+
+# ---- Run the sweeps --------------------------------------------------------
+if [ "$run" -eq 1 ]; then
+  for s in $seeds; do
+    [ -r "$root/scenarios/seeds/$s.yaml" ] || usage_error "no scenario $root/scenarios/seeds/$s.yaml"
+  done
+  find_nicsim
   failed=
   for s in $seeds; do
     note "sweep $s -> $out/$s (-j $jobs)"
@@ -142,166 +189,123 @@ if [ "$run" -eq 1 ]; then
   [ -z "$failed" ] || note "failed sweeps:$failed"
 fi
 
+# ---- Results from the regression baselines ----------------------------------
+# --baselines DIR: DIR/seed-<seed>.json (tests/regress/baselines, written by
+# nicsim regress) holds every point's label and the metrics the suite pins;
+# each becomes DIR/<seed>/results.csv with those columns, so the comparison
+# and the doc's tables can be checked without simulating (the regression
+# suite checks the baselines against the binary).
+if [ -n "$baselines" ]; then
+  for s in $seeds; do
+    b=$baselines/seed-$s.json
+    [ -r "$b" ] || usage_error "no baseline $b"
+    mkdir -p "$out/$s" || usage_error "cannot create $out/$s"
+    awk -v file="$b" '
+      function unq(v) { sub(/^[^"]*"/, "", v); sub(/"[^"]*$/, "", v); gsub(/\\"/, "\"", v); gsub(/\\\\/, "\\", v); return v }
+      function csv(v) { gsub(/"/, "\"\"", v); return "\"" v "\"" }
+      /"label":/ { lab = unq(substr($0, index($0, ":") + 1)); n++; label[n] = lab; inm = 0; next }
+      /"metrics":/ { inm = 1; next }
+      inm && /^[ \t]*}/ { inm = 0; next }
+      inm && /":/ {
+        name = $0; sub(/^[ \t]*"/, "", name); sub(/".*/, "", name)
+        v = substr($0, index($0, "\":") + 2); gsub(/[ \t,]/, "", v); if (v == "null") v = ""
+        if (!(name in seen)) { seen[name] = ++nm; mname[nm] = name }
+        val[n, name] = v
+      }
+      END {
+        if (n == 0) { printf "seeds.sh: %s: no points\n", file > "/dev/stderr"; exit 2 }
+        printf "label"; for (j = 1; j <= nm; j++) printf ",%s", csv(mname[j]); printf "\n"
+        for (i = 1; i <= n; i++) {
+          printf "%s", csv(label[i])
+          for (j = 1; j <= nm; j++) printf ",%s", val[i, mname[j]]
+          printf "\n"
+        }
+      }
+    ' "$b" > "$out/$s/results.csv.new.$$" || { rm -f "$out/$s/results.csv.new.$$"; exit 2; }
+    mv "$out/$s/results.csv.new.$$" "$out/$s/results.csv"
+  done
+fi
+
+# ---- Each point's platform, and the values read off a seed -----------------
+# DIR/.platforms.tsv: seed, point label, platform (the point's platform: key,
+# else the scenario's). DIR/.seedc.tsv: platform, seed number, key for every
+# C value whose mark says it was "read off seed NNN": the comparisons of
+# seed NNN on that platform are weak (docs/seeds.md).
+: > "$out/.platforms.tsv"
+for s in $seeds; do
+  [ -r "$scenarios/$s.yaml" ] || continue
+  awk -v seed="$s" '
+    function strip(v) { sub(/^[ \t]*/, "", v); sub(/[ \t]*$/, "", v); gsub(/^["\047]|["\047]$/, "", v); return v }
+    function done() { labs[++n] = lab; lp[n] = pl }
+    /^platform:/ { v = $0; sub(/^platform:[ \t]*/, "", v); sub(/[ \t]+#.*/, "", v); top = strip(v) }
+    {
+      line = $0; sub(/[ \t]+#.*/, "", line)
+      if (match(line, /(^|[{, \t-])label:[ \t]*[^,}]+/)) {
+        if (lab != "") done()
+        v = substr(line, RSTART, RLENGTH); sub(/.*label:/, "", v); lab = strip(v); pl = ""
+      }
+      if (lab != "" && match(line, /(^|[{, \t])platform:[ \t]*[^,}]+/)) {
+        v = substr(line, RSTART, RLENGTH); sub(/.*platform:/, "", v); pl = strip(v)
+      }
+    }
+    END { if (lab != "") done(); for (i = 1; i <= n; i++) printf "%s\t%s\t%s\n", seed, labs[i], lp[i] != "" ? lp[i] : top }
+  ' "$scenarios/$s.yaml" >> "$out/.platforms.tsv"
+done
+: > "$out/.seedc.tsv"
+for p in $(cut -f3 "$out/.platforms.tsv" | sort -u); do
+  [ -r "$platforms/$p.yaml" ] || continue
+  awk -f "$root/scripts/platform-marks.awk" "$platforms/$p.yaml" |
+    awk -F '\t' -v p="$p" '$2 == "C" && match($5, /read off seed [0-9]+/) {
+      n = substr($5, RSTART + 14, RLENGTH - 14); printf "%s\t%s\t%s\n", p, n, $1 }' >> "$out/.seedc.tsv"
+done
+
 # ---- Compare ---------------------------------------------------------------
 # One awk pass over published.tsv: loads DIR/<seed>/results.csv on demand,
 # writes the TSV and the .dat files and prints the aligned table.
 tsv_tmp="$out/.validation.tsv.$$"
-awk -F '\t' -v out="$out" -v seeds=" $seeds " -v tsv="$tsv_tmp" '
-  # isnum(s): s is a plain decimal number.
-  function isnum(s) { return s ~ /^[-+]?([0-9]+[.]?[0-9]*|[.][0-9]+)([eE][-+]?[0-9]+)?$/ }
-  # csvsplit(line, f): splits one RFC 4180 CSV line into f[1..n], returns n.
-  function csvsplit(line, f,   n, i, c, q, cur) {
-    n = 0; cur = ""; q = 0
-    for (i = 1; i <= length(line); i++) {
-      c = substr(line, i, 1)
-      if (q) {
-        if (c == "\"") { if (substr(line, i + 1, 1) == "\"") { cur = cur "\""; i++ } else q = 0 }
-        else cur = cur c
-      } else if (c == "\"") q = 1
-      else if (c == ",") { f[++n] = cur; cur = "" }
-      else if (c != "\r") cur = cur c
-    }
-    f[++n] = cur
-    return n
-  }
-  # load(seed): reads DIR/<seed>/results.csv into val[seed, label, column].
-  function load(seed,   file, line, nh, n, i, hdr, f, lab) {
-    loaded[seed] = 1
-    file = out "/" seed "/results.csv"
-    if ((getline line < file) <= 0) return
-    have[seed] = 1
-    nh = csvsplit(line, hdr)
-    lab = 0
-    for (i = 1; i <= nh; i++) { col[seed SUBSEP hdr[i]] = 1; if (hdr[i] == "label") lab = i }
-    while (lab && (getline line < file) > 0) {
-      n = csvsplit(line, f)
-      row[seed SUBSEP f[lab]] = 1
-      for (i = 1; i <= nh && i <= n; i++) val[seed SUBSEP f[lab] SUBSEP hdr[i]] = f[i]
-    }
-    close(file)
-  }
-  # fmtv(v): a value for people: 4 significant digits, k/M/G above 10^4.
-  function fmtv(v,   a) {
-    if (v == "-" || v == "") return "-"
-    v = v + 0
-    a = v < 0 ? -v : v
-    if (a >= 1e9) return sprintf("%.4gG", v / 1e9)
-    if (a >= 1e6) return sprintf("%.4gM", v / 1e6)
-    if (a >= 1e4) return sprintf("%.4gk", v / 1e3)
-    return sprintf("%.4g", v)
-  }
-  # fmtr(r): an after/before ratio as "6.69x" or "1/2.30x".
-  function fmtr(r) { return r >= 1 ? sprintf("%.2fx", r) : (r > 0 ? sprintf("1/%.2fx", 1 / r) : sprintf("%.2fx", r)) }
-  # fmtp(c): a relative change as a signed percentage.
-  function fmtp(c) { return sprintf("%+.1f%%", 100 * c) }
-  # g(x): a number for the TSV and .dat files.
-  function g(x) { return (x == "-" || x == "") ? "-" : sprintf("%.6g", x) }
-  # cell(r, c, s): stores a table cell and widens its column.
-  function cell(r, c, s) { tab[r, c] = s; if (length(s) > w[c]) w[c] = length(s) }
-  /^#/ || /^[ \t]*$/ { next }
-  !header { header = 1; next }
-  index(seeds, " " $1 " ") == 0 { next }
-  {
-    seed = $1; bl = $2; al = $3; metric = $4; pb = $5; pa = $6; kind = $7
-    if (!(seed in loaded)) load(seed)
-    rule = kind == "unchanged" ? "unchanged" : "relative"
-    pchange = "-"; lo = "-"; hi = "-"; up = 1; pr = "-"
-    if (pb != "-") {
-      pr = pa / pb; up = pr > 1
-      pratio = pr >= 1 ? pr : 1 / pr
-      if (kind == "headline" && pratio >= 2) rule = "ratio"
-      pchange = rule == "ratio" ? pratio : pr - 1
-    }
-    if (rule == "unchanged") { lo = -0.05; hi = 0.05 }
-    else if (rule == "ratio") { lo = 0.75 * pratio; hi = 1.25 * pratio }
-    else if (kind == "headline") {
-      lo = 0.75 * pchange; hi = 1.25 * pchange
-      if (lo > hi) { t = lo; lo = hi; hi = t }
-    }
-
-    # nicsim before/after
-    nb = val[seed SUBSEP bl SUBSEP metric]; na = val[seed SUBSEP al SUBSEP metric]
-    note = ""
-    if (!have[seed]) note = "no " out "/" seed "/results.csv"
-    else if (!((seed SUBSEP bl) in row)) note = "no point " bl
-    else if (!((seed SUBSEP al) in row)) note = "no point " al
-    else if (!((seed SUBSEP metric) in col)) note = "no column " metric
-    else if (!isnum(nb) || !isnum(na)) note = "no value of " metric
-    nr = "-"; nchange = "-"; off = "-"
-    if (note != "") { verdict = "MISSING"; nb = (nb == "") ? "-" : nb; na = (na == "") ? "-" : na }
-    else if (nb + 0 == 0 || (rule == "ratio" && na + 0 == 0)) {
-      verdict = kind == "info" ? "INFO" : "MISS"; note = "nicsim " (nb + 0 == 0 ? "before" : "after") " is 0: no ratio"
-    } else {
-      nr = na / nb
-      nchange = rule == "ratio" ? (up ? nr : 1 / nr) : nr - 1
-      eps = 1e-9
-      if (kind == "info") verdict = "INFO"
-      else if (rule == "unchanged") {
-        a = nchange < 0 ? -nchange : nchange
-        verdict = a <= 0.05 + eps ? "PASS" : "MISS"
-        if (verdict == "MISS") note = "changed by more than 5%"
-      } else {
-        wrong = rule == "ratio" ? (nchange < 1) : (nchange * pchange <= 0)
-        if (wrong) { verdict = "MISS"; note = "wrong direction" }
-        else if (nchange < lo - eps * (lo < 0 ? -lo : lo)) { verdict = "MISS"; note = (pchange < 0 && rule != "ratio") ? "change too large" : "change too small" }
-        else if (nchange > hi + eps * (hi < 0 ? -hi : hi)) { verdict = "MISS"; note = (pchange < 0 && rule != "ratio") ? "change too small" : "change too large" }
-        else verdict = "PASS"
-      }
-    }
-    # off by: nicsim change / published change - 1 (in the rule of the row)
-    if (nchange != "-" && pchange != "-" && rule != "unchanged" && pchange + 0 != 0) off = nchange / pchange - 1
-
-    # the TSV row
-    printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", seed, bl, al, metric, kind, rule,
-      pb, pa, g(pchange), nb, na, g(nchange), g(lo), g(hi), g(off), verdict, note > tsv
-
-    # the table row
-    nrow++
-    cell(nrow, 1, seed); cell(nrow, 2, bl " -> " al); cell(nrow, 3, metric)
-    if (pb == "-") pc = "no figures"
-    else pc = rule == "ratio" ? fmtr(pr) : fmtp(pr - 1)
-    cell(nrow, 4, fmtv(pb) " -> " fmtv(pa) " (" pc ")")
-    if (nr == "-") nc = "-"
-    else nc = rule == "ratio" ? fmtr(nr) : fmtp(nr - 1)
-    cell(nrow, 5, fmtv(nb) " -> " fmtv(na) " (" nc ")")
-    cell(nrow, 6, off == "-" ? "-" : fmtp(off))
-    cell(nrow, 7, verdict (note != "" ? " (" note ")" : ""))
-    count[verdict]++
-
-    # the plot data: after/before of each pair (before = 1) and the pass band
-    dat = out "/" seed ".dat"
-    if (!(seed in datopen)) {
-      datopen[seed] = 1; ndat[seed] = 0
-      print "# " seed ": one row per compared figure (plots/published.tsv), written by scripts/seeds.sh" > dat
-      print "# i\tplatform\tmetric\tpublished_after_over_before\tnicsim_after_over_before\tband_low\tband_high\tverdict" > dat
-    }
-    plat = bl; sub(/^[^\/]*\//, "", plat)
-    if (rule == "unchanged") { blo = 0.95; bhi = 1.05 }
-    else if (rule == "ratio") { blo = up ? lo : 1 / hi; bhi = up ? hi : 1 / lo }
-    else if (kind == "headline") { blo = 1 + lo; bhi = 1 + hi }
-    else { blo = "-"; bhi = "-" }
-    printf "%d\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", ndat[seed]++, plat, metric, g(pr), g(nr), g(blo), g(bhi), verdict > dat
-  }
-  END {
-    close(tsv)
-    for (s in datopen) close(out "/" s ".dat")
-    split("seed|points|metric|published before -> after (change)|nicsim before -> after (change)|off by|verdict", h, "|")
-    for (c = 1; c <= 7; c++) if (length(h[c]) > w[c]) w[c] = length(h[c])
-    for (c = 1; c <= 7; c++) printf "%-*s%s", w[c], h[c], c < 7 ? "  " : "\n"
-    for (c = 1; c <= 7; c++) { printf "%s", substr("--------------------------------------------------------------------------------", 1, w[c]); printf "%s", c < 7 ? "  " : "\n" }
-    for (r = 1; r <= nrow; r++)
-      for (c = 1; c <= 7; c++) printf "%-*s%s", (c < 7 ? w[c] : 0), tab[r, c], c < 7 ? "  " : "\n"
-    printf "\n%d PASS, %d MISS, %d INFO, %d MISSING\n", count["PASS"], count["MISS"], count["INFO"], count["MISSING"]
-  }
-' "$published" || { rm -f "$tsv_tmp"; note "comparison failed"; exit 2; }
+table_tmp="$out/.table.tsv.$$"
+awk -F '\t' -v out="$out" -v seeds=" $seeds " -v tsv="$tsv_tmp" -v table="$table_tmp" \
+    -v plat_file="$out/.platforms.tsv" -v seedc_file="$out/.seedc.tsv" -v mech_file="$mechanisms" \
+    -f "$root/scripts/seeds-lib.awk" -f "$root/scripts/seeds-compare.awk" "$out/.platforms.tsv" "$out/.seedc.tsv" "$published" "$mechanisms" ||
+  { rm -f "$tsv_tmp" "$table_tmp"; note "comparison failed"; exit 2; }
 
 {
   printf 'seed\tbefore\tafter\tmetric\tkind\trule\tpublished_before\tpublished_after\tpublished_change\t'
-  printf 'nicsim_before\tnicsim_after\tnicsim_change\tlow\thigh\toff_by\tverdict\tnote\n'
+  printf 'nicsim_before\tnicsim_after\tnicsim_change\tlow\thigh\toff_by\tverdict\tnote\tweak\n'
   cat "$tsv_tmp"
 } > "$out/.validation.tsv.new.$$" && mv "$out/.validation.tsv.new.$$" "$out/validation.tsv"
+mv "$table_tmp" "$out/table.tsv"
 rm -f "$tsv_tmp"
 note "table in $out/validation.tsv"
+
+# ---- Strength ----------------------------------------------------------------
+# DIR/strength.tsv (the doc's strength table) is only this run's.
+rm -f "$out/strength.tsv"
+if [ -n "$json" ]; then
+  find_nicsim
+  sh "$root/scripts/seeds-strength.sh" "$root" "$out" "$nicsim" "$jobs" "$strength_keys" "$published" "$json" ||
+    exit 2
+fi
+
+# ---- The doc's generated tables ----------------------------------------------
+strength_tsv=
+[ ! -f "$out/strength.tsv" ] || strength_tsv="$out/strength.tsv"
+if [ "$doc_mode" = write ] && [ "$status" -ne 0 ]; then
+  note "a sweep failed: $doc not rewritten"
+elif [ "$doc_mode" = write ]; then
+  doc_tmp="$doc.new.$$"
+  awk -F '\t' -v mode=write -v doc="$doc" -v seeds=" $seeds " -v newdoc="$doc_tmp" -v stsv="$strength_tsv" \
+      -f "$root/scripts/seeds-doc.awk" "$out/table.tsv" "$doc" || { rm -f "$doc_tmp"; exit 2; }
+  if cmp -s "$doc_tmp" "$doc"; then rm -f "$doc_tmp"; note "$doc: its tables are up to date"
+  else mv "$doc_tmp" "$doc" && note "$doc: tables rewritten"; fi
+elif [ "$doc_mode" = check ]; then
+  rc=0
+  awk -F '\t' -v mode=check -v doc="$doc" -v seeds=" $seeds " -v newdoc=/dev/null -v stsv="$strength_tsv" \
+      -f "$root/scripts/seeds-doc.awk" "$out/table.tsv" "$doc" || rc=$?
+  [ "$rc" -le 1 ] || exit 2
+  if [ "$rc" -eq 1 ]; then [ "$status" -ne 0 ] || status=1
+  else note "$doc: every generated figure matches"; fi
+fi
 
 # ---- Plots -----------------------------------------------------------------
 if [ "$plots" -eq 1 ]; then

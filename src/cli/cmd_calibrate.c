@@ -18,13 +18,24 @@
 #include "results/input.h"
 #include "study/calib.h"
 
-enum { OPT_OUT = 1, OPT_JOBS, OPT_CV, OPT_RESUME, OPT_FORCE, OPT_QUIET, OPT_NOPLOTS, OPT_HELP };
+enum {
+  OPT_OUT = 1,
+  OPT_JOBS,
+  OPT_CV,
+  OPT_RESUME,
+  OPT_FORCE,
+  OPT_QUIET,
+  OPT_NOPLOTS,
+  OPT_CHECK_SPECS,
+  OPT_HELP
+};
 
 static const struct cli_opt cli__calib_opts[] = {
     {"output", 'o', true, OPT_OUT},      {"jobs", 'j', true, OPT_JOBS},
     {"cv", 0, false, OPT_CV},            {"resume", 'r', false, OPT_RESUME},
     {"force", 'f', false, OPT_FORCE},    {"quiet", 'q', false, OPT_QUIET},
-    {"no-plots", 0, false, OPT_NOPLOTS}, {"help", 'h', false, OPT_HELP},
+    {"no-plots", 0, false, OPT_NOPLOTS}, {"check-specs", 0, false, OPT_CHECK_SPECS},
+    {"help", 'h', false, OPT_HELP},
     {NULL, 0, false, 0},
 };
 
@@ -49,6 +60,10 @@ void cli_help_calibrate(FILE *f) {
           "  -r, --resume         Reuse the evaluations DIR/evals already holds\n"
           "  -f, --force          Replace another spec's evaluations found in DIR\n"
           "      --no-plots       Do not run gnuplot (the .dat and .gp files are written)\n"
+          "      --check-specs    Calibrate nothing: check the specs of each DIR named\n"
+          "                       (nicsim calibrate --check-specs DIR...) against each\n"
+          "                       other: a key freed by two specs on one platform, or a\n"
+          "                       measurement one fits and another predicts, is refused\n"
           "  -q, --quiet          No progress on stderr (errors still shown)\n"
           "  -h, --help           Show this help\n"
           "\n"
@@ -56,9 +71,13 @@ void cli_help_calibrate(FILE *f) {
           "  DIR/calibration.json   the fit, identifiability, measurements, predictions, cv\n"
           "  DIR/calibrated.yaml    an overlay of the fitted keys: run/sweep --overlay FILE\n"
           "  DIR/report.md, .html   the report, with DIR/plots/*.svg (gnuplot)\n"
+          "  DIR/summary.md         the calibration as one Markdown table row\n"
           "  DIR/evaluations.csv    every parameter vector evaluated, in order\n"
           "  DIR/evals/             each evaluation's sweep directory (for --resume)\n"
           "  stdout                 a summary\n"
+          "\n"
+          "A spec is also checked so against the other specs of its own directory\n"
+          "before anything is simulated.\n"
           "\n"
           "Exit status: 0 calibrated (whether or not it matches: read the report; a\n"
           "parameter vector whose simulation fails is no match, its failure in\n"
@@ -66,7 +85,7 @@ void cli_help_calibrate(FILE *f) {
           "with file:line:col).\n"
           "\n"
           "Example:\n"
-          "  nicsim calibrate scenarios/calibration/haps-sender-cost.yaml -j 2 -o out/haps\n",
+          "  nicsim calibrate scenarios/calibration/haps-xgmac.yaml -j 2 -o out/haps\n",
           cli_synopsis("calibrate"));
 }
 
@@ -397,9 +416,15 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
                          const char *dir) {
   char name[NC_STR_MAX + 100], v[NC_STR_MAX + 64];
   ns_printf("Calibration  %s\n", s->name);
-  printf("Fit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations\n",
-         r->converged ? "converged" : "NOT converged", r->chi2, s->ncal, s->ncal == 1 ? "" : "s",
-         r->evaluations);
+  double pull;
+  long worst = nicsim_calib_worst_pull(s, r, &pull);
+  printf("Fit          %s, chi2 %.4g over %zu calibration measurement%s, %zu evaluations",
+         nicsim_calib_convergence(r), r->chi2, s->ncal, s->ncal == 1 ? "" : "s", r->evaluations);
+  if (worst >= 0) {
+    nicsim_calib_meas_name(&s->meas[worst], name, sizeof name);
+    ns_printf("; worst validation pull %+.2f (%s)", pull, name);
+  }
+  printf("\n");
   if (isfinite(r->cond))
     printf("Conditioning %s (condition number %.3g)\n",
            r->ill_conditioned ? "ILL-CONDITIONED" : "well-conditioned", r->cond);
@@ -438,12 +463,90 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
 }
 
 /* nicsim calibrate. */
+/* The specs of spec's own directory, checked against it (docs/calibration.md,
+ * "Across specs"): 0, or CLI_EXIT_USAGE after the error. A sibling that
+ * does not load is not checked against, with a note. */
+static int cli__check_siblings(struct nicsim_calib_spec *spec, bool quiet) {
+  char dir[NC_PATH_MAX];
+  const char *slash = strrchr(spec->file, '/');
+  struct nicsim_calib_spec **all = NULL, **both = NULL;
+  size_t n = 0;
+  struct nc_error err;
+  int status = CLI_EXIT_OK;
+  snprintf(dir, sizeof dir, "%.*s", slash ? (int)(slash - spec->file) : 1, slash ? spec->file : ".");
+  if (slash == spec->file) snprintf(dir, sizeof dir, "/");
+  memset(&err, 0, sizeof err);
+  if (nicsim_calib_specs_load_dir(dir, &all, &n, &err) != 0) {
+    if (!quiet) {
+      fprintf(stderr, "nicsim calibrate: note: the other specs of %s are not checked against this one: ",
+              dir);
+      nc_error_print(&err, stderr);
+    }
+    return CLI_EXIT_OK;
+  }
+  if ((both = calloc(n + 1, sizeof *both)) == NULL) {
+    status = CLI_EXIT_USAGE;
+    fprintf(stderr, "nicsim calibrate: out of memory\n");
+  } else {
+    for (size_t i = 0; i < n; i++) both[i] = all[i];
+    both[n] = spec;
+    memset(&err, 0, sizeof err);
+    if (nicsim_calib_specs_check(both, n + 1, n, &err) != 0) {
+      nc_error_print(&err, stderr);
+      status = CLI_EXIT_USAGE;
+    }
+  }
+  free(both);
+  for (size_t i = 0; i < n; i++) nicsim_calib_spec_free(all[i]);
+  free(all);
+  return status;
+}
+
+/* nicsim calibrate --check-specs DIR...: every spec of the directories
+ * against every other. */
+static int cli__check_specs(const char *const *dirs, size_t ndirs) {
+  struct nicsim_calib_spec **all = NULL;
+  size_t n = 0;
+  struct nc_error err;
+  int status = CLI_EXIT_OK;
+  memset(&err, 0, sizeof err);
+  for (size_t d = 0; d < ndirs && status == CLI_EXIT_OK; d++) {
+    struct nicsim_calib_spec **some, **t;
+    size_t k;
+    if (nicsim_calib_specs_load_dir(dirs[d], &some, &k, &err) != 0) {
+      nc_error_print(&err, stderr);
+      status = CLI_EXIT_USAGE;
+      break;
+    }
+    if ((t = realloc(all, (n + k + 1) * sizeof *all)) == NULL) {
+      fprintf(stderr, "nicsim calibrate: out of memory\n");
+      status = CLI_EXIT_USAGE;
+      for (size_t i = 0; i < k; i++) nicsim_calib_spec_free(some[i]);
+    } else {
+      all = t;
+      for (size_t i = 0; i < k; i++) all[n++] = some[i];
+    }
+    free(some);
+  }
+  if (status == CLI_EXIT_OK && nicsim_calib_specs_check(all, n, n, &err) != 0) {
+    nc_error_print(&err, stderr);
+    status = CLI_EXIT_USAGE;
+  }
+  if (status == CLI_EXIT_OK)
+    printf("%zu calibration spec%s: no key fitted twice on one platform, no fitted measurement "
+           "predicted\n", n, n == 1 ? "" : "s");
+  for (size_t i = 0; i < n; i++) nicsim_calib_spec_free(all[i]);
+  free(all);
+  return status;
+}
+
 int cli_cmd_calibrate(int argc, char **argv) {
   struct cli_args a;
   const char *path = NULL, *outdir = NULL;
   char dirbuf[NC_PATH_MAX], identity[32];
-  bool cv = false, resume = false, force = false, quiet = false, plots = true;
-  size_t jobs = 0;
+  bool cv = false, resume = false, force = false, quiet = false, plots = true, check = false;
+  size_t jobs = 0, ndirs = 0;
+  const char **dirs = calloc((size_t)(argc > 0 ? argc : 1), sizeof *dirs);
   struct nicsim_calib_spec *spec = NULL;
   struct nicsim_calib_result *res = NULL;
   struct nc_error err;
@@ -451,15 +554,22 @@ int cli_cmd_calibrate(int argc, char **argv) {
   int opt, status = CLI_EXIT_OK, rc, lock = -1;
 
   memset(&c, 0, sizeof c);
+  if (!dirs) {
+    fprintf(stderr, "nicsim calibrate: out of memory\n");
+    return CLI_EXIT_USAGE;
+  }
   cli_args_init(&a, argc, argv, 0);
   while ((opt = cli_next(&a, cli__calib_opts)) != CLI_END) {
     switch (opt) {
     case CLI_ERROR:
+      free((void *)dirs);
       return cli_usage_error("calibrate", "%s", a.err);
     case CLI_POSITIONAL:
-      if (path != NULL)
-        return cli_usage_error("calibrate", "one spec at a time (got '%s' and '%s')", path, a.arg);
-      path = a.arg;
+      dirs[ndirs++] = a.arg;
+      if (path == NULL) path = a.arg;
+      break;
+    case OPT_CHECK_SPECS:
+      check = true;
       break;
     case OPT_OUT:
       outdir = a.arg;
@@ -491,10 +601,23 @@ int cli_cmd_calibrate(int argc, char **argv) {
       plots = false;
       break;
     case OPT_HELP:
+      free((void *)dirs);
       cli_help_calibrate(stdout);
       return CLI_EXIT_OK;
     }
   }
+  if (check) {
+    int st = ndirs ? cli__check_specs(dirs, ndirs)
+                   : cli_usage_error("calibrate", "--check-specs needs a directory of specs");
+    free((void *)dirs);
+    return st;
+  }
+  if (ndirs > 1) {
+    int st = cli_usage_error("calibrate", "one spec at a time (got '%s' and '%s')", dirs[0], dirs[1]);
+    free((void *)dirs);
+    return st;
+  }
+  free((void *)dirs);
   if (path == NULL) return cli_usage_error("calibrate", "no calibration spec given");
   if (outdir != NULL && outdir[0] == '\0')
     return cli_usage_error("calibrate", "-o needs a directory name");
@@ -507,6 +630,7 @@ int cli_cmd_calibrate(int argc, char **argv) {
     nc_error_print(&err, stderr);
     return CLI_EXIT_USAGE;
   }
+  if ((status = cli__check_siblings(spec, quiet)) != 0) goto out;
   if (outdir == NULL) {
     char safe[128];
     ns_sanitise(spec->name, safe, sizeof safe);

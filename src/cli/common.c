@@ -40,7 +40,8 @@ const char *cli_synopsis(const char *cmd) {
            "                      [--entry NAME]... [--check-determinism] [--force] [-q]";
   if (strcmp(cmd, "calibrate") == 0)
     return "usage: nicsim calibrate SPEC.yaml [-o DIR] [-j N] [--cv] [--resume] [--force]\n"
-           "                        [--no-plots] [-q]";
+           "                        [--no-plots] [-q]\n"
+           "       nicsim calibrate --check-specs DIR...";
   if (strcmp(cmd, "platforms") == 0)
     return "usage: nicsim platforms";
   if (strcmp(cmd, "config") == 0)

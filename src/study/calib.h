@@ -83,6 +83,8 @@ struct nicsim_calib_spec {
                                     * ascending (-1: the one point of a scenario without a
                                     * sweep) */
   size_t npoints;
+  char (*point_platform)[NC_PATH_MAX]; /* per entry of points: the platform it resolves to
+                                        * (its file name without directory and .yaml) */
   /* fit: options */
   size_t grid;                     /* grid points per free parameter (0: 9, 5, 3 for 1, 2, 3+) */
   size_t profile_points;           /* points of each error profile */
@@ -97,6 +99,22 @@ struct nicsim_calib_spec {
  * and a hint. Returns 0, or -1. */
 int nicsim_calib_spec_load(const char *path, struct nicsim_calib_spec **out, struct nc_error *err);
 void nicsim_calib_spec_free(struct nicsim_calib_spec *s);
+
+/* One value per physical thing, across specs (docs/calibration.md, "Across
+ * specs"): two specs that free the same key on a common platform (of the
+ * points their measurements name), or a prediction (validate:) of one spec
+ * at a (scenario, point) where another calibrates any metric, conflict. Checks specs[only]
+ * against every other spec (only < n), or every pair (only == n). The first
+ * conflict fills *err at the later spec's entry, naming the other spec's
+ * file:line:col; returns 0, or -1. */
+int nicsim_calib_specs_check(struct nicsim_calib_spec *const *specs, size_t n, size_t only,
+                             struct nc_error *err);
+/* Loads every *.yaml file of dir, in name order, that parses as a
+ * calibration spec (a file whose top-level keys are no spec's is skipped;
+ * one that is a spec but does not load is an error in *err). *out holds *n
+ * specs (free each and the array). Returns 0, or -1. */
+int nicsim_calib_specs_load_dir(const char *dir, struct nicsim_calib_spec ***out, size_t *n,
+                                struct nc_error *err);
 
 /* Identity of the evaluations a spec makes (16 hex digits into buf): the
  * nicsim version, the resolved configuration of every point it names (with
@@ -167,7 +185,8 @@ struct nicsim_calib_result {
   double *x;             /* nfree: the optimum */
   double *sim;           /* nmeas: simulated at the optimum */
   double chi2;           /* sum over calibration measurements of ((sim - measured) / sigma)^2 */
-  bool converged;
+  bool converged;         /* the local method met its tolerance (calib_fit.c, CF__FTOL_REL) */
+  bool at_eval_limit;     /* it stopped on fit.max_evaluations before meeting it */
   int nlopt_status;
   size_t local_evaluations; /* calls of the local method */
   /* Identifiability at the optimum. */
@@ -199,6 +218,19 @@ struct nicsim_calib_result {
 int nicsim_calib_run(const struct nicsim_calib_spec *spec, const struct nicsim_calib_evaluator *ev,
                      const struct nicsim_calib_opts *opts, struct nicsim_calib_result **out);
 void nicsim_calib_result_free(struct nicsim_calib_result *r);
+
+/* The validation measurement with the largest |pull| ((simulated -
+ * measured) / sigma) at the optimum: its index into spec->meas, or -1 when
+ * there is none (no validate: list, or none simulated); *pull gets it. */
+long nicsim_calib_worst_pull(const struct nicsim_calib_spec *spec, const struct nicsim_calib_result *r,
+                             double *pull);
+/* "converged", or why not: "NOT converged: stopped at the evaluation limit
+ * before the tolerance was met", or the NLopt status. */
+const char *nicsim_calib_convergence(const struct nicsim_calib_result *r);
+
+/* The calibration as one Markdown table row (DIR/summary.md; the row of
+ * docs/calibration.md's seed-spec table): 0, or -1 on a write error. */
+int nicsim_calib_emit_row(FILE *f, const struct nicsim_calib_spec *spec, const struct nicsim_calib_result *r);
 
 /* Weighted squared error of values (nmeas) over the measurements in mask
  * (NULL: the calibration ones); NaN values make it +inf. */

@@ -18,8 +18,15 @@
 
 /* Step of the finite differences, in the normalised range [0, 1]. */
 #define CF__STEP 0.02
-/* Convergence of the local method, in the normalised range. */
+/* Convergence of the local method: a step under this in the normalised
+ * range, or a change of chi2 under CF__FTOL_REL relative or CF__FTOL_ABS
+ * (NLopt's xtol_abs, ftol_rel, ftol_abs). A method stopped by its evaluation budget has met the latter
+ * too when the best chi2 gained less than that over its last CF__QUIET(n)
+ * evaluations (a simplex's worth). */
 #define CF__XTOL 1e-4
+#define CF__FTOL_REL 1e-4
+#define CF__FTOL_ABS 1e-9
+#define CF__QUIET(n) (2 * (n) + 2)
 /* A condition number of the scaled Jacobian above this is ill-conditioned. */
 #define CF__COND_MAX 1e3
 
@@ -36,6 +43,7 @@ struct cf__ctx {
   double *best_x;
   double best_chi2;
   size_t calls;
+  size_t last_gain; /* the call that last lowered best_chi2 by more than CF__FTOL_REL */
 };
 
 /* ---- values, the normalised range and the cache ---------------------------------- */
@@ -143,6 +151,8 @@ static void cf__x_of_u(const struct nicsim_calib_spec *s, const double *u, doubl
 /* Notes x with its chi2 as the fit's best if it is better (the first of equals). */
 static void cf__consider(struct cf__ctx *c, const double *x, double chi2) {
   if (chi2 < c->best_chi2) {
+    if (!isfinite(c->best_chi2) || c->best_chi2 - chi2 > fmax(CF__FTOL_REL * c->best_chi2, CF__FTOL_ABS))
+      c->last_gain = c->calls;
     c->best_chi2 = chi2;
     memcpy(c->best_x, x, c->s->nfree * sizeof *x);
   }
@@ -190,7 +200,7 @@ static size_t cf__grid(const struct nicsim_calib_spec *s, double *xs) {
 /* Fits the parameters to the measurements in mask: the start and the grid,
  * then the local method from the best of them. x gets the optimum. */
 static int cf__fit(struct cf__ctx *c, const bool *mask, double *x, double *chi2, bool *converged,
-                   int *nlopt_status, size_t *calls) {
+                   bool *at_limit, int *nlopt_status, size_t *calls) {
   const struct nicsim_calib_spec *s = c->s;
   size_t n = s->nfree, total = 1, i;
   double *xs, u[64], lb[64], ub[64], dx[64], tol[64], fmin = 0;
@@ -216,6 +226,7 @@ static int cf__fit(struct cf__ctx *c, const bool *mask, double *x, double *chi2,
   c->best_x = x;
   c->best_chi2 = INFINITY;
   c->calls = 0;
+  c->last_gain = 0;
   memcpy(x, xs, n * sizeof *x);
   for (i = 0; i <= total; i++) cf__consider(c, &xs[i * n], nicsim_calib_chi2(s, cf__vals(c, idx[i]), mask));
   free(xs);
@@ -235,7 +246,8 @@ static int cf__fit(struct cf__ctx *c, const bool *mask, double *x, double *chi2,
   nlopt_set_upper_bounds(opt, ub);
   nlopt_set_min_objective(opt, cf__objective, c);
   nlopt_set_xtol_abs(opt, tol);
-  nlopt_set_ftol_abs(opt, 1e-9);
+  nlopt_set_ftol_abs(opt, CF__FTOL_ABS);
+  nlopt_set_ftol_rel(opt, CF__FTOL_REL);
   nlopt_set_maxeval(opt, (int)s->max_evaluations);
   nlopt_set_initial_step(opt, dx);
   nlopt_srand(1); /* no method used here draws random numbers; be sure */
@@ -244,7 +256,9 @@ static int cf__fit(struct cf__ctx *c, const bool *mask, double *x, double *chi2,
   if (c->status) return c->status;
   *nlopt_status = (int)res;
   *converged = res == NLOPT_SUCCESS || res == NLOPT_STOPVAL_REACHED || res == NLOPT_FTOL_REACHED ||
-               res == NLOPT_XTOL_REACHED || res == NLOPT_ROUNDOFF_LIMITED;
+               res == NLOPT_XTOL_REACHED || res == NLOPT_ROUNDOFF_LIMITED ||
+               (res == NLOPT_MAXEVAL_REACHED && c->calls >= c->last_gain + CF__QUIET(n));
+  if (at_limit) *at_limit = res == NLOPT_MAXEVAL_REACHED && !*converged;
   *chi2 = c->best_chi2;
   *calls = c->calls;
   return 0;
@@ -571,7 +585,7 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
   }
   if (c.log) fprintf(c.log, "nicsim calibrate: fitting %zu parameter%s to %zu measurement%s\n",
                      s->nfree, s->nfree == 1 ? "" : "s", s->ncal, s->ncal == 1 ? "" : "s");
-  if ((st = cf__fit(&c, NULL, r->x, &r->chi2, &r->converged, &r->nlopt_status,
+  if ((st = cf__fit(&c, NULL, r->x, &r->chi2, &r->converged, &r->at_eval_limit, &r->nlopt_status,
                     &r->local_evaluations)) != 0)
     goto fail;
   if ((st = cf__eval(&c, r->x, 1, &i0)) != 0) goto fail;
@@ -611,7 +625,7 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
         fprintf(c.log, "nicsim calibrate: cross-validation %zu/%zu: predicting %s\n", j + 1,
                 s->nmeas, name);
       }
-      if ((st = cf__fit(&c, mask, f->x, &f->chi2, &f->converged, &nst, &calls)) != 0 ||
+      if ((st = cf__fit(&c, mask, f->x, &f->chi2, &f->converged, NULL, &nst, &calls)) != 0 ||
           (st = cf__eval(&c, f->x, 1, &i0)) != 0)
         goto fail;
       f->predicted = cf__vals(&c, i0)[j];
@@ -625,4 +639,24 @@ fail:
   free(mask);
   nicsim_calib_result_free(r);
   return st;
+}
+
+long nicsim_calib_worst_pull(const struct nicsim_calib_spec *spec, const struct nicsim_calib_result *r,
+                             double *pull) {
+  long w = -1;
+  *pull = 0;
+  for (size_t i = spec->ncal; i < spec->nmeas; i++) {
+    double p = (r->sim[i] - spec->meas[i].value) / spec->meas[i].sigma;
+    if (isfinite(p) && (w < 0 || fabs(p) > fabs(*pull))) {
+      w = (long)i;
+      *pull = p;
+    }
+  }
+  return w;
+}
+
+const char *nicsim_calib_convergence(const struct nicsim_calib_result *r) {
+  if (r->converged) return "converged";
+  if (r->at_eval_limit) return "NOT converged: stopped at the evaluation limit before the tolerance was met";
+  return "NOT converged: the local method failed";
 }

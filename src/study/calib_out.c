@@ -122,7 +122,10 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
     json_t *row = json_array(), *srow = json_array();
     nicsim_calib_meas_name(&s->meas[i], name, sizeof name);
     json_array_append_new(names, json_string(name));
-    json_array_append_new(i < s->ncal ? cal : val, co__meas_json(&s->meas[i], r->sim[i]));
+    json_t *mj = co__meas_json(&s->meas[i], r->sim[i]);
+    /* a prediction depends on its point, which no spec fits (--check-specs) */
+    if (i >= s->ncal) json_object_set_new(mj, "depends_on", json_pack("[s]", s->meas[i].point));
+    json_array_append_new(i < s->ncal ? cal : val, mj);
     for (size_t k = 0; row && srow && k < n; k++) {
       json_array_append_new(row, co__num(r->jac[i * n + k]));
       json_array_append_new(srow, co__num(r->sens[i * n + k]));
@@ -150,6 +153,7 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
   json_object_set_new(doc, "identity", json_string(id));
   json_object_set_new(doc, "params", params);
   json_object_set_new(doc, "converged", json_boolean(r->converged));
+  json_object_set_new(doc, "at_eval_limit", json_boolean(r->at_eval_limit));
   json_object_set_new(doc, "identifiable", ident);
   json_object_set_new(doc, "ill_conditioned", json_boolean(r->ill_conditioned));
   json_object_set_new(doc, "condition_number", co__num(r->cond));
@@ -282,7 +286,7 @@ static int co__emit_yaml(FILE *f, void *arg) {
              "# use it on this platform's scenarios, never to score the measurements it was\n"
              "# fitted to (docs/calibration.md).\n");
   fprintf(f, "# Fit: chi2 %.6g over %zu calibration measurement%s, %s, %s%s.\n", r->chi2, s->ncal,
-          s->ncal == 1 ? "" : "s", r->converged ? "converged" : "NOT converged",
+          s->ncal == 1 ? "" : "s", nicsim_calib_convergence(r),
           r->ill_conditioned ? "ill-conditioned" : "well-conditioned",
           co__no_match(s, r) ? "; no value matches every calibration measurement within 2 sigma"
                              : "");
@@ -306,6 +310,9 @@ static int co__emit_yaml(FILE *f, void *arg) {
     }
     for (size_t i = 0; i < s->ncal; i++) {
       const struct nicsim_calib_meas *m = &s->meas[i];
+      bool moves = r->sens[i * s->nfree + k] != 0; /* fitted to only what the key moves */
+      for (size_t q = 0; q < p->n && !moves; q++) moves = p->sim[q * s->nmeas + i] != r->sim[i];
+      if (!moves) continue;
       nicsim_calib_meas_name(m, name, sizeof name);
       fprintf(f, "#   C: fitted to ");
       co__yaml_comment(f, name);
@@ -613,7 +620,9 @@ static int co__emit_report(FILE *f, void *arg) {
   const struct nicsim_calib_spec *s = c->s;
   const struct nicsim_calib_result *r = c->r;
   bool h = c->html;
-  char num[64], a[40], b[40], name[160];
+  char num[64], a[40], b[40], name[160], wname[NC_STR_MAX + 128];
+  long worst;
+  double pull;
   size_t n = s->nfree;
   if (h) {
     fputs("<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>nicsim calibration: ", f);
@@ -649,11 +658,19 @@ static int co__emit_report(FILE *f, void *arg) {
   if (isfinite(r->cond)) snprintf(num, sizeof num, "%.3g", r->cond);
   else snprintf(num, sizeof num, "infinite (rank %zu of %zu)", r->rank, n);
   fprintf(f, h ? "<li>Converged: %s; chi2 %.4g over %zu measurement%s; condition number of the "
-                 "scaled Jacobian %s: %s</li>\n</ul>\n"
+                 "scaled Jacobian %s: %s</li>\n"
                : "- Converged: %s; chi2 %.4g over %zu measurement%s; condition number of the "
                  "scaled Jacobian %s: %s\n",
-          r->converged ? "yes" : "NO", r->chi2, s->ncal, s->ncal == 1 ? "" : "s", num,
+          r->converged ? "yes" : r->at_eval_limit ? "NO (stopped at the evaluation limit)" : "NO",
+          r->chi2, s->ncal, s->ncal == 1 ? "" : "s", num,
           r->ill_conditioned ? "ILL-CONDITIONED" : "well-conditioned");
+  if ((worst = nicsim_calib_worst_pull(s, r, &pull)) >= 0) {
+    nicsim_calib_meas_name(&s->meas[worst], wname, sizeof wname);
+    fprintf(f, h ? "<li>Worst validation pull: %+.2f (" : "- Worst validation pull: %+.2f (", pull);
+    co__put(f, c, wname);
+    fprintf(f, h ? ")</li>\n" : ")\n");
+  }
+  if (h) fprintf(f, "</ul>\n");
   if (co__no_match(s, r))
     co__p(f, c, h ? "<strong class=\"warn\">No value of the declared unknowns matches every "
                     "calibration measurement within 2 sigma.</strong> The error profiles below "
@@ -783,6 +800,12 @@ static int co__write(const char *dir, const char *name, nicsim_emit_fn emit, voi
   return rc;
 }
 
+/* summary.md: the row of docs/calibration.md's table (calib_row.c). */
+static int co__emit_row(FILE *f, void *arg) {
+  const struct co__ctx *c = arg;
+  return nicsim_calib_emit_row(f, c->s, c->r) == 0 ? 0 : -EIO;
+}
+
 /* True if dir/plots/name.svg exists. */
 static bool co__have_svg(const char *dir, const char *name) {
   char path[NC_PATH_MAX + 200];
@@ -805,6 +828,7 @@ int nicsim_calib_write(const char *dir, const struct nicsim_calib_spec *s,
   rc = co__write(dir, "calibration.json", co__emit_json, &c);
   json_decref(c.doc);
   if (rc < 0 || (rc = co__write(dir, "calibrated.yaml", co__emit_yaml, &c)) < 0 ||
+      (rc = co__write(dir, "summary.md", co__emit_row, &c)) < 0 ||
       (rc = co__write(dir, "evaluations.csv", co__emit_csv, &c)) < 0)
     return rc;
   snprintf(pdir, sizeof pdir, "%s/plots", dir);

@@ -479,6 +479,21 @@ static int cs__check(struct cs__loader *L, const struct nc__node *freekey) {
     goto out;
   }
   cs__points(s);
+  if (!(s->point_platform = calloc(s->npoints ? s->npoints : 1, sizeof *s->point_platform))) {
+    nc__error_set(L->err, s->file, 0, 0, NULL, "out of memory");
+    goto out;
+  }
+  for (size_t j = 0; j < s->npoints; j++) {
+    const char *base, *dot;
+    if (cs__resolve(s, s->points[j], NULL, 0, c, &e) != 0) {
+      *L->err = e;
+      goto out;
+    }
+    base = strrchr(c->platform, '/') ? strrchr(c->platform, '/') + 1 : c->platform;
+    dot = strstr(base, ".yaml");
+    nc__fmt(s->point_platform[j], sizeof s->point_platform[j], "%.*s",
+            (int)(dot && dot[5] == '\0' ? (size_t)(dot - base) : strlen(base)), base);
+  }
   for (size_t k = 0; k < s->nfree; k++) {
     struct nicsim_calib_free *f = &s->free[k];
     double first = 0;
@@ -624,7 +639,7 @@ static int cs__top(struct cs__loader *L, const struct nc__node *root) {
   }
   if (!s->grid) s->grid = s->nfree == 1 ? 9 : s->nfree == 2 ? 5 : 3;
   if (!s->profile_points) s->profile_points = 9;
-  if (!s->max_evaluations) s->max_evaluations = 30 + 20 * s->nfree;
+  if (!s->max_evaluations) s->max_evaluations = 100 + 50 * s->nfree;
   if (!s->method[0]) nc__fmt(s->method, sizeof s->method, "sbplx");
   return cs__check(L, freekey);
 }
@@ -677,6 +692,7 @@ int nicsim_calib_spec_load(const char *path, struct nicsim_calib_spec **out, str
 
 void nicsim_calib_spec_free(struct nicsim_calib_spec *s) {
   if (!s) return;
+  free(s->point_platform);
   if (s->scen) nc_scenario_free(s->scen);
   for (size_t i = 0; i < s->nsets; i++) free(s->sets[i]);
   free(s->sets);

@@ -6,68 +6,11 @@
 #include <cmath>
 #include <map>
 
-#include "cli/cli_test_util.h"
+#include "cli/seeds_script_util.h"
 
 using namespace nicsim_cli_test;
 
 namespace {
-
-// One row of validation.tsv: column name -> value.
-using Row = std::map<std::string, std::string>;
-
-// Splits s at tabs.
-std::vector<std::string> split_tabs(const std::string &s) {
-  std::vector<std::string> f;
-  size_t start = 0;
-  for (;;) {
-    size_t tab = s.find('\t', start);
-    f.push_back(s.substr(start, tab == std::string::npos ? std::string::npos : tab - start));
-    if (tab == std::string::npos) return f;
-    start = tab + 1;
-  }
-}
-
-class SeedsScript : public Cli {
- protected:
-  // Runs sh scripts/seeds.sh with args (and NICSIM in the environment when
-  // nicsim is set), stdout and stderr captured.
-  Result seeds(const std::vector<std::string> &args, const std::string &nicsim = "") {
-    std::string cmd = "'" + std::string(NICSIM_SEEDS_SCRIPT) + "'";
-    for (const std::string &a : args) cmd += " '" + a + "'";
-    if (!nicsim.empty()) cmd = "NICSIM='" + nicsim + "' " + cmd;
-    cmd += " > '" + path(".out") + "' 2> '" + path(".err") + "' < /dev/null";
-    Result r;
-    int st = system(cmd.c_str());
-    r.status = WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
-    r.out = slurp(path(".out"));
-    r.err = slurp(path(".err"));
-    return r;
-  }
-
-  // Copies the fixture's sweep directories into ./out.
-  void copy_fixture() {
-    std::string cmd = "cp -r '" + data("seeds/out") + "' '" + path("out") + "'";
-    ASSERT_EQ(system(cmd.c_str()), 0) << cmd;
-  }
-
-  // Reads out/validation.tsv into rows keyed "before-label metric".
-  std::map<std::string, Row> read_tsv(const std::string &file) {
-    std::map<std::string, Row> rows;
-    std::vector<std::string> lines = lines_of(slurp(file));
-    EXPECT_FALSE(lines.empty()) << file;
-    if (lines.empty()) return rows;
-    std::vector<std::string> header = split_tabs(lines[0]);
-    EXPECT_EQ(header.size(), 17u) << lines[0];
-    for (size_t i = 1; i < lines.size(); i++) {
-      std::vector<std::string> f = split_tabs(lines[i]);
-      EXPECT_EQ(f.size(), header.size()) << lines[i];
-      Row r;
-      for (size_t c = 0; c < header.size() && c < f.size(); c++) r[header[c]] = f[c];
-      rows[r["before"] + " " + r["metric"]] = r;
-    }
-    return rows;
-  }
-};
 
 // The fixture run: every case of the rule (see the fixture's published.tsv).
 TEST_F(SeedsScript, VerdictRule) {
@@ -75,7 +18,7 @@ TEST_F(SeedsScript, VerdictRule) {
   Result r = seeds({"--no-run", "--no-plots", "-o", "out", "--published", data("seeds/published.tsv")});
   ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);  // a report: misses do not fail it
   std::map<std::string, Row> rows = read_tsv(path("out/validation.tsv"));
-  ASSERT_EQ(rows.size(), 18u);
+  ASSERT_EQ(rows.size(), 19u);
 
   struct Case {
     const char *key, *rule, *verdict, *note;
@@ -102,6 +45,7 @@ TEST_F(SeedsScript, VerdictRule) {
       {"b/unch-in tx.gbps", "unchanged", "PASS", "", 0.04},
       {"b/unch-out tx.gbps", "unchanged", "MISS", "changed by more than 5%", -0.06},
       {"b/unch-nopub tx.gbps", "unchanged", "PASS", "", 0.0},
+      {"b/unch-low tx.gbps", "unchanged", "PASS", "", 0.0},
       {"b/info tx.gbps", "relative", "INFO", "", 1.0},
       {"b/nothere tx.gbps", "ratio", "MISSING", "no point b/nothere", NAN},
       {"b/rel-pass rx.gbps", "ratio", "MISSING", "no column rx.gbps", NAN},
@@ -137,15 +81,21 @@ TEST_F(SeedsScript, VerdictRule) {
   EXPECT_EQ(unch["published_change"], "-");
   EXPECT_EQ(unch["low"], "-0.05");
   EXPECT_EQ(unch["high"], "0.05");
+  EXPECT_NE(unch["weak"].find("no published figures"), std::string::npos) << unch["weak"];
+  // An unchanged figure also checks its level: within 25 % of the board's at
+  // both points, or weak (0.15 against 0.961 and 0.956: -84.4 %, -84.3 %).
+  EXPECT_EQ(rows["b/unch-in tx.gbps"]["weak"], "");  // +4.1 % and +8.8 % off the board
+  EXPECT_EQ(rows["b/unch-low tx.gbps"]["weak"], "level -84.4% / -84.3% off the board");
+  EXPECT_EQ(rows["b/rel-pass tx.gbps"]["weak"], "");
 
   // The human table: one line per row plus header, rule and summary.
-  EXPECT_NE(r.out.find("6 PASS, 7 MISS, 1 INFO, 4 MISSING"), std::string::npos) << r.out;
+  EXPECT_NE(r.out.find("7 PASS, 7 MISS, 1 INFO, 4 MISSING"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0.143 -> 0.956 (6.69x)"), std::string::npos) << r.out;
   EXPECT_NE(r.out.find("0.8 -> 0.35 (1/2.29x)"), std::string::npos) << r.out;
 
   // The plot data: after/before and the band in after/before terms.
   std::vector<std::string> dat = lines_of(slurp(path("out/fix.dat")));
-  ASSERT_EQ(dat.size(), 2u + 17u);  // two comment lines, 17 rows of seed fix
+  ASSERT_EQ(dat.size(), 2u + 18u);  // two comment lines, 18 rows of seed fix
   std::vector<std::string> down = split_tabs(dat[2 + 7]);  // ratio-down-pass
   ASSERT_EQ(down.size(), 8u);
   EXPECT_EQ(down[1], "ratio-down-pass");

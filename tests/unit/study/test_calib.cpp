@@ -542,4 +542,104 @@ TEST_F(Calib, WritesFilesWithEveryTextEscaped) {
   EXPECT_EQ(csv.rfind("evaluation,nic.reg_read_ns,chi2,a tx.gbps,b tx.gbps,failure\n", 0), 0u);
 }
 
+// ---- convergence, the headline, what a key is fitted to ------------------------------------
+
+// A fit that runs out of budget while chi2 still falls is not converged and
+// says it stopped at the evaluation limit; the same fit with the budget to
+// finish meets the tolerance and is converged.
+TEST_F(Calib, StoppedAtTheEvaluationLimitOnlyWhenTheToleranceIsNotMet) {
+  const std::string body = "measurements: {calibrate: [{point: a, metric: tx.gbps, value: 0.8103727714748784, "
+                           "source: s}]}\n";
+  ASSERT_EQ(Load(std::string(kHead) + "fit: {grid: 3, max_evaluations: 2}\n" + body), 0) << err_.msg;
+  fn_ = [](const double *x, size_t) { return 1000.0 / (x[0] + 100); };
+  ASSERT_EQ(Run(), 0);
+  EXPECT_FALSE(res_->converged);
+  EXPECT_TRUE(res_->at_eval_limit);
+  EXPECT_NE(std::string(nicsim_calib_convergence(res_)).find("stopped at the evaluation limit"), std::string::npos);
+  std::string out = dir_ + "/out";
+  ASSERT_EQ(std::system(("mkdir -p '" + out + "'").c_str()), 0);
+  ASSERT_EQ(nicsim_calib_write(out.c_str(), spec_, res_, "test", nullptr, nullptr), 0);
+  EXPECT_NE(Read(out + "/report.md").find("Converged: NO (stopped at the evaluation limit)"), std::string::npos);
+
+  ASSERT_EQ(Load(std::string(kHead) + "fit: {grid: 3}\n" + body), 0) << err_.msg;
+  ASSERT_EQ(Run(), 0);
+  EXPECT_TRUE(res_->converged);
+  EXPECT_FALSE(res_->at_eval_limit);
+  EXPECT_NEAR(res_->x[0], 1134, 2);
+}
+
+// A method stopped by its budget after its best chi2 stopped gaining (a
+// ripple the local method chases around the optimum: steps with no
+// relative gain over 1e-4) has met its tolerance: converged, not "stopped
+// at the evaluation limit".
+TEST_F(Calib, AQuietOptimumAtTheBudgetIsConverged) {
+  ASSERT_EQ(Load(std::string(kHead) +
+                 "fit: {max_evaluations: 30}\n"
+                 "measurements: {calibrate: [{point: a, metric: tx.gbps, value: 0.8103727714748784, source: s}]}\n"),
+            0)
+      << err_.msg;
+  spec_->free[0].start = 1134;
+  fn_ = [](const double *x, size_t) { return 1000.0 / (x[0] + 100) * (1 + 1e-9 * std::sin(x[0] * 1e3)); };
+  ASSERT_EQ(Run(), 0);
+  EXPECT_EQ(res_->nlopt_status, 5);  // NLOPT_MAXEVAL_REACHED: the budget ran out, yet
+  EXPECT_TRUE(res_->converged);
+  EXPECT_FALSE(res_->at_eval_limit);
+}
+
+// The worst validation pull heads the report and the JSON has the limit flag.
+TEST_F(Calib, WorstValidationPullOnTheHeadline) {
+  LoadHidden(1234);
+  spec_->meas[1].value *= 1.1;  // the prediction is now about 9 % low, a pull near -4.5
+  ASSERT_EQ(Run(), 0);
+  double pull = 0;
+  EXPECT_EQ(nicsim_calib_worst_pull(spec_, res_, &pull), 1);
+  EXPECT_NEAR(pull, (res_->sim[1] - spec_->meas[1].value) / spec_->meas[1].sigma, 1e-12);
+  EXPECT_LT(pull, -4);
+  std::string out = dir_ + "/out";
+  ASSERT_EQ(std::system(("mkdir -p '" + out + "'").c_str()), 0);
+  ASSERT_EQ(nicsim_calib_write(out.c_str(), spec_, res_, "test", nullptr, nullptr), 0);
+  char want[64];
+  snprintf(want, sizeof want, "- Worst validation pull: %+.2f (b tx.gbps)", pull);
+  EXPECT_NE(Read(out + "/report.md").find(want), std::string::npos) << want;
+  EXPECT_NE(Read(out + "/calibration.json").find("\"at_eval_limit\": false"), std::string::npos);
+  // each prediction names the points it depends on
+  json_error_t je;
+  json_t *doc = json_load_file((out + "/calibration.json").c_str(), 0, &je);
+  ASSERT_NE(doc, nullptr) << je.text;
+  json_t *dep = json_object_get(json_array_get(json_object_get(doc, "validate"), 0), "depends_on");
+  ASSERT_TRUE(json_is_array(dep));
+  EXPECT_EQ(json_array_size(dep), 1u);
+  EXPECT_STREQ(json_string_value(json_array_get(dep, 0)), "b");
+  EXPECT_EQ(json_object_get(json_array_get(json_object_get(doc, "calibrate"), 0), "depends_on"), nullptr);
+  json_decref(doc);
+}
+
+// calibrated.yaml says a key was fitted to the measurements it moves only.
+TEST_F(Calib, FittedToListsOnlyWhatTheKeyMoves) {
+  ASSERT_EQ(Load("scenario: scen.yaml\n"
+                 "free:\n"
+                 "  - {key: nic.reg_read_ns, min: 100, max: 5000, scale: log, why: w}\n"
+                 "  - {key: stack.udp_sendmsg_instructions, min: 100, max: 9000, scale: log, why: w}\n"
+                 "measurements:\n"
+                 "  calibrate:\n"
+                 "    - {point: a, metric: tx.gbps, value: 0.75, source: s}\n"
+                 "    - {point: b, metric: tx.gbps, value: 0.5, source: s}\n"),
+            0)
+      << err_.msg;
+  fn_ = [](const double *x, size_t i) { return i == 0 ? 1000.0 / (x[0] + 100) : 1000.0 / (x[1] + 100); };
+  ASSERT_EQ(Run(), 0);
+  std::string out = dir_ + "/out";
+  ASSERT_EQ(std::system(("mkdir -p '" + out + "'").c_str()), 0);
+  ASSERT_EQ(nicsim_calib_write(out.c_str(), spec_, res_, "test", nullptr, nullptr), 0);
+  std::string yaml = Read(out + "/calibrated.yaml");
+  size_t k0 = yaml.find("\nnic.reg_read_ns:"), k1 = yaml.find("\nstack.udp_sendmsg_instructions:");
+  ASSERT_NE(k0, std::string::npos) << yaml;
+  ASSERT_NE(k1, std::string::npos) << yaml;
+  std::string first = yaml.substr(0, k0), second = yaml.substr(k0, k1 - k0);
+  EXPECT_NE(first.find("fitted to a tx.gbps"), std::string::npos) << yaml;
+  EXPECT_EQ(first.find("fitted to b tx.gbps"), std::string::npos) << yaml;
+  EXPECT_NE(second.find("fitted to b tx.gbps"), std::string::npos) << yaml;
+  EXPECT_EQ(second.find("fitted to a tx.gbps"), std::string::npos) << yaml;
+}
+
 } // namespace

@@ -1,0 +1,118 @@
+// test_seeds_strength.cpp: scripts/seeds.sh --json (docs/seeds.md,
+// "Strength") on two short seeds: the i40e S7 ratio is a knife-edge whose
+// flip a hand run with the named value reproduces, the x86 one a
+// tautology, the JH7100 throughput a ceiling (the RX wire at both points);
+// the -10 % runs stay within --strength-keys. Simulates (about 100 short
+// runs).
+#include <gtest/gtest.h>
+#include <jansson.h>
+
+#include "cli/seeds_script_util.h"
+
+using namespace nicsim_cli_test;
+
+namespace {
+
+class SeedsStrength : public SeedsScript {
+ protected:
+  // The comparison of the JSON whose before label and metric are these.
+  static json_t *find(json_t *list, const std::string &before, const std::string &metric) {
+    size_t i;
+    json_t *c;
+    json_array_foreach(list, i, c) {
+      if (before == json_string_value(json_object_get(c, "before")) &&
+          metric == json_string_value(json_object_get(c, "metric")))
+        return c;
+    }
+    return nullptr;
+  }
+  static std::string str(json_t *o, const char *k) {
+    const char *s = json_string_value(json_object_get(o, k));
+    return s ? s : "(none)";
+  }
+};
+
+TEST_F(SeedsStrength, LabelsAndTheFlipReproduced) {
+  Result r = seeds({"-j", "2", "-o", "out", "--no-plots", "--strength-keys", "2", "--json", path("s.json"),
+                    "i40e-relaxed-ordering", "stmmac-rx-align"},
+                   NICSIM_BIN);
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  json_error_t e;
+  json_t *doc = json_load_file(path("s.json").c_str(), 0, &e);
+  ASSERT_NE(doc, nullptr) << e.text << " at line " << e.line;
+  json_t *list = json_object_get(doc, "comparisons");
+  ASSERT_TRUE(json_is_array(list));
+  EXPECT_EQ(json_array_size(list), 4u);  // two rows of each seed in plots/published.tsv
+
+  size_t i;
+  json_t *c;
+  json_array_foreach(list, i, c) {
+    SCOPED_TRACE(str(c, "before") + " " + str(c, "metric"));
+    for (const char *k : {"published", "nicsim", "verdict", "strength", "flips", "keys_tried"})
+      EXPECT_NE(json_object_get(c, k), nullptr) << k;
+    // the cap: each comparison picks at most --strength-keys keys for -10 %;
+    // the JH7100's two comparisons share their points, so each sees both
+    // picks (at most 2 x 2), i40e's one each (at most 2)
+    json_t *tried = json_object_get(c, "keys_tried");
+    EXPECT_LE(json_integer_value(json_object_get(tried, "minus")), str(c, "seed") == "stmmac-rx-align" ? 4 : 2);
+    EXPECT_GT(json_integer_value(json_object_get(tried, "plus")), 5);
+  }
+
+  json_t *s7 = find(list, "before/sparc", "rx.goodput_gbps");
+  ASSERT_NE(s7, nullptr);
+  EXPECT_EQ(str(s7, "verdict"), "PASS");
+  EXPECT_EQ(str(s7, "strength"), "knife-edge");
+  json_t *flip = nullptr;
+  json_array_foreach(json_object_get(s7, "flips"), i, c) {
+    if (str(c, "key") == "pcie.rc_write_commit_ns") flip = c;
+  }
+  ASSERT_NE(flip, nullptr) << json_dumps(s7, 0);
+  EXPECT_EQ(str(flip, "verdict"), "MISS");
+  EXPECT_EQ(str(flip, "mark"), "E");
+  double value = json_number_value(json_object_get(flip, "value"));
+  EXPECT_DOUBLE_EQ(value, 0.9 * json_number_value(json_object_get(flip, "nominal")));
+
+  // By hand: the sweep with that value, compared as always, misses.
+  std::string set = "pcie.rc_write_commit_ns=" + std::to_string(static_cast<long>(value));
+  std::string cmd = std::string("'") + NICSIM_BIN + "' sweep '" + root() +
+                    "/scenarios/seeds/i40e-relaxed-ordering.yaml' --set " + set + " -o '" +
+                    path("hand/i40e-relaxed-ordering") + "' -j 2 --force > /dev/null 2>&1";
+  ASSERT_EQ(system(cmd.c_str()), 0) << cmd;
+  r = seeds({"--no-run", "--no-plots", "-o", "hand", "i40e-relaxed-ordering"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  std::map<std::string, Row> rows = read_tsv(path("hand/validation.tsv"));
+  EXPECT_EQ(rows["before/sparc rx.goodput_gbps"]["verdict"], "MISS");
+
+  // The doc's strength rows (DIR/strength.tsv, the strength table of --write-doc).
+  std::string tsv = slurp(path("out/strength.tsv"));
+  EXPECT_NE(tsv.find("i40e-relaxed-ordering\tbefore/sparc -> after/sparc\trx.goodput_gbps\tPASS\tknife-edge\t"),
+            std::string::npos) << tsv;
+  EXPECT_NE(tsv.find("pcie.rc_write_commit_ns = " + std::to_string(static_cast<long>(value)) + " (E, -10 %) gives MISS"),
+            std::string::npos) << tsv;
+
+  json_t *x86 = find(list, "before/x86", "rx.goodput_gbps");
+  ASSERT_NE(x86, nullptr);
+  EXPECT_EQ(str(x86, "strength"), "tautology");  // the x86 root complex ignores RO
+
+  json_t *jh = find(list, "before/jh7100", "rx.goodput_gbps");
+  ASSERT_NE(jh, nullptr);
+  EXPECT_EQ(str(jh, "strength"), "ceiling");
+  EXPECT_EQ(str(jh, "saturated"), "wire.rx");
+  json_t *memcpy_share = find(list, "before/jh7100", "cpu.profile.memcpy");
+  ASSERT_NE(memcpy_share, nullptr);
+  EXPECT_NE(str(memcpy_share, "strength"), "ceiling");  // not a throughput
+  json_decref(doc);
+}
+
+// --json needs simulations; --strength-keys a positive count.
+TEST_F(SeedsStrength, UsageErrors) {
+  Result r = seeds({"--baselines", root() + "/tests/regress/baselines", "-o", "out", "--json", path("s.json")});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("--json simulates"), std::string::npos) << r.err;
+  r = seeds({"--no-run", "-o", "out", "--strength-keys", "0"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("--strength-keys wants a positive integer"), std::string::npos) << r.err;
+  EXPECT_FALSE(exists(path("s.json")));
+}
+
+}  // namespace
