@@ -487,6 +487,11 @@ void nicsim_summary_print(FILE *f, const struct nicsim_config *c,
     nicsim__add_real(t, "Cycles per RX frame", r, "cpu.cycles_per_rx_pkt", 1, 1, "cycles");
   if (tx)
     nicsim__add_real(t, "Cycles per TX frame", r, "cpu.cycles_per_tx_pkt", 1, 1, "cycles");
+  if (rx)
+    nicsim__add_real(t, "Instructions per RX frame", r, "cpu.instructions_per_rx_pkt", 1, 1, "");
+  if (tx)
+    nicsim__add_real(t, "Instructions per TX frame", r, "cpu.instructions_per_tx_pkt", 1, 1, "");
+  nicsim__add_count(t, "Driver and kernel-layer instructions", r, "cpu.code_instructions", "");
   nicsim__add_count(t, "IRQ and softirq cycles", r, "cpu.irq_cycles", "cycles");
   nicsim__add_count(t, "Uncached loads", r, "cpu.uncached_loads", "");
   nicsim__add_count(t, "Uncached stores", r, "cpu.uncached_stores", "");
