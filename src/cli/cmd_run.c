@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/safety.h"
 #include "cli/cli.h"
 #include "results/escape.h"
 #include "results/output.h"
@@ -120,7 +121,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
   if (json != NULL) {
     rc = nicsim_json_write(json, NICSIM_VERSION, cfg, res);
     if (rc < 0) {
-      ns_eprintf("nicsim run: cannot write %s: %s\n", json, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", json, nicsim_strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -129,7 +130,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
       keys[nkeys++] = nc_scenario_swept_key(s, i);
     rc = nicsim_csv_write(csv, keys, nkeys, &pt, 1);
     if (rc < 0) {
-      ns_eprintf("nicsim run: cannot write %s: %s\n", csv, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", csv, nicsim_strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -165,7 +166,7 @@ static int cli__run_trace_end(const char *trace, struct nicsim_atomic *ta, int m
   }
   if (rc < 0) {
     ns_eprintf("nicsim run: cannot write trace %s: %s (any earlier file there is kept)\n",
-            trace, strerror(-rc));
+            trace, nicsim_strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   if (truncated)
@@ -350,7 +351,7 @@ int cli_cmd_run(int argc, char **argv) {
   if (trace != NULL) {
     int rc = nicsim_atomic_open(trace, &ta);
     if (rc < 0) {
-      ns_eprintf("nicsim run: cannot write trace %s: %s\n", trace, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write trace %s: %s\n", trace, nicsim_strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }

@@ -6,6 +6,7 @@
  * nicsim_put_gp_string, nicsim_put_md and nicsim_put_html. */
 #define _XOPEN_SOURCE 700
 
+#include "results/safety.h"
 #include "study/calib.h"
 
 #include <errno.h>
@@ -779,7 +780,7 @@ static int co__write(const char *dir, const char *name, nicsim_emit_fn emit, voi
   int rc;
   snprintf(path, sizeof path, "%s/%s", dir, name);
   rc = nicsim_write_atomic(path, emit, arg);
-  if (rc < 0) fprintf(stderr, "nicsim calibrate: cannot write %s: %s\n", path, strerror(-rc));
+  if (rc < 0) fprintf(stderr, "nicsim calibrate: cannot write %s: %s\n", path, nicsim_strerror(-rc));
   return rc;
 }
 

@@ -13,8 +13,10 @@
 #include "config/sweep.h"
 #include "drivers/driver.h"
 #include "results/escape.h"
+#include "results/safety.h"
 #include "sim/sim.h"
 #include "study/study_internal.h"
+#include "results/safety.h"
 
 /* Prints to f with every control character but the line breaks of the
  * format escaped: messages and tables quote input (paths, labels, names). */
@@ -78,6 +80,16 @@ void ns_print_errors(const char *file, struct nc_errors *errs) {
     ns_eprintf("%zu error%s in %s\n", n, n == 1 ? "" : "s", file);
 }
 
+/* Notes every file s was read from as an input no output may be (safety.h). */
+void ns_note_inputs(const struct nc_scenario *s) {
+  const char *p;
+  uint64_t dev, ino;
+  size_t i;
+  for (i = 0; s != NULL && nc_scenario_input(s, i, &p, &dev, &ino); i++)
+    nicsim_input_note_id(dev, ino, i == 0 ? "the scenario" : "the scenario's platform file or overlay",
+                         p);
+}
+
 /* Loads a scenario, printing every error it holds (nc_scenario_load_all). */
 int ns_load(const char *path, struct nc_scenario **out) {
   struct nc_errors errs;
@@ -91,6 +103,7 @@ int ns_load(const char *path, struct nc_scenario **out) {
     return NICSIM_STUDY_BAD_INPUT;
   }
   nc_errors_free(&errs);
+  ns_note_inputs(*out);
   return 0;
 }
 
@@ -143,6 +156,7 @@ int ns_load_overlaid(const char *cmd, const char *path, const char *const *overl
     return NICSIM_STUDY_BAD_INPUT;
   }
   nc_errors_free(&errs);
+  ns_note_inputs(*out);
   return 0;
 }
 
@@ -256,6 +270,11 @@ int ns_check_output_path(const char *cmd, const char *what, const char *path) {
 
   if (path[0] == '\0') { /* the nicsim command reports this as a usage error first */
     ns_eprintf("nicsim %s: %s needs a file name\n", cmd, what);
+    return NICSIM_STUDY_BAD_INPUT;
+  }
+  if (nicsim_input_clash(path) < 0) {
+    ns_eprintf("nicsim %s: %s: cannot write %s: %s\n", cmd, path, what,
+               nicsim_strerror(NICSIM_E_INPUT));
     return NICSIM_STUDY_BAD_INPUT;
   }
   mode = nicsim_output_target(path, real, sizeof(real));

@@ -11,6 +11,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "results/safety.h"
 #include "results/escape.h"
 #include "study/study_internal.h"
 #include "config/sweep.h"
@@ -748,7 +749,7 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
       rc = nicsim_write_atomic(path, ns__emit_gp, &ctx);
     }
     if (rc < 0) {
-      ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
+      ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
     }
   }
@@ -962,7 +963,7 @@ int nicsim_study_plot(const char *cmd, const char *dir, bool quiet) {
     goto out;
   snprintf(pdir, sizeof(pdir), "%s/plots", dir);
   if ((rc = ns_mkdir_p(pdir)) < 0) {
-    ns_eprintf("nicsim %s: cannot create %s: %s\n", cmd, pdir, strerror(-rc));
+    ns_eprintf("nicsim %s: cannot create %s: %s\n", cmd, pdir, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }

@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "results/safety.h"
 #include "study/regress_suite.h"
 #include "study/study_internal.h"
 
@@ -143,6 +145,7 @@ static int rg__load_baseline(struct rg_entry *r) {
   json_t *points;
 
   r->baseline = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
+  nicsim_input_note(r->baseline_file, "a baseline"); /* not with --update, which rewrites it */
   if (r->baseline == NULL) {
     snprintf(r->input_error, sizeof(r->input_error), "%s: %s (record it with 'nicsim regress --update --entry %s')",
              missing ? "no baseline" : "bad baseline", why, r->e->name);
@@ -721,7 +724,7 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
     ns_printf("%s: unchanged (%zu values)\n", r->baseline_file, values);
   } else {
     if ((rc = nicsim_baseline_write(r->baseline_file, doc)) < 0) {
-      ns_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, nicsim_strerror(-rc));
       goto out;
     }
     ns_printf("%s: %s (%zu of %zu values changed)\n", r->baseline_file,
@@ -798,6 +801,7 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
     nc_error_print(&err, stderr);
     return NICSIM_STUDY_BAD_INPUT;
   }
+  nicsim_input_note(suite_path, "the suite");
   rs = calloc(suite->n, sizeof(*rs));
   if (rs == NULL) {
     ns_eprintf("nicsim regress: out of memory\n");
@@ -868,6 +872,14 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
     if (!o->update && rg__load_baseline(r) != 0)
       bad = true;
   }
+  /* The entries' scenarios and platform files are noted inputs now (ns_load):
+   * the report may be none of them either. */
+  if (!bad && o->junit && nicsim_input_clash(o->junit) < 0) {
+    ns_eprintf("nicsim regress: --junit %s: cannot write the JUnit report: %s\n", o->junit,
+               nicsim_strerror(NICSIM_E_INPUT));
+    status = NICSIM_STUDY_BAD_INPUT;
+    goto out;
+  }
   if (bad) {
     status = NICSIM_STUDY_BAD_INPUT;
     bool baseline_errors = false;
@@ -876,7 +888,7 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
     if (o->junit && baseline_errors) {
       struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
       if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit_bad, &J)) < 0)
-        ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+        ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, nicsim_strerror(-rc));
       else if (!o->quiet)
         ns_eprintf("nicsim regress: JUnit report (nothing compared) in %s\n", o->junit);
     }
@@ -884,8 +896,21 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
   }
   if (o->update) {
     struct stat st;
+    char rb[PATH_MAX], rs_[PATH_MAX], sd[NC_PATH_MAX];
+    const char *sb;
+    /* A baselines directory that is a link out of the suite's directory is refused. */
+    if (nicsim_path_split(suite_path, sd, sizeof sd, &sb) == 0 && realpath(sd, rs_) != NULL &&
+        realpath(suite->baselines, rb) != NULL &&
+        !(strncmp(rb, rs_, strlen(rs_)) == 0 &&
+          (rb[strlen(rs_)] == '/' || rb[strlen(rs_)] == '\0' || strcmp(rs_, "/") == 0))) {
+      ns_eprintf("nicsim regress: %s: the baselines directory %s is %s, outside the suite's "
+                 "directory %s\n  hint: baselines stay beside the suite or below it\n",
+                 suite_path, suite->baselines, rb, rs_);
+      status = NICSIM_STUDY_BAD_INPUT;
+      goto out;
+    }
     if (stat(suite->baselines, &st) != 0 && (rc = ns_mkdir_p(suite->baselines)) < 0) {
-      ns_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
     }
@@ -949,7 +974,7 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
   if (o->junit) {
     struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
     if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit, &J)) < 0) {
-      ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
     }

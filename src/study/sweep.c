@@ -12,10 +12,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
+#include "results/safety.h"
 #include "config/sweep.h"
 #include "results/input.h"
 #include "results/output.h"
@@ -142,6 +144,50 @@ static int ns__write_all(int fd, const void *buf, size_t len) {
   return 0;
 }
 
+/* The running workers' pids (0: a free slot), for the signal handler. */
+static pid_t *volatile ns__wpids;
+static volatile size_t ns__nwpids;
+static const int ns__sigs[] = {SIGTERM, SIGINT, SIGHUP};
+
+/* SIGTERM, SIGINT or SIGHUP to the sweep: passed on to every worker, the
+ * temporary files removed, then the sweep dies of it as it would have. */
+static void ns__on_signal(int sig) {
+  size_t k;
+  for (k = 0; ns__wpids != NULL && k < ns__nwpids; k++)
+    if (ns__wpids[k] > 0)
+      kill(ns__wpids[k], sig);
+  nicsim_tmp_remove_all();
+  signal(sig, SIG_DFL);
+  raise(sig);
+}
+
+static void ns__worker_add(pid_t pid) {
+  size_t k;
+  for (k = 0; ns__wpids != NULL && k < ns__nwpids; k++)
+    if (ns__wpids[k] == 0) {
+      ns__wpids[k] = pid;
+      return;
+    }
+}
+
+static void ns__worker_del(pid_t pid) {
+  size_t k;
+  for (k = 0; ns__wpids != NULL && k < ns__nwpids; k++)
+    if (ns__wpids[k] == pid)
+      ns__wpids[k] = 0;
+}
+
+/* In a freshly forked worker: it dies with its parent (also of SIGKILL,
+ * PR_SET_PDEATHSIG), a parent that died before the prctl included. */
+void ns_worker_tie_to_parent(pid_t parent, int sig) {
+  size_t k;
+  for (k = 0; k < sizeof(ns__sigs) / sizeof(*ns__sigs); k++)
+    signal(ns__sigs[k], SIG_DFL);
+  nicsim_tmp_forget_all();
+  if (prctl(PR_SET_PDEATHSIG, sig) != 0 || getppid() != parent)
+    _exit(5);
+}
+
 /* The child: simulate one point, send the message, exit without running
  * the parent's atexit handlers or flushing its stdio buffers. */
 static void ns__child(int wfd, const struct nicsim_config *cfg) {
@@ -225,7 +271,7 @@ static void ns__point_error_record(const char *path, const char *why) {
     rc = nicsim_atomic_commit(&a);
   }
   if (rc < 0)
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", err, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", err, nicsim_strerror(-rc));
 }
 
 /* Records a failed point: message on stderr, stale JSON removed. */
@@ -274,7 +320,7 @@ static void ns__point_done(struct ns__sweep *s, size_t i, const struct nicsim_re
   rc = nicsim_json_write(path, NICSIM_VERSION, c, res);
   if (rc < 0) {
     ns__bar_clear(s);
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", path, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", path, nicsim_strerror(-rc));
     s->write_failed = true;
   } else {
     s->done[i] = true;
@@ -287,6 +333,7 @@ static void ns__point_done(struct ns__sweep *s, size_t i, const struct nicsim_re
 static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
                      const struct ns__job *running, size_t nrunning) {
   int fds[2];
+  pid_t parent;
   size_t k;
   char why[256];
 
@@ -309,6 +356,7 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
   fflush(stdout);
   fflush(stderr);
   clock_gettime(CLOCK_MONOTONIC, &job->t0);
+  parent = getpid();
   job->pid = fork();
   if (job->pid < 0) {
     snprintf(why, sizeof(why), "cannot start a worker process: %s", strerror(errno));
@@ -317,6 +365,7 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
     goto fail;
   }
   if (job->pid == 0) {
+    ns_worker_tie_to_parent(parent, SIGKILL);
     /* A worker does not hold the directory's lock: when the sweep is killed,
      * the lock goes with it (a worker writes no file, only to its pipe). */
     if (s->lock_fd >= 0)
@@ -328,6 +377,7 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
   }
   close(fds[1]);
   job->fd = fds[0];
+  ns__worker_add(job->pid);
   return 0;
 fail:
   free(job->msg);
@@ -375,8 +425,18 @@ out:
 static void ns__run_all(struct ns__sweep *s, size_t jobs) {
   struct ns__job *run = calloc(jobs, sizeof(*run));
   struct pollfd *pfd = calloc(jobs, sizeof(*pfd));
+  pid_t *pids = calloc(jobs, sizeof(*pids));
+  struct sigaction sa, old[sizeof(ns__sigs) / sizeof(*ns__sigs)];
   size_t next = 0, nrun = 0, k;
 
+  /* Signals reach the workers too (a worker outlives no sweep). */
+  ns__nwpids = pids ? jobs : 0;
+  ns__wpids = pids;
+  memset(&sa, 0, sizeof(sa));
+  sa.sa_handler = ns__on_signal;
+  sigemptyset(&sa.sa_mask);
+  for (k = 0; k < sizeof(ns__sigs) / sizeof(*ns__sigs); k++)
+    sigaction(ns__sigs[k], &sa, &old[k]);
   if (run == NULL || pfd == NULL) {
     for (; next < s->n; next++)
       if (!s->skip[next])
@@ -426,12 +486,18 @@ static void ns__run_all(struct ns__sweep *s, size_t jobs) {
         continue;
       }
       /* EOF (or a read error): the child is done. */
+      ns__worker_del(job->pid);
       ns__finish(s, job);
       run[k] = run[--nrun];
       pfd[k] = pfd[nrun];
     }
   }
 out:
+  for (k = 0; k < sizeof(ns__sigs) / sizeof(*ns__sigs); k++)
+    sigaction(ns__sigs[k], &old[k], NULL);
+  ns__wpids = NULL;
+  ns__nwpids = 0;
+  free(pids);
   free(run);
   free(pfd);
 }
@@ -478,23 +544,6 @@ static json_t *ns__plots_json(const struct nc_scenario *scen) {
 
 /* Emits a JSON document (nicsim_emit_fn). */
 static int ns__emit_json(FILE *f, void *arg) { return nicsim_json_dump(arg, f); }
-
-/* Removes temporary files a killed sweep left in DIR/points (".NAME.tmp.XXXXXX"). */
-static void ns__remove_stale_tmp(const char *dir) {
-  char path[NC_PATH_MAX + 300];
-  DIR *d;
-  struct dirent *e;
-
-  snprintf(path, sizeof(path), "%s/points", dir);
-  if ((d = opendir(path)) == NULL)
-    return;
-  while ((e = readdir(d)) != NULL)
-    if (e->d_name[0] == '.' && strstr(e->d_name, ".json.tmp.") != NULL) {
-      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
-      unlink(path);
-    }
-  closedir(d);
-}
 
 /* --resume: a point whose file holds the same config is kept, not rerun. */
 static bool ns__resume_point(struct ns__sweep *s, size_t i) {
@@ -925,7 +974,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
 
   snprintf(pointsdir, sizeof(pointsdir), "%s/points", outdir);
   if ((rc = ns_mkdir_p(pointsdir)) < 0) {
-    ns_eprintf("nicsim sweep: cannot create %s: %s\n", pointsdir, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot create %s: %s\n", pointsdir, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
@@ -968,12 +1017,15 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   }
   snprintf(manifest, sizeof(manifest), "%s/sweep.json", outdir);
   if ((rc = nicsim_write_atomic(manifest, ns__emit_json, man)) < 0) {
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", manifest, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", manifest, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
 
-  ns__remove_stale_tmp(outdir);
+  /* Temporaries a killed sweep left (nicsim_tmp_clean_dir; the first
+   * atomic write in a directory does it too). */
+  nicsim_tmp_clean_dir(outdir);
+  nicsim_tmp_clean_dir(pointsdir);
   s.lock_fd = lock_fd;
   s.dir = outdir;
   s.quiet = o->quiet;
@@ -1003,7 +1055,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     nfailed += !s.done[s.mine[i]];
   rc = nicsim_csv_write_each(csv, keys, nkeys, s.nmine, ns__get_point, &s);
   if (rc < 0) {
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", csv, nicsim_strerror(-rc));
     s.write_failed = true;
   }
   if (!o->no_table &&
