@@ -242,23 +242,6 @@ struct co__ctx {
 
 static int co__emit_json(FILE *f, void *arg) { return nicsim_json_dump(((struct co__ctx *)arg)->doc, f); }
 
-/* Writes s as a YAML double-quoted scalar (control characters as \xNN). */
-static void co__yaml_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02X", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
-/* Writes s inside a YAML comment: one line, control characters as spaces. */
-static void co__yaml_comment(FILE *f, const char *s) {
-  for (; *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
-}
-
 /* A parameter's value as config text. */
 static void co__value_text(const struct nicsim_calib_free *f, double v, char *buf, size_t n) {
   char a[NC_STR_MAX + 64];
@@ -273,9 +256,9 @@ static int co__emit_yaml(FILE *f, void *arg) {
   const struct nicsim_calib_result *r = c->r;
   char v[64], name[NC_STR_MAX + 100];
   fprintf(f, "# calibrated.yaml: written by nicsim calibrate %s from ", c->version);
-  co__yaml_comment(f, s->file);
+  nicsim_put_yaml_comment(f, s->file);
   fprintf(f, "\n# (scenario ");
-  co__yaml_comment(f, s->scenario);
+  nicsim_put_yaml_comment(f, s->scenario);
   fprintf(f, ").\n# An overlay of the fitted keys: give it to run, sweep or validate with\n"
              "#   --overlay calibrated.yaml\n"
              "# It applies to every point after the sweep point and before --set\n"
@@ -289,29 +272,29 @@ static int co__emit_yaml(FILE *f, void *arg) {
                              : "");
   fprintf(f, "name: ");
   snprintf(name, sizeof name, "%s (calibrated)", s->name);
-  co__yaml_str(f, name);
+  nicsim_put_yaml_str(f, name);
   fputc('\n', f);
   for (size_t k = 0; k < s->nfree; k++) {
     const struct nicsim_calib_free *x = &s->free[k];
     const struct nicsim_calib_profile *p = &r->prof[k];
     co__value_text(x, r->x[k], v, sizeof v);
     fprintf(f, "# C: calibrated, %s: ", r->identifiable[k] ? "identifiable" : "NOT identifiable");
-    co__yaml_comment(f, r->identifiable[k] ? x->why : r->reason[k]);
+    nicsim_put_yaml_comment(f, r->identifiable[k] ? x->why : r->reason[k]);
     fprintf(f, "\n#   range searched [%.6g, %.6g] (%s); chi2 within 1 of its minimum from %s%.6g to %s%.6g\n",
             x->min, x->max, x->scale == NICSIM_CALIB_LOG ? "log" : "linear",
             p->lo_bound ? "<= " : "", p->lo, p->hi_bound ? ">= " : "", p->hi);
     if (r->identifiable[k] && !r->reason[k][0]) {
       fprintf(f, "#   why unknown: ");
-      co__yaml_comment(f, x->why);
+      nicsim_put_yaml_comment(f, x->why);
       fputc('\n', f);
     }
     for (size_t i = 0; i < s->ncal; i++) {
       const struct nicsim_calib_meas *m = &s->meas[i];
       nicsim_calib_meas_name(m, name, sizeof name);
       fprintf(f, "#   C: fitted to ");
-      co__yaml_comment(f, name);
+      nicsim_put_yaml_comment(f, name);
       fprintf(f, " = %.6g (", m->value);
-      co__yaml_comment(f, m->source);
+      nicsim_put_yaml_comment(f, m->source);
       fprintf(f, "): simulated %.6g, residual %+.2f %%\n", r->sim[i], 100 * co__err(m, r->sim[i]));
     }
     fprintf(f, "%s: %s\n", x->key->path, v);

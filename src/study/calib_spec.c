@@ -657,7 +657,7 @@ int nicsim_calib_spec_load(const char *path, struct nicsim_calib_spec **out, str
     return -1;
   }
   nc__fmt(L.s->file, sizeof L.s->file, "%s", path);
-  if ((text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, true, &st, &len, err)) == NULL) {
+  if ((text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, &st, &len, err)) == NULL) {
     nicsim_calib_spec_free(L.s);
     return -1;
   }

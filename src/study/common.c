@@ -76,8 +76,11 @@ void ns_print_errors(const char *file, struct nc_errors *errs) {
 
   nc_errors_sort(errs);
   nc_errors_print(errs, NC_ERRORS_SHOWN, stderr);
-  if (n > 0)
-    ns_eprintf("%zu error%s in %s\n", n, n == 1 ? "" : "s", file);
+  if (n > 0) {
+    char shown[4 * NC_PATH_MAX];
+    ns_eprintf("%zu error%s in %s\n", n, n == 1 ? "" : "s",
+               nicsim_term_text(file, shown, sizeof shown));
+  }
 }
 
 /* Notes every file s was read from as an input no output may be (safety.h). */

@@ -15,6 +15,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "results/escape.h"
 #include "results/safety.h"
 #include "study/regress_suite.h"
 #include "study/study_internal.h"
@@ -473,15 +474,15 @@ static void rg__junit_case(FILE *f, const char *suite, const struct rg_entry *r,
                            const struct rg_point *p, const char *what, const char *kind,
                            const char *msg, const char *detail) {
   fprintf(f, "    <testcase classname=\"");
-  nicsim_xml_escape(f, suite);
+  nicsim_put_xml(f, suite);
   fputc('.', f);
-  nicsim_xml_escape(f, r->e->name);
+  nicsim_put_xml(f, r->e->name);
   fprintf(f, "\" name=\"");
   if (p->label[0]) {
-    nicsim_xml_escape(f, p->label);
+    nicsim_put_xml(f, p->label);
     fputs(": ", f);
   }
-  nicsim_xml_escape(f, what);
+  nicsim_put_xml(f, what);
   fprintf(f, "\" time=\"0\"");
   if (kind == NULL) {
     fprintf(f, "/>\n");
@@ -489,9 +490,9 @@ static void rg__junit_case(FILE *f, const char *suite, const struct rg_entry *r,
   }
   fprintf(f, ">\n      <%s type=\"%s\" message=\"", kind,
           strcmp(kind, "error") == 0 ? "simulation" : "regression");
-  nicsim_xml_escape(f, msg);
+  nicsim_put_xml(f, msg);
   fprintf(f, "\">");
-  nicsim_xml_escape(f, detail);
+  nicsim_put_xml(f, detail);
   fprintf(f, "</%s>\n    </testcase>\n", kind);
 }
 
@@ -516,7 +517,7 @@ static int rg__junit_emit_bad(FILE *f, void *arg) {
     errors += J->rs[i].selected && J->rs[i].input_error[0];
   }
   fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
-  nicsim_xml_escape(f, J->suite->name);
+  nicsim_put_xml(f, J->suite->name);
   fprintf(f, "\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" time=\"%.3f\">\n", n, errors, J->secs);
   for (i = 0; i < J->n; i++) {
     const struct rg_entry *r = &J->rs[i];
@@ -524,20 +525,20 @@ static int rg__junit_emit_bad(FILE *f, void *arg) {
     if (!r->selected)
       continue;
     fprintf(f, "  <testsuite name=\"");
-    nicsim_xml_escape(f, J->suite->name);
+    nicsim_put_xml(f, J->suite->name);
     fputc('.', f);
-    nicsim_xml_escape(f, r->e->name);
+    nicsim_put_xml(f, r->e->name);
     fprintf(f, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"%d\" time=\"0\">\n", err, !err);
     fprintf(f, "    <testcase classname=\"");
-    nicsim_xml_escape(f, J->suite->name);
+    nicsim_put_xml(f, J->suite->name);
     fputc('.', f);
-    nicsim_xml_escape(f, r->e->name);
+    nicsim_put_xml(f, r->e->name);
     fprintf(f, "\" name=\"baseline\" time=\"0\">\n");
     if (err) {
       fprintf(f, "      <error type=\"input\" message=\"");
-      nicsim_xml_escape(f, r->input_error);
+      nicsim_put_xml(f, r->input_error);
       fprintf(f, "\">");
-      nicsim_xml_escape(f, r->baseline_file);
+      nicsim_put_xml(f, r->baseline_file);
       fprintf(f, "</error>\n");
     } else {
       fprintf(f, "      <skipped message=\"not compared: the input of another entry is bad\"/>\n");
@@ -558,7 +559,7 @@ static int rg__junit_emit(FILE *f, void *arg) {
   for (int pass = 0; pass < 2; pass++) {
     if (pass == 1) {
       fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
-      nicsim_xml_escape(f, J->suite->name);
+      nicsim_put_xml(f, J->suite->name);
       fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", tests,
               fails, errors, J->secs);
     }
@@ -587,9 +588,9 @@ static int rg__junit_emit(FILE *f, void *arg) {
         continue;
       }
       fprintf(f, "  <testsuite name=\"");
-      nicsim_xml_escape(f, J->suite->name);
+      nicsim_put_xml(f, J->suite->name);
       fputc('.', f);
-      nicsim_xml_escape(f, r->e->name);
+      nicsim_put_xml(f, r->e->name);
       fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n",
               et, ef, ee, r->secs);
       for (j = 0; j < r->npoints; j++) {

@@ -449,19 +449,3 @@ int nicsim_baseline_write(const char *path, json_t *doc) {
   return nicsim_write_atomic(path, rg__emit, doc);
 }
 
-/* ---- XML ---------------------------------------------------------------------- */
-
-/* Escaped text for XML. */
-void nicsim_xml_escape(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\'': fputs("&apos;", f); break;
-    default: fputc((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c, f);
-    }
-  }
-}
