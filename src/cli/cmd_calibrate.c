@@ -446,7 +446,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     printf("%-12s ", i < s->ncal ? "Calibrate" : "Validate");
     ns_printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
            i < s->ncal ? "simulated" : "predicted", r->sim[i],
-           m->value != 0 ? 100 * (r->sim[i] - m->value) / fabs(m->value) : NAN);
+           100 * nicsim_rel_change(r->sim[i], m->value));
   }
   for (size_t j = 0; r->cv && j < s->nmeas; j++) {
     const struct nicsim_calib_fold *f = &r->folds[j];
@@ -456,8 +456,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     else
       ns_printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
              s->meas[j].value, f->predicted,
-             s->meas[j].value != 0 ? 100 * (f->predicted - s->meas[j].value) / fabs(s->meas[j].value)
-                                   : NAN);
+             100 * nicsim_rel_change(f->predicted, s->meas[j].value));
   }
   ns_printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
 }

@@ -273,6 +273,13 @@ int cli_cmd_run(int argc, char **argv) {
                                  a.arg);
         goto out;
       }
+      /* The simulator counts time in picoseconds: a shorter interval is none. */
+      if (trace_sample < 1e-6) {
+        status = cli_usage_error("run", "--trace-sample-us '%s' is below the simulator's "
+                                        "resolution of 1 ps (0.000001 us); give 0.000001 or more",
+                                 a.arg);
+        goto out;
+      }
       break;
     case OPT_QUIET:
       quiet = true;

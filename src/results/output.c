@@ -280,6 +280,14 @@ int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
 
 /* ---- numbers ------------------------------------------------------------------- */
 
+/* The relative change from base to now; see output.h. */
+double nicsim_rel_change(double now, double base) {
+  if (base == 0 || isnan(base) || isnan(now))
+    return NAN;
+  /* Divided first: now - base can overflow where the ratio cannot. */
+  return now / fabs(base) - base / fabs(base);
+}
+
 /* Shortest text that reads back as exactly v. */
 void nicsim_format_real(double v, char *buf, size_t n) {
   char tmp[40];

@@ -95,6 +95,10 @@ void nicsim_atomic_abort(struct nicsim_atomic *a);
  * exactly v: the same double always gives the same text. "nan", "inf",
  * "-inf" for non-finite values. n should be at least 32. */
 void nicsim_format_real(double v, char *buf, size_t n);
+/* The relative change from base to now, (now - base) / |base|, computed
+ * without overflow (against a baseline of 1e308, 9.7 is -1, not -inf); NaN
+ * if base is 0 or either is NaN. Times 100 for a percentage. */
+double nicsim_rel_change(double now, double base);
 /* Formats a metric value: an exact integer for COUNT metrics, else as above. */
 void nicsim_format_metric(double v, enum nicsim_metric_kind kind, char *buf, size_t n);
 

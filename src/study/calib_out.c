@@ -30,7 +30,7 @@ static json_t *co__param(const struct nicsim_calib_free *f, double v) {
 
 /* Relative error of a simulated value (NaN when the measured one is 0). */
 static double co__err(const struct nicsim_calib_meas *m, double sim) {
-  return m->value != 0 ? (sim - m->value) / fabs(m->value) : NAN;
+  return nicsim_rel_change(sim, m->value);
 }
 
 /* NLopt's name of a result code. */

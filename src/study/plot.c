@@ -845,8 +845,14 @@ static int ns__plot_list(const char *cmd, struct ns_sweepdir *d, struct ns__plot
   json_array_foreach(decl, i, e) {
     struct ns__plot *p = &plots[*n];
     json_t *y = json_object_get(e, "y");
-    if (*n >= max)
+    if (*n >= max) {
+      /* Never dropped without a word. */
+      ns_eprintf("nicsim %s: %s/sweep.json declares %zu plots; only the first %zu are drawn "
+                 "(from '%s' on, %zu are not)\n",
+                 cmd, d->dir, json_array_size(decl), max, ns_json_str(e, "name", "?"),
+                 json_array_size(decl) - i);
       break;
+    }
     memset(p, 0, sizeof(*p));
     snprintf(p->name, sizeof(p->name), "%s", ns_json_str(e, "name", ""));
     snprintf(p->title, sizeof(p->title), "%s", ns_json_str(e, "title", ""));
@@ -958,6 +964,26 @@ int nicsim_study_plot(const char *cmd, const char *dir, bool quiet) {
     ns_eprintf("nicsim %s: %s holds no point results to plot\n", cmd, dir);
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
+  }
+  /* A directory whose every point file is unreadable draws nothing: an error. */
+  {
+    char why[1024], first[1024] = "";
+    size_t ok = 0, k;
+    for (k = 0; k < d.n && ok == 0; k++)
+      if (d.have[k]) {
+        if (ns_sweepdir_load(&d, k, why, sizeof(why)) == 0)
+          ok++;
+        else if (!first[0])
+          snprintf(first, sizeof(first), "%s", why);
+      }
+    if (ok == 0) {
+      ns_eprintf("nicsim %s: none of the %zu point files in %s/points can be read, so there is "
+                 "nothing to plot; the first: %s\n  hint: run the sweep again (--resume reruns "
+                 "what is missing or broken)\n",
+                 cmd, ns_sweepdir_count(&d), dir, first);
+      status = NICSIM_STUDY_BAD_INPUT;
+      goto out;
+    }
   }
   if ((status = ns__plot_list(cmd, &d, plots, sizeof(plots) / sizeof(*plots), &n)) != 0)
     goto out;

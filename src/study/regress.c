@@ -337,7 +337,7 @@ static void rg__delta(double base, double now, char *buf, size_t n) {
     return;
   }
   if (base != 0)
-    snprintf(buf, n, "%+.6g (%+.3g%%)", d, 100 * d / fabs(base));
+    snprintf(buf, n, "%+.6g (%+.3g%%)", d, 100 * nicsim_rel_change(now, base));
   else
     snprintf(buf, n, "%+.6g", d);
 }
