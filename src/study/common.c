@@ -89,7 +89,7 @@ void ns_note_inputs(const struct nc_scenario *s) {
   uint64_t dev, ino;
   size_t i;
   for (i = 0; s != NULL && nc_scenario_input(s, i, &p, &dev, &ino); i++)
-    nicsim_input_note_id(dev, ino, i == 0 ? "the scenario" : "the scenario's platform file or overlay",
+    nicsim_input_note_id(dev, ino, i == 0 ? "the scenario" : "a platform file or overlay of the scenario",
                          p);
 }
 

@@ -12,7 +12,6 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -24,15 +23,7 @@
 #include "results/output.h"
 #include "sim/sim.h"
 #include "study/study_internal.h"
-
-/* What a child sends back: the whole message, or nothing usable. */
-struct ns__msg {
-  uint32_t magic;
-  int rc;
-  struct nicsim_sim_error err;
-  struct nicsim_results res;
-};
-#define NS__MSG_MAGIC 0x6e53774bu
+#include "study/sweep_internal.h"
 
 /* A running child. */
 struct ns__job {
@@ -40,7 +31,7 @@ struct ns__job {
   int fd;
   size_t point;
   size_t got;
-  struct ns__msg *msg;
+  struct ns_sweep_msg *msg;
   struct timespec t0;
 };
 
@@ -127,85 +118,6 @@ static double ns__elapsed(const struct timespec *t0) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
-}
-
-/* Writes all of buf to fd; 0 or -errno. */
-static int ns__write_all(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t n = write(fd, p, len);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return -errno;
-    }
-    p += n;
-    len -= (size_t)n;
-  }
-  return 0;
-}
-
-/* The running workers' pids (0: a free slot), for the signal handler. */
-static pid_t *volatile ns__wpids;
-static volatile size_t ns__nwpids;
-static const int ns__sigs[] = {SIGTERM, SIGINT, SIGHUP};
-
-/* SIGTERM, SIGINT or SIGHUP to the sweep: passed on to every worker, the
- * temporary files removed, then the sweep dies of it as it would have. */
-static void ns__on_signal(int sig) {
-  size_t k;
-  for (k = 0; ns__wpids != NULL && k < ns__nwpids; k++)
-    if (ns__wpids[k] > 0)
-      kill(ns__wpids[k], sig);
-  nicsim_tmp_remove_all();
-  signal(sig, SIG_DFL);
-  raise(sig);
-}
-
-static void ns__worker_add(pid_t pid) {
-  size_t k;
-  for (k = 0; ns__wpids != NULL && k < ns__nwpids; k++)
-    if (ns__wpids[k] == 0) {
-      ns__wpids[k] = pid;
-      return;
-    }
-}
-
-static void ns__worker_del(pid_t pid) {
-  size_t k;
-  for (k = 0; ns__wpids != NULL && k < ns__nwpids; k++)
-    if (ns__wpids[k] == pid)
-      ns__wpids[k] = 0;
-}
-
-/* In a freshly forked worker: it dies with its parent (also of SIGKILL,
- * PR_SET_PDEATHSIG), a parent that died before the prctl included. */
-void ns_worker_tie_to_parent(pid_t parent, int sig) {
-  size_t k;
-  for (k = 0; k < sizeof(ns__sigs) / sizeof(*ns__sigs); k++)
-    signal(ns__sigs[k], SIG_DFL);
-  nicsim_tmp_forget_all();
-  if (prctl(PR_SET_PDEATHSIG, sig) != 0 || getppid() != parent)
-    _exit(5);
-}
-
-/* The child: simulate one point, send the message, exit without running
- * the parent's atexit handlers or flushing its stdio buffers. */
-static void ns__child(int wfd, const struct nicsim_config *cfg) {
-  struct ns__msg *m = calloc(1, sizeof(*m));
-
-  /* stdout belongs to the parent's table: anything the model prints goes
-   * to stderr instead. */
-  dup2(STDERR_FILENO, STDOUT_FILENO);
-  signal(SIGPIPE, SIG_DFL);
-  if (m == NULL)
-    _exit(3);
-  m->magic = NS__MSG_MAGIC;
-  nicsim_results_init(&m->res);
-  m->rc = nicsim_simulate(cfg, &m->res, &m->err, 0);
-  fflush(stdout);
-  fflush(stderr);
-  _exit(ns__write_all(wfd, m, sizeof(*m)) == 0 ? 0 : 4);
 }
 
 /* Path of point i's JSON file in buf. */
@@ -374,11 +286,11 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
     close(fds[0]);
     for (k = 0; k < nrunning; k++)
       close(running[k].fd);
-    ns__child(fds[1], s->cfg);
+    ns_sweep_child(fds[1], s->cfg);
   }
   close(fds[1]);
   job->fd = fds[0];
-  ns__worker_add(job->pid);
+  ns_sweep_worker_add(job->pid);
   return 0;
 fail:
   free(job->msg);
@@ -405,7 +317,7 @@ static void ns__finish(struct ns__sweep *s, struct ns__job *job) {
   } else if (WIFSIGNALED(wstatus)) {
     snprintf(why, sizeof(why), "worker process killed by signal %d (%s)", WTERMSIG(wstatus),
              strsignal(WTERMSIG(wstatus)));
-  } else if (job->got != sizeof(*job->msg) || job->msg->magic != NS__MSG_MAGIC) {
+  } else if (job->got != sizeof(*job->msg) || job->msg->magic != NS_SWEEP_MSG_MAGIC) {
     snprintf(why, sizeof(why), "worker process exited with status %d before sending results",
              WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
   } else if (job->msg->rc != 0) {
@@ -426,18 +338,10 @@ out:
 static void ns__run_all(struct ns__sweep *s, size_t jobs) {
   struct ns__job *run = calloc(jobs, sizeof(*run));
   struct pollfd *pfd = calloc(jobs, sizeof(*pfd));
-  pid_t *pids = calloc(jobs, sizeof(*pids));
-  struct sigaction sa, old[sizeof(ns__sigs) / sizeof(*ns__sigs)];
   size_t next = 0, nrun = 0, k;
 
   /* Signals reach the workers too (a worker outlives no sweep). */
-  ns__nwpids = pids ? jobs : 0;
-  ns__wpids = pids;
-  memset(&sa, 0, sizeof(sa));
-  sa.sa_handler = ns__on_signal;
-  sigemptyset(&sa.sa_mask);
-  for (k = 0; k < sizeof(ns__sigs) / sizeof(*ns__sigs); k++)
-    sigaction(ns__sigs[k], &sa, &old[k]);
+  ns_sweep_workers_begin(jobs);
   if (run == NULL || pfd == NULL) {
     for (; next < s->n; next++)
       if (!s->skip[next])
@@ -487,18 +391,14 @@ static void ns__run_all(struct ns__sweep *s, size_t jobs) {
         continue;
       }
       /* EOF (or a read error): the child is done. */
-      ns__worker_del(job->pid);
+      ns_sweep_worker_del(job->pid);
       ns__finish(s, job);
       run[k] = run[--nrun];
       pfd[k] = pfd[nrun];
     }
   }
 out:
-  for (k = 0; k < sizeof(ns__sigs) / sizeof(*ns__sigs); k++)
-    sigaction(ns__sigs[k], &old[k], NULL);
-  ns__wpids = NULL;
-  ns__nwpids = 0;
-  free(pids);
+  ns_sweep_workers_end();
   free(run);
   free(pfd);
 }
@@ -613,143 +513,6 @@ static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nke
 }
 
 /* True if point i is among o->only (every point without it). */
-/* ---- shards ------------------------------------------------------------------
- * Points are dealt to balance their estimated costs (ns__point_cost,
- * ns__balance_shards); ties go by a Latin square: point i's Latin-square
- * shard is (sum of its digits + its occurrence) mod N, a digit being the
- * rank of the point's value of a swept key among that key's values (in
- * order of first appearance), the occurrence counting earlier points with
- * the same values (repeats). On a cartesian sweep every Latin-square shard
- * holds every value of every axis with at least N values, in equal shares,
- * so a sweep whose cost follows one axis is dealt as that square: each
- * shard a sample of the whole sweep. It depends only on the points'
- * resolved configs, so every shard of a sweep computes the same
- * assignment. */
-
-/* Distinct values of one swept key, in order of first appearance. */
-struct ns__axis {
-  const struct nc_key *key;
-  char (*vals)[NC_STR_MAX];
-  size_t n;
-};
-
-/* Rank of cfg's value of axis a among the values seen (appended if new);
- * -1 without memory. */
-static long ns__axis_rank(struct ns__axis *a, const struct nicsim_config *cfg) {
-  char v[NC_STR_MAX];
-  size_t k;
-  nc_value_format(cfg, a->key, v, sizeof(v));
-  for (k = 0; k < a->n; k++)
-    if (strcmp(a->vals[k], v) == 0)
-      return (long)k;
-  if ((a->n & (a->n - 1)) == 0) { /* grow at powers of two */
-    char (*nv)[NC_STR_MAX] = realloc(a->vals, (a->n ? 2 * a->n : 1) * sizeof(*nv));
-    if (nv == NULL)
-      return -1;
-    a->vals = nv;
-  }
-  snprintf(a->vals[a->n], sizeof(a->vals[0]), "%s", v);
-  return (long)a->n++;
-}
-
-struct ns__digits {
-  uint64_t tuple; /* hash of the point's digits */
-  size_t sum;     /* their sum */
-  size_t index;
-};
-
-static int ns__by_tuple(const void *a, const void *b) {
-  const struct ns__digits *x = a, *y = b;
-  if (x->tuple != y->tuple)
-    return x->tuple < y->tuple ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* latin[i] in [0, nshards) for every point from d[0..n) (each point's digit
- * sum and tuple; d is reordered). */
-static void ns__latin_shards(struct ns__digits *d, size_t n, size_t nshards, size_t *latin) {
-  size_t i, occ = 0;
-  qsort(d, n, sizeof(*d), ns__by_tuple);
-  for (i = 0; i < n; i++) {
-    occ = i > 0 && d[i].tuple == d[i - 1].tuple ? occ + 1 : 0;
-    latin[d[i].index] = (d[i].sum + occ) % nshards;
-  }
-}
-
-/* ---- the estimated cost of a point ------------------------------------------
- * Wall time of a point ~ the frames it simulates plus a fixed cost, in units
- * of one simulated frame:
- *   frames = (run.duration_us + run.drain_us) x rate / (8 x (frame_bytes + 20))
- *            x directions
- * rate: traffic.rate_gbps, or nic.line_rate_gbps when it is 0 or above it;
- * 20 B: preamble, SFD and inter-frame gap; directions: 2 for bidir, else 1.
- * The drain is counted as traffic time (the backlog and the checks run in
- * it). Fixed: NS__POINT_FIXED_COST frames (E: elaborating the models and the
- * point's process, measured on one x86 host: a 1 us run takes about 20 ms of
- * wall time, and a 1518 B RX frame at 10 GbE about 10 us more: ~2000
- * frames). A dma-bench point has no frames: its cost is the fixed one.
- * Integer arithmetic (rates in Mbit/s and times in ns, rounded once with
- * llround), so every host computes the same costs and the same shards. */
-#define NS__POINT_FIXED_COST 2000u
-static uint64_t ns__point_cost(const struct nicsim_config *c) {
-  double rate = c->traffic.rate_gbps;
-  uint64_t mbps, ns, frames;
-  if (c->workload.kind != NC_WORKLOAD_NIC)
-    return NS__POINT_FIXED_COST;
-  if (rate <= 0 || rate > c->nic.line_rate_gbps)
-    rate = c->nic.line_rate_gbps;
-  mbps = (uint64_t)llround(rate * 1000);
-  ns = (uint64_t)llround((c->run.duration_us + c->run.drain_us) * 1000);
-  /* bits in the time: ns x Mbit/s / 1000; at most 1.1e12 x 1e5: no overflow */
-  frames = ns * mbps / 1000 / (8 * ((uint64_t)c->traffic.frame_bytes + 20));
-  if (c->traffic.mode == NC_MODE_BIDIR || c->traffic.mode == NC_MODE_FORWARD)
-    frames *= 2; /* forward: each frame crosses the NIC twice */
-  return frames + NS__POINT_FIXED_COST;
-}
-
-/* Greedy balance (LPT): points by estimated cost, largest first (then by
- * their Latin-square shard, then index), each to the shard with the least
- * total so far; among equally loaded shards the point's Latin-square shard
- * if it is one of them, else the lowest. Where costs tie (a cost that follows
- * one axis, another that costs nothing), the Latin square decides, so every
- * shard still holds every value of the axes. total[k]: shard k's sum. */
-struct ns__lpt {
-  uint64_t cost;
-  size_t latin, index;
-};
-static int ns__by_cost(const void *a, const void *b) {
-  const struct ns__lpt *x = a, *y = b;
-  if (x->cost != y->cost)
-    return x->cost > y->cost ? -1 : 1;
-  if (x->latin != y->latin)
-    return x->latin < y->latin ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-static int ns__balance_shards(const uint64_t *cost, const size_t *latin, size_t n, size_t nshards,
-                              size_t *shard, uint64_t *total) {
-  struct ns__lpt *p = calloc(n ? n : 1, sizeof(*p));
-  size_t i, k;
-  if (p == NULL)
-    return -1;
-  for (i = 0; i < n; i++)
-    p[i] = (struct ns__lpt){cost[i], latin[i], i};
-  qsort(p, n, sizeof(*p), ns__by_cost);
-  for (k = 0; k < nshards; k++)
-    total[k] = 0;
-  for (i = 0; i < n; i++) {
-    size_t best = 0;
-    for (k = 1; k < nshards; k++)
-      if (total[k] < total[best])
-        best = k;
-    if (total[p[i].latin] == total[best])
-      best = p[i].latin;
-    shard[p[i].index] = best;
-    total[best] += p[i].cost;
-  }
-  free(p);
-  return 0;
-}
-
 static bool ns__wanted(const struct nicsim_sweep_opts *o, size_t i) {
   size_t k;
   if (o->only == NULL)
@@ -775,8 +538,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   int lock_fd = -1;
   long ncpu;
   int status, rc;
-  struct ns__digits *digits = NULL; /* per point, with --shard: its axis digits */
-  struct ns__axis *axes = NULL;      /* the swept keys' values */
+  struct ns_digits *digits = NULL; /* per point, with --shard: its axis digits */
+  struct ns_axis *axes = NULL;      /* the swept keys' values */
   size_t naxes = 0;
   size_t *shard = NULL; /* per point: its shard (with --shard), from 0 */
   size_t *latin = NULL; /* per point: its Latin-square shard (the tie-break) */
@@ -858,7 +621,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   for (i = 0; i < s.n; i++) {
     if ((status = ns_resolve(scen, ns__index(scen, i), o->sets, o->nsets, s.cfg)) != 0)
       goto out;
-    s.cost[i] = ns__point_cost(s.cfg);
+    s.cost[i] = ns_point_cost(s.cfg);
     uint64_t ph = NS_HASH_BASIS;
     char phex[32];
     if (ns_hash_config(s.cfg, &h) != 0 || ns_hash_config(s.cfg, &ph) != 0 ||
@@ -871,11 +634,11 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     }
     if (o->shard_n > 0) {
       uint64_t th = NS_HASH_BASIS;
-      digits[i] = (struct ns__digits){0, 0, i};
+      digits[i] = (struct ns_digits){0, 0, i};
       for (size_t k = 0; k < naxes; k++) {
         if (axes[k].key == NULL)
           continue; /* not a config key (none is, today) */
-        const long r = ns__axis_rank(&axes[k], s.cfg);
+        const long r = ns_axis_rank(&axes[k], s.cfg);
         char rb[32];
         if (r < 0) {
           ns_eprintf("nicsim sweep: out of memory\n");
@@ -890,8 +653,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     }
   }
   if (o->shard_n > 0) {
-    ns__latin_shards(digits, s.n, o->shard_n, latin);
-    if (ns__balance_shards(s.cost, latin, s.n, o->shard_n, shard, shard_total) != 0) {
+    ns_latin_shards(digits, s.n, o->shard_n, latin);
+    if (ns_balance_shards(s.cost, latin, s.n, o->shard_n, shard, shard_total) != 0) {
       ns_eprintf("nicsim sweep: out of memory\n");
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
