@@ -531,6 +531,9 @@ int cli_cmd_calibrate(int argc, char **argv) {
     nc_error_print(&err, stderr);
     return CLI_EXIT_USAGE;
   }
+  /* The spec, its scenario and platform files: inputs no write may replace. */
+  nicsim_input_note_id(spec->file_dev, spec->file_ino, "the calibration spec", spec->file);
+  ns_note_inputs(spec->scen);
   if (outdir == NULL) {
     char safe[128];
     ns_sanitise(spec->name, safe, sizeof safe);

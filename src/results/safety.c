@@ -347,11 +347,15 @@ bool nicsim_is_tmp_name(const char *name) {
 }
 
 void nicsim_tmp_clean_dir(const char *dir) {
+  /* A directory is known by its identity and its name's hash (an inode
+   * can be reused by a directory made after one was removed). */
   static struct {
     dev_t dev;
     ino_t ino;
+    uint64_t name;
   } done[64];
   static size_t ndone;
+  uint64_t h = 0xcbf29ce484222325ull;
   struct stat st;
   struct dirent *e;
   DIR *d;
@@ -360,12 +364,15 @@ void nicsim_tmp_clean_dir(const char *dir) {
 
   if (stat(dir, &st) != 0)
     return;
+  for (const char *c = dir; *c; c++)
+    h = (h ^ (unsigned char)*c) * 0x100000001b3ull;
   for (i = 0; i < ndone; i++)
-    if (done[i].dev == st.st_dev && done[i].ino == st.st_ino)
+    if (done[i].dev == st.st_dev && done[i].ino == st.st_ino && done[i].name == h)
       return;
   if (ndone < sizeof(done) / sizeof(*done)) {
     done[ndone].dev = st.st_dev;
     done[ndone].ino = st.st_ino;
+    done[ndone].name = h;
     ndone++;
   }
   if ((dfd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC)) < 0)

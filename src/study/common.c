@@ -83,14 +83,22 @@ void ns_print_errors(const char *file, struct nc_errors *errs) {
   }
 }
 
+/* What input i (named in) of s is: "the scenario", "a platform file", "an overlay". */
+static const char *ns__input_role(const struct nc_scenario *s, size_t i, const char *in) {
+  size_t k;
+  for (k = 0; k < nc_scenario_noverlays(s); k++)
+    if (nc_scenario_overlay_file(s, k) == in)
+      return "an overlay";
+  return i == 0 ? "the scenario" : "a platform file";
+}
+
 /* Notes every file s was read from as an input no output may be (safety.h). */
 void ns_note_inputs(const struct nc_scenario *s) {
   const char *p;
   uint64_t dev, ino;
   size_t i;
   for (i = 0; s != NULL && nc_scenario_input(s, i, &p, &dev, &ino); i++)
-    nicsim_input_note_id(dev, ino, i == 0 ? "the scenario" : "a platform file or overlay of the scenario",
-                         p);
+    nicsim_input_note_id(dev, ino, ns__input_role(s, i, p), p);
 }
 
 /* Loads a scenario, printing every error it holds (nc_scenario_load_all). */
@@ -344,12 +352,7 @@ int ns_check_not_input(const char *cmd, const char *what, const char *out,
   size_t i;
 
   for (i = 0; nc_scenario_input(s, i, &in, &dev, &ino); i++) {
-    const char *role = i == 0 ? "the scenario" : "a platform file";
-    size_t k;
-    for (k = 0; k < nc_scenario_noverlays(s); k++)
-      if (nc_scenario_overlay_file(s, k) == in)
-        role = "an overlay";
-    if (ns_check_not_file(cmd, what, out, dev, ino, role, in) != 0)
+    if (ns_check_not_file(cmd, what, out, dev, ino, ns__input_role(s, i, in), in) != 0)
       return NICSIM_STUDY_BAD_INPUT;
   }
   return 0;
