@@ -327,8 +327,7 @@ int ns_sweepdir_owner(const char *dir, const char *hash, const char *name, const
   m = nicsim_results_json_load(path, &rc, where, sizeof(where));
   if (m == NULL) {
     if (rc != -ENOENT && rc != -ENOTDIR) {
-      snprintf(why, n, "%s\n  %s does not parse, so which sweep %s holds is unknown", where, path,
-               dir);
+      snprintf(why, n, "%s (so which sweep %s holds is unknown)", where, dir);
       return NS_DIR_OTHER;
     }
     if (!ns__dir_has_results(dir))

@@ -268,6 +268,17 @@ TEST_F(Sec3, FileNamesStayOnTheirLine) {
     EXPECT_NE(line.rfind("fake.yaml", 0), 0u) << r.err;
   }
   EXPECT_NE(r.err.find("b.yaml\\x0A3 errors in x.yaml:1:"), std::string::npos) << r.err;
+  // Variants: every message quoting a name (plot, report, merge of a
+  // directory that is none; regress of a missing suite).
+  const std::string dir = "d\nnicsim plot: fake OK";
+  for (std::vector<std::string> args : std::vector<std::vector<std::string>>{
+           {"plot", dir}, {"report", dir}, {"merge", dir, "-o", "m"}, {"regress", dir + ".yaml"}}) {
+    Result v = run_for(30, args);
+    EXPECT_EQ(v.status, 2) << args[0] << "\n" << NICSIM_SHOW(v);
+    for (const std::string &line : lines_of(v.err))
+      EXPECT_NE(line.rfind("nicsim plot: fake OK", 0), 0u) << args[0] << ": " << v.err;
+    EXPECT_NE(v.err.find("d\\x0Anicsim plot: fake OK"), std::string::npos) << args[0] << ": " << v.err;
+  }
 }
 
 // #11: a scenario (and an overlay, variant) whose name is not UTF-8 is swept;
