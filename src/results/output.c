@@ -278,6 +278,19 @@ int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
   return rc;
 }
 
+/* A file name as a JSON string; see output.h. */
+json_t *nicsim_json_file_name(const char *name, bool *escaped) {
+  char buf[4 * NICSIM_OUT_PATH_MAX + 1];
+  if (name == NULL)
+    return json_null();
+  if (nicsim_is_utf8(name))
+    return json_string(name);
+  nicsim_name_escape(name, buf, sizeof(buf));
+  if (escaped != NULL)
+    *escaped = true;
+  return json_string(buf);
+}
+
 /* ---- numbers ------------------------------------------------------------------- */
 
 /* The relative change from base to now; see output.h. */

@@ -115,6 +115,11 @@ json_t *nicsim_results_to_json(const char *version, const struct nicsim_config *
 /* Writes a JSON document (2-space indent, trailing newline) to f, reals with
  * the fewest digits that make every real in the document read back exactly. */
 int nicsim_json_dump(json_t *doc, FILE *f);
+/* A file name as a JSON string (JSON holds only UTF-8): the name itself if
+ * it is UTF-8, else escaped reversibly (nicsim_name_escape: bytes that are
+ * not UTF-8 as \xNN, backslashes doubled) with *escaped set (if not NULL),
+ * for the document to say so ("names_escaped": true). NULL on ENOMEM. */
+json_t *nicsim_json_file_name(const char *name, bool *escaped);
 /* nicsim_results_to_json + nicsim_json_dump into path, atomically. */
 int nicsim_json_write(const char *path, const char *version, const struct nicsim_config *cfg,
                       const struct nicsim_results *res);

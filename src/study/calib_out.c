@@ -144,7 +144,9 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
                                   sims ? sims : json_null()));
   }
   json_object_set_new(doc, "nicsim", json_string(version));
-  json_object_set_new(doc, "spec", json_string(s->file));
+  bool escaped = false;
+  json_object_set_new(doc, "spec", nicsim_json_file_name(s->file, &escaped));
+  if (escaped) json_object_set_new(doc, "names_escaped", json_true());
   json_object_set_new(doc, "name", json_string(s->name));
   json_object_set_new(doc, "description", json_string(s->description));
   json_object_set_new(doc, "scenario", json_string(s->scenario));

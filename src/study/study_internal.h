@@ -26,8 +26,9 @@
 /* ---- helpers (common.c) ------------------------------------------------------ */
 
 /* fprintf(stderr, ...) for every message of nicsim: the text is printed with
- * control characters (but the format's line breaks) escaped as \xNN
- * (nicsim_put_term), whatever the arguments quote. */
+ * control characters (but the format's own line breaks) escaped as \xNN
+ * (nicsim_put_term), whatever the arguments quote; a line break inside a
+ * string argument (a path, a label) is shown as \x0A, never ending a line. */
 void ns_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ns_veprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The same to stdout (tables and lines that quote input), and to any f. */

@@ -748,17 +748,10 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
 
   /* The manifest goes first: a killed sweep can be resumed, merged, plotted.
    * A file name that is not UTF-8 (legal on Linux, not in JSON) is stored
-   * escaped, reversibly (nicsim_name_escape), and "names_escaped" says so. */
-  bool escaped = !nicsim_is_utf8(path);
-  for (i = 0; i < o->noverlays; i++)
-    escaped |= !nicsim_is_utf8(o->overlays[i]);
-  char file_json[4 * NC_PATH_MAX + 1];
-  if (escaped)
-    nicsim_name_escape(path, file_json, sizeof(file_json));
-  else
-    snprintf(file_json, sizeof(file_json), "%s", path);
-  man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:O, s:O, s:o, s:o, s:O}", "nicsim", NICSIM_VERSION,
-                  "scenario", name, "description", s.cfg->description, "file", file_json, "hash",
+   * escaped, reversibly (nicsim_json_file_name), and "names_escaped" says so. */
+  bool escaped = false;
+  man = json_pack("{s:s, s:s, s:s, s:o, s:s, s:I, s:O, s:O, s:o, s:o, s:O}", "nicsim", NICSIM_VERSION,
+                  "scenario", name, "description", s.cfg->description, "file", nicsim_json_file_name(path, &escaped), "hash",
                   hash, "points", (json_int_t)s.n, "swept", swept, "labels", labels, "baseline",
                   nc_scenario_baseline(scen) >= 0
                       ? json_integer((json_int_t)nc_scenario_baseline(scen))
@@ -770,12 +763,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     json_t *sets = json_array(), *ovl = json_array();
     for (i = 0; sets != NULL && i < o->nsets; i++)
       json_array_append_new(sets, json_string(o->sets[i]));
-    for (i = 0; ovl != NULL && i < o->noverlays; i++) {
-      char ov[4 * NC_PATH_MAX + 1];
-      if (escaped)
-        nicsim_name_escape(o->overlays[i], ov, sizeof(ov));
-      json_array_append_new(ovl, json_string(escaped ? ov : o->overlays[i]));
-    }
+    for (i = 0; ovl != NULL && i < o->noverlays; i++)
+      json_array_append_new(ovl, nicsim_json_file_name(o->overlays[i], &escaped));
     if (escaped && json_object_set_new(man, "names_escaped", json_true()) != 0) {
       json_decref(man);
       man = NULL;

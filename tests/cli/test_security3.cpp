@@ -298,6 +298,17 @@ TEST_F(Sec3, NonUtf8FileNamesAreStoredEscaped) {
   json_decref(m);
   r = run({"report", path("out"), "--no-plots", "-q"});
   EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  // Variant: calibrate's calibration.json names a spec that is not UTF-8.
+  write("s.yaml", kTiny);
+  const std::string spec = "sp\xE9" "c.yaml";
+  write(spec, tiny_spec("source: s"));
+  r = run({"calibrate", spec, "-o", "cal", "-q", "--no-plots", "-j", "2"});
+  ASSERT_EQ(r.status, 0) << NICSIM_SHOW(r);
+  m = json_load_file(path("cal/calibration.json").c_str(), 0, nullptr);
+  ASSERT_NE(m, nullptr);
+  EXPECT_STREQ(json_string_value(json_object_get(m, "spec")), "sp\\xE9c.yaml");
+  EXPECT_TRUE(json_is_true(json_object_get(m, "names_escaped")));
+  json_decref(m);
 }
 
 // #12: a sweep's workers die with it: SIGTERM and SIGINT are passed on,
