@@ -405,7 +405,7 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
     if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE; /* the same spec again: afresh */
   }
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((rc = ns_mkdir_p(path)) < 0) {
+  if ((rc = ns_mkdir_sub(path)) < 0) {
     fprintf(stderr, "nicsim calibrate: cannot create %s: %s\n", path, nicsim_strerror(-rc));
     return CLI_EXIT_USAGE;
   }

@@ -121,6 +121,8 @@ int nicsim_input_clash(const char *path) {
 const char *nicsim_strerror(int err) {
   if (err == NICSIM_E_INPUT)
     return nicsim__clash[0] ? nicsim__clash : "it is an input of this command";
+  if (err == NICSIM_E_LINK)
+    return "it is a symbolic link inside a results directory (never written through; remove it)";
   if (err == NICSIM_E_NOTREG)
     return "not a regular file (a FIFO, device, socket or directory)";
   return strerror(err);
@@ -330,6 +332,7 @@ void nicsim_tmp_forget(const char *tmp) {
 
 void nicsim_tmp_forget_all(void) {
   int i;
+  nicsim__handlers = false; /* the child's dispositions are its own: noted again */
   for (i = 0; i < NICSIM__NTMP; i++)
     nicsim__tmp_used[i] = 0;
 }

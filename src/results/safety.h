@@ -19,6 +19,9 @@ extern "C" {
 /* The error (as a positive errno value) of a write refused because its target
  * is an input of the command; nicsim_strerror names both. */
 #define NICSIM_E_INPUT 4242
+/* The error of a directory inside a results directory (points/, plots/,
+ * evals/) that is a symbolic link: never written through. */
+#define NICSIM_E_LINK 4244
 /* Notes path (followed to its file: any spelling, link or hard link is the
  * same input) as an input of this process, what it is in role ("the
  * scenario", "a suite entry"). An absent path is ignored. */

@@ -532,6 +532,15 @@ int ns_check_not_file(const char *cmd, const char *what, const char *out, uint64
 }
 
 /* Creates a directory and its missing parents. */
+/* mkdir -p of a directory inside a results directory; see study_internal.h. */
+int ns_mkdir_sub(const char *path) {
+  struct stat st;
+  int rc = ns_mkdir_p(path);
+  if (rc == 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+    return -NICSIM_E_LINK;
+  return rc;
+}
+
 int ns_mkdir_p(const char *path) {
   char buf[NC_PATH_MAX];
   size_t len = strlen(path), i;

@@ -124,7 +124,7 @@ int nicsim_study_merge(const char *const *dirs, size_t ndirs, const char *out, b
     goto out;
   }
   snprintf(to, sizeof(to), "%s/points", out);
-  if ((rc = ns_mkdir_p(to)) < 0) {
+  if ((rc = ns_mkdir_sub(to)) < 0) {
     ns_eprintf("nicsim merge: cannot create %s: %s\n", to, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;

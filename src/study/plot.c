@@ -779,7 +779,7 @@ int nicsim_study_plot(const char *cmd, const char *dir, bool quiet) {
   if ((status = ns_plot_list(cmd, &d, plots, sizeof(plots) / sizeof(*plots), &n)) != 0)
     goto out;
   snprintf(pdir, sizeof(pdir), "%s/plots", dir);
-  if ((rc = ns_mkdir_p(pdir)) < 0) {
+  if ((rc = ns_mkdir_sub(pdir)) < 0) {
     ns_eprintf("nicsim %s: cannot create %s: %s\n", cmd, pdir, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;

@@ -98,6 +98,10 @@ int ns_check_not_file(const char *cmd, const char *what, const char *out, uint64
 void ns_worker_tie_to_parent(pid_t parent, int sig);
 /* mkdir -p; 0 or -errno. */
 int ns_mkdir_p(const char *path);
+/* The same for a directory a command writes inside a results directory
+ * (points/, plots/, evals/): one that is a symbolic link is
+ * -NICSIM_E_LINK, never written through. */
+int ns_mkdir_sub(const char *path);
 /* Copies s to buf keeping [A-Za-z0-9._+-] and replacing anything else by
  * '_'; "point" if s is empty. The result is at most n-1 bytes. */
 void ns_sanitise(const char *s, char *buf, size_t n);

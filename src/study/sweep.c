@@ -737,7 +737,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   }
 
   snprintf(pointsdir, sizeof(pointsdir), "%s/points", outdir);
-  if ((rc = ns_mkdir_p(pointsdir)) < 0) {
+  if ((rc = ns_mkdir_sub(pointsdir)) < 0) {
     ns_eprintf("nicsim sweep: cannot create %s: %s\n", pointsdir, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;

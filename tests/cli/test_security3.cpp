@@ -103,6 +103,20 @@ TEST_F(Sec3, ReportPlotAndMergeReplaceLinksNotTargets) {
   EXPECT_EQ(r.status, 0) << NICSIM_SHOW(r);
   EXPECT_EQ(slurp(path("d2/points/1-b.json")), point2) << "merge wrote into its input shard";
   EXPECT_TRUE(is_regular(path("d1/results.csv")));
+  // Variants: a plots/ or points/ directory that is a link is refused, and
+  // nothing is written where it points.
+  ASSERT_EQ(mkdir(path("elsewhere").c_str(), 0755), 0);
+  ASSERT_EQ(system(("rm -rf '" + path("d1/plots") + "'").c_str()), 0);
+  ASSERT_EQ(symlink("../elsewhere", path("d1/plots").c_str()), 0);
+  r = run({"plot", path("d1"), "-q"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("symbolic link"), std::string::npos) << r.err;
+  ASSERT_EQ(system(("rm -rf '" + path("d2/points") + "'").c_str()), 0);
+  ASSERT_EQ(symlink("../elsewhere", path("d2/points").c_str()), 0);
+  r = run({"sweep", "s.yaml", "-o", "d2", "-q", "--shard", "2/2", "--resume"});
+  EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
+  EXPECT_NE(r.err.find("symbolic link"), std::string::npos) << r.err;
+  EXPECT_TRUE(list_dir(path("elsewhere")).empty());
 }
 
 // #4: removing a sweep's or an evaluation's results never follows a link:
