@@ -38,6 +38,8 @@ extern "C" {
 /* Parameter vectors a spec may need (nicsim_calib_estimate), as a sweep may
  * have at most 100000 points; each is a sweep of the spec's points. */
 #define NICSIM_CALIB_MAX_EVALUATIONS 100000
+/* The largest measured value or sigma (in magnitude) a spec may give. */
+#define NICSIM_CALIB_VALUE_MAX 1e300
 
 enum nicsim_calib_scale { NICSIM_CALIB_LINEAR, NICSIM_CALIB_LOG };
 

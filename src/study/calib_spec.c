@@ -326,8 +326,17 @@ static int cs__meas_one(struct cs__loader *L, const struct nc__node *m, bool val
     return CS__FAIL(L, m, "give the measured value, in the metric's unit (docs/metrics.md)",
                     "a measurement needs value:");
   if (cs__number(L, vv, "value", &x->value)) return -1;
+  /* The outputs compute with it (residuals, percentages, plot ranges): a
+   * value near the largest double would overflow them. */
+  if (fabs(x->value) > NICSIM_CALIB_VALUE_MAX)
+    return CS__FAIL(L, vv, "give the value in the metric's unit (docs/metrics.md); a typo?",
+                    "value %s is beyond %g in magnitude, so no fit to it means anything",
+                    vv->text, NICSIM_CALIB_VALUE_MAX);
   if ((sv = cs__get(m, "sigma", NULL)) != NULL) {
     if (cs__number(L, sv, "sigma", &x->sigma)) return -1;
+    if (x->sigma > NICSIM_CALIB_VALUE_MAX)
+      return CS__FAIL(L, sv, "sigma is an absolute uncertainty in the metric's unit",
+                      "sigma %s is beyond %g", sv->text, NICSIM_CALIB_VALUE_MAX);
     if (x->sigma <= 0)
       return CS__FAIL(L, sv, "sigma is an absolute uncertainty, above 0", "sigma %s is not above 0",
                       sv->text);

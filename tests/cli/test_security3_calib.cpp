@@ -143,13 +143,26 @@ TEST_F(Sec3, CalibrateFitIntegersAreIntegers) {
   }
 }
 
-// #16: a measured value of 1e308 (or a sigma of 1e-300) whose chi2 term is
-// not finite is an error naming the measurement, never a "well-conditioned"
-// success. Variant: the term of a validation measurement.
+// #16: a measured value of 1e308 is refused at its file:line:col before
+// anything is simulated (with the default sigma it used to give a finite
+// chi2, a "well-conditioned" exit 0 and an infinite plot range); a chi2
+// term that is not finite (sigma 1e-300, or 1e150 measured within 1e-200)
+// is an error naming the measurement, never a success. Variants: a
+// validation measurement, a sigma of 1e308.
 TEST_F(Sec3, NonFiniteChi2IsAnErrorNamingTheMeasurement) {
   write("s.yaml", kTiny);
   for (const auto &vm : std::vector<std::pair<std::string, std::string>>{
-           {"1e308", "source: s, sigma: 1e-10"}, {"9", "source: s, sigma: 1e-300"}}) {
+           {"1e308", "source: s"}, {"-1e308", "source: s"}, {"9", "source: s, sigma: 1e308"}}) {
+    write("spec.yaml", tiny_spec(vm.second, "s.yaml", vm.first));
+    Result r = run({"calibrate", "spec.yaml", "-o", "cal", "--no-plots", "-j", "2", "--force"});
+    EXPECT_EQ(r.status, 2) << vm.first << "\n" << NICSIM_SHOW(r);
+    EXPECT_NE(r.err.find("spec.yaml:7:"), std::string::npos) << r.err;
+    EXPECT_NE(r.err.find("beyond 1e+300"), std::string::npos) << r.err;
+    EXPECT_EQ(r.out.find("well-conditioned"), std::string::npos) << r.out;
+    EXPECT_FALSE(exists(path("cal")));
+  }
+  for (const auto &vm : std::vector<std::pair<std::string, std::string>>{
+           {"1e150", "source: s, sigma: 1e-200"}, {"9", "source: s, sigma: 1e-300"}}) {
     write("spec.yaml", tiny_spec(vm.second, "s.yaml", vm.first));
     Result r = run({"calibrate", "spec.yaml", "-o", "cal", "--no-plots", "-j", "2", "--force"});
     EXPECT_EQ(r.status, 2) << vm.first << "\n" << NICSIM_SHOW(r);
@@ -159,7 +172,7 @@ TEST_F(Sec3, NonFiniteChi2IsAnErrorNamingTheMeasurement) {
     EXPECT_EQ(r.out.find("inf"), std::string::npos) << r.out;
   }
   std::string spec = tiny_spec("source: s");
-  spec.insert(spec.find("fit:"), "  validate:\n    - {point: b, metric: rx.gbps, value: 1e308, sigma: 1e-9, source: v}\n");
+  spec.insert(spec.find("fit:"), "  validate:\n    - {point: b, metric: rx.gbps, value: 1e150, sigma: 1e-200, source: v}\n");
   write("spec.yaml", spec);
   Result r = run({"calibrate", "spec.yaml", "-o", "cal2", "--no-plots", "-j", "2"});
   EXPECT_EQ(r.status, 2) << NICSIM_SHOW(r);
