@@ -10,10 +10,12 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "results/safety.h"
 #include "cli/cli.h"
 #include "results/input.h"
 #include "study/calib.h"
@@ -144,11 +146,14 @@ static pid_t cli__start(const struct cli__calib *c, const struct nicsim_calib_sp
   cli__eval_dir(c, &sets, dir, sizeof dir);
   fflush(stdout);
   fflush(stderr);
+  pid_t parent = getpid();
   pid = fork();
   if (pid != 0) {
     cli_sets_free(&sets);
     return pid;
   }
+  /* The sweep dies with calibrate (SIGTERM: it passes it on to its workers). */
+  ns_worker_tie_to_parent(parent, SIGTERM);
   o.sets = sets.v;
   o.nsets = sets.n;
   o.path = s->scenario_path;
@@ -307,24 +312,37 @@ static int cli__clear_evals(const char *dir) {
   struct dirent *e;
   int status = 0, lock;
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((d = opendir(path)) == NULL) return 0;
+  if ((lock = nicsim_dir_open(path)) < 0) {
+    if (lock == -ELOOP || lock == -ENOTDIR) unlink(path); /* a link: removed, not followed */
+    return 0;
+  }
+  if ((d = fdopendir(lock)) == NULL) {
+    close(lock);
+    return 0;
+  }
   while ((e = readdir(d)) != NULL) {
+    struct stat st;
+    int fd;
     if (strncmp(e->d_name, "e-", 2) != 0) continue;
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
+    /* Never through a link: an e-* that is no directory of ours is removed
+     * itself (a link is unlinked, its target untouched). */
+    if (lstat(path, &st) != 0 || !S_ISDIR(st.st_mode)) {
+      unlink(path);
+      continue;
+    }
+    if ((fd = nicsim_dir_open(path)) < 0) continue;
+    close(fd);
     if (ns_sweepdir_lock("calibrate", path, &lock) != 0) {
       status = CLI_EXIT_USAGE;
       continue;
     }
-    ns_sweepdir_clear(path);
-    snprintf(path, sizeof path, "%s/evals/%s/sweep.json", dir, e->d_name);
-    unlink(path);
+    /* Everything below it, links removed and never followed (unlinkat). */
     snprintf(path, sizeof path, "%s/evals/%s/points", dir, e->d_name);
-    rmdir(path);
-    snprintf(path, sizeof path, "%s/evals/%s/.nicsim.lock", dir, e->d_name);
-    unlink(path);
-    ns_sweepdir_unlock(lock);
+    (void)nicsim_remove_tree(path);
     snprintf(path, sizeof path, "%s/evals/%s", dir, e->d_name);
-    rmdir(path);
+    (void)nicsim_remove_tree(path);
+    ns_sweepdir_unlock(lock);
   }
   closedir(d);
   if (status != 0) return status;
@@ -369,7 +387,6 @@ static int cli__emit_text(FILE *f, void *arg) {
  * Another identity (or a sweep's results in DIR) is refused without force. */
 static int cli__claim(const char *dir, const char *identity, bool resume, bool force) {
   char path[NC_PATH_MAX + 64], have[64] = "";
-  FILE *f;
   int rc;
   snprintf(path, sizeof path, "%s/sweep.json", dir);
   if (access(path, F_OK) == 0) {
@@ -378,10 +395,18 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
     return CLI_EXIT_USAGE;
   }
   snprintf(path, sizeof path, "%s/evals/identity", dir);
-  if ((f = fopen(path, "r")) != NULL) {
-    if (fgets(have, sizeof have, f) == NULL) have[0] = '\0';
-    fclose(f);
-    have[strcspn(have, "\n")] = '\0';
+  {
+    char *text;
+    size_t len;
+    int r = nicsim_read_results_file(path, 4096, &text, &len);
+    if (r == 0) {
+      snprintf(have, sizeof have, "%.*s", (int)strcspn(text, "\n"), text);
+      free(text);
+    } else if (r != -ENOENT) {
+      fprintf(stderr, "nicsim calibrate: %s %s\n  hint: remove it, or use another -o DIR\n", path,
+              nicsim_read_strerror(r));
+      return CLI_EXIT_USAGE;
+    }
   }
   if (have[0] && strcmp(have, identity) != 0) {
     if (!force) {
@@ -399,13 +424,13 @@ static int cli__claim(const char *dir, const char *identity, bool resume, bool f
     if (cli__clear_evals(dir) != 0) return CLI_EXIT_USAGE; /* the same spec again: afresh */
   }
   snprintf(path, sizeof path, "%s/evals", dir);
-  if ((rc = ns_mkdir_p(path)) < 0) {
-    fprintf(stderr, "nicsim calibrate: cannot create %s: %s\n", path, strerror(-rc));
+  if ((rc = ns_mkdir_sub(path)) < 0) {
+    fprintf(stderr, "nicsim calibrate: cannot create %s: %s\n", path, nicsim_strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   snprintf(path, sizeof path, "%s/evals/identity", dir);
   if ((rc = nicsim_write_atomic(path, cli__emit_text, (void *)identity)) < 0) {
-    fprintf(stderr, "nicsim calibrate: cannot write %s: %s\n", path, strerror(-rc));
+    fprintf(stderr, "nicsim calibrate: cannot write %s: %s\n", path, nicsim_strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   return 0;
@@ -446,7 +471,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     printf("%-12s ", i < s->ncal ? "Calibrate" : "Validate");
     ns_printf("%-44s measured %-10.4g %s %-10.4g %+.1f %%\n", name, m->value,
            i < s->ncal ? "simulated" : "predicted", r->sim[i],
-           m->value != 0 ? 100 * (r->sim[i] - m->value) / fabs(m->value) : NAN);
+           100 * nicsim_rel_change(r->sim[i], m->value));
   }
   for (size_t j = 0; r->cv && j < s->nmeas; j++) {
     const struct nicsim_calib_fold *f = &r->folds[j];
@@ -456,8 +481,7 @@ static void cli__summary(const struct nicsim_calib_spec *s, const struct nicsim_
     else
       ns_printf("CV           %-44s measured %-10.4g predicted %-10.4g %+.1f %%\n", name,
              s->meas[j].value, f->predicted,
-             s->meas[j].value != 0 ? 100 * (f->predicted - s->meas[j].value) / fabs(s->meas[j].value)
-                                   : NAN);
+             100 * nicsim_rel_change(f->predicted, s->meas[j].value));
   }
   ns_printf("Files        %s/calibration.json, calibrated.yaml, report.html\n", dir);
 }
@@ -631,6 +655,9 @@ int cli_cmd_calibrate(int argc, char **argv) {
     return CLI_EXIT_USAGE;
   }
   if ((status = cli__check_siblings(spec, quiet)) != 0) goto out;
+  /* The spec, its scenario and platform files: inputs no write may replace. */
+  nicsim_input_note_id(spec->file_dev, spec->file_ino, "the calibration spec", spec->file);
+  ns_note_inputs(spec->scen);
   if (outdir == NULL) {
     char safe[128];
     ns_sanitise(spec->name, safe, sizeof safe);

@@ -6,6 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/safety.h"
 #include "cli/cli.h"
 #include "results/escape.h"
 #include "results/output.h"
@@ -86,7 +87,8 @@ void cli_help_run(FILE *f) {
           "Files (the trace too) are replaced atomically: a failed write leaves the old file\n"
           "intact, and a failing output does not keep the others from being written.\n"
           "An output may not be an input (the scenario, a platform file).\n"
-          "a symlink is written through, a device or FIFO (/dev/stdout) in place.\n"
+          "A symlink is replaced (never written through), a device or FIFO (/dev/stdout)\n"
+          "written in place.\n"
           "Outputs are checked before simulating; two options naming one file is an error.\n"
           "Exit status: 0 success, 1 simulation error, 2 bad input.\n"
           "\n"
@@ -120,7 +122,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
   if (json != NULL) {
     rc = nicsim_json_write(json, NICSIM_VERSION, cfg, res);
     if (rc < 0) {
-      ns_eprintf("nicsim run: cannot write %s: %s\n", json, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", json, nicsim_strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -129,7 +131,7 @@ static int cli__run_write(const char *json, const char *csv, const struct nc_sce
       keys[nkeys++] = nc_scenario_swept_key(s, i);
     rc = nicsim_csv_write(csv, keys, nkeys, &pt, 1);
     if (rc < 0) {
-      ns_eprintf("nicsim run: cannot write %s: %s\n", csv, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write %s: %s\n", csv, nicsim_strerror(-rc));
       status = CLI_EXIT_USAGE;
     }
   }
@@ -165,7 +167,7 @@ static int cli__run_trace_end(const char *trace, struct nicsim_atomic *ta, int m
   }
   if (rc < 0) {
     ns_eprintf("nicsim run: cannot write trace %s: %s (any earlier file there is kept)\n",
-            trace, strerror(-rc));
+            trace, nicsim_strerror(-rc));
     return CLI_EXIT_USAGE;
   }
   if (truncated)
@@ -272,6 +274,13 @@ int cli_cmd_run(int argc, char **argv) {
                                  a.arg);
         goto out;
       }
+      /* The simulator counts time in picoseconds: a shorter interval is none. */
+      if (trace_sample < 1e-6) {
+        status = cli_usage_error("run", "--trace-sample-us '%s' is below the simulator's "
+                                        "resolution of 1 ps (0.000001 us); give 0.000001 or more",
+                                 a.arg);
+        goto out;
+      }
       break;
     case OPT_QUIET:
       quiet = true;
@@ -350,7 +359,7 @@ int cli_cmd_run(int argc, char **argv) {
   if (trace != NULL) {
     int rc = nicsim_atomic_open(trace, &ta);
     if (rc < 0) {
-      ns_eprintf("nicsim run: cannot write trace %s: %s\n", trace, strerror(-rc));
+      ns_eprintf("nicsim run: cannot write trace %s: %s\n", trace, nicsim_strerror(-rc));
       status = CLI_EXIT_USAGE;
       goto out;
     }

@@ -4,6 +4,7 @@
 #include <string.h>
 
 #include "cli/cli.h"
+#include "results/escape.h"
 
 enum { OPT_SET = 1, OPT_HELP, OPT_OVERLAY };
 
@@ -50,8 +51,11 @@ static int cli__validate_one(const char *path, const struct cli_sets *sets,
   memset(&errs, 0, sizeof(errs));
   status = ns_check_all("validate", path, overlays->v, overlays->n, sets->v, sets->n, cfg, &errs,
                         &n);
+  /* The name as one line (a newline in it shown as \x0A): no fake OK line. */
+  char shown[4 * NC_PATH_MAX];
+  nicsim_term_text(path, shown, sizeof shown);
   if (status == 0)
-    ns_printf("%s: OK (%zu point%s)\n", path, n ? n : 1, n == 1 || n == 0 ? "" : "s");
+    ns_printf("%s: OK (%zu point%s)\n", shown, n ? n : 1, n == 1 || n == 0 ? "" : "s");
   else
     ns_print_errors(path, &errs);
   nc_errors_free(&errs);

@@ -58,8 +58,10 @@ int cli_usage_error(const char *cmd, const char *fmt, ...) {
   va_start(ap, fmt);
   ns_veprintf(fmt, ap);
   va_end(ap);
-  ns_eprintf("\n%s\nRun 'nicsim%s%s --help' for all options.\n", cli_synopsis(cmd),
-              cmd ? " " : "", cmd ? cmd : "");
+  /* The synopsis is nicsim's own text of several lines, not an argument. */
+  ns_eprintf("\n");
+  fputs(cli_synopsis(cmd), stderr);
+  ns_eprintf("\nRun 'nicsim%s%s --help' for all options.\n", cmd ? " " : "", cmd ? cmd : "");
   return CLI_EXIT_USAGE;
 }
 

@@ -137,11 +137,13 @@ int64_t nc__int_bound(double b);
 /* Reads a whole file (at most NC__MAX_FILE_BYTES) into a malloc'd,
  * NUL-terminated buffer. Returns NULL with *err filled. */
 char *nc__read_file(const char *path, size_t *len, struct nc_error *err);
-/* The same with a size limit of max bytes (checked before reading a regular
- * file), regular_only refusing devices, FIFOs and sockets without blocking on
- * them, and the file's stat in *st (if not NULL: its st_dev/st_ino identify it). */
+/* The same with a size limit of max bytes (checked before reading), and the
+ * file's stat in *st (if not NULL: its st_dev/st_ino identify it). Every
+ * input (scenario, platform file, overlay, suite, calibration spec) is a
+ * regular file: a directory, device, FIFO or socket is refused after an
+ * O_NONBLOCK open, before anything is read, so nothing blocks. */
 struct stat;
-char *nc__read_file_ex(const char *path, size_t max, bool regular_only, struct stat *st,
+char *nc__read_file_ex(const char *path, size_t max, struct stat *st,
                        size_t *len, struct nc_error *err);
 
 #endif

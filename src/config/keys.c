@@ -248,11 +248,14 @@ void nc__error_set(struct nc_error *err, const char *file, int line, int col, co
 
 /* Prints "file:line:col: error: msg" and, if any, "  hint: ..." to f. */
 void nc_error_print(const struct nc_error *e, FILE *f) {
+  char file[4 * sizeof e->where.file];
   if (!e || !f) return;
+  /* A file name is a name: a line break in it cannot start a line of its own. */
+  nc__escape_ctrl(file, sizeof file, e->where.file);
   if (e->where.file[0] && e->where.line > 0)
-    fprintf(f, "%s:%d:%d: ", e->where.file, e->where.line, e->where.col > 0 ? e->where.col : 1);
+    fprintf(f, "%s:%d:%d: ", file, e->where.line, e->where.col > 0 ? e->where.col : 1);
   else if (e->where.file[0])
-    fprintf(f, "%s: ", e->where.file);
+    fprintf(f, "%s: ", file);
   fprintf(f, "error: %s\n", e->msg);
   if (e->hint[0]) fprintf(f, "  hint: %s\n", e->hint);
 }

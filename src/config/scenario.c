@@ -622,7 +622,7 @@ static int platform_ref(struct loader *L, int file, const struct nc__node *v,
   char *owned = NULL;
   if (!text) {
     struct nc_error e;
-    owned = nc__read_file_ex(disp, NC__MAX_PLATFORM_BYTES, true, &st, &len, &e);
+    owned = nc__read_file_ex(disp, NC__MAX_PLATFORM_BYTES, &st, &len, &e);
     if (!owned)
       return fail(L, file, v, "the path is relative to the scenario file's directory",
                   "cannot read platform file '%s': %s", disp, e.msg);
@@ -1480,7 +1480,7 @@ int nc_scenario_load(const char *path, struct nc_scenario **out, struct nc_error
   *out = NULL;
   size_t len = 0;
   struct stat st;
-  char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, &st, &len, err);
+  char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, &st, &len, err);
   if (!text) return -1;
   int r = load_text(path, text, len, S_ISREG(st.st_mode) ? &st : NULL, out, err, NULL);
   free(text);
@@ -1499,7 +1499,7 @@ int nc_scenario_load_all(const char *path, struct nc_scenario **out, struct nc_e
   }
   size_t len = 0;
   struct stat st;
-  char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, &st, &len, &err);
+  char *text = nc__read_file_ex(path, NC__MAX_FILE_BYTES, &st, &len, &err);
   if (!text) {
     nc_errors_add(errs, &err);
     return -1;
@@ -1611,7 +1611,7 @@ static int add_overlay(struct nc_scenario *s, const char *path, struct nc_error 
   }
   size_t len = 0;
   struct stat st;
-  char *text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, true, &st, &len, err);
+  char *text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, &st, &len, err);
   if (!text) return -1;
   struct nc__layer *ov = realloc(s->overlays, (s->noverlays + 1) * sizeof *ov);
   if (ov) s->overlays = ov;

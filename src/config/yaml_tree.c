@@ -639,15 +639,16 @@ static struct nc__node *parse(const char *name, const char *text, size_t len,
 
 /* Reads a whole file into a NUL-terminated buffer; see config_internal.h. */
 char *nc__read_file(const char *path, size_t *len, struct nc_error *err) {
-  return nc__read_file_ex(path, NC__MAX_FILE_BYTES, false, NULL, len, err);
+  return nc__read_file_ex(path, NC__MAX_FILE_BYTES, NULL, len, err);
 }
 
 /* Reads a file of at most max bytes; see config_internal.h. */
-char *nc__read_file_ex(const char *path, size_t max, bool regular_only, struct stat *st_out,
+char *nc__read_file_ex(const char *path, size_t max, struct stat *st_out,
                        size_t *len, struct nc_error *err) {
-  /* O_NONBLOCK: a FIFO or terminal named as a platform must not block the
-   * open; it is refused below before anything is read from it. */
-  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | (regular_only ? O_NONBLOCK : 0));
+  /* O_NONBLOCK: a FIFO or terminal named as any input (a scenario, suite or
+   * calibration spec too) must not block the open; it is refused below
+   * before anything is read from it. Every input is a regular file. */
+  int fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK);
   if (fd < 0) {
     int e = errno;
     nc__error_set(err, path, 0, 0,
@@ -668,13 +669,13 @@ char *nc__read_file_ex(const char *path, size_t max, bool regular_only, struct s
     nc__error_set(err, path, 0, 0, "give the path of a .yaml file", "this is a directory");
     return NULL;
   }
-  if (regular_only && !S_ISREG(st.st_mode)) {
+  if (!S_ISREG(st.st_mode)) {
     close(fd);
     nc__error_set(err, path, 0, 0, "give the path of a .yaml file",
                   "this is not a regular file (a device, FIFO or socket)");
     return NULL;
   }
-  if (regular_only) {
+  {
     int fl = fcntl(fd, F_GETFL);
     if (fl >= 0) (void)fcntl(fd, F_SETFL, fl & ~O_NONBLOCK);
   }

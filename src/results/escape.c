@@ -245,3 +245,120 @@ void nicsim_put_gp_string(FILE *f, const char *s) {
   }
   fputc('"', f);
 }
+
+/* The code point of the valid UTF-8 character of len bytes at s. */
+static unsigned long nicsim__cp(const unsigned char *s, size_t len) {
+  unsigned long c = len == 1 ? s[0] : len == 2 ? s[0] & 0x1Fu : len == 3 ? s[0] & 0x0Fu : s[0] & 0x07u;
+  size_t i;
+  for (i = 1; i < len; i++)
+    c = (c << 6) | (s[i] & 0x3Fu);
+  return c;
+}
+
+/* True for what YAML (1.1, libyaml) reads as a line break or may not hold
+ * in a printable scalar: C0 (tab too), DEL, C1 (NEL U+0085 among them),
+ * LS U+2028, PS U+2029, BOM U+FEFF. */
+static bool nicsim__yaml_unsafe(unsigned long c) {
+  return c < 0x20 || (c >= 0x7F && c <= 0x9F) || c == 0x2028 || c == 0x2029 || c == 0xFEFF;
+}
+
+void nicsim_put_yaml_str(FILE *f, const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  fputc('"', f);
+  while (u && *u) {
+    size_t len = nicsim__utf8_len(u);
+    unsigned long c;
+    if (len == 0) { /* not UTF-8: the byte, visibly (as \xNN in a terminal) */
+      fprintf(f, "\\\\x%02X", *u);
+      u++;
+      continue;
+    }
+    c = nicsim__cp(u, len);
+    if (c == '"' || c == '\\')
+      fprintf(f, "\\%c", (int)c);
+    else if (nicsim__yaml_unsafe(c))
+      fprintf(f, c > 0xFF ? "\\u%04lX" : "\\x%02lX", c);
+    else
+      fwrite(u, 1, len, f);
+    u += len;
+  }
+  fputc('"', f);
+}
+
+void nicsim_put_yaml_comment(FILE *f, const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  while (u && *u) {
+    size_t len = nicsim__utf8_len(u);
+    if (len == 0) {
+      fprintf(f, "\\x%02X", *u);
+      u++;
+      continue;
+    }
+    if (nicsim__yaml_unsafe(nicsim__cp(u, len)))
+      fputc(' ', f);
+    else
+      fwrite(u, 1, len, f);
+    u += len;
+  }
+}
+
+void nicsim_put_xml(FILE *f, const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  while (u && *u) {
+    size_t len = nicsim__utf8_len(u);
+    unsigned long c = len ? nicsim__cp(u, len) : 0;
+    switch (len ? c : 0x100000000ul) {
+    case '&': fputs("&amp;", f); break;
+    case '<': fputs("&lt;", f); break;
+    case '>': fputs("&gt;", f); break;
+    case '"': fputs("&quot;", f); break;
+    case '\'': fputs("&apos;", f); break;
+    default:
+      /* XML 1.0's Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] |
+       * [#x10000-#x10FFFF]; anything else (invalid UTF-8 too) is U+FFFD. */
+      if (len != 0 && (c == 0x9 || c == 0xA || c == 0xD || (c >= 0x20 && c <= 0xD7FF) ||
+                       (c >= 0xE000 && c <= 0xFFFD) || (c >= 0x10000 && c <= 0x10FFFF)))
+        fwrite(u, 1, len, f);
+      else
+        fputs("\xEF\xBF\xBD", f);
+    }
+    u += len ? len : 1;
+  }
+}
+
+bool nicsim_is_utf8(const char *s) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t len;
+  for (; *u; u += len)
+    if ((len = nicsim__utf8_len(u)) == 0)
+      return false;
+  return true;
+}
+
+void nicsim_name_escape(const char *s, char *buf, size_t n) {
+  const unsigned char *u = (const unsigned char *)s;
+  size_t j = 0, len;
+  if (n == 0)
+    return;
+  for (; *u; u += len) {
+    char piece[8];
+    len = nicsim__utf8_len(u);
+    if (len == 0 || *u == '\\') {
+      if (*u == '\\')
+        snprintf(piece, sizeof(piece), "\\\\");
+      else
+        snprintf(piece, sizeof(piece), "\\x%02X", *u);
+      len = 1;
+    } else {
+      memcpy(piece, u, len);
+      piece[len] = '\0';
+    }
+    if (j + strlen(piece) + 1 > n) {
+      buf[0] = '\0'; /* never a cut name */
+      return;
+    }
+    memcpy(buf + j, piece, strlen(piece));
+    j += strlen(piece);
+  }
+  buf[j] = '\0';
+}

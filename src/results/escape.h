@@ -68,6 +68,27 @@ void nicsim_put_dat_label(FILE *f, const char *s);
  * it or follows another. */
 void nicsim_put_gp_string(FILE *f, const char *s);
 
+/* YAML double-quoted scalar: " and \ backslash-escaped; every character
+ * libyaml would read as a line break or refuse (C0, tab included, DEL, C1 with
+ * NEL U+0085, LS U+2028, PS U+2029, BOM U+FEFF) as \xNN or \uNNNN; a byte
+ * that is not UTF-8 as the visible text \\xNN. */
+void nicsim_put_yaml_str(FILE *f, const char *s);
+/* Text inside a YAML '#' comment: it stays on its line, as those characters
+ * become spaces (a comment cannot end early and set keys); a byte that is
+ * not UTF-8 is the text \xNN. */
+void nicsim_put_yaml_comment(FILE *f, const char *s);
+/* XML 1.0 text and attribute values (JUnit): & < > " ' as entities; every
+ * character outside XML 1.0's Char production (C0 controls but tab, LF, CR;
+ * surrogates; U+FFFE, U+FFFF) and every byte that is not UTF-8 as U+FFFD,
+ * so the document stays well-formed whatever a label holds. */
+void nicsim_put_xml(FILE *f, const char *s);
+/* True if s is valid UTF-8. */
+bool nicsim_is_utf8(const char *s);
+/* A file name that is not UTF-8, for a JSON string (which holds only
+ * UTF-8): each byte that is not UTF-8 as \xNN and each backslash as \\,
+ * so the name reads back exactly. "" if it does not fit n. */
+void nicsim_name_escape(const char *s, char *buf, size_t n);
+
 #ifdef __cplusplus
 }
 #endif

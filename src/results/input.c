@@ -2,6 +2,11 @@
  * so merge, resume, plot and report work from the files alone. */
 #include "results/input.h"
 
+#include <errno.h>
+#include <stdlib.h>
+
+#include "results/safety.h"
+
 #include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
@@ -148,19 +153,40 @@ void nicsim_json_error_where(const char *path, const json_error_t *err, char *bu
            err->column > 0 ? err->column : 1, text);
 }
 
+/* Loads a JSON file of a results directory; see input.h. */
+json_t *nicsim_results_json_load(const char *path, int *rc, char *why, size_t n) {
+  json_error_t err;
+  char *buf;
+  size_t len;
+  json_t *j;
+  int r = nicsim_read_results_file(path, NICSIM_RESULTS_FILE_MAX, &buf, &len);
+
+  if (rc != NULL)
+    *rc = r;
+  if (r < 0) {
+    snprintf(why, n, "%s %s", path, nicsim_read_strerror(r));
+    return NULL;
+  }
+  j = json_loadb(buf, len, 0, &err);
+  free(buf);
+  if (j == NULL) {
+    if (rc != NULL)
+      *rc = -EINVAL;
+    nicsim_json_error_where(path, &err, why, n);
+  }
+  return j;
+}
+
 /* Loads a point file into cfg and res. */
 int nicsim_point_json_read(const char *path, struct nicsim_config *cfg,
                            struct nicsim_results *res, json_t **doc, char *why, size_t n) {
-  json_error_t err;
-  json_t *j = json_load_file(path, 0, &err);
+  json_t *j = nicsim_results_json_load(path, NULL, why, n);
   char what[512];
 
   if (doc != NULL)
     *doc = NULL;
-  if (j == NULL) {
-    nicsim_json_error_where(path, &err, why, n);
+  if (j == NULL)
     return -1;
-  }
   if (nicsim_config_from_json(json_object_get(j, "config"), cfg, what, sizeof(what)) != 0 ||
       nicsim_results_from_json(json_object_get(j, "metrics"), res, what, sizeof(what)) != 0) {
     snprintf(why, n, "%s: %s", path, what);

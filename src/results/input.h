@@ -15,6 +15,15 @@ extern "C" {
 /* Formats a jansson parse error of file path as "path:LINE:COL: text", line
  * and column counted from 1 (jansson gives column 0 at a line's start). */
 void nicsim_json_error_where(const char *path, const json_error_t *err, char *buf, size_t n);
+/* The largest JSON file a results directory may hold (point files, sweep.json,
+ * baselines). */
+#define NICSIM_RESULTS_FILE_MAX ((size_t)256 << 20)
+/* Reads a JSON file of a results directory (nicsim_read_results_file: a
+ * symlink, FIFO, device or socket is refused without blocking) and parses
+ * it. NULL with why filled (the file's name, and the reason or the parse
+ * error's line and column, never its bytes) and *rc (if not NULL) set to
+ * -ENOENT, -ELOOP, -NICSIM_E_NOTREG, -EINVAL (does not parse), ... */
+json_t *nicsim_results_json_load(const char *path, int *rc, char *why, size_t n);
 /* Fills cfg from the "config" object of a results document (every schema
  * key, name, description, platform, label; origins are "<json>"). Returns 0,
  * or -1 with why filled (a missing key, a wrong type, an unknown enum name). */

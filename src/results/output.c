@@ -1,6 +1,6 @@
 /* output.c: machine-readable results: atomic file replacement, shortest
  * round-trip numbers, the JSON document (jansson) and the CSV table. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE
 
 #include "results/output.h"
 #include "results/analysis.h"
@@ -11,11 +11,14 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdlib.h>
+#include <stdbool.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "results/escape.h"
+#include "results/safety.h"
 #include "results/output_private.h"
 
 /* ---- atomic files ------------------------------------------------------------ */
@@ -44,28 +47,20 @@ static mode_t nicsim__default_mode(void) {
   return 0666 & ~mask;
 }
 
-/* Follows symlinks from path (dangling ones too) and classifies what it names. */
-int nicsim_output_target(const char *path, char *real, size_t n) {
+/* Follows symlinks from path (dangling ones too) to the file they end at, in
+ * real; its lstat in *st, or errno ENOENT/ENOTDIR when it is absent. */
+static int nicsim__follow(const char *path, char *real, size_t n, struct stat *st) {
   char link[PATH_MAX], next[PATH_MAX];
-  struct stat st;
   ssize_t len;
   int hops, k;
 
-  if (path == NULL || path[0] == '\0')
-    return -EINVAL;
-  if (strlen(path) >= n)
-    return -ENAMETOOLONG;
   snprintf(real, n, "%s", path);
   for (hops = 0;; hops++) {
     const char *slash;
-    if (lstat(real, &st) != 0) {
-      /* Absent (or a missing directory, which the write then reports). */
-      if (errno == ENOENT || errno == ENOTDIR)
-        return NICSIM_OUT_REPLACE;
+    if (lstat(real, st) != 0)
       return -errno;
-    }
-    if (!S_ISLNK(st.st_mode))
-      break;
+    if (!S_ISLNK(st->st_mode))
+      return 0;
     if (hops >= 40)
       return -ELOOP;
     len = readlink(real, link, sizeof(link) - 1);
@@ -82,8 +77,36 @@ int nicsim_output_target(const char *path, char *real, size_t n) {
       return -ENAMETOOLONG;
     snprintf(real, n, "%s", next);
   }
-  if (S_ISREG(st.st_mode))
+}
+
+/* Classifies what path names; see output.h. A symlink is replaced, never
+ * written through, unless it ends at a device or FIFO (then streamed) or is
+ * one of the system's names for a stream (/dev/stdout, /proc/self/fd/N). */
+int nicsim_output_target(const char *path, char *real, size_t n) {
+  struct stat st;
+  bool system_name;
+  int rc;
+
+  if (path == NULL || path[0] == '\0')
+    return -EINVAL;
+  if (strlen(path) >= n)
+    return -ENAMETOOLONG;
+  system_name = strncmp(path, "/dev/", 5) == 0 || strncmp(path, "/proc/", 6) == 0;
+  rc = nicsim__follow(path, real, n, &st);
+  if (rc == -ENOENT || rc == -ENOTDIR) {
+    /* Absent (or a missing directory, which the write then reports); a
+     * dangling link is replaced by the file. */
+    if (!system_name)
+      snprintf(real, n, "%s", path);
     return NICSIM_OUT_REPLACE;
+  }
+  if (rc < 0)
+    return rc;
+  if (S_ISREG(st.st_mode)) {
+    if (!system_name)
+      snprintf(real, n, "%s", path);
+    return NICSIM_OUT_REPLACE;
+  }
   if (S_ISCHR(st.st_mode) || S_ISFIFO(st.st_mode))
     return NICSIM_OUT_STREAM;
   return S_ISDIR(st.st_mode) ? -EISDIR : -EINVAL;
@@ -122,11 +145,16 @@ static int nicsim__tmp_open(struct nicsim_atomic *a) {
   n = snprintf(a->tmp, sizeof(a->tmp), "%.*s.%s.tmp.XXXXXX", (int)(base - a->path), a->path, base);
   if (n < 0 || (size_t)n >= sizeof(a->tmp))
     return -ENAMETOOLONG;
-  a->fd = mkstemp(a->tmp);
+  /* Stale temporaries of killed writers in this directory go first (once). */
+  nicsim_tmp_clean_dir(a->dir);
+  a->fd = mkostemp(a->tmp, O_CLOEXEC);
   if (a->fd < 0) {
     a->tmp[0] = '\0';
     return -errno;
   }
+  /* Held while writing: the next run's clean-up leaves a live temporary alone. */
+  (void)flock(a->fd, LOCK_EX | LOCK_NB);
+  nicsim_tmp_note(a->tmp);
   /* Keep the permissions of the file being replaced, else the usual 0666 & ~umask. */
   if (fchmod(a->fd, stat(a->path, &st) == 0 ? (st.st_mode & 07777) : nicsim__default_mode()) != 0) {
     rc = -errno;
@@ -144,13 +172,19 @@ int nicsim_atomic_open(const char *path, struct nicsim_atomic *a) {
   a->fd = -1;
   if (path == NULL || path[0] == '\0')
     return -EINVAL;
+  if ((rc = nicsim_input_clash(path)) < 0)
+    return rc;
   a->mode = nicsim_output_target(path, a->path, sizeof(a->path));
   if (a->mode < 0)
     return a->mode;
   if (a->mode == NICSIM_OUT_STREAM) {
-    a->fd = open(a->path, O_WRONLY | O_NOCTTY | O_CLOEXEC);
+    /* O_NONBLOCK: a FIFO nobody reads is an error (ENXIO), never a hang. */
+    int fl;
+    a->fd = open(a->path, O_WRONLY | O_NOCTTY | O_CLOEXEC | O_NONBLOCK);
     if (a->fd < 0)
       return -errno;
+    if ((fl = fcntl(a->fd, F_GETFL)) >= 0)
+      (void)fcntl(a->fd, F_SETFL, fl & ~O_NONBLOCK);
   } else if ((rc = nicsim__tmp_open(a)) < 0) {
     return rc;
   }
@@ -169,8 +203,10 @@ void nicsim_atomic_abort(struct nicsim_atomic *a) {
     fclose(a->f);
   else if (a->fd >= 0)
     close(a->fd);
-  if (a->mode == NICSIM_OUT_REPLACE && a->tmp[0] != '\0')
+  if (a->mode == NICSIM_OUT_REPLACE && a->tmp[0] != '\0') {
     unlink(a->tmp);
+    nicsim_tmp_forget(a->tmp);
+  }
   a->f = NULL;
   a->fd = -1;
   a->tmp[0] = '\0';
@@ -194,6 +230,7 @@ int nicsim_atomic_commit(struct nicsim_atomic *a) {
     return rc;
   if (rc == 0 && rename(a->tmp, a->path) != 0)
     rc = -errno;
+  nicsim_tmp_forget(a->tmp);
   if (rc < 0) {
     unlink(a->tmp);
     a->tmp[0] = '\0';
@@ -241,7 +278,28 @@ int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg) {
   return rc;
 }
 
+/* A file name as a JSON string; see output.h. */
+json_t *nicsim_json_file_name(const char *name, bool *escaped) {
+  char buf[4 * NICSIM_OUT_PATH_MAX + 1];
+  if (name == NULL)
+    return json_null();
+  if (nicsim_is_utf8(name))
+    return json_string(name);
+  nicsim_name_escape(name, buf, sizeof(buf));
+  if (escaped != NULL)
+    *escaped = true;
+  return json_string(buf);
+}
+
 /* ---- numbers ------------------------------------------------------------------- */
+
+/* The relative change from base to now; see output.h. */
+double nicsim_rel_change(double now, double base) {
+  if (base == 0 || isnan(base) || isnan(now))
+    return NAN;
+  /* Divided first: now - base can overflow where the ratio cannot. */
+  return now / fabs(base) - base / fabs(base);
+}
 
 /* Shortest text that reads back as exactly v. */
 void nicsim_format_real(double v, char *buf, size_t n) {

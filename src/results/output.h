@@ -39,13 +39,16 @@ enum nicsim_out_mode {
   NICSIM_OUT_REPLACE = 0, /* absent or a regular file: temporary + rename */
   NICSIM_OUT_STREAM = 1   /* a character device or FIFO: written in place */
 };
-/* Where and how path gets written: symlinks are followed (dangling ones too,
- * relative targets from the link's directory) and the file they end at goes
- * into real (size n; path itself if it is no symlink). Returns
- * NICSIM_OUT_REPLACE if that is absent or a regular file, NICSIM_OUT_STREAM
- * for a character device or FIFO (e.g. /dev/null, /dev/stdout), -EISDIR for
- * a directory, -EINVAL for another type (socket, block device), or -errno
- * (-ELOOP, -ENAMETOOLONG, -EACCES, ...). Writes nothing. */
+/* Where and how path gets written (nothing is written). A symlink is never
+ * written through: one that ends at a regular file or nowhere is replaced
+ * by the new file (real gets path itself), so a link planted in an output
+ * directory cannot carry a write onto another file. Returns
+ * NICSIM_OUT_REPLACE for an absent or regular file (or such a link),
+ * NICSIM_OUT_STREAM for a character device or FIFO, also through links
+ * (e.g. /dev/null, /dev/stdout; real gets the end of the links; names under
+ * /dev/ and /proc/ are followed whatever they end at), -EISDIR for a
+ * directory, -EINVAL for another type (socket, block device), or -errno
+ * (-ELOOP, -ENAMETOOLONG, -EACCES, ...). */
 int nicsim_output_target(const char *path, char *real, size_t n);
 /* Splits path into its directory (".", "/" or the part before the last '/')
  * written to dir, and its last component, returned through *base (a pointer
@@ -55,17 +58,22 @@ int nicsim_path_split(const char *path, char *dir, size_t n, const char **base);
 /* Writes what emit produces to path. A regular file (or a new one) is
  * replaced atomically: the bytes go to a temporary file in the same
  * directory, are fsync'd, then renamed over it; on any failure the temporary
- * file is removed and a previous file is left intact. A symlink is written
- * through (its target is replaced, in the target's directory); a character
- * device or FIFO is written in place, never replaced; a directory is -EISDIR,
- * another type -EINVAL. Returns 0 or -errno (-ENOSPC, -EACCES, -ENOENT, ...). */
+ * file is removed and a previous file is left intact. A symlink is replaced,
+ * never written through (nicsim_output_target); a character device or FIFO
+ * is written in place, never replaced (a FIFO without a reader is -ENXIO, no
+ * wait); a directory is -EISDIR, another type -EINVAL. A path that is an
+ * input of the command (nicsim_input_note, results/safety.h) is
+ * -NICSIM_E_INPUT. Returns 0 or -errno (-ENOSPC, -EACCES, -ENOENT, ...):
+ * print it with nicsim_strerror. */
 int nicsim_write_atomic(const char *path, nicsim_emit_fn emit, void *arg);
 
 /* A file being written through nicsim_atomic_open, for output too large to
  * build in memory first (the --trace timeline): write to f, then commit (the
  * temporary file is fsync'd and renamed over the target) or abort (it is
  * removed; a previous file is left intact). A device or FIFO is written in
- * place. A killed writer leaves only a hidden '.NAME.tmp.XXXXXX'. */
+ * place. A writer killed by SIGTERM, SIGINT or SIGHUP removes its temporary
+ * file; one killed otherwise leaves a hidden '.NAME.tmp.XXXXXX', removed by
+ * the next atomic write in that directory (nicsim_tmp_clean_dir). */
 #define NICSIM_OUT_PATH_MAX 4096 /* Linux's PATH_MAX: longer paths are -ENAMETOOLONG */
 struct nicsim_atomic {
   FILE *f;
@@ -87,6 +95,10 @@ void nicsim_atomic_abort(struct nicsim_atomic *a);
  * exactly v: the same double always gives the same text. "nan", "inf",
  * "-inf" for non-finite values. n should be at least 32. */
 void nicsim_format_real(double v, char *buf, size_t n);
+/* The relative change from base to now, (now - base) / |base|, computed
+ * without overflow (against a baseline of 1e308, 9.7 is -1, not -inf); NaN
+ * if base is 0 or either is NaN. Times 100 for a percentage. */
+double nicsim_rel_change(double now, double base);
 /* Formats a metric value: an exact integer for COUNT metrics, else as above. */
 void nicsim_format_metric(double v, enum nicsim_metric_kind kind, char *buf, size_t n);
 
@@ -103,6 +115,11 @@ json_t *nicsim_results_to_json(const char *version, const struct nicsim_config *
 /* Writes a JSON document (2-space indent, trailing newline) to f, reals with
  * the fewest digits that make every real in the document read back exactly. */
 int nicsim_json_dump(json_t *doc, FILE *f);
+/* A file name as a JSON string (JSON holds only UTF-8): the name itself if
+ * it is UTF-8, else escaped reversibly (nicsim_name_escape: bytes that are
+ * not UTF-8 as \xNN, backslashes doubled) with *escaped set (if not NULL),
+ * for the document to say so ("names_escaped": true). NULL on ENOMEM. */
+json_t *nicsim_json_file_name(const char *name, bool *escaped);
 /* nicsim_results_to_json + nicsim_json_dump into path, atomically. */
 int nicsim_json_write(const char *path, const char *version, const struct nicsim_config *cfg,
                       const struct nicsim_results *res);

@@ -34,6 +34,12 @@ extern "C" {
 #endif
 
 #define NICSIM_CALIB_TEXT_MAX 512 /* why:, source:, description: */
+#define NICSIM_CALIB_MAX_FREE 64  /* free: keys of a spec */
+/* Parameter vectors a spec may need (nicsim_calib_estimate), as a sweep may
+ * have at most 100000 points; each is a sweep of the spec's points. */
+#define NICSIM_CALIB_MAX_EVALUATIONS 100000
+/* The largest measured value or sigma (in magnitude) a spec may give. */
+#define NICSIM_CALIB_VALUE_MAX 1e300
 
 enum nicsim_calib_scale { NICSIM_CALIB_LINEAR, NICSIM_CALIB_LOG };
 
@@ -91,6 +97,13 @@ struct nicsim_calib_spec {
   size_t max_evaluations;          /* of the local method, per fit */
   char method[16];                 /* sbplx, neldermead, bobyqa, cobyla */
 };
+
+/* The parameter vectors a fit of s evaluates at most (saturating at
+ * SIZE_MAX): the start, grid^nfree grid vectors, max_evaluations of the
+ * local method and its optimum, 2 * nfree for the Jacobian and
+ * nfree * (profile_points + 1) for the profiles; cross-validation (--cv)
+ * repeats the fit once per measurement. */
+size_t nicsim_calib_estimate(const struct nicsim_calib_spec *s, bool cv);
 
 /* Loads a spec and its scenario. Every mistake, and every dishonest spec
  * (more free parameters than calibration measurements; a (point, metric)

@@ -13,6 +13,8 @@
 #include <gsl/gsl_vector.h>
 #include <math.h>
 #include <nlopt.h>
+#include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -44,6 +46,8 @@ struct cf__ctx {
   double best_chi2;
   size_t calls;
   size_t last_gain; /* the call that last lowered best_chi2 by more than CF__FTOL_REL */
+  /* The cache's index: a hash set of evaluation numbers + 1 (0: empty). */
+  size_t *hslot, hcap;
 };
 
 /* ---- values, the normalised range and the cache ---------------------------------- */
@@ -63,12 +67,56 @@ static double cf__to_u(const struct nicsim_calib_free *f, double x) {
   return u < 0 ? 0 : u > 1 ? 1 : u;
 }
 
+/* FNV-1a 64 over the bytes of x (nfree values): the cache's hash. */
+static size_t cf__hash(const double *x, size_t n) {
+  const unsigned char *p = (const unsigned char *)x;
+  uint64_t h = 0xcbf29ce484222325ull;
+  for (size_t i = 0; i < n * sizeof *x; i++) h = (h ^ p[i]) * 0x100000001b3ull;
+  return (size_t)(h ^ (h >> 32));
+}
+
+/* Index of x in the vectors base[0..), by the hash set slot/cap, or -1. */
+static long cf__set_find(const size_t *slot, size_t cap, const double *base, size_t n,
+                         const double *x) {
+  if (cap == 0) return -1;
+  for (size_t i = cf__hash(x, n) & (cap - 1); slot[i]; i = (i + 1) & (cap - 1))
+    if (memcmp(&base[(slot[i] - 1) * n], x, n * sizeof *x) == 0) return (long)(slot[i] - 1);
+  return -1;
+}
+
+/* Adds vector number idx of base to the set (cap a power of two, at most
+ * half full: grown and rehashed as needed, over count vectors). 0 or -1. */
+static int cf__set_add(size_t **slot, size_t *cap, const double *base, size_t n, size_t idx,
+                       size_t count) {
+  if ((count + 1) * 2 > *cap) {
+    size_t ncap = *cap ? *cap : 64, *t;
+    while ((count + 1) * 2 > ncap) ncap *= 2;
+    if (!(t = calloc(ncap, sizeof *t))) return -1;
+    for (size_t j = 0; j < *cap; j++)
+      if ((*slot)[j]) {
+        size_t i = cf__hash(&base[((*slot)[j] - 1) * n], n) & (ncap - 1);
+        while (t[i]) i = (i + 1) & (ncap - 1);
+        t[i] = (*slot)[j];
+      }
+    free(*slot);
+    *slot = t;
+    *cap = ncap;
+  }
+  size_t i = cf__hash(&base[idx * n], n) & (*cap - 1);
+  while ((*slot)[i]) i = (i + 1) & (*cap - 1);
+  (*slot)[i] = idx + 1;
+  return 0;
+}
+
 /* Index of x (nfree values) in the cache, or -1. */
 static long cf__find(const struct cf__ctx *c, const double *x) {
-  size_t n = c->s->nfree;
-  for (size_t i = 0; i < c->r->evaluations; i++)
-    if (memcmp(&c->r->ev_x[i * n], x, n * sizeof *x) == 0) return (long)i;
-  return -1;
+  return cf__set_find(c->hslot, c->hcap, c->r->ev_x, c->s->nfree, x);
+}
+
+/* Says that the engine ran out of memory (exit 2). */
+static int cf__oom(struct cf__ctx *c, size_t nvec) {
+  fprintf(stderr, "%s: error: out of memory for %zu parameter vectors\n", c->s->file, nvec);
+  return c->status = 2;
 }
 
 /* Evaluates the nvec vectors xs (quantised) that the cache lacks, in order,
@@ -79,13 +127,22 @@ static int cf__eval(struct cf__ctx *c, const double *xs, size_t nvec, long *idx)
   double *todo;
   int st;
   if (c->status) return c->status;
+  size_t *bslot = NULL, bcap = 0;
   todo = malloc((nvec ? nvec : 1) * n * sizeof *todo);
-  if (!todo) return c->status = 2;
+  if (!todo) return cf__oom(c, nvec);
+  /* New and distinct: by the cache's hash set, and one for the batch. */
   for (i = 0; i < nvec; i++) {
-    bool dup = cf__find(c, &xs[i * n]) >= 0;
-    for (size_t j = 0; j < nnew && !dup; j++) dup = memcmp(&todo[j * n], &xs[i * n], n * sizeof *xs) == 0;
-    if (!dup) memcpy(&todo[nnew++ * n], &xs[i * n], n * sizeof *xs);
+    if (cf__find(c, &xs[i * n]) >= 0 || cf__set_find(bslot, bcap, todo, n, &xs[i * n]) >= 0)
+      continue;
+    memcpy(&todo[nnew * n], &xs[i * n], n * sizeof *xs);
+    if (cf__set_add(&bslot, &bcap, todo, n, nnew, nnew) != 0) {
+      free(bslot);
+      free(todo);
+      return cf__oom(c, nvec);
+    }
+    nnew++;
   }
+  free(bslot);
   if (nnew > 0) {
     size_t need = c->r->evaluations + nnew;
     if (need > c->cap) {
@@ -101,7 +158,7 @@ static int cf__eval(struct cf__ctx *c, const double *xs, size_t nvec, long *idx)
       if (why) c->r->ev_why = why;
       if (!ex || !evv || !why) {
         free(todo);
-        return c->status = 2;
+        return cf__oom(c, need);
       }
       c->cap = cap;
     }
@@ -117,6 +174,12 @@ static int cf__eval(struct cf__ctx *c, const double *xs, size_t nvec, long *idx)
       if (c->r->ev_why[c->r->evaluations + i][0])
         for (size_t j = 0; j < m; j++) c->r->ev_v[(c->r->evaluations + i) * m + j] = NAN;
     memcpy(&c->r->ev_x[c->r->evaluations * n], todo, nnew * n * sizeof *todo);
+    for (i = 0; i < nnew; i++)
+      if (cf__set_add(&c->hslot, &c->hcap, c->r->ev_x, n, c->r->evaluations + i,
+                      c->r->evaluations + i) != 0) {
+        free(todo);
+        return cf__oom(c, need);
+      }
     c->r->evaluations += nnew;
   }
   free(todo);
@@ -553,6 +616,29 @@ static int cf__check_metrics(struct cf__ctx *c, const double *v) {
   return 0;
 }
 
+/* An error (2) naming the first measurement whose chi2 term at values
+ * (what: "the start", "the fit") is not a finite number though the point
+ * simulated: a measured value or sigma so extreme that the fit means
+ * nothing (1e308, or a sigma of 1e-300). 0 if every term is finite. */
+static int cf__check_finite(const struct cf__ctx *c, const double *v, const char *what) {
+  const struct nicsim_calib_spec *s = c->s;
+  for (size_t i = 0; i < s->nmeas; i++) {
+    const struct nicsim_calib_meas *x = &s->meas[i];
+    double d = (v[i] - x->value) / x->sigma;
+    char name[NC_STR_MAX + 100];
+    if (isnan(v[i]) || isfinite(d * d)) continue;
+    nicsim_calib_meas_name(x, name, sizeof name);
+    fprintf(stderr,
+            "%s:%d:%d: error: measurement %s: at %s, ((simulated %.6g - measured %.6g) / sigma "
+            "%.6g)^2 is not a finite number, so chi2 is not either\n"
+            "  hint: check value: and sigma: (a measured value the simulator cannot approach "
+            "within 1e154 sigma is a typo or a wrong unit)\n",
+            x->at.file, x->at.line, x->at.col, name, what, v[i], x->value, x->sigma);
+    return 2;
+  }
+  return 0;
+}
+
 int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_calib_evaluator *ev,
                      const struct nicsim_calib_opts *o, struct nicsim_calib_result **out) {
   struct cf__ctx c;
@@ -563,8 +649,8 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
   int st;
   *out = NULL;
   if (!r) return 2;
-  if (s->nfree > 64) {
-    fprintf(stderr, "%s: error: at most 64 free parameters\n", s->file);
+  if (s->nfree > NICSIM_CALIB_MAX_FREE) { /* the spec loader refuses such a spec first */
+    fprintf(stderr, "%s: error: at most %d free parameters\n", s->file, NICSIM_CALIB_MAX_FREE);
     nicsim_calib_result_free(r);
     return 2;
   }
@@ -580,7 +666,8 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
   if ((st = cf__eval(&c, x0, 1, &i0)) != 0) goto fail;
   if (r->ev_why[i0][0]) { /* no values to check the metrics with */
     if (c.log) fprintf(c.log, "nicsim calibrate: the start is no match: %s\n", r->ev_why[i0]);
-  } else if ((st = cf__check_metrics(&c, cf__vals(&c, i0))) != 0) {
+  } else if ((st = cf__check_metrics(&c, cf__vals(&c, i0))) != 0 ||
+             (st = cf__check_finite(&c, cf__vals(&c, i0), "the start")) != 0) {
     goto fail;
   }
   if (c.log) fprintf(c.log, "nicsim calibrate: fitting %zu parameter%s to %zu measurement%s\n",
@@ -590,6 +677,14 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
     goto fail;
   if ((st = cf__eval(&c, r->x, 1, &i0)) != 0) goto fail;
   memcpy(r->sim, cf__vals(&c, i0), s->nmeas * sizeof *r->sim);
+  if ((st = cf__check_finite(&c, r->sim, "the fit's optimum")) != 0) goto fail;
+  for (size_t k = 0; k < s->nfree; k++)
+    if (!isfinite(r->x[k])) {
+      fprintf(stderr, "%s:%d:%d: error: the fit of %s ended at a value that is not a number\n",
+              s->free[k].at.file, s->free[k].at.line, s->free[k].at.col, s->free[k].key->path);
+      st = 2;
+      goto fail;
+    }
   if (c.log) fprintf(c.log, "nicsim calibrate: chi2 %.6g after %zu evaluations; Jacobian and profiles\n",
                      r->chi2, r->evaluations);
   if ((st = cf__jacobian(&c)) != 0) goto fail;
@@ -632,11 +727,13 @@ int nicsim_calib_run(const struct nicsim_calib_spec *s, const struct nicsim_cali
     }
   }
   free(mask);
+  free(c.hslot);
   if (c.log) fprintf(c.log, "nicsim calibrate: %zu parameter vectors evaluated\n", r->evaluations);
   *out = r;
   return 0;
 fail:
   free(mask);
+  free(c.hslot);
   nicsim_calib_result_free(r);
   return st;
 }

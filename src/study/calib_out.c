@@ -6,6 +6,7 @@
  * nicsim_put_gp_string, nicsim_put_md and nicsim_put_html. */
 #define _XOPEN_SOURCE 700
 
+#include "results/safety.h"
 #include "study/calib.h"
 
 #include <errno.h>
@@ -29,7 +30,7 @@ static json_t *co__param(const struct nicsim_calib_free *f, double v) {
 
 /* Relative error of a simulated value (NaN when the measured one is 0). */
 static double co__err(const struct nicsim_calib_meas *m, double sim) {
-  return m->value != 0 ? (sim - m->value) / fabs(m->value) : NAN;
+  return nicsim_rel_change(sim, m->value);
 }
 
 /* NLopt's name of a result code. */
@@ -146,7 +147,9 @@ json_t *nicsim_calib_to_json(const struct nicsim_calib_spec *s, const struct nic
                                   sims ? sims : json_null()));
   }
   json_object_set_new(doc, "nicsim", json_string(version));
-  json_object_set_new(doc, "spec", json_string(s->file));
+  bool escaped = false;
+  json_object_set_new(doc, "spec", nicsim_json_file_name(s->file, &escaped));
+  if (escaped) json_object_set_new(doc, "names_escaped", json_true());
   json_object_set_new(doc, "name", json_string(s->name));
   json_object_set_new(doc, "description", json_string(s->description));
   json_object_set_new(doc, "scenario", json_string(s->scenario));
@@ -245,23 +248,6 @@ struct co__ctx {
 
 static int co__emit_json(FILE *f, void *arg) { return nicsim_json_dump(((struct co__ctx *)arg)->doc, f); }
 
-/* Writes s as a YAML double-quoted scalar (control characters as \xNN). */
-static void co__yaml_str(FILE *f, const char *s) {
-  fputc('"', f);
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
-    else if (c < 0x20 || c == 0x7f) fprintf(f, "\\x%02X", c);
-    else fputc(c, f);
-  }
-  fputc('"', f);
-}
-
-/* Writes s inside a YAML comment: one line, control characters as spaces. */
-static void co__yaml_comment(FILE *f, const char *s) {
-  for (; *s; s++) fputc((unsigned char)*s < 0x20 || *s == 0x7f ? ' ' : *s, f);
-}
-
 /* A parameter's value as config text. */
 static void co__value_text(const struct nicsim_calib_free *f, double v, char *buf, size_t n) {
   char a[NC_STR_MAX + 64];
@@ -276,9 +262,9 @@ static int co__emit_yaml(FILE *f, void *arg) {
   const struct nicsim_calib_result *r = c->r;
   char v[64], name[NC_STR_MAX + 100];
   fprintf(f, "# calibrated.yaml: written by nicsim calibrate %s from ", c->version);
-  co__yaml_comment(f, s->file);
+  nicsim_put_yaml_comment(f, s->file);
   fprintf(f, "\n# (scenario ");
-  co__yaml_comment(f, s->scenario);
+  nicsim_put_yaml_comment(f, s->scenario);
   fprintf(f, ").\n# An overlay of the fitted keys: give it to run, sweep or validate with\n"
              "#   --overlay calibrated.yaml\n"
              "# It applies to every point after the sweep point and before --set\n"
@@ -292,20 +278,20 @@ static int co__emit_yaml(FILE *f, void *arg) {
                              : "");
   fprintf(f, "name: ");
   snprintf(name, sizeof name, "%s (calibrated)", s->name);
-  co__yaml_str(f, name);
+  nicsim_put_yaml_str(f, name);
   fputc('\n', f);
   for (size_t k = 0; k < s->nfree; k++) {
     const struct nicsim_calib_free *x = &s->free[k];
     const struct nicsim_calib_profile *p = &r->prof[k];
     co__value_text(x, r->x[k], v, sizeof v);
     fprintf(f, "# C: calibrated, %s: ", r->identifiable[k] ? "identifiable" : "NOT identifiable");
-    co__yaml_comment(f, r->identifiable[k] ? x->why : r->reason[k]);
+    nicsim_put_yaml_comment(f, r->identifiable[k] ? x->why : r->reason[k]);
     fprintf(f, "\n#   range searched [%.6g, %.6g] (%s); chi2 within 1 of its minimum from %s%.6g to %s%.6g\n",
             x->min, x->max, x->scale == NICSIM_CALIB_LOG ? "log" : "linear",
             p->lo_bound ? "<= " : "", p->lo, p->hi_bound ? ">= " : "", p->hi);
     if (r->identifiable[k] && !r->reason[k][0]) {
       fprintf(f, "#   why unknown: ");
-      co__yaml_comment(f, x->why);
+      nicsim_put_yaml_comment(f, x->why);
       fputc('\n', f);
     }
     for (size_t i = 0; i < s->ncal; i++) {
@@ -315,9 +301,9 @@ static int co__emit_yaml(FILE *f, void *arg) {
       if (!moves) continue;
       nicsim_calib_meas_name(m, name, sizeof name);
       fprintf(f, "#   C: fitted to ");
-      co__yaml_comment(f, name);
+      nicsim_put_yaml_comment(f, name);
       fprintf(f, " = %.6g (", m->value);
-      co__yaml_comment(f, m->source);
+      nicsim_put_yaml_comment(f, m->source);
       fprintf(f, "): simulated %.6g, residual %+.2f %%\n", r->sim[i], 100 * co__err(m, r->sim[i]));
     }
     fprintf(f, "%s: %s\n", x->key->path, v);
@@ -796,7 +782,7 @@ static int co__write(const char *dir, const char *name, nicsim_emit_fn emit, voi
   int rc;
   snprintf(path, sizeof path, "%s/%s", dir, name);
   rc = nicsim_write_atomic(path, emit, arg);
-  if (rc < 0) fprintf(stderr, "nicsim calibrate: cannot write %s: %s\n", path, strerror(-rc));
+  if (rc < 0) fprintf(stderr, "nicsim calibrate: cannot write %s: %s\n", path, nicsim_strerror(-rc));
   return rc;
 }
 

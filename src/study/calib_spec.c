@@ -73,17 +73,35 @@ static int cs__number(struct cs__loader *L, const struct nc__node *v, const char
   return 0;
 }
 
-/* A whole number in [lo, hi]. */
+/* A whole number in [lo, hi], parsed as the config's integer keys are
+ * (nc_int_parse: never through a double, so 2.9999999999999999 and 3e0 are
+ * no integers). */
 static int cs__count(struct cs__loader *L, const struct nc__node *v, const char *what, size_t lo,
                      size_t hi, size_t *out) {
-  double d;
+  int64_t i;
+  int rc;
   char hint[128];
-  nc__fmt(hint, sizeof hint, "a whole number from %zu to %zu", lo, hi);
-  if (cs__number(L, v, what, &d)) return -1;
-  if (d != floor(d) || d < (double)lo || d > (double)hi)
-    return CS__FAIL(L, v, hint, "%s: %s is out of range", what, v->text);
-  *out = (size_t)d;
+  nc__fmt(hint, sizeof hint, "a whole number from %zu to %zu, written plain (e.g. %zu)", lo, hi,
+          lo);
+  if (v->kind != NC__SCALAR || v->quoted)
+    return CS__FAIL(L, v, hint, "%s must be a whole number, not %s", what,
+                    v->kind == NC__SCALAR ? "quoted text" : nc__node_kind_name(v));
+  rc = nc_int_parse(v->text, (int64_t)lo, (int64_t)hi, &i);
+  if (rc == 1) return CS__FAIL(L, v, hint, "%s: '%s' is not a whole number", what, v->text);
+  if (rc != 0) return CS__FAIL(L, v, hint, "%s: %s is out of range", what, v->text);
+  *out = (size_t)i;
   return 0;
+}
+
+size_t nicsim_calib_estimate(const struct nicsim_calib_spec *s, bool cv) {
+  size_t grid = 1, fit, total, k;
+  for (k = 0; k < s->nfree; k++)
+    grid = grid > SIZE_MAX / (s->grid ? s->grid : 1) ? SIZE_MAX : grid * s->grid;
+  fit = grid > SIZE_MAX - s->max_evaluations - 2 ? SIZE_MAX : grid + s->max_evaluations + 2;
+  total = fit;
+  if (cv) total = fit > SIZE_MAX / (s->nmeas + 1) ? SIZE_MAX : fit * (s->nmeas + 1);
+  k = 2 * s->nfree + s->nfree * (s->profile_points + 1);
+  return total > SIZE_MAX - k ? SIZE_MAX : total + k;
 }
 
 /* The position of node n in the spec, into *o. */
@@ -217,6 +235,11 @@ static int cs__free(struct cs__loader *L, const struct nc__node *v) {
   if (v->kind != NC__SEQ || v->n == 0)
     return CS__FAIL(L, v, "list the unknowns: free: [{key: ..., min: ..., max: ..., why: ...}]",
                     "free must be a non-empty list");
+  if (v->n > NICSIM_CALIB_MAX_FREE)
+    return CS__FAIL(L, v->items[NICSIM_CALIB_MAX_FREE],
+                    "calibrate a few unknowns at a time (each free key multiplies the grid)",
+                    "a spec may free at most %d keys; this one frees %zu", NICSIM_CALIB_MAX_FREE,
+                    v->n);
   if ((s->free = calloc(v->n, sizeof *s->free)) == NULL) return CS__FAIL(L, v, NULL, "out of memory");
   for (size_t i = 0; i < v->n; i++) {
     if (cs__free_one(L, v->items[i], &s->free[i])) return -1;
@@ -303,8 +326,17 @@ static int cs__meas_one(struct cs__loader *L, const struct nc__node *m, bool val
     return CS__FAIL(L, m, "give the measured value, in the metric's unit (docs/metrics.md)",
                     "a measurement needs value:");
   if (cs__number(L, vv, "value", &x->value)) return -1;
+  /* The outputs compute with it (residuals, percentages, plot ranges): a
+   * value near the largest double would overflow them. */
+  if (fabs(x->value) > NICSIM_CALIB_VALUE_MAX)
+    return CS__FAIL(L, vv, "give the value in the metric's unit (docs/metrics.md); a typo?",
+                    "value %s is beyond %g in magnitude, so no fit to it means anything",
+                    vv->text, NICSIM_CALIB_VALUE_MAX);
   if ((sv = cs__get(m, "sigma", NULL)) != NULL) {
     if (cs__number(L, sv, "sigma", &x->sigma)) return -1;
+    if (x->sigma > NICSIM_CALIB_VALUE_MAX)
+      return CS__FAIL(L, sv, "sigma is an absolute uncertainty in the metric's unit",
+                      "sigma %s is beyond %g", sv->text, NICSIM_CALIB_VALUE_MAX);
     if (x->sigma <= 0)
       return CS__FAIL(L, sv, "sigma is an absolute uncertainty, above 0", "sigma %s is not above 0",
                       sv->text);
@@ -641,6 +673,22 @@ static int cs__top(struct cs__loader *L, const struct nc__node *root) {
   if (!s->profile_points) s->profile_points = 9;
   if (!s->max_evaluations) s->max_evaluations = 100 + 50 * s->nfree;
   if (!s->method[0]) nc__fmt(s->method, sizeof s->method, "sbplx");
+  /* The work is bounded before anything is simulated or written. */
+  {
+    size_t est = nicsim_calib_estimate(s, false);
+    if (est > NICSIM_CALIB_MAX_EVALUATIONS) {
+      const struct nc__node *at = cs__get(root, "fit", NULL);
+      char grid[64];
+      if (est == SIZE_MAX) nc__fmt(grid, sizeof grid, "more than %zu", (size_t)SIZE_MAX / 2);
+      else nc__fmt(grid, sizeof grid, "%zu", est);
+      return CS__FAIL(L, at ? at : freekey,
+                      "free fewer keys, or lower fit.grid (the grid alone is grid^keys vectors)",
+                      "this spec needs about %s parameter vectors (fit.grid %zu ^ %zu free keys, "
+                      "plus the local fit and the profiles), each a sweep of its points; the "
+                      "limit is %d",
+                      grid, s->grid, s->nfree, NICSIM_CALIB_MAX_EVALUATIONS);
+    }
+  }
   return cs__check(L, freekey);
 }
 
@@ -672,7 +720,7 @@ int nicsim_calib_spec_load(const char *path, struct nicsim_calib_spec **out, str
     return -1;
   }
   nc__fmt(L.s->file, sizeof L.s->file, "%s", path);
-  if ((text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, true, &st, &len, err)) == NULL) {
+  if ((text = nc__read_file_ex(path, NC__MAX_PLATFORM_BYTES, &st, &len, err)) == NULL) {
     nicsim_calib_spec_free(L.s);
     return -1;
   }

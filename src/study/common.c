@@ -5,6 +5,8 @@
 
 #include <errno.h>
 #include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -13,31 +15,187 @@
 #include "config/sweep.h"
 #include "drivers/driver.h"
 #include "results/escape.h"
+#include "results/safety.h"
 #include "sim/sim.h"
 #include "study/study_internal.h"
+#include "results/safety.h"
 
-/* Prints to f with every control character but the line breaks of the
- * format escaped: messages and tables quote input (paths, labels, names). */
-void ns_vfprintf(FILE *f, const char *fmt, va_list ap) {
-  char small[1024], *buf = small, *line, *nl;
-  va_list ap2;
-  int n;
+/* A growing text (ns_vfprintf's). */
+struct ns__text {
+  char *p;
+  size_t n, cap;
+  bool oom;
+};
 
-  va_copy(ap2, ap);
-  n = vsnprintf(small, sizeof(small), fmt, ap);
-  if (n >= (int)sizeof(small) && (buf = malloc((size_t)n + 1)) != NULL)
-    vsnprintf(buf, (size_t)n + 1, fmt, ap2);
-  va_end(ap2);
-  if (n < 0 || buf == NULL)
+static void ns__text_add(struct ns__text *t, const char *s, size_t n) {
+  if (t->oom)
     return;
-  for (line = buf; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
+  if (t->n + n + 1 > t->cap) {
+    size_t cap = t->cap ? t->cap : 256;
+    char *np;
+    while (cap < t->n + n + 1)
+      cap *= 2;
+    if ((np = realloc(t->p, cap)) == NULL) {
+      t->oom = true;
+      return;
+    }
+    t->p = np;
+    t->cap = cap;
+  }
+  memcpy(t->p + t->n, s, n);
+  t->n += n;
+  t->p[t->n] = '\0';
+}
+
+/* A string argument: its line breaks as the text \x0A, \x0D (a name in a
+ * message never starts a line of its own); the rest as it is. */
+static void ns__text_add_arg(struct ns__text *t, const char *s) {
+  for (; *s; s++) {
+    if (*s == '\n' || *s == '\r')
+      ns__text_add(t, *s == '\n' ? "\\x0A" : "\\x0D", 4);
+    else
+      ns__text_add(t, s, 1);
+  }
+}
+
+/* Formats one conversion spec (with its * width and precision) of value v. */
+#define NS__FMT_ONE(t, spec, sw, sp, w, pr, v)                                        \
+  do {                                                                              \
+    char one_[512];                                                                 \
+    int k_ = (sw) && (sp) ? snprintf(one_, sizeof(one_), spec, w, pr, v)           \
+             : (sw)       ? snprintf(one_, sizeof(one_), spec, w, v)               \
+             : (sp)       ? snprintf(one_, sizeof(one_), spec, pr, v)              \
+                          : snprintf(one_, sizeof(one_), spec, v);                 \
+    if (k_ > 0)                                                                     \
+      ns__text_add(t, one_, (size_t)k_ < sizeof(one_) ? (size_t)k_ : sizeof(one_) - 1); \
+  } while (0)
+
+/* Prints to f: the format's line breaks are kept; a string argument's line
+ * breaks are shown as \x0A (a path or label cannot make a line of its own,
+ * such as a fake "FILE: OK"); and every control character is escaped
+ * (nicsim_put_term): messages and tables quote input. */
+void ns_vfprintf(FILE *f, const char *fmt, va_list ap) {
+  struct ns__text t = {NULL, 0, 0, false};
+  const char *p = fmt;
+  char *line, *nl;
+
+  while (*p) {
+    const char *start = p;
+    char spec[64], conv, l1 = 0, l2 = 0;
+    int w = 0, pr = 0;
+    bool sw = false, sp = false;
+    if (*p != '%') {
+      size_t n = strcspn(p, "%");
+      ns__text_add(&t, p, n);
+      p += n;
+      continue;
+    }
+    p++;
+    if (*p == '%') {
+      ns__text_add(&t, "%", 1);
+      p++;
+      continue;
+    }
+    while (*p && strchr("-+ #0", *p))
+      p++;
+    if (*p == '*') {
+      sw = true;
+      w = va_arg(ap, int);
+      p++;
+    }
+    while (*p >= '0' && *p <= '9')
+      p++;
+    if (*p == '.') {
+      p++;
+      if (*p == '*') {
+        sp = true;
+        pr = va_arg(ap, int);
+        p++;
+      }
+      while (*p >= '0' && *p <= '9')
+        p++;
+    }
+    if (*p == 'h' || *p == 'l') {
+      l1 = *p++;
+      if (*p == l1)
+        l2 = *p++;
+    } else if (*p && strchr("zjtL", *p)) {
+      l1 = *p++;
+    }
+    conv = *p ? *p++ : '\0';
+    if (conv == '\0' || (size_t)(p - start) >= sizeof(spec)) {
+      ns__text_add(&t, start, strlen(start)); /* not a conversion this knows */
+      break;
+    }
+    memcpy(spec, start, (size_t)(p - start));
+    spec[p - start] = '\0';
+    switch (conv) {
+    case 'd':
+    case 'i':
+      if (l1 == 'l' && l2) NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, long long));
+      else if (l1 == 'l') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, long));
+      else if (l1 == 'z') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, ssize_t));
+      else if (l1 == 'j') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, intmax_t));
+      else if (l1 == 't') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, ptrdiff_t));
+      else NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, int));
+      break;
+    case 'u':
+    case 'x':
+    case 'X':
+    case 'o':
+      if (l1 == 'l' && l2) NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, unsigned long long));
+      else if (l1 == 'l') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, unsigned long));
+      else if (l1 == 'z') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, size_t));
+      else if (l1 == 'j') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, uintmax_t));
+      else if (l1 == 't') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, ptrdiff_t));
+      else NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, unsigned));
+      break;
+    case 'c':
+      NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, int));
+      break;
+    case 'p':
+      NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, void *));
+      break;
+    case 'f': case 'F': case 'e': case 'E': case 'g': case 'G': case 'a': case 'A':
+      if (l1 == 'L') NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, long double));
+      else NS__FMT_ONE(&t, spec, sw, sp, w, pr, va_arg(ap, double));
+      break;
+    case 's': {
+      /* Formatted whole (width, precision), then its line breaks escaped. */
+      const char *v = va_arg(ap, const char *);
+      int k = sw && sp ? snprintf(NULL, 0, spec, w, pr, v) : sw ? snprintf(NULL, 0, spec, w, v)
+              : sp     ? snprintf(NULL, 0, spec, pr, v)
+                       : snprintf(NULL, 0, spec, v);
+      char *one = k >= 0 ? malloc((size_t)k + 1) : NULL;
+      if (one == NULL) {
+        t.oom = true;
+        break;
+      }
+      if (sw && sp) snprintf(one, (size_t)k + 1, spec, w, pr, v);
+      else if (sw) snprintf(one, (size_t)k + 1, spec, w, v);
+      else if (sp) snprintf(one, (size_t)k + 1, spec, pr, v);
+      else snprintf(one, (size_t)k + 1, spec, v);
+      ns__text_add_arg(&t, one);
+      free(one);
+      break;
+    }
+    default:
+      ns__text_add(&t, start, strlen(start)); /* %n and the unknown: printed as text */
+      p = start + strlen(start);
+      break;
+    }
+  }
+  if (t.oom || t.p == NULL) {
+    free(t.p);
+    return;
+  }
+  for (line = t.p; (nl = strchr(line, '\n')) != NULL; line = nl + 1) {
     *nl = '\0';
     nicsim_put_term(f, line);
     fputc('\n', f);
   }
   nicsim_put_term(f, line);
-  if (buf != small)
-    free(buf);
+  free(t.p);
 }
 
 void ns_veprintf(const char *fmt, va_list ap) { ns_vfprintf(stderr, fmt, ap); }
@@ -74,8 +232,29 @@ void ns_print_errors(const char *file, struct nc_errors *errs) {
 
   nc_errors_sort(errs);
   nc_errors_print(errs, NC_ERRORS_SHOWN, stderr);
-  if (n > 0)
-    ns_eprintf("%zu error%s in %s\n", n, n == 1 ? "" : "s", file);
+  if (n > 0) {
+    char shown[4 * NC_PATH_MAX];
+    ns_eprintf("%zu error%s in %s\n", n, n == 1 ? "" : "s",
+               nicsim_term_text(file, shown, sizeof shown));
+  }
+}
+
+/* What input i (named in) of s is: "the scenario", "a platform file", "an overlay". */
+static const char *ns__input_role(const struct nc_scenario *s, size_t i, const char *in) {
+  size_t k;
+  for (k = 0; k < nc_scenario_noverlays(s); k++)
+    if (nc_scenario_overlay_file(s, k) == in)
+      return "an overlay";
+  return i == 0 ? "the scenario" : "a platform file";
+}
+
+/* Notes every file s was read from as an input no output may be (safety.h). */
+void ns_note_inputs(const struct nc_scenario *s) {
+  const char *p;
+  uint64_t dev, ino;
+  size_t i;
+  for (i = 0; s != NULL && nc_scenario_input(s, i, &p, &dev, &ino); i++)
+    nicsim_input_note_id(dev, ino, ns__input_role(s, i, p), p);
 }
 
 /* Loads a scenario, printing every error it holds (nc_scenario_load_all). */
@@ -91,6 +270,7 @@ int ns_load(const char *path, struct nc_scenario **out) {
     return NICSIM_STUDY_BAD_INPUT;
   }
   nc_errors_free(&errs);
+  ns_note_inputs(*out);
   return 0;
 }
 
@@ -143,6 +323,7 @@ int ns_load_overlaid(const char *cmd, const char *path, const char *const *overl
     return NICSIM_STUDY_BAD_INPUT;
   }
   nc_errors_free(&errs);
+  ns_note_inputs(*out);
   return 0;
 }
 
@@ -258,6 +439,11 @@ int ns_check_output_path(const char *cmd, const char *what, const char *path) {
     ns_eprintf("nicsim %s: %s needs a file name\n", cmd, what);
     return NICSIM_STUDY_BAD_INPUT;
   }
+  if (nicsim_input_clash(path) < 0) {
+    ns_eprintf("nicsim %s: %s: cannot write %s: %s\n", cmd, path, what,
+               nicsim_strerror(NICSIM_E_INPUT));
+    return NICSIM_STUDY_BAD_INPUT;
+  }
   mode = nicsim_output_target(path, real, sizeof(real));
   if (mode >= 0 && path[strlen(path) - 1] == '/') {
     ns_eprintf("nicsim %s: %s: cannot write %s: a file name cannot end in '/'\n", cmd, path,
@@ -322,12 +508,7 @@ int ns_check_not_input(const char *cmd, const char *what, const char *out,
   size_t i;
 
   for (i = 0; nc_scenario_input(s, i, &in, &dev, &ino); i++) {
-    const char *role = i == 0 ? "the scenario" : "a platform file";
-    size_t k;
-    for (k = 0; k < nc_scenario_noverlays(s); k++)
-      if (nc_scenario_overlay_file(s, k) == in)
-        role = "an overlay";
-    if (ns_check_not_file(cmd, what, out, dev, ino, role, in) != 0)
+    if (ns_check_not_file(cmd, what, out, dev, ino, ns__input_role(s, i, in), in) != 0)
       return NICSIM_STUDY_BAD_INPUT;
   }
   return 0;
@@ -351,6 +532,15 @@ int ns_check_not_file(const char *cmd, const char *what, const char *out, uint64
 }
 
 /* Creates a directory and its missing parents. */
+/* mkdir -p of a directory inside a results directory; see study_internal.h. */
+int ns_mkdir_sub(const char *path) {
+  struct stat st;
+  int rc = ns_mkdir_p(path);
+  if (rc == 0 && lstat(path, &st) == 0 && S_ISLNK(st.st_mode))
+    return -NICSIM_E_LINK;
+  return rc;
+}
+
 int ns_mkdir_p(const char *path) {
   char buf[NC_PATH_MAX];
   size_t len = strlen(path), i;

@@ -7,6 +7,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "results/safety.h"
+#include "results/input.h"
 #include "study/study_internal.h"
 
 /* A buffer to write out (nicsim_emit_fn). */
@@ -19,29 +21,12 @@ static int ns__emit_buf(FILE *f, void *arg) {
   return fwrite(b->p, 1, b->n, f) == b->n ? 0 : -EIO;
 }
 
-/* Copies file from to to atomically; 0 or -errno. */
+/* Copies file from to to atomically; 0 or -errno. from is read as every
+ * results-directory file is (nicsim_read_results_file: no link, no FIFO). */
 static int ns__copy(const char *from, const char *to) {
   struct ns__buf b = {NULL, 0};
-  FILE *f = fopen(from, "rb");
-  char chunk[65536];
-  size_t got;
-  int rc = 0;
+  int rc = nicsim_read_results_file(from, NICSIM_RESULTS_FILE_MAX, &b.p, &b.n);
 
-  if (f == NULL)
-    return -errno;
-  while ((got = fread(chunk, 1, sizeof(chunk), f)) > 0) {
-    char *p = realloc(b.p, b.n + got);
-    if (p == NULL) {
-      rc = -ENOMEM;
-      break;
-    }
-    b.p = p;
-    memcpy(b.p + b.n, chunk, got);
-    b.n += got;
-  }
-  if (ferror(f) && rc == 0)
-    rc = -EIO;
-  fclose(f);
   if (rc == 0)
     rc = nicsim_write_atomic(to, ns__emit_buf, &b);
   free(b.p);
@@ -62,7 +47,7 @@ static int ns__write_results(const char *cmd, const char *dir, bool quiet, size_
   snprintf(csv, sizeof(csv), "%s/results.csv", dir);
   rc = nicsim_csv_write_each(csv, d.keys, d.nkeys, ns_sweepdir_count(&d), ns_sweepdir_get, &d);
   if (rc < 0) {
-    ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, csv, strerror(-rc));
+    ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, csv, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
   } else if (nicsim_sweep_table_print_each(stdout, d.keys, d.nkeys, ns_sweepdir_count(&d),
                                            ns_sweepdir_get, &d) < 0) {
@@ -139,8 +124,8 @@ int nicsim_study_merge(const char *const *dirs, size_t ndirs, const char *out, b
     goto out;
   }
   snprintf(to, sizeof(to), "%s/points", out);
-  if ((rc = ns_mkdir_p(to)) < 0) {
-    ns_eprintf("nicsim merge: cannot create %s: %s\n", to, strerror(-rc));
+  if ((rc = ns_mkdir_sub(to)) < 0) {
+    ns_eprintf("nicsim merge: cannot create %s: %s\n", to, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
@@ -153,7 +138,8 @@ int nicsim_study_merge(const char *const *dirs, size_t ndirs, const char *out, b
         continue;
       ns_point_file(d[i].dir, k, d[i].digits, label, from, sizeof(from));
       if (strcmp(from, to) != 0 && (rc = ns__copy(from, to)) < 0) {
-        ns_eprintf("nicsim merge: cannot copy %s to %s: %s\n", from, to, strerror(-rc));
+        ns_eprintf("nicsim merge: cannot copy %s to %s: %s\n", from, to,
+                   rc == -ELOOP || rc == -NICSIM_E_NOTREG ? nicsim_read_strerror(rc) : nicsim_strerror(-rc));
         status = NICSIM_STUDY_BAD_INPUT;
         goto out;
       }
@@ -163,7 +149,7 @@ int nicsim_study_merge(const char *const *dirs, size_t ndirs, const char *out, b
   snprintf(from, sizeof(from), "%s/sweep.json", dirs[0]);
   snprintf(to, sizeof(to), "%s/sweep.json", out);
   if (strcmp(from, to) != 0 && (rc = ns__copy(from, to)) < 0) {
-    ns_eprintf("nicsim merge: cannot write %s: %s\n", to, strerror(-rc));
+    ns_eprintf("nicsim merge: cannot write %s: %s\n", to, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }

@@ -11,8 +11,10 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "results/safety.h"
 #include "results/escape.h"
 #include "study/study_internal.h"
+#include "study/plot_internal.h"
 #include "config/sweep.h"
 
 #define NS__MAXCOLS 64
@@ -20,19 +22,6 @@
  * (and the sweep has too many values of keys the plot does not show). */
 #define NS__MAXPANELS 12
 
-/* One plot being drawn. */
-struct ns__plot {
-  char name[64], title[NC_STR_MAX], x[NC_STR_MAX], series[NC_STR_MAX];
-  char xlabel[NC_STR_MAX], ylabel[NC_STR_MAX];
-  const char *y[NC_PLOT_MAX_Y];
-  char unit[NC_PLOT_MAX_Y][24];   /* each y's unit as plotted ("%" for a fraction; "" unknown) */
-  double scale[NC_PLOT_MAX_Y];    /* from a y's value to its plotted value (100 for a fraction) */
-  size_t ny;
-  const char *panels[NC_PLOT_MAX_PANEL_KEYS]; /* declared panel keys (none: the varying ones) */
-  size_t npanels;
-  bool bar, logx, logy;
-  bool automatic; /* a default plot (none declared): its panels are chosen to fit */
-};
 
 /* The distinct values of x or series, in first-seen order. */
 struct ns__vals {
@@ -63,23 +52,6 @@ static void ns__vals_free(struct ns__vals *vals) {
   memset(vals, 0, sizeof(*vals));
 }
 
-/* Text of a swept key (or "label") in cfg. */
-static void ns__key_text(const struct nicsim_config *cfg, const char *key, char *buf, size_t n) {
-  const struct nc_key *k = nc_key_find(key);
-  if (k != NULL)
-    nc_value_format(cfg, k, buf, n);
-  else if (strcmp(key, "platform") == 0)
-    snprintf(buf, n, "%s", cfg->platform);
-  else
-    snprintf(buf, n, "%s", cfg->label);
-}
-
-/* True if text is a finite number. */
-static bool ns__numeric(const char *text) {
-  char *end;
-  double v = strtod(text, &end);
-  return end != text && *end == '\0' && isfinite(v);
-}
 
 /* Unit of metric name in the metrics catalogue (docs/metrics.md), or for an
  * extra (cpu.core<N>.util) as the point's results give it; "" if none. */
@@ -96,7 +68,7 @@ static const char *ns__catalogue_unit(const char *name, const struct nicsim_resu
 
 /* Which reference line a y metric gets. */
 enum { NS__REF_NONE, NS__REF_LINE_RATE, NS__REF_FULL };
-static int ns__ref_kind(const struct ns__plot *p, size_t q) {
+static int ns__ref_kind(const struct ns_plot *p, size_t q) {
   const char *y = p->y[q];
   const size_t n = strlen(y);
   /* A wire throughput (rx.*, tx.* in Gbit/s) is bounded by the line rate. */
@@ -111,7 +83,7 @@ static int ns__ref_kind(const struct ns__plot *p, size_t q) {
 
 /* Fills in the automatic title and axis labels: the key and the metrics
  * with their units (the schema's and the metrics catalogue's). */
-static void ns__plot_labels(struct ns__plot *p) {
+static void ns__plot_labels(struct ns_plot *p) {
   const struct nc_key *k = nc_key_find(p->x);
   char ys[512] = "";
   size_t q, used = 0;
@@ -235,7 +207,7 @@ struct ns__grid {
 
 /* Emits the data file or script of a plot (nicsim_emit_fn). */
 struct ns__emit_ctx {
-  const struct ns__plot *p;
+  const struct ns_plot *p;
   struct ns__grid *g;
 };
 
@@ -244,7 +216,7 @@ static bool ns__xs_numeric(const struct ns__emit_ctx *c) {
   size_t xi;
   bool numeric = !c->p->bar;
   for (xi = 0; xi < c->g->xs.n && numeric; xi++)
-    numeric = ns__numeric(c->g->xs.v[xi]);
+    numeric = ns_numeric(c->g->xs.v[xi]);
   return numeric;
 }
 
@@ -316,7 +288,7 @@ static int ns__emit_dat(FILE *f, void *arg) {
  * Each comes from the points' recorded configuration. */
 static size_t ns__refs(const struct ns__emit_ctx *c, size_t pi, double *val, char (*text)[64],
                        size_t max) {
-  const struct ns__plot *p = c->p;
+  const struct ns_plot *p = c->p;
   size_t n = 0, q, i, r;
   char num[40];
 
@@ -343,7 +315,7 @@ static size_t ns__refs(const struct ns__emit_ctx *c, size_t pi, double *val, cha
 
 /* The plot command of panel pi (data block pi of the .dat). */
 static void ns__emit_plot_cmd(FILE *f, const struct ns__emit_ctx *c, size_t pi, bool numeric) {
-  const struct ns__plot *p = c->p;
+  const struct ns_plot *p = c->p;
   size_t col, r, nref, ncol = c->g->ss.n * p->ny;
   char dat[sizeof(p->name) + 8], idx[32] = "", ref_text[8][64];
   double ref[8];
@@ -395,7 +367,7 @@ static void ns__emit_plot_cmd(FILE *f, const struct ns__emit_ctx *c, size_t pi, 
  * greatest plotted value (error bars and reference lines included), with a
  * margin. False if there is none. */
 static bool ns__shared_yrange(const struct ns__emit_ctx *c, double *lo, double *hi) {
-  const struct ns__plot *p = c->p;
+  const struct ns_plot *p = c->p;
   size_t at, pi, r, nref, ncol = c->g->ss.n * p->ny;
   double ref[8];
   char ref_text[8][64];
@@ -438,7 +410,7 @@ static bool ns__shared_yrange(const struct ns__emit_ctx *c, double *lo, double *
 /* Emits the gnuplot script of a plot (nicsim_emit_fn). */
 static int ns__emit_gp(FILE *f, void *arg) {
   struct ns__emit_ctx *c = arg;
-  const struct ns__plot *p = c->p;
+  const struct ns_plot *p = c->p;
   const size_t npan = c->g->ps.n;
   bool numeric = ns__xs_numeric(c);
   char out[sizeof(p->name) + 8];
@@ -534,7 +506,7 @@ static void ns__append_kv(char *buf, size_t n, size_t *used, const char *key, co
  * series split the plot into panels (or, with declared panels, the declared
  * ones do and the others become lines). Only points apart from run.seed
  * (repeats) share a cell. 0 or an exit status after reporting. */
-static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
+static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns_plot *p,
                            struct ns__grid *g) {
   const char *other[NC_KEY__COUNT + 1];
   struct ns__vals kv[NC_KEY__COUNT + 1], sraw = {0};
@@ -562,9 +534,9 @@ static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns__pl
       status = NICSIM_STUDY_BAD_INPUT;
       break;
     }
-    ns__key_text(d->cfg, p->x, xt, sizeof(xt));
+    ns_key_text(d->cfg, p->x, xt, sizeof(xt));
     if (p->series[0])
-      ns__key_text(d->cfg, p->series, st, sizeof(st));
+      ns_key_text(d->cfg, p->series, st, sizeof(st));
     else
       st[0] = '\0';
     xi = ns__vals_add(&g->xs, xt);
@@ -577,7 +549,7 @@ static int ns__load_points(const char *cmd, struct ns_sweepdir *d, struct ns__pl
     sri[g->npts] = (size_t)si;
     for (k = 0; k < nother; k++) {
       long vi;
-      ns__key_text(d->cfg, other[k], st, sizeof(st));
+      ns_key_text(d->cfg, other[k], st, sizeof(st));
       if ((vi = ns__vals_add(&kv[k], st)) < 0) {
         status = NICSIM_STUDY_BAD_INPUT;
         break;
@@ -688,7 +660,7 @@ assign:
 }
 
 /* Draws one plot from the sweep directory's points. */
-static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
+static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns_plot *p,
                     const char *pdir, bool quiet) {
   struct ns__grid g;
   struct ns__emit_ctx ctx = {p, &g};
@@ -748,7 +720,7 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
       rc = nicsim_write_atomic(path, ns__emit_gp, &ctx);
     }
     if (rc < 0) {
-      ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
+      ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
     }
   }
@@ -767,184 +739,10 @@ static int ns__draw(const char *cmd, struct ns_sweepdir *d, struct ns__plot *p,
   return status;
 }
 
-/* True if metric name is present and finite (and, if nonzero, not 0) in any
- * point. */
-static bool ns__any_has(struct ns_sweepdir *d, const char *name, bool nonzero) {
-  char why[512];
-  size_t i;
-  double v;
-  for (i = 0; i < d->n; i++)
-    if (d->have[i] && ns_sweepdir_load(d, i, why, sizeof(why)) == 0 &&
-        nicsim_results_get(d->res, name, &v) && isfinite(v) && (v != 0 || !nonzero))
-      return true;
-  return false;
-}
-
-/* Fills the default plots: headline metrics against the first swept key. */
-static size_t ns__default_plots(struct ns_sweepdir *d, struct ns__plot *out, size_t max) {
-  static const char *const headline[] = {"cpu.util", "irq.per_sec", "nic.desc_fetch_reqs_per_pkt",
-                                         "pcie.up.util"};
-  const char *x = d->nkeys > 0 ? d->keys[0] : "label";
-  const char *series = "";
-  size_t n = 0, i, j, npts = 0;
-  bool numeric = true;
-  char xt[NC_PATH_MAX], why[512];
-
-  if (strcmp(x, "run.seed") == 0)
-    x = "label";
-  for (i = 1; i < d->nkeys && !series[0]; i++)
-    if (strcmp(d->keys[i], "run.seed") != 0)
-      series = d->keys[i];
-  for (i = 0; i < d->n; i++)
-    if (d->have[i] && ns_sweepdir_load(d, i, why, sizeof(why)) == 0) {
-      ns__key_text(d->cfg, x, xt, sizeof(xt));
-      numeric = numeric && ns__numeric(xt);
-      npts++;
-    }
-  for (j = 0; j < 1 + sizeof(headline) / sizeof(*headline) && n < max; j++) {
-    struct ns__plot *p = &out[n];
-    memset(p, 0, sizeof(*p));
-    snprintf(p->x, sizeof(p->x), "%s", x);
-    snprintf(p->series, sizeof(p->series), "%s", series);
-    p->bar = !numeric;
-    p->automatic = true;
-    if (j == 0) {
-      snprintf(p->name, sizeof(p->name), "throughput");
-      if (ns__any_has(d, "rx.gbps", true))
-        p->y[p->ny++] = "rx.gbps";
-      if (ns__any_has(d, "tx.gbps", true))
-        p->y[p->ny++] = "tx.gbps";
-      if (p->ny == 0)
-        continue;
-    } else {
-      /* A metric the runs do not report (pcie.* on an on-chip bus) has no plot. */
-      if (!ns__any_has(d, headline[j - 1], false))
-        continue;
-      p->y[p->ny++] = headline[j - 1];
-      snprintf(p->name, sizeof(p->name), "%s", headline[j - 1]);
-      for (char *c = p->name; *c; c++)
-        if (*c == '.')
-          *c = '_';
-    }
-    n++;
-  }
-  return npts > 0 ? n : 0;
-}
-
-/* Fills plots (up to max) with the plots of d: those sweep.json declares, in
- * their order, else the default ones. 0, or NICSIM_STUDY_BAD_INPUT after reporting a
- * declared plot that cannot be drawn. */
-static int ns__plot_list(const char *cmd, struct ns_sweepdir *d, struct ns__plot *plots,
-                         size_t max, size_t *n) {
-  json_t *decl = json_object_get(d->manifest, "plots"), *e;
-  const char *bad;
-  size_t i, q;
-
-  *n = 0;
-  json_array_foreach(decl, i, e) {
-    struct ns__plot *p = &plots[*n];
-    json_t *y = json_object_get(e, "y");
-    if (*n >= max)
-      break;
-    memset(p, 0, sizeof(*p));
-    snprintf(p->name, sizeof(p->name), "%s", ns_json_str(e, "name", ""));
-    snprintf(p->title, sizeof(p->title), "%s", ns_json_str(e, "title", ""));
-    snprintf(p->x, sizeof(p->x), "%s", ns_json_str(e, "x", "label"));
-    snprintf(p->series, sizeof(p->series), "%s",
-             ns_json_str(e, "series", ""));
-    snprintf(p->xlabel, sizeof(p->xlabel), "%s",
-             ns_json_str(e, "xlabel", ""));
-    snprintf(p->ylabel, sizeof(p->ylabel), "%s",
-             ns_json_str(e, "ylabel", ""));
-    const char *kind = ns_json_str(e, "kind", "line");
-    p->bar = strcmp(kind, "bar") == 0;
-    p->logx = json_is_true(json_object_get(e, "logx"));
-    p->logy = json_is_true(json_object_get(e, "logy"));
-    for (q = 0; q < json_array_size(y) && q < NC_PLOT_MAX_Y; q++)
-      p->y[p->ny++] = ns_json_at(y, q, "");
-    for (q = 0; q < json_array_size(json_object_get(e, "panels")) && q < NC_PLOT_MAX_PANEL_KEYS; q++)
-      p->panels[p->npanels++] = ns_json_at(json_object_get(e, "panels"), q, "");
-    /* sweep.json may have been edited: its name becomes a file name. */
-    bad = nc_plot_name_bad_char(p->name);
-    if (!p->name[0] || bad != NULL || p->ny == 0) {
-      ns_eprintf(
-              "nicsim %s: %s/sweep.json: plot %zu %s\n"
-              "  hint: a plot needs a name of letters, digits, _ and - and at least one y "
-              "metric; run 'nicsim sweep' again to rewrite sweep.json\n",
-              cmd, d->dir, i + 1,
-              !p->name[0] ? "has no name"
-              : bad       ? "has a name that is not a file name"
-                          : "has no y metric");
-      return NICSIM_STUDY_BAD_INPUT;
-    }
-    /* The rest of a declared plot is checked as the loader checks plots:
-     * sweep.json may have been edited (issue 23, #15). */
-    if (!p->bar && strcmp(kind, "line") != 0) {
-      ns_eprintf("nicsim %s: %s/sweep.json: plot '%s': unknown kind '%s'\n"
-                  "  hint: kind is line or bar\n",
-                  cmd, d->dir, p->name, kind);
-      return NICSIM_STUDY_BAD_INPUT;
-    }
-    for (q = 0; q < p->ny; q++)
-      if (nicsim_metric_find(p->y[q]) < 0 && !nicsim_metric_is_extra_name(p->y[q])) {
-        const char *near = nicsim_metric_suggest(p->y[q]);
-        ns_eprintf("nicsim %s: %s/sweep.json: plot '%s': unknown metric '%s'\n  hint: %s%s%s\n",
-                    cmd, d->dir, p->name, p->y[q], near ? "did you mean '" : "",
-                    near ? near : "y names metrics of docs/metrics.md", near ? "'?" : "");
-        return NICSIM_STUDY_BAD_INPUT;
-      }
-    for (q = 0; q < 2; q++) {
-      const char *k = q == 0 ? p->x : p->series;
-      if (k[0] && strcmp(k, "label") != 0 && strcmp(k, "platform") != 0 && nc_key_find(k) == NULL) {
-        ns_eprintf("nicsim %s: %s/sweep.json: plot '%s': %s '%s' is not a configuration key\n"
-                    "  hint: x and series name swept keys (or label)\n",
-                    cmd, d->dir, p->name, q == 0 ? "x" : "series", k);
-        return NICSIM_STUDY_BAD_INPUT;
-      }
-    }
-    for (q = 0; q < p->npanels; q++) {
-      size_t k;
-      bool swept = false;
-      for (k = 0; k < d->nkeys; k++)
-        swept = swept || strcmp(d->keys[k], p->panels[q]) == 0;
-      if (!swept || strcmp(p->panels[q], p->x) == 0 || strcmp(p->panels[q], p->series) == 0) {
-        ns_eprintf("nicsim %s: %s/sweep.json: plot '%s': panels key '%s' is %s\n"
-                   "  hint: panels name swept keys other than x and series; run 'nicsim sweep' "
-                   "again to rewrite sweep.json\n",
-                   cmd, d->dir, p->name, p->panels[q], swept ? "x or the series" : "not a swept key");
-        return NICSIM_STUDY_BAD_INPUT;
-      }
-    }
-    (*n)++;
-  }
-  if (*n == 0)
-    *n = ns__default_plots(d, plots, max);
-  return 0;
-}
-
-/* The names of the plots `nicsim plot` draws for d, in drawing order. */
-int ns_plot_names(const char *cmd, struct ns_sweepdir *d, char (*names)[64], size_t max,
-                  size_t *n) {
-  struct ns__plot *plots = calloc(max ? max : 1, sizeof(*plots));
-  size_t i;
-  int status;
-
-  *n = 0;
-  if (plots == NULL) {
-    ns_eprintf("nicsim %s: out of memory\n", cmd);
-    return NICSIM_STUDY_BAD_INPUT;
-  }
-  status = ns__plot_list(cmd, d, plots, max, n);
-  for (i = 0; status == 0 && i < *n; i++)
-    snprintf(names[i], 64, "%s", plots[i].name);
-  free(plots);
-  return status;
-}
-
 /* Renders every plot of DIR. */
 int nicsim_study_plot(const char *cmd, const char *dir, bool quiet) {
   struct ns_sweepdir d;
-  struct ns__plot plots[100];
+  struct ns_plot plots[100];
   char pdir[NC_PATH_MAX + 16];
   size_t n = 0, i;
   int status, rc;
@@ -958,11 +756,31 @@ int nicsim_study_plot(const char *cmd, const char *dir, bool quiet) {
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
-  if ((status = ns__plot_list(cmd, &d, plots, sizeof(plots) / sizeof(*plots), &n)) != 0)
+  /* A directory whose every point file is unreadable draws nothing: an error. */
+  {
+    char why[1024], first[1024] = "";
+    size_t ok = 0, k;
+    for (k = 0; k < d.n && ok == 0; k++)
+      if (d.have[k]) {
+        if (ns_sweepdir_load(&d, k, why, sizeof(why)) == 0)
+          ok++;
+        else if (!first[0])
+          snprintf(first, sizeof(first), "%s", why);
+      }
+    if (ok == 0) {
+      ns_eprintf("nicsim %s: none of the %zu point files in %s/points can be read, so there is "
+                 "nothing to plot; the first: %s\n  hint: run the sweep again (--resume reruns "
+                 "what is missing or broken)\n",
+                 cmd, ns_sweepdir_count(&d), dir, first);
+      status = NICSIM_STUDY_BAD_INPUT;
+      goto out;
+    }
+  }
+  if ((status = ns_plot_list(cmd, &d, plots, sizeof(plots) / sizeof(*plots), &n)) != 0)
     goto out;
   snprintf(pdir, sizeof(pdir), "%s/plots", dir);
-  if ((rc = ns_mkdir_p(pdir)) < 0) {
-    ns_eprintf("nicsim %s: cannot create %s: %s\n", cmd, pdir, strerror(-rc));
+  if ((rc = ns_mkdir_sub(pdir)) < 0) {
+    ns_eprintf("nicsim %s: cannot create %s: %s\n", cmd, pdir, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }

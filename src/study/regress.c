@@ -7,6 +7,7 @@
 #define _XOPEN_SOURCE 700
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -14,35 +15,11 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "results/escape.h"
+#include "results/safety.h"
+#include "study/regress_internal.h"
 #include "study/regress_suite.h"
 #include "study/study_internal.h"
-
-/* One point of an entry, after the run. */
-struct rg_point {
-  char *label;
-  bool ran;          /* simulated and read back */
-  double *now;       /* per metric of the entry */
-  bool *have_now;
-  double *base;      /* per metric, from the baseline (compare mode) */
-  bool *have_base;
-  char *nondet;      /* with --check-determinism: what differed on the rerun, or NULL */
-  char *error;       /* !ran: why the sweep could not simulate it (its record), or NULL */
-  bool rerun_missing; /* the rerun of this point failed */
-};
-
-/* One entry: its inputs and results. */
-struct rg_entry {
-  const struct nicsim_regress_entry *e;
-  bool selected;
-  char baseline_file[NC_PATH_MAX + 80];
-  json_t *baseline;  /* compare mode; NULL otherwise or if unreadable */
-  char dir[NC_PATH_MAX + 80], hash[64];
-  size_t npoints;
-  struct rg_point *pts;
-  double secs;
-  bool failed_points;
-  char input_error[2 * NC_PATH_MAX + 1400]; /* why its baseline cannot be used ("": it can) */
-};
 
 /* Seconds since t0. */
 static double rg__elapsed(const struct timespec *t0) {
@@ -143,6 +120,7 @@ static int rg__load_baseline(struct rg_entry *r) {
   json_t *points;
 
   r->baseline = nicsim_baseline_load(r->baseline_file, &missing, why, sizeof(why));
+  nicsim_input_note(r->baseline_file, "a baseline"); /* not with --update, which rewrites it */
   if (r->baseline == NULL) {
     snprintf(r->input_error, sizeof(r->input_error), "%s: %s (record it with 'nicsim regress --update --entry %s')",
              missing ? "no baseline" : "bad baseline", why, r->e->name);
@@ -315,62 +293,6 @@ out:
   return status;
 }
 
-/* Formats a value for the table: integers exactly, reals shortest-exact. */
-static void rg__value(double v, const char *metric, char *buf, size_t n) {
-  long id = nicsim_metric_find(metric);
-  nicsim_format_metric(v, id >= 0 ? nicsim_metric_defs()[id].kind : NM_KIND_REAL, buf, n);
-}
-
-/* "now - base" and, if base is not 0, its share: "+0.5 (+1.2%)". */
-static void rg__delta(double base, double now, char *buf, size_t n) {
-  double d = now - base;
-  if (isnan(base) || isnan(now) || isinf(d)) {
-    snprintf(buf, n, "-");
-    return;
-  }
-  if (d == 0) {
-    snprintf(buf, n, "0");
-    return;
-  }
-  if (base != 0)
-    snprintf(buf, n, "%+.6g (%+.3g%%)", d, 100 * d / fabs(base));
-  else
-    snprintf(buf, n, "%+.6g", d);
-}
-
-/* The verdict of metric k of a point (compare mode), and a message for a failure. */
-enum rg_verdict { RG_OK, RG_FAIL, RG_MISSING, RG_NORUN };
-static enum rg_verdict rg__verdict(const struct rg_entry *r, const struct rg_point *p, size_t k) {
-  if (!p->ran)
-    return RG_NORUN;
-  if (!p->have_now[k])
-    return RG_MISSING;
-  return nicsim_tol_ok(&r->e->metrics[k].tol, p->base[k], p->now[k]) ? RG_OK : RG_FAIL;
-}
-
-/* One line explaining a failed check: "rx.gbps 9.87 -> 9.12 (-0.75, -7.6%), outside rel 0.1%". */
-static void rg__explain(const struct rg_entry *r, const struct rg_point *p, size_t k,
-                        enum rg_verdict v, char *buf, size_t n) {
-  const struct nicsim_regress_metric *m = &r->e->metrics[k];
-  char b[40], now[40], delta[80], tol[40];
-
-  rg__value(p->base[k], m->name, b, sizeof(b));
-  nicsim_tol_format(&m->tol, tol, sizeof(tol));
-  if (v == RG_NORUN) {
-    if (p->error)
-      snprintf(buf, n, "%s: the point failed to simulate: %s", m->name, p->error);
-    else
-      snprintf(buf, n, "%s: the point failed to simulate (its error is in the log above)", m->name);
-  } else if (v == RG_MISSING) {
-    snprintf(buf, n, "%s: the run no longer reports it (baseline %s)", m->name, b);
-  } else {
-    rg__value(p->now[k], m->name, now, sizeof(now));
-    rg__delta(p->base[k], p->now[k], delta, sizeof(delta));
-    snprintf(buf, n, "%s: %s -> %s (delta %s), outside tolerance %s", m->name, b, now, delta,
-             tol);
-  }
-}
-
 /* Prints the comparison table and the regressions; returns the number of failures. */
 static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, size_t *nchecks) {
   size_t i, j, k, w0 = 11, w1 = 6, w2 = 8, w3 = 3, w4 = 5, w5 = 9, nfail = 0, npts = 0;
@@ -388,9 +310,9 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
       w0 = strlen(where) > w0 ? strlen(where) : w0;
       for (k = 0; k < rs[i].e->nmetrics; k++) {
         const struct nicsim_regress_metric *m = &rs[i].e->metrics[k];
-        rg__value(p->base[k], m->name, b, sizeof(b));
-        rg__value(p->now[k], m->name, now, sizeof(now));
-        rg__delta(p->base[k], p->now[k], delta, sizeof(delta));
+        rg_value(p->base[k], m->name, b, sizeof(b));
+        rg_value(p->now[k], m->name, now, sizeof(now));
+        rg_delta(p->base[k], p->now[k], delta, sizeof(delta));
         nicsim_tol_format(&m->tol, tol, sizeof(tol));
         w1 = strlen(m->name) > w1 ? strlen(m->name) : w1;
         w2 = strlen(b) > w2 ? strlen(b) : w2;
@@ -411,14 +333,14 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
       rg__where(&rs[i], p, where, sizeof(where));
       for (k = 0; k < rs[i].e->nmetrics; k++) {
         const struct nicsim_regress_metric *m = &rs[i].e->metrics[k];
-        enum rg_verdict v = rg__verdict(&rs[i], p, k);
-        rg__value(p->base[k], m->name, b, sizeof(b));
+        enum rg_verdict v = rg_verdict_of(&rs[i], p, k);
+        rg_value(p->base[k], m->name, b, sizeof(b));
         if (v == RG_OK || v == RG_FAIL)
-          rg__value(p->now[k], m->name, now, sizeof(now));
+          rg_value(p->now[k], m->name, now, sizeof(now));
         else
           snprintf(now, sizeof(now), "-");
         if (v == RG_OK || v == RG_FAIL)
-          rg__delta(p->base[k], p->now[k], delta, sizeof(delta));
+          rg_delta(p->base[k], p->now[k], delta, sizeof(delta));
         else
           snprintf(delta, sizeof(delta), "-");
         nicsim_tol_format(&m->tol, tol, sizeof(tol));
@@ -447,10 +369,10 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
       struct rg_point *p = &rs[i].pts[j];
       rg__where(&rs[i], p, where, sizeof(where));
       for (k = 0; k < rs[i].e->nmetrics; k++) {
-        enum rg_verdict v = rg__verdict(&rs[i], p, k);
+        enum rg_verdict v = rg_verdict_of(&rs[i], p, k);
         if (v == RG_OK)
           continue;
-        rg__explain(&rs[i], p, k, v, why, sizeof(why));
+        rg_explain(&rs[i], p, k, v, why, sizeof(why));
         ns_printf("  %s: %s\n", where, why);
         if (v == RG_NORUN)
           break; /* one line per point that did not run */
@@ -463,165 +385,6 @@ static size_t rg__print_table(struct rg_entry *rs, size_t n, bool determinism, s
   }
   (void)npts;
   return nfail;
-}
-
-/* Writes one <testcase> of the JUnit report. */
-static void rg__junit_case(FILE *f, const char *suite, const struct rg_entry *r,
-                           const struct rg_point *p, const char *what, const char *kind,
-                           const char *msg, const char *detail) {
-  fprintf(f, "    <testcase classname=\"");
-  nicsim_xml_escape(f, suite);
-  fputc('.', f);
-  nicsim_xml_escape(f, r->e->name);
-  fprintf(f, "\" name=\"");
-  if (p->label[0]) {
-    nicsim_xml_escape(f, p->label);
-    fputs(": ", f);
-  }
-  nicsim_xml_escape(f, what);
-  fprintf(f, "\" time=\"0\"");
-  if (kind == NULL) {
-    fprintf(f, "/>\n");
-    return;
-  }
-  fprintf(f, ">\n      <%s type=\"%s\" message=\"", kind,
-          strcmp(kind, "error") == 0 ? "simulation" : "regression");
-  nicsim_xml_escape(f, msg);
-  fprintf(f, "\">");
-  nicsim_xml_escape(f, detail);
-  fprintf(f, "</%s>\n    </testcase>\n", kind);
-}
-
-/* What the JUnit writer needs. */
-struct rg_junit {
-  const struct nicsim_regress_suite *suite;
-  struct rg_entry *rs;
-  size_t n;
-  bool determinism;
-  double secs;
-};
-
-/* Emits the JUnit XML of a run that could not compare (nicsim_emit_fn): an
- * entry whose baseline cannot be used has one testcase, "baseline", with
- * an <error> saying why and how to record it; the other selected entries
- * one skipped testcase. CI then shows why nothing was compared. */
-static int rg__junit_emit_bad(FILE *f, void *arg) {
-  const struct rg_junit *J = arg;
-  size_t i, n = 0, errors = 0;
-  for (i = 0; i < J->n; i++) {
-    n += J->rs[i].selected;
-    errors += J->rs[i].selected && J->rs[i].input_error[0];
-  }
-  fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
-  nicsim_xml_escape(f, J->suite->name);
-  fprintf(f, "\" tests=\"%zu\" failures=\"0\" errors=\"%zu\" time=\"%.3f\">\n", n, errors, J->secs);
-  for (i = 0; i < J->n; i++) {
-    const struct rg_entry *r = &J->rs[i];
-    const bool err = r->input_error[0] != '\0';
-    if (!r->selected)
-      continue;
-    fprintf(f, "  <testsuite name=\"");
-    nicsim_xml_escape(f, J->suite->name);
-    fputc('.', f);
-    nicsim_xml_escape(f, r->e->name);
-    fprintf(f, "\" tests=\"1\" failures=\"0\" errors=\"%d\" skipped=\"%d\" time=\"0\">\n", err, !err);
-    fprintf(f, "    <testcase classname=\"");
-    nicsim_xml_escape(f, J->suite->name);
-    fputc('.', f);
-    nicsim_xml_escape(f, r->e->name);
-    fprintf(f, "\" name=\"baseline\" time=\"0\">\n");
-    if (err) {
-      fprintf(f, "      <error type=\"input\" message=\"");
-      nicsim_xml_escape(f, r->input_error);
-      fprintf(f, "\">");
-      nicsim_xml_escape(f, r->baseline_file);
-      fprintf(f, "</error>\n");
-    } else {
-      fprintf(f, "      <skipped message=\"not compared: the input of another entry is bad\"/>\n");
-    }
-    fprintf(f, "    </testcase>\n  </testsuite>\n");
-  }
-  fprintf(f, "</testsuites>\n");
-  return ferror(f) ? -EIO : 0;
-}
-
-/* Emits the JUnit XML (nicsim_emit_fn): a testsuite per entry, a testcase per
- * point and metric (and per point "determinism" with --check-determinism). */
-static int rg__junit_emit(FILE *f, void *arg) {
-  const struct rg_junit *J = arg;
-  size_t i, j, k, tests = 0, fails = 0, errors = 0;
-  char why[600], detail[4096], tol[40], b[40], now[40];
-
-  for (int pass = 0; pass < 2; pass++) {
-    if (pass == 1) {
-      fprintf(f, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<testsuites name=\"");
-      nicsim_xml_escape(f, J->suite->name);
-      fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" time=\"%.3f\">\n", tests,
-              fails, errors, J->secs);
-    }
-    for (i = 0; i < J->n; i++) {
-      const struct rg_entry *r = &J->rs[i];
-      size_t et = 0, ef = 0, ee = 0;
-      if (!r->selected)
-        continue;
-      for (j = 0; j < r->npoints; j++) {
-        const struct rg_point *p = &r->pts[j];
-        for (k = 0; k < r->e->nmetrics; k++) {
-          enum rg_verdict v = rg__verdict(r, p, k);
-          et++;
-          ef += v == RG_FAIL || v == RG_MISSING;
-          ee += v == RG_NORUN;
-        }
-        if (J->determinism && p->ran) {
-          et++;
-          ef += p->nondet != NULL || p->rerun_missing;
-        }
-      }
-      if (pass == 0) {
-        tests += et;
-        fails += ef;
-        errors += ee;
-        continue;
-      }
-      fprintf(f, "  <testsuite name=\"");
-      nicsim_xml_escape(f, J->suite->name);
-      fputc('.', f);
-      nicsim_xml_escape(f, r->e->name);
-      fprintf(f, "\" tests=\"%zu\" failures=\"%zu\" errors=\"%zu\" skipped=\"0\" time=\"%.3f\">\n",
-              et, ef, ee, r->secs);
-      for (j = 0; j < r->npoints; j++) {
-        const struct rg_point *p = &r->pts[j];
-        for (k = 0; k < r->e->nmetrics; k++) {
-          const struct nicsim_regress_metric *m = &r->e->metrics[k];
-          enum rg_verdict v = rg__verdict(r, p, k);
-          rg__explain(r, p, k, v, why, sizeof(why));
-          rg__value(p->base[k], m->name, b, sizeof(b));
-          if (p->ran && p->have_now[k])
-            rg__value(p->now[k], m->name, now, sizeof(now));
-          else
-            snprintf(now, sizeof(now), "-");
-          nicsim_tol_format(&m->tol, tol, sizeof(tol));
-          snprintf(detail, sizeof(detail),
-                   "metric:    %s\nbaseline:  %s\nnow:       %s\ntolerance: %s\n"
-                   "scenario:  %s\nbaseline file: %s\nsuite:     %s:%d:%d\n",
-                   m->name, b, now, tol, r->e->scenario, r->baseline_file, m->at.file,
-                   m->at.line, m->at.col);
-          rg__junit_case(f, J->suite->name, r, p, m->name,
-                         v == RG_OK ? NULL : v == RG_NORUN ? "error" : "failure", why, detail);
-        }
-        if (J->determinism && p->ran) {
-          const char *msg = p->rerun_missing ? "the rerun failed to simulate" : p->nondet;
-          char m2[2100];
-          snprintf(m2, sizeof(m2), "not deterministic: the rerun gave %s", msg ? msg : "");
-          rg__junit_case(f, J->suite->name, r, p, "determinism", msg ? "failure" : NULL, m2,
-                         m2);
-        }
-      }
-      fprintf(f, "  </testsuite>\n");
-    }
-  }
-  fprintf(f, "</testsuites>\n");
-  return ferror(f) ? -EIO : 0;
 }
 
 /* --update for one entry: builds the new baseline, prints what changed
@@ -682,13 +445,13 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
       json_t *ov = om ? json_object_get(om, names[k]) : NULL;
       double o = ov == NULL || json_is_null(ov) ? NAN : json_number_value(ov);
       values++;
-      rg__value(p->now[k], names[k], now, sizeof(now));
+      rg_value(p->now[k], names[k], now, sizeof(now));
       if (ov == NULL) {
         ns_printf("  %s: %s: (new) %s\n", where, names[k], now);
         changed++;
       } else if (memcmp(&o, &p->now[k], sizeof(o)) != 0 && !(isnan(o) && isnan(p->now[k]))) {
-        rg__value(o, names[k], b, sizeof(b));
-        rg__delta(o, p->now[k], delta, sizeof(delta));
+        rg_value(o, names[k], b, sizeof(b));
+        rg_delta(o, p->now[k], delta, sizeof(delta));
         ns_printf("  %s: %s: %s -> %s (%s)\n", where, names[k], b, now, delta);
         changed++;
       }
@@ -721,7 +484,7 @@ static int rg__update(const struct nicsim_regress_suite *suite, struct rg_entry 
     ns_printf("%s: unchanged (%zu values)\n", r->baseline_file, values);
   } else {
     if ((rc = nicsim_baseline_write(r->baseline_file, doc)) < 0) {
-      ns_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot write %s: %s\n", r->baseline_file, nicsim_strerror(-rc));
       goto out;
     }
     ns_printf("%s: %s (%zu of %zu values changed)\n", r->baseline_file,
@@ -798,6 +561,7 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
     nc_error_print(&err, stderr);
     return NICSIM_STUDY_BAD_INPUT;
   }
+  nicsim_input_note(suite_path, "the suite");
   rs = calloc(suite->n, sizeof(*rs));
   if (rs == NULL) {
     ns_eprintf("nicsim regress: out of memory\n");
@@ -868,6 +632,14 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
     if (!o->update && rg__load_baseline(r) != 0)
       bad = true;
   }
+  /* The entries' scenarios and platform files are noted inputs now (ns_load):
+   * the report may be none of them either. */
+  if (o->junit && nicsim_input_clash(o->junit) < 0) {
+    ns_eprintf("nicsim regress: --junit %s: cannot write the JUnit report: %s\n", o->junit,
+               nicsim_strerror(NICSIM_E_INPUT));
+    status = NICSIM_STUDY_BAD_INPUT;
+    goto out;
+  }
   if (bad) {
     status = NICSIM_STUDY_BAD_INPUT;
     bool baseline_errors = false;
@@ -875,8 +647,8 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
       baseline_errors |= rs[i].selected && rs[i].input_error[0];
     if (o->junit && baseline_errors) {
       struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
-      if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit_bad, &J)) < 0)
-        ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+      if ((rc = nicsim_write_atomic(o->junit, rg_junit_emit_bad, &J)) < 0)
+        ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, nicsim_strerror(-rc));
       else if (!o->quiet)
         ns_eprintf("nicsim regress: JUnit report (nothing compared) in %s\n", o->junit);
     }
@@ -884,8 +656,21 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
   }
   if (o->update) {
     struct stat st;
+    char rb[PATH_MAX], rs_[PATH_MAX], sd[NC_PATH_MAX];
+    const char *sb;
+    /* A baselines directory that is a link out of the suite's directory is refused. */
+    if (nicsim_path_split(suite_path, sd, sizeof sd, &sb) == 0 && realpath(sd, rs_) != NULL &&
+        realpath(suite->baselines, rb) != NULL &&
+        !(strncmp(rb, rs_, strlen(rs_)) == 0 &&
+          (rb[strlen(rs_)] == '/' || rb[strlen(rs_)] == '\0' || strcmp(rs_, "/") == 0))) {
+      ns_eprintf("nicsim regress: %s: the baselines directory %s is %s, outside the suite's "
+                 "directory %s\n  hint: baselines stay beside the suite or below it\n",
+                 suite_path, suite->baselines, rb, rs_);
+      status = NICSIM_STUDY_BAD_INPUT;
+      goto out;
+    }
     if (stat(suite->baselines, &st) != 0 && (rc = ns_mkdir_p(suite->baselines)) < 0) {
-      ns_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, strerror(-rc));
+      ns_eprintf("nicsim regress: cannot create %s: %s\n", suite->baselines, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
     }
@@ -948,8 +733,8 @@ int nicsim_study_regress(const struct nicsim_regress_opts *o) {
          nfail);
   if (o->junit) {
     struct rg_junit J = {suite, rs, suite->n, o->determinism, rg__elapsed(&t0)};
-    if ((rc = nicsim_write_atomic(o->junit, rg__junit_emit, &J)) < 0) {
-      ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, strerror(-rc));
+    if ((rc = nicsim_write_atomic(o->junit, rg_junit_emit, &J)) < 0) {
+      ns_eprintf("nicsim regress: cannot write %s: %s\n", o->junit, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
     }

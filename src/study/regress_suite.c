@@ -265,7 +265,19 @@ int nicsim_regress_suite_load(const char *path, struct nicsim_regress_suite **ou
     goto out;
   if ((v = rg__get(root, "baselines")) && rg__text(&L, v, "baselines", base, sizeof base) != 0)
     goto out;
-  if (base[0] == '/' || strcmp(dir, ".") == 0)
+  /* Baselines stay inside the suite's directory: --update replaces files there. */
+  {
+    bool up = base[0] == '/' || base[0] == '\0';
+    for (const char *c = base; !up && *c; c += strcspn(c, "/"), c += *c == '/')
+      up = strncmp(c, "..", 2) == 0 && (c[2] == '/' || c[2] == '\0');
+    if (up) {
+      nc__error_set(err, path, v ? v->line : 1, v ? v->col : 1,
+                    "name a directory beside the suite or below it, e.g. 'baselines'",
+                    "baselines must stay inside the suite's directory (no absolute path, no '..')");
+      goto out;
+    }
+  }
+  if (strcmp(dir, ".") == 0)
     snprintf(s->baselines, sizeof s->baselines, "%s", base);
   else if ((size_t)snprintf(s->baselines, sizeof s->baselines, "%s/%s", dir, base) >=
            sizeof s->baselines) {
@@ -380,20 +392,15 @@ int nicsim_baseline_add_point(json_t *doc, const char *label, const char *const 
 
 /* Loads and checks a baseline file. */
 json_t *nicsim_baseline_load(const char *path, bool *missing, char *why, size_t n) {
-  json_error_t je;
   json_t *doc, *points;
-  FILE *f = fopen(path, "rb");
+  int rc;
 
   *missing = false;
-  if (!f) {
-    *missing = errno == ENOENT;
-    snprintf(why, n, "%s: %s", path, strerror(errno));
-    return NULL;
-  }
-  doc = json_loadf(f, 0, &je);
-  fclose(f);
+  /* As every results file: a link or FIFO is refused, never followed or waited on. */
+  doc = nicsim_results_json_load(path, &rc, why, n);
   if (!doc) {
-    nicsim_json_error_where(path, &je, why, n);
+    *missing = rc == -ENOENT;
+    if (rc == -ENOENT) snprintf(why, n, "%s: %s", path, strerror(ENOENT));
     return NULL;
   }
   points = json_object_get(doc, "points");
@@ -442,19 +449,3 @@ int nicsim_baseline_write(const char *path, json_t *doc) {
   return nicsim_write_atomic(path, rg__emit, doc);
 }
 
-/* ---- XML ---------------------------------------------------------------------- */
-
-/* Escaped text for XML. */
-void nicsim_xml_escape(FILE *f, const char *s) {
-  for (; *s; s++) {
-    unsigned char c = (unsigned char)*s;
-    switch (c) {
-    case '&': fputs("&amp;", f); break;
-    case '<': fputs("&lt;", f); break;
-    case '>': fputs("&gt;", f); break;
-    case '"': fputs("&quot;", f); break;
-    case '\'': fputs("&apos;", f); break;
-    default: fputc((c < 0x20 && c != '\n' && c != '\t') || c == 0x7f ? '?' : c, f);
-    }
-  }
-}

@@ -87,12 +87,6 @@ json_t *nicsim_baseline_point(json_t *doc, const char *label);
 /* Writes a baseline document atomically (as nicsim_json_dump). 0 or -errno. */
 int nicsim_baseline_write(const char *path, json_t *doc);
 
-/* ---- JUnit XML ------------------------------------------------------------- */
-
-/* Writes s with the XML escapes for text and attributes (&, <, >, ", '),
- * control characters other than tab and newline as '?' (XML 1.0 has no
- * other way to carry them). */
-void nicsim_xml_escape(FILE *f, const char *s);
 
 #ifdef __cplusplus
 }

@@ -11,6 +11,7 @@
 #include <string.h>
 #include <sys/stat.h>
 
+#include "results/safety.h"
 #include "results/analysis.h"
 #include "results/escape.h"
 #include "study/study_internal.h"
@@ -866,7 +867,7 @@ int nicsim_study_report(const char *cmd, const char *dir, const char *baseline, 
     r.html = html;
     snprintf(path, sizeof(path), "%s/report.%s", dir, html ? "html" : "md");
     if ((rc = nicsim_write_atomic(path, ns__emit_report, &r)) < 0) {
-      ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, strerror(-rc));
+      ns_eprintf("nicsim %s: cannot write %s: %s\n", cmd, path, nicsim_strerror(-rc));
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
     }

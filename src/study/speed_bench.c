@@ -18,6 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "results/safety.h"
 #include "config/builtin.h"
 #include "drivers/driver.h"
 #include "results/output.h"
@@ -525,7 +526,7 @@ static int ns__write_json(const char *path, json_t *doc) {
   rc = nicsim_write_atomic(path, ns__emit_json, doc);
   json_decref(doc);
   if (rc < 0) {
-    ns_eprintf("nicsim bench: cannot write %s: %s\n", path, strerror(-rc));
+    ns_eprintf("nicsim bench: cannot write %s: %s\n", path, nicsim_strerror(-rc));
     return NICSIM_STUDY_BAD_INPUT;
   }
   return NICSIM_STUDY_OK;

@@ -10,6 +10,7 @@
 #include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <sys/types.h>
 
 #include <jansson.h>
 
@@ -25,8 +26,9 @@
 /* ---- helpers (common.c) ------------------------------------------------------ */
 
 /* fprintf(stderr, ...) for every message of nicsim: the text is printed with
- * control characters (but the format's line breaks) escaped as \xNN
- * (nicsim_put_term), whatever the arguments quote. */
+ * control characters (but the format's own line breaks) escaped as \xNN
+ * (nicsim_put_term), whatever the arguments quote; a line break inside a
+ * string argument (a path, a label) is shown as \x0A, never ending a line. */
 void ns_eprintf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void ns_veprintf(const char *fmt, va_list ap) __attribute__((format(printf, 1, 0)));
 /* The same to stdout (tables and lines that quote input), and to any f. */
@@ -35,6 +37,10 @@ void ns_vfprintf(FILE *f, const char *fmt, va_list ap) __attribute__((format(pri
 /* "nicsim CMD: <message>" on stderr; returns NICSIM_STUDY_BAD_INPUT. */
 int ns_bad_input(const char *cmd, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 
+/* Notes every file scenario s was read from (nc_scenario_input) as an input
+ * no output of the command may be (nicsim_input_note); ns_load and
+ * ns_load_overlaid do it for what they load. */
+void ns_note_inputs(const struct nc_scenario *s);
 /* Loads a scenario (NULL: the built-in default); on error prints it and
  * returns NICSIM_STUDY_BAD_INPUT, else 0. */
 int ns_load(const char *path, struct nc_scenario **out);
@@ -85,8 +91,17 @@ int ns_check_not_input(const char *cmd, const char *what, const char *out,
  * what it is ("the baseline", its path). */
 int ns_check_not_file(const char *cmd, const char *what, const char *out, uint64_t dev,
                        uint64_t ino, const char *role, const char *name);
+/* In a process just forked by parent (a sweep's worker, calibrate's sweep):
+ * default signal dispositions, none of the parent's temporary files, and
+ * signal sig when the parent dies (PR_SET_PDEATHSIG); exits at once if the
+ * parent is already gone. (sweep.c) */
+void ns_worker_tie_to_parent(pid_t parent, int sig);
 /* mkdir -p; 0 or -errno. */
 int ns_mkdir_p(const char *path);
+/* The same for a directory a command writes inside a results directory
+ * (points/, plots/, evals/): one that is a symbolic link is
+ * -NICSIM_E_LINK, never written through. */
+int ns_mkdir_sub(const char *path);
 /* Copies s to buf keeping [A-Za-z0-9._+-] and replacing anything else by
  * '_'; "point" if s is empty. The result is at most n-1 bytes. */
 void ns_sanitise(const char *s, char *buf, size_t n);

@@ -16,20 +16,14 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "results/escape.h"
+#include "results/safety.h"
 #include "config/sweep.h"
 #include "results/input.h"
 #include "results/output.h"
 #include "sim/sim.h"
 #include "study/study_internal.h"
-
-/* What a child sends back: the whole message, or nothing usable. */
-struct ns__msg {
-  uint32_t magic;
-  int rc;
-  struct nicsim_sim_error err;
-  struct nicsim_results res;
-};
-#define NS__MSG_MAGIC 0x6e53774bu
+#include "study/sweep_internal.h"
 
 /* A running child. */
 struct ns__job {
@@ -37,7 +31,7 @@ struct ns__job {
   int fd;
   size_t point;
   size_t got;
-  struct ns__msg *msg;
+  struct ns_sweep_msg *msg;
   struct timespec t0;
 };
 
@@ -126,41 +120,6 @@ static double ns__elapsed(const struct timespec *t0) {
   return (double)(t.tv_sec - t0->tv_sec) + 1e-9 * (double)(t.tv_nsec - t0->tv_nsec);
 }
 
-/* Writes all of buf to fd; 0 or -errno. */
-static int ns__write_all(int fd, const void *buf, size_t len) {
-  const char *p = buf;
-  while (len > 0) {
-    ssize_t n = write(fd, p, len);
-    if (n < 0) {
-      if (errno == EINTR)
-        continue;
-      return -errno;
-    }
-    p += n;
-    len -= (size_t)n;
-  }
-  return 0;
-}
-
-/* The child: simulate one point, send the message, exit without running
- * the parent's atexit handlers or flushing its stdio buffers. */
-static void ns__child(int wfd, const struct nicsim_config *cfg) {
-  struct ns__msg *m = calloc(1, sizeof(*m));
-
-  /* stdout belongs to the parent's table: anything the model prints goes
-   * to stderr instead. */
-  dup2(STDERR_FILENO, STDOUT_FILENO);
-  signal(SIGPIPE, SIG_DFL);
-  if (m == NULL)
-    _exit(3);
-  m->magic = NS__MSG_MAGIC;
-  nicsim_results_init(&m->res);
-  m->rc = nicsim_simulate(cfg, &m->res, &m->err, 0);
-  fflush(stdout);
-  fflush(stderr);
-  _exit(ns__write_all(wfd, m, sizeof(*m)) == 0 ? 0 : 4);
-}
-
 /* Path of point i's JSON file in buf. */
 static void ns__point_path(const struct ns__sweep *s, size_t i, char *buf, size_t n) {
   ns_point_file(s->dir, i, s->digits, ns__plabel(s->scen, i), buf, n);
@@ -225,7 +184,7 @@ static void ns__point_error_record(const char *path, const char *why) {
     rc = nicsim_atomic_commit(&a);
   }
   if (rc < 0)
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", err, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", err, nicsim_strerror(-rc));
 }
 
 /* Records a failed point: message on stderr, stale JSON removed. */
@@ -274,7 +233,7 @@ static void ns__point_done(struct ns__sweep *s, size_t i, const struct nicsim_re
   rc = nicsim_json_write(path, NICSIM_VERSION, c, res);
   if (rc < 0) {
     ns__bar_clear(s);
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", path, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", path, nicsim_strerror(-rc));
     s->write_failed = true;
   } else {
     s->done[i] = true;
@@ -287,6 +246,7 @@ static void ns__point_done(struct ns__sweep *s, size_t i, const struct nicsim_re
 static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
                      const struct ns__job *running, size_t nrunning) {
   int fds[2];
+  pid_t parent;
   size_t k;
   char why[256];
 
@@ -309,6 +269,7 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
   fflush(stdout);
   fflush(stderr);
   clock_gettime(CLOCK_MONOTONIC, &job->t0);
+  parent = getpid();
   job->pid = fork();
   if (job->pid < 0) {
     snprintf(why, sizeof(why), "cannot start a worker process: %s", strerror(errno));
@@ -317,6 +278,7 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
     goto fail;
   }
   if (job->pid == 0) {
+    ns_worker_tie_to_parent(parent, SIGKILL);
     /* A worker does not hold the directory's lock: when the sweep is killed,
      * the lock goes with it (a worker writes no file, only to its pipe). */
     if (s->lock_fd >= 0)
@@ -324,10 +286,11 @@ static int ns__spawn(struct ns__sweep *s, size_t i, struct ns__job *job,
     close(fds[0]);
     for (k = 0; k < nrunning; k++)
       close(running[k].fd);
-    ns__child(fds[1], s->cfg);
+    ns_sweep_child(fds[1], s->cfg);
   }
   close(fds[1]);
   job->fd = fds[0];
+  ns_sweep_worker_add(job->pid);
   return 0;
 fail:
   free(job->msg);
@@ -354,7 +317,7 @@ static void ns__finish(struct ns__sweep *s, struct ns__job *job) {
   } else if (WIFSIGNALED(wstatus)) {
     snprintf(why, sizeof(why), "worker process killed by signal %d (%s)", WTERMSIG(wstatus),
              strsignal(WTERMSIG(wstatus)));
-  } else if (job->got != sizeof(*job->msg) || job->msg->magic != NS__MSG_MAGIC) {
+  } else if (job->got != sizeof(*job->msg) || job->msg->magic != NS_SWEEP_MSG_MAGIC) {
     snprintf(why, sizeof(why), "worker process exited with status %d before sending results",
              WIFEXITED(wstatus) ? WEXITSTATUS(wstatus) : -1);
   } else if (job->msg->rc != 0) {
@@ -377,6 +340,8 @@ static void ns__run_all(struct ns__sweep *s, size_t jobs) {
   struct pollfd *pfd = calloc(jobs, sizeof(*pfd));
   size_t next = 0, nrun = 0, k;
 
+  /* Signals reach the workers too (a worker outlives no sweep). */
+  ns_sweep_workers_begin(jobs);
   if (run == NULL || pfd == NULL) {
     for (; next < s->n; next++)
       if (!s->skip[next])
@@ -426,12 +391,14 @@ static void ns__run_all(struct ns__sweep *s, size_t jobs) {
         continue;
       }
       /* EOF (or a read error): the child is done. */
+      ns_sweep_worker_del(job->pid);
       ns__finish(s, job);
       run[k] = run[--nrun];
       pfd[k] = pfd[nrun];
     }
   }
 out:
+  ns_sweep_workers_end();
   free(run);
   free(pfd);
 }
@@ -478,23 +445,6 @@ static json_t *ns__plots_json(const struct nc_scenario *scen) {
 
 /* Emits a JSON document (nicsim_emit_fn). */
 static int ns__emit_json(FILE *f, void *arg) { return nicsim_json_dump(arg, f); }
-
-/* Removes temporary files a killed sweep left in DIR/points (".NAME.tmp.XXXXXX"). */
-static void ns__remove_stale_tmp(const char *dir) {
-  char path[NC_PATH_MAX + 300];
-  DIR *d;
-  struct dirent *e;
-
-  snprintf(path, sizeof(path), "%s/points", dir);
-  if ((d = opendir(path)) == NULL)
-    return;
-  while ((e = readdir(d)) != NULL)
-    if (e->d_name[0] == '.' && strstr(e->d_name, ".json.tmp.") != NULL) {
-      snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name);
-      unlink(path);
-    }
-  closedir(d);
-}
 
 /* --resume: a point whose file holds the same config is kept, not rerun. */
 static bool ns__resume_point(struct ns__sweep *s, size_t i) {
@@ -563,143 +513,6 @@ static void ns__dry_run(struct ns__sweep *s, const char *const *keys, size_t nke
 }
 
 /* True if point i is among o->only (every point without it). */
-/* ---- shards ------------------------------------------------------------------
- * Points are dealt to balance their estimated costs (ns__point_cost,
- * ns__balance_shards); ties go by a Latin square: point i's Latin-square
- * shard is (sum of its digits + its occurrence) mod N, a digit being the
- * rank of the point's value of a swept key among that key's values (in
- * order of first appearance), the occurrence counting earlier points with
- * the same values (repeats). On a cartesian sweep every Latin-square shard
- * holds every value of every axis with at least N values, in equal shares,
- * so a sweep whose cost follows one axis is dealt as that square: each
- * shard a sample of the whole sweep. It depends only on the points'
- * resolved configs, so every shard of a sweep computes the same
- * assignment. */
-
-/* Distinct values of one swept key, in order of first appearance. */
-struct ns__axis {
-  const struct nc_key *key;
-  char (*vals)[NC_STR_MAX];
-  size_t n;
-};
-
-/* Rank of cfg's value of axis a among the values seen (appended if new);
- * -1 without memory. */
-static long ns__axis_rank(struct ns__axis *a, const struct nicsim_config *cfg) {
-  char v[NC_STR_MAX];
-  size_t k;
-  nc_value_format(cfg, a->key, v, sizeof(v));
-  for (k = 0; k < a->n; k++)
-    if (strcmp(a->vals[k], v) == 0)
-      return (long)k;
-  if ((a->n & (a->n - 1)) == 0) { /* grow at powers of two */
-    char (*nv)[NC_STR_MAX] = realloc(a->vals, (a->n ? 2 * a->n : 1) * sizeof(*nv));
-    if (nv == NULL)
-      return -1;
-    a->vals = nv;
-  }
-  snprintf(a->vals[a->n], sizeof(a->vals[0]), "%s", v);
-  return (long)a->n++;
-}
-
-struct ns__digits {
-  uint64_t tuple; /* hash of the point's digits */
-  size_t sum;     /* their sum */
-  size_t index;
-};
-
-static int ns__by_tuple(const void *a, const void *b) {
-  const struct ns__digits *x = a, *y = b;
-  if (x->tuple != y->tuple)
-    return x->tuple < y->tuple ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-
-/* latin[i] in [0, nshards) for every point from d[0..n) (each point's digit
- * sum and tuple; d is reordered). */
-static void ns__latin_shards(struct ns__digits *d, size_t n, size_t nshards, size_t *latin) {
-  size_t i, occ = 0;
-  qsort(d, n, sizeof(*d), ns__by_tuple);
-  for (i = 0; i < n; i++) {
-    occ = i > 0 && d[i].tuple == d[i - 1].tuple ? occ + 1 : 0;
-    latin[d[i].index] = (d[i].sum + occ) % nshards;
-  }
-}
-
-/* ---- the estimated cost of a point ------------------------------------------
- * Wall time of a point ~ the frames it simulates plus a fixed cost, in units
- * of one simulated frame:
- *   frames = (run.duration_us + run.drain_us) x rate / (8 x (frame_bytes + 20))
- *            x directions
- * rate: traffic.rate_gbps, or nic.line_rate_gbps when it is 0 or above it;
- * 20 B: preamble, SFD and inter-frame gap; directions: 2 for bidir, else 1.
- * The drain is counted as traffic time (the backlog and the checks run in
- * it). Fixed: NS__POINT_FIXED_COST frames (E: elaborating the models and the
- * point's process, measured on one x86 host: a 1 us run takes about 20 ms of
- * wall time, and a 1518 B RX frame at 10 GbE about 10 us more: ~2000
- * frames). A dma-bench point has no frames: its cost is the fixed one.
- * Integer arithmetic (rates in Mbit/s and times in ns, rounded once with
- * llround), so every host computes the same costs and the same shards. */
-#define NS__POINT_FIXED_COST 2000u
-static uint64_t ns__point_cost(const struct nicsim_config *c) {
-  double rate = c->traffic.rate_gbps;
-  uint64_t mbps, ns, frames;
-  if (c->workload.kind != NC_WORKLOAD_NIC)
-    return NS__POINT_FIXED_COST;
-  if (rate <= 0 || rate > c->nic.line_rate_gbps)
-    rate = c->nic.line_rate_gbps;
-  mbps = (uint64_t)llround(rate * 1000);
-  ns = (uint64_t)llround((c->run.duration_us + c->run.drain_us) * 1000);
-  /* bits in the time: ns x Mbit/s / 1000; at most 1.1e12 x 1e5: no overflow */
-  frames = ns * mbps / 1000 / (8 * ((uint64_t)c->traffic.frame_bytes + 20));
-  if (c->traffic.mode == NC_MODE_BIDIR || c->traffic.mode == NC_MODE_FORWARD)
-    frames *= 2; /* forward: each frame crosses the NIC twice */
-  return frames + NS__POINT_FIXED_COST;
-}
-
-/* Greedy balance (LPT): points by estimated cost, largest first (then by
- * their Latin-square shard, then index), each to the shard with the least
- * total so far; among equally loaded shards the point's Latin-square shard
- * if it is one of them, else the lowest. Where costs tie (a cost that follows
- * one axis, another that costs nothing), the Latin square decides, so every
- * shard still holds every value of the axes. total[k]: shard k's sum. */
-struct ns__lpt {
-  uint64_t cost;
-  size_t latin, index;
-};
-static int ns__by_cost(const void *a, const void *b) {
-  const struct ns__lpt *x = a, *y = b;
-  if (x->cost != y->cost)
-    return x->cost > y->cost ? -1 : 1;
-  if (x->latin != y->latin)
-    return x->latin < y->latin ? -1 : 1;
-  return x->index < y->index ? -1 : x->index > y->index;
-}
-static int ns__balance_shards(const uint64_t *cost, const size_t *latin, size_t n, size_t nshards,
-                              size_t *shard, uint64_t *total) {
-  struct ns__lpt *p = calloc(n ? n : 1, sizeof(*p));
-  size_t i, k;
-  if (p == NULL)
-    return -1;
-  for (i = 0; i < n; i++)
-    p[i] = (struct ns__lpt){cost[i], latin[i], i};
-  qsort(p, n, sizeof(*p), ns__by_cost);
-  for (k = 0; k < nshards; k++)
-    total[k] = 0;
-  for (i = 0; i < n; i++) {
-    size_t best = 0;
-    for (k = 1; k < nshards; k++)
-      if (total[k] < total[best])
-        best = k;
-    if (total[p[i].latin] == total[best])
-      best = p[i].latin;
-    shard[p[i].index] = best;
-    total[best] += p[i].cost;
-  }
-  free(p);
-  return 0;
-}
-
 static bool ns__wanted(const struct nicsim_sweep_opts *o, size_t i) {
   size_t k;
   if (o->only == NULL)
@@ -725,8 +538,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   int lock_fd = -1;
   long ncpu;
   int status, rc;
-  struct ns__digits *digits = NULL; /* per point, with --shard: its axis digits */
-  struct ns__axis *axes = NULL;      /* the swept keys' values */
+  struct ns_digits *digits = NULL; /* per point, with --shard: its axis digits */
+  struct ns_axis *axes = NULL;      /* the swept keys' values */
   size_t naxes = 0;
   size_t *shard = NULL; /* per point: its shard (with --shard), from 0 */
   size_t *latin = NULL; /* per point: its Latin-square shard (the tie-break) */
@@ -808,7 +621,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   for (i = 0; i < s.n; i++) {
     if ((status = ns_resolve(scen, ns__index(scen, i), o->sets, o->nsets, s.cfg)) != 0)
       goto out;
-    s.cost[i] = ns__point_cost(s.cfg);
+    s.cost[i] = ns_point_cost(s.cfg);
     uint64_t ph = NS_HASH_BASIS;
     char phex[32];
     if (ns_hash_config(s.cfg, &h) != 0 || ns_hash_config(s.cfg, &ph) != 0 ||
@@ -821,11 +634,11 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     }
     if (o->shard_n > 0) {
       uint64_t th = NS_HASH_BASIS;
-      digits[i] = (struct ns__digits){0, 0, i};
+      digits[i] = (struct ns_digits){0, 0, i};
       for (size_t k = 0; k < naxes; k++) {
         if (axes[k].key == NULL)
           continue; /* not a config key (none is, today) */
-        const long r = ns__axis_rank(&axes[k], s.cfg);
+        const long r = ns_axis_rank(&axes[k], s.cfg);
         char rb[32];
         if (r < 0) {
           ns_eprintf("nicsim sweep: out of memory\n");
@@ -840,8 +653,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     }
   }
   if (o->shard_n > 0) {
-    ns__latin_shards(digits, s.n, o->shard_n, latin);
-    if (ns__balance_shards(s.cost, latin, s.n, o->shard_n, shard, shard_total) != 0) {
+    ns_latin_shards(digits, s.n, o->shard_n, latin);
+    if (ns_balance_shards(s.cost, latin, s.n, o->shard_n, shard, shard_total) != 0) {
       ns_eprintf("nicsim sweep: out of memory\n");
       status = NICSIM_STUDY_BAD_INPUT;
       goto out;
@@ -924,8 +737,8 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   }
 
   snprintf(pointsdir, sizeof(pointsdir), "%s/points", outdir);
-  if ((rc = ns_mkdir_p(pointsdir)) < 0) {
-    ns_eprintf("nicsim sweep: cannot create %s: %s\n", pointsdir, strerror(-rc));
+  if ((rc = ns_mkdir_sub(pointsdir)) < 0) {
+    ns_eprintf("nicsim sweep: cannot create %s: %s\n", pointsdir, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
@@ -933,9 +746,12 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   if ((status = ns_check_output_path("sweep", "CSV", csv)) != 0)
     goto out;
 
-  /* The manifest goes first: a killed sweep can be resumed, merged, plotted. */
-  man = json_pack("{s:s, s:s, s:s, s:s, s:s, s:I, s:O, s:O, s:o, s:o, s:O}", "nicsim", NICSIM_VERSION,
-                  "scenario", name, "description", s.cfg->description, "file", path, "hash",
+  /* The manifest goes first: a killed sweep can be resumed, merged, plotted.
+   * A file name that is not UTF-8 (legal on Linux, not in JSON) is stored
+   * escaped, reversibly (nicsim_json_file_name), and "names_escaped" says so. */
+  bool escaped = false;
+  man = json_pack("{s:s, s:s, s:s, s:o, s:s, s:I, s:O, s:O, s:o, s:o, s:O}", "nicsim", NICSIM_VERSION,
+                  "scenario", name, "description", s.cfg->description, "file", nicsim_json_file_name(path, &escaped), "hash",
                   hash, "points", (json_int_t)s.n, "swept", swept, "labels", labels, "baseline",
                   nc_scenario_baseline(scen) >= 0
                       ? json_integer((json_int_t)nc_scenario_baseline(scen))
@@ -948,7 +764,11 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     for (i = 0; sets != NULL && i < o->nsets; i++)
       json_array_append_new(sets, json_string(o->sets[i]));
     for (i = 0; ovl != NULL && i < o->noverlays; i++)
-      json_array_append_new(ovl, json_string(o->overlays[i]));
+      json_array_append_new(ovl, nicsim_json_file_name(o->overlays[i], &escaped));
+    if (escaped && json_object_set_new(man, "names_escaped", json_true()) != 0) {
+      json_decref(man);
+      man = NULL;
+    }
     if (sets == NULL || ovl == NULL || json_object_set_new(man, "overrides", sets) != 0 ||
         json_object_set_new(man, "overlays", ovl) != 0) {
       json_decref(man);
@@ -968,12 +788,15 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
   }
   snprintf(manifest, sizeof(manifest), "%s/sweep.json", outdir);
   if ((rc = nicsim_write_atomic(manifest, ns__emit_json, man)) < 0) {
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", manifest, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", manifest, nicsim_strerror(-rc));
     status = NICSIM_STUDY_BAD_INPUT;
     goto out;
   }
 
-  ns__remove_stale_tmp(outdir);
+  /* Temporaries a killed sweep left (nicsim_tmp_clean_dir; the first
+   * atomic write in a directory does it too). */
+  nicsim_tmp_clean_dir(outdir);
+  nicsim_tmp_clean_dir(pointsdir);
   s.lock_fd = lock_fd;
   s.dir = outdir;
   s.quiet = o->quiet;
@@ -1003,7 +826,7 @@ int nicsim_study_sweep(const struct nicsim_sweep_opts *o, char *dirout, size_t d
     nfailed += !s.done[s.mine[i]];
   rc = nicsim_csv_write_each(csv, keys, nkeys, s.nmine, ns__get_point, &s);
   if (rc < 0) {
-    ns_eprintf("nicsim sweep: cannot write %s: %s\n", csv, strerror(-rc));
+    ns_eprintf("nicsim sweep: cannot write %s: %s\n", csv, nicsim_strerror(-rc));
     s.write_failed = true;
   }
   if (!o->no_table &&

@@ -1,6 +1,6 @@
 /* sweepdir.c: a sweep's output directory read back from its files alone:
  * the manifest DIR/sweep.json and the point files DIR/points/<id>.json. */
-#define _XOPEN_SOURCE 700
+#define _GNU_SOURCE
 
 #include <dirent.h>
 #include <errno.h>
@@ -14,6 +14,7 @@
 
 #include "study/study_internal.h"
 #include "results/input.h"
+#include "results/safety.h"
 
 /* Width of the index in the file names of n points. */
 int ns_point_digits(size_t n) {
@@ -43,20 +44,26 @@ void ns_point_error_file(const char *point_file, char *buf, size_t n) {
 /* Reads point i's failure record into buf (one line, at most n - 1 bytes);
  * true if there is one. */
 bool ns_sweepdir_point_error(const struct ns_sweepdir *d, size_t i, char *buf, size_t n) {
-  char path[NC_PATH_MAX + 256], err[NC_PATH_MAX + 256];
-  FILE *f;
-  size_t got;
+  char path[NC_PATH_MAX + 256], err[NC_PATH_MAX + 256], *text;
+  size_t len;
+  int rc;
   if (n == 0 || i >= d->n)
     return false;
   ns_point_file(d->dir, i, d->digits, ns_sweepdir_label(d, i), path, sizeof(path));
   ns_point_error_file(path, err, sizeof(err));
-  if (err[0] == '\0' || (f = fopen(err, "r")) == NULL)
+  if (err[0] == '\0')
     return false;
-  got = fread(buf, 1, n - 1, f);
-  fclose(f);
-  buf[got] = '\0';
-  buf[strcspn(buf, "\n")] = '\0';
-  return got > 0;
+  /* The one reader of results directories: a link (to any readable file,
+   * whose first line would reach a shared report) or a FIFO is refused. */
+  if ((rc = nicsim_read_results_file(err, 64 << 10, &text, &len)) < 0) {
+    if (rc != -ENOENT)
+      ns_eprintf("nicsim: note: skipping the failure record %s: it %s\n", err,
+                 nicsim_read_strerror(rc));
+    return false;
+  }
+  snprintf(buf, n, "%.*s", (int)strcspn(text, "\n"), text);
+  free(text);
+  return buf[0] != '\0';
 }
 
 /* True if name is a point file's name: <digits>-<sanitised label>.json. */
@@ -172,7 +179,6 @@ const char *ns_sweepdir_label(const struct ns_sweepdir *d, size_t i) {
 /* Opens a sweep directory. */
 int ns_sweepdir_open(struct ns_sweepdir *d, const char *cmd, const char *dir) {
   char path[NC_PATH_MAX + 32], why[256];
-  json_error_t err;
   json_t *keys;
   struct stat st;
   size_t i;
@@ -186,17 +192,18 @@ int ns_sweepdir_open(struct ns_sweepdir *d, const char *cmd, const char *dir) {
   }
   snprintf(d->dir, sizeof(d->dir), "%s", dir);
   snprintf(path, sizeof(path), "%s/sweep.json", dir);
-  d->manifest = json_load_file(path, 0, &err);
-  if (d->manifest == NULL) {
-    if (stat(path, &st) != 0)
-      ns_eprintf("nicsim %s: %s is not a sweep directory: %s: %s\n", cmd, dir, path,
-              strerror(errno));
-    else {
-      char where[NC_PATH_MAX + 256];
-      nicsim_json_error_where(path, &err, where, sizeof(where));
-      ns_eprintf("nicsim %s: %s\n", cmd, where);
+  {
+    char where[NC_PATH_MAX + 256];
+    int rc;
+    d->manifest = nicsim_results_json_load(path, &rc, where, sizeof(where));
+    if (d->manifest == NULL) {
+      if (rc == -ENOENT || rc == -ENOTDIR)
+        ns_eprintf("nicsim %s: %s is not a sweep directory: %s: %s\n", cmd, dir, path,
+                   strerror(-rc));
+      else
+        ns_eprintf("nicsim %s: %s\n", cmd, where);
+      return NICSIM_STUDY_BAD_INPUT;
     }
-    return NICSIM_STUDY_BAD_INPUT;
   }
   keys = json_object_get(d->manifest, "swept");
   if (nicsim_manifest_check(d->manifest, &d->n, &d->baseline, why, sizeof(why)) != 0) {
@@ -218,7 +225,10 @@ int ns_sweepdir_open(struct ns_sweepdir *d, const char *cmd, const char *dir) {
   }
   for (i = 0; i < d->n; i++) {
     ns_point_file(dir, i, d->digits, ns_sweepdir_label(d, i), path, sizeof(path));
-    d->have[i] = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+    d->have[i] = lstat(path, &st) == 0 && S_ISREG(st.st_mode);
+    if (!d->have[i] && lstat(path, &st) == 0)
+      ns_eprintf("nicsim %s: note: skipping %s: it %s\n", cmd, path,
+                 nicsim_read_strerror(S_ISLNK(st.st_mode) ? -ELOOP : -NICSIM_E_NOTREG));
   }
   return 0;
 }
@@ -309,19 +319,15 @@ static bool ns__dir_has_results(const char *dir) {
 int ns_sweepdir_owner(const char *dir, const char *hash, const char *name, const char *entry,
                       char *why, size_t n) {
   char path[NC_PATH_MAX + 16], where[NC_PATH_MAX + 256];
-  json_error_t err;
-  struct stat st;
   json_t *m;
   const char *mhash, *mentry;
   int rc;
 
   snprintf(path, sizeof(path), "%s/sweep.json", dir);
-  m = json_load_file(path, 0, &err);
+  m = nicsim_results_json_load(path, &rc, where, sizeof(where));
   if (m == NULL) {
-    if (stat(path, &st) == 0) {
-      nicsim_json_error_where(path, &err, where, sizeof(where));
-      snprintf(why, n, "%s\n  %s does not parse, so which sweep %s holds is unknown", where, path,
-               dir);
+    if (rc != -ENOENT && rc != -ENOTDIR) {
+      snprintf(why, n, "%s (so which sweep %s holds is unknown)", where, dir);
       return NS_DIR_OTHER;
     }
     if (!ns__dir_has_results(dir))
@@ -358,16 +364,26 @@ void ns_sweepdir_clear(const char *dir) {
   DIR *d;
   struct dirent *e;
 
+  int fd;
+
   snprintf(path, sizeof(path), "%s/results.csv", dir);
   unlink(path);
   snprintf(path, sizeof(path), "%s/points", dir);
-  if ((d = opendir(path)) == NULL)
-    return;
-  /* Only point files: other files someone keeps in points/ stay. */
-  while ((e = readdir(d)) != NULL) {
-    if (ns_is_point_file_name(e->d_name) &&
-        (size_t)snprintf(path, sizeof(path), "%s/points/%s", dir, e->d_name) < sizeof(path))
+  /* Never through a link: a points/ that is one is removed, not emptied. */
+  if ((fd = nicsim_dir_open(path)) < 0) {
+    if (fd == -ELOOP || fd == -ENOTDIR)
       unlink(path);
+    return;
+  }
+  if ((d = fdopendir(fd)) == NULL) {
+    close(fd);
+    return;
+  }
+  /* Only point files : other files someone keeps
+   * in points/ stay. unlinkat removes a link, never its target. */
+  while ((e = readdir(d)) != NULL) {
+    if (ns_is_point_file_name(e->d_name))
+      (void)unlinkat(fd, e->d_name, 0);
   }
   closedir(d);
 }

@@ -136,6 +136,9 @@ class Cli : public ::testing::Test {
 
   // Starts nicsim with args, stdout and stderr into files; -1 on failure.
   pid_t start(std::initializer_list<std::string> args) {
+    return start(std::vector<std::string>(args));
+  }
+  pid_t start(const std::vector<std::string> &args) {
     std::vector<std::string> a = {NICSIM_BIN};
     a.insert(a.end(), args.begin(), args.end());
     std::vector<char *> argv = argv_of(a);

@@ -316,9 +316,10 @@ TEST_F(CliSim, SweepReportsAWorkerKilledByASignal) {
             1);
 }
 
-// --json/--csv write through a symlink (the link stays a link) and into a
-// FIFO in place (the FIFO stays a FIFO); a directory or socket is bad input.
-TEST_F(CliSim, RunWritesThroughSymlinksAndIntoFifos) {
+// --json/--csv replace a symlink (never writing through it: the file it
+// named stays as it was) and write into a FIFO in place (the FIFO stays a
+// FIFO); a directory or socket is bad input.
+TEST_F(CliSim, RunReplacesSymlinksAndWritesIntoFifos) {
   ASSERT_EQ(mkdir(path("real").c_str(), 0700), 0);
   ASSERT_EQ(symlink("real/out.csv", path("link.csv").c_str()), 0);
   ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
@@ -350,8 +351,9 @@ TEST_F(CliSim, RunWritesThroughSymlinksAndIntoFifos) {
   ASSERT_EQ(lstat(path("fifo").c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced by a file";
   ASSERT_EQ(lstat(path("link.csv").c_str(), &st), 0);
-  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the symlink was replaced by a file";
-  EXPECT_EQ(lines_of(slurp(path("real/out.csv"))).size(), 2u);
+  EXPECT_TRUE(S_ISREG(st.st_mode)) << "the symlink was written through";
+  EXPECT_EQ(lines_of(slurp(path("link.csv"))).size(), 2u);
+  EXPECT_FALSE(exists(path("real/out.csv")));
 
   ASSERT_TRUE(nicsim_test::make_socket_file(path("sock")));
   auto k = run({"run", data("good.yaml"), "--json", path("sock")});
@@ -387,11 +389,25 @@ TEST_F(CliSim, RunRefusesUnwritableOrCollidingOutputsBeforeSimulating) {
   EXPECT_NE(c.err.find("--json and --csv name the same file (" + path("x") + ")"),
             std::string::npos)
       << c.err;
+  // A dangling symlink to the other output is replaced, never written
+  // through: two files, nothing overwritten.
   ASSERT_EQ(symlink("x", path("y").c_str()), 0);
-  auto d = run({"run", data("good.yaml"), "--csv", path("y"), "--json", path("x")});
-  EXPECT_EQ(d.status, 2) << NICSIM_SHOW(d);
-  EXPECT_NE(d.err.find("name the same file"), std::string::npos) << d.err;
-  EXPECT_EQ(d.err.find("simulating"), std::string::npos) << d.err;
+  auto d = run({"run", data("good.yaml"), "-q", "--csv", path("y"), "--json", path("x")});
+  EXPECT_EQ(d.status, 0) << NICSIM_SHOW(d);
+  struct stat yst;
+  ASSERT_EQ(lstat(path("y").c_str(), &yst), 0);
+  EXPECT_TRUE(S_ISREG(yst.st_mode));
+  EXPECT_EQ(slurp(path("y")).rfind("label,", 0), 0u) << "y holds the CSV";
+  EXPECT_EQ(slurp(path("x")).find("{"), 0u) << "x holds the JSON";
+  // A live one names one file (by identity): refused.
+  ASSERT_EQ(unlink(path("y").c_str()), 0);
+  ASSERT_EQ(symlink("x", path("y").c_str()), 0);
+  auto d3 = run({"run", data("good.yaml"), "--csv", path("y"), "--json", path("x")});
+  EXPECT_EQ(d3.status, 2) << NICSIM_SHOW(d3);
+  EXPECT_NE(d3.err.find("name the same file"), std::string::npos) << d3.err;
+  EXPECT_EQ(d3.err.find("simulating"), std::string::npos) << d3.err;
+  ASSERT_EQ(unlink(path("x").c_str()), 0);
+  ASSERT_EQ(unlink(path("y").c_str()), 0);
   auto e = run({"run", data("good.yaml"), "--csv", path("x"), "--json", dir_ + "/./x"});
   EXPECT_EQ(e.status, 2) << NICSIM_SHOW(e);
   EXPECT_NE(e.err.find("name the same file"), std::string::npos) << e.err;

@@ -5,6 +5,7 @@
 #include <ftw.h>
 #include <gtest/gtest.h>
 #include <signal.h>
+#include <sys/file.h>
 #include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -18,6 +19,7 @@
 
 #include "common/special_files.h"
 #include "results/output.h"
+#include "results/safety.h"
 
 namespace {
 
@@ -181,9 +183,10 @@ TEST_F(AtomicWrite, WriteErrorPartWayLeavesThePreviousFile) {
   EXPECT_EQ(entries(), std::set<std::string>{"a.txt"});
 }
 
-// A symlink is written through: the file it names is replaced (atomically, in
-// that file's directory) and the link stays a link.
-TEST_F(AtomicWrite, SymlinkIsWrittenThrough) {
+// A symlink is never written through (issue 35): the link itself is replaced
+// by the new file, and the file it named is left as it was; a dangling link
+// or a chain of links is replaced the same way.
+TEST_F(AtomicWrite, SymlinkIsReplacedNeverWrittenThrough) {
   ASSERT_EQ(mkdir(path("sub").c_str(), 0700), 0);
   spit(path("sub/t.txt"), "previous\n");
   ASSERT_EQ(symlink("sub/t.txt", path("link").c_str()), 0);
@@ -191,22 +194,58 @@ TEST_F(AtomicWrite, SymlinkIsWrittenThrough) {
   ASSERT_EQ(nicsim_write_atomic(path("link").c_str(), emit_string, &text), 0);
   struct stat st;
   ASSERT_EQ(lstat(path("link").c_str(), &st), 0);
-  EXPECT_TRUE(S_ISLNK(st.st_mode)) << "the link was replaced by a plain file";
-  EXPECT_EQ(slurp(path("sub/t.txt")), "new\n");
+  EXPECT_TRUE(S_ISREG(st.st_mode)) << "the link is still a link";
+  EXPECT_EQ(slurp(path("link")), "new\n");
+  EXPECT_EQ(slurp(path("sub/t.txt")), "previous\n") << "written through the link";
   EXPECT_EQ(entries(), (std::set<std::string>{"link", "sub"}));
-  // A dangling link (here an absolute one, through a second link) creates its target.
   ASSERT_EQ(symlink(path("sub/new.txt").c_str(), path("dangling").c_str()), 0);
   ASSERT_EQ(symlink("dangling", path("chain").c_str()), 0);
   ASSERT_EQ(nicsim_write_atomic(path("chain").c_str(), emit_string, &text), 0);
-  EXPECT_EQ(slurp(path("sub/new.txt")), "new\n");
+  struct stat gone;
+  EXPECT_NE(stat(path("sub/new.txt").c_str(), &gone), 0);
   ASSERT_EQ(lstat(path("chain").c_str(), &st), 0);
-  EXPECT_TRUE(S_ISLNK(st.st_mode));
+  EXPECT_TRUE(S_ISREG(st.st_mode));
   char real[4096];
-  EXPECT_EQ(nicsim_output_target(path("chain").c_str(), real, sizeof real), NICSIM_OUT_REPLACE);
-  EXPECT_EQ(std::string(real), path("sub/new.txt"));
+  EXPECT_EQ(nicsim_output_target(path("dangling").c_str(), real, sizeof real), NICSIM_OUT_REPLACE);
+  EXPECT_EQ(std::string(real), path("dangling"));
 }
 
-// A FIFO is written in place (a reader gets the bytes), never replaced.
+// An output that is a noted input of the command (nicsim_input_note), by its
+// name or a hard link, is refused with -NICSIM_E_INPUT naming the input, and
+// nothing is written; a symlink to it is replaced, the input untouched.
+TEST_F(AtomicWrite, AnInputIsNeverReplaced) {
+  spit(path("in.yaml"), "input\n");
+  ASSERT_EQ(link(path("in.yaml").c_str(), path("hard").c_str()), 0);
+  ASSERT_EQ(symlink("in.yaml", path("soft").c_str()), 0);
+  nicsim_input_note(path("in.yaml").c_str(), "the scenario");
+  std::string text = "out\n";
+  for (const char *p : {"in.yaml", "hard"}) {
+    EXPECT_EQ(nicsim_write_atomic(path(p).c_str(), emit_string, &text), -NICSIM_E_INPUT) << p;
+    EXPECT_NE(std::string(nicsim_strerror(NICSIM_E_INPUT)).find("the scenario " + path("in.yaml")),
+              std::string::npos);
+  }
+  EXPECT_EQ(nicsim_write_atomic(path("soft").c_str(), emit_string, &text), 0);
+  EXPECT_EQ(slurp(path("in.yaml")), "input\n");
+  nicsim_input_forget_all();
+  EXPECT_EQ(nicsim_write_atomic(path("in.yaml").c_str(), emit_string, &text), 0);
+}
+
+// A stale temporary of nicsim's naming is removed by the next write in its
+// directory; a live one (its writer holds its lock) and other names stay.
+TEST_F(AtomicWrite, StaleTemporariesAreRemovedByTheNextWrite) {
+  spit(path(".a.txt.tmp.AbC123"), "stale");
+  spit(path(".b.tmp"), "other");
+  int fd = open(path(".c.txt.tmp.Zz9Zz9").c_str(), O_CREAT | O_WRONLY, 0600);
+  ASSERT_GE(fd, 0);
+  ASSERT_EQ(flock(fd, LOCK_EX), 0);
+  std::string text = "x";
+  ASSERT_EQ(nicsim_write_atomic(path("a.txt").c_str(), emit_string, &text), 0);
+  close(fd);
+  EXPECT_EQ(entries(), (std::set<std::string>{"a.txt", ".b.tmp", ".c.txt.tmp.Zz9Zz9"}));
+}
+
+// A FIFO is written in place (a reader gets the bytes), never replaced; one
+// without a reader is -ENXIO at once, never a wait.
 TEST_F(AtomicWrite, FifoIsWrittenInPlace) {
   ASSERT_EQ(mkfifo(path("fifo").c_str(), 0600), 0);
   // A reader first (non-blocking: nothing hangs if the FIFO is not written).
@@ -224,6 +263,7 @@ TEST_F(AtomicWrite, FifoIsWrittenInPlace) {
   ASSERT_EQ(lstat(path("fifo").c_str(), &st), 0);
   EXPECT_TRUE(S_ISFIFO(st.st_mode)) << "the FIFO was replaced";
   EXPECT_EQ(entries(), std::set<std::string>{"fifo"});
+  EXPECT_EQ(nicsim_write_atomic(path("fifo").c_str(), emit_string, &text), -ENXIO);
 }
 
 // The decision alone (nothing written): character devices, also through a
