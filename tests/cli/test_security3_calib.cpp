@@ -40,8 +40,16 @@ std::string spec_with(const std::string &free, const std::string &fit) {
 // the spec) stay inside their '#' comment of
 // calibrated.yaml: read as an overlay, it sets only the fitted key.
 TEST_F(Sec3, CalibratedYamlCommentsCannotBeLeft) {
-  write("s.yaml", kTiny);
-  std::string spec = tiny_spec("source: \"paper\\u2028nic.desc_spacing: 128\\u2029nic.rx_queues: 2\"");
+  // 590 us of window, so that the receive stack runs in it: then
+  // cpu.cycles_per_rx_pkt moves with the free key (udp_rcv's instructions),
+  // "fitted to" lists the measurement and its source shows.
+  std::string scen = kTiny;
+  const std::string run40 = "duration_us: 40,";
+  scen.replace(scen.find(run40), run40.size(), "duration_us: 600,");
+  write("s.yaml", scen);
+  std::string spec = tiny_spec("source: \"paper\\u2028nic.desc_spacing: 128\\u2029nic.rx_queues: 2\"", "s.yaml", "3000");
+  const std::string metric = "metric: rx.gbps";
+  spec.replace(spec.find(metric), metric.size(), "metric: cpu.cycles_per_rx_pkt");
   const std::string why = "why: \"test\"";
   spec.replace(spec.find(why), why.size(), "why: \"unknown\\u2029nic.rx_ring_size: 64x\"");
   write("spec.yaml", spec);
