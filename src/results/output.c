@@ -142,18 +142,32 @@ static int nicsim__tmp_open(struct nicsim_atomic *a) {
     return rc;
   if (base[0] == '\0')
     return -EISDIR;
-  n = snprintf(a->tmp, sizeof(a->tmp), "%.*s.%s.tmp.XXXXXX", (int)(base - a->path), a->path, base);
-  if (n < 0 || (size_t)n >= sizeof(a->tmp))
-    return -ENAMETOOLONG;
   /* Stale temporaries of killed writers in this directory go first (once). */
   nicsim_tmp_clean_dir(a->dir);
-  a->fd = mkostemp(a->tmp, O_CLOEXEC);
-  if (a->fd < 0) {
-    a->tmp[0] = '\0';
-    return -errno;
+  for (int tries = 0;; tries++) {
+    struct stat held, named;
+    n = snprintf(a->tmp, sizeof(a->tmp), "%.*s.%s.tmp.XXXXXX", (int)(base - a->path), a->path, base);
+    if (n < 0 || (size_t)n >= sizeof(a->tmp))
+      return -ENAMETOOLONG;
+    a->fd = mkostemp(a->tmp, O_CLOEXEC);
+    if (a->fd < 0) {
+      a->tmp[0] = '\0';
+      return -errno;
+    }
+    /* Held while writing: another process's clean-up leaves a live
+     * temporary alone. Between mkostemp and the lock that clean-up may have
+     * taken it for stale and removed it: then the lock is on a file no name
+     * leads to, and a new temporary is made. */
+    if (flock(a->fd, LOCK_EX | LOCK_NB) == 0 && fstat(a->fd, &held) == 0 && held.st_nlink > 0 &&
+        lstat(a->tmp, &named) == 0 && named.st_dev == held.st_dev && named.st_ino == held.st_ino)
+      break;
+    close(a->fd);
+    a->fd = -1;
+    if (tries == 16) {
+      a->tmp[0] = '\0';
+      return -EAGAIN;
+    }
   }
-  /* Held while writing: the next run's clean-up leaves a live temporary alone. */
-  (void)flock(a->fd, LOCK_EX | LOCK_NB);
   nicsim_tmp_note(a->tmp);
   /* Keep the permissions of the file being replaced, else the usual 0666 & ~umask. */
   if (fchmod(a->fd, stat(a->path, &st) == 0 ? (st.st_mode & 07777) : nicsim__default_mode()) != 0) {
